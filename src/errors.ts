@@ -1,0 +1,63 @@
+/**
+ * The one error type of llamon. Every failure a user can meet carries an UPPER_SNAKE
+ * `code` and a message that says how to fix it; edges (JSON-RPC, HTTP, CLI) map it once.
+ */
+export const ERROR_CODES = [
+  /** A configuration value is missing or invalid (MemoryConfig, env, CLI flags). */
+  "CONFIG_INVALID",
+  /** Input from a client failed validation. */
+  "INPUT_INVALID",
+  /** The database answered with an SQL error (SQLSTATE in `details.sqlstate`). */
+  "DB_QUERY_FAILED",
+  /** The database could not be reached or the transport failed. */
+  "DB_UNAVAILABLE",
+  /** A request or response exceeded a size limit. */
+  "DB_PAYLOAD_TOO_LARGE",
+  /** A migration could not be applied or an applied one was changed afterwards. */
+  "MIGRATION_FAILED",
+  /** Something that should not happen; a bug in llamon. */
+  "INTERNAL",
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** Postgres error fields carried by DB_QUERY_FAILED, named like node-postgres / Neon. */
+export interface DbErrorFields {
+  sqlstate?: string | undefined;
+  detail?: string | undefined;
+  hint?: string | undefined;
+  constraint?: string | undefined;
+  table?: string | undefined;
+  column?: string | undefined;
+  schema?: string | undefined;
+  position?: string | undefined;
+  severity?: string | undefined;
+  /** HTTP status when the failure came over Neon's HTTP protocol. */
+  httpStatus?: number | undefined;
+}
+
+export class LlamonError<D extends object = object> extends Error {
+  readonly code: ErrorCode;
+  readonly details: D;
+
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown; details?: D }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "LlamonError";
+    this.code = code;
+    this.details = (options?.details ?? {}) as D;
+  }
+
+  /** A plain-object view for logs and problem responses; never includes the stack. */
+  toJSON(): { code: ErrorCode; message: string; details: D } {
+    return { code: this.code, message: this.message, details: this.details };
+  }
+}
+
+export function isLlamonError(value: unknown, code?: ErrorCode): value is LlamonError {
+  return value instanceof LlamonError && (code === undefined || value.code === code);
+}
+
+/** The SQL error fields of a DB_QUERY_FAILED error, or undefined for anything else. */
+export function dbErrorFields(value: unknown): DbErrorFields | undefined {
+  return isLlamonError(value, "DB_QUERY_FAILED") ? (value.details as DbErrorFields) : undefined;
+}

@@ -1,0 +1,45 @@
+/**
+ * Test databases on the real Postgres server: each test file gets its own database so
+ * files can run in parallel and leave nothing behind.
+ * Server: LLAMON_TEST_DSN, else postgresql://postgres@localhost:5432/postgres.
+ */
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+
+export const SERVER_DSN = process.env.LLAMON_TEST_DSN ?? "postgresql://postgres@localhost:5432/postgres";
+
+export function dsnForDatabase(name: string, base = SERVER_DSN): string {
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export interface TestDatabase {
+  readonly name: string;
+  readonly dsn: string;
+  drop(): Promise<void>;
+}
+
+export async function createTestDatabase(prefix = "llamon_test"): Promise<TestDatabase> {
+  const name = `${prefix}_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: SERVER_DSN });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  return {
+    name,
+    dsn: dsnForDatabase(name),
+    async drop() {
+      const c = new pg.Client({ connectionString: SERVER_DSN });
+      await c.connect();
+      try {
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
