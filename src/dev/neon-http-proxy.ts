@@ -1,0 +1,350 @@
+/**
+ * A local server that speaks Neon's SQL-over-HTTP protocol (what `@neondatabase/serverless`
+ * `neon()` sends) in front of an ordinary Postgres (or the embedded PGlite), so the exact
+ * Worker code path that talks to Neon in production runs here in dev and tests.
+ *
+ * Dev and tests only: the Worker bundle never imports this file.
+ *
+ * What it reproduces (DESIGN.md): POST /sql with `{query, params}` or `{queries:[…]}`;
+ * the Neon-* headers; one statement per query (extended protocol); text output for every
+ * type; a batch is one transaction with the requested isolation / read-only / deferrable
+ * and rolls back on the first error; SQL errors are HTTP 400 with Neon's error body
+ * (SQLSTATE `code`, `detail`, `constraint`, …); request bodies over the limit are 413,
+ * responses over the limit 507; no session state survives a request (DISCARD ALL).
+ * Known difference: the upstream is the one this proxy was started with — the host,
+ * database and password inside Neon-Connection-String are checked for shape but not used.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import pg from "pg";
+import { beginStatement, ISOLATION_LEVELS, type IsolationLevel } from "../store/db.ts";
+import { type JsonValue, NeonRequestError, parsePayload, type QueryData } from "./neon-protocol.ts";
+
+export const NEON_MAX_REQUEST_BYTES = 10 * 1024 * 1024;
+export const NEON_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
+
+export interface NeonProxyOptions {
+  /** The Postgres the proxy forwards to. */
+  readonly upstreamDsn: string;
+  /** 0 (default) picks a free port. Always binds 127.0.0.1. */
+  readonly port?: number;
+  /** Upstream connections; 1 for the embedded PGlite (single connection). Default 5. */
+  readonly poolSize?: number;
+  readonly maxRequestBytes?: number;
+  readonly maxResponseBytes?: number;
+  /** Called once per HTTP request that reached the SQL stage (for round-trip counting). */
+  readonly onRequest?: (info: ProxyRequestInfo) => void;
+}
+
+export interface ProxyRequestInfo {
+  readonly batch: boolean;
+  readonly statements: number;
+  readonly requestBytes: number;
+  readonly status: number;
+}
+
+export interface NeonProxy {
+  /** e.g. http://127.0.0.1:4444/sql — give it to `neonConfig.fetchEndpoint`. */
+  readonly url: string;
+  readonly port: number;
+  /** Requests served since start (or since `resetStats`). */
+  readonly stats: { requests: number; statements: number; requestBytes: number };
+  resetStats(): void;
+  close(): Promise<void>;
+}
+
+interface Headers {
+  arrayMode: boolean;
+  isolationLevel: IsolationLevel | undefined;
+  readOnly: boolean;
+  deferrable: boolean;
+}
+
+/** Every column comes back as the text Postgres sent, as Neon's raw text output does. */
+const RAW_TEXT_TYPES = { getTypeParser: () => (value: string) => value };
+
+export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonProxy> {
+  const maxRequest = options.maxRequestBytes ?? NEON_MAX_REQUEST_BYTES;
+  const maxResponse = options.maxResponseBytes ?? NEON_MAX_RESPONSE_BYTES;
+  const pool = new pg.Pool({
+    connectionString: options.upstreamDsn,
+    max: options.poolSize ?? 5,
+    idleTimeoutMillis: 10_000,
+    types: RAW_TEXT_TYPES,
+  });
+  pool.on("error", () => {});
+  const stats = { requests: 0, statements: 0, requestBytes: 0 };
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      send(res, 500, { message: `local neon proxy failure: ${String(error)}` });
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? "/").split("?")[0];
+    if (req.method === "OPTIONS") return send(res, 204, undefined);
+    if (path !== "/sql") return send(res, 404, { message: "not found: the endpoint is POST /sql" });
+    if (req.method !== "POST") return send(res, 405, { message: "method not allowed: use POST" });
+
+    let headers: Headers;
+    let payload: ReturnType<typeof parsePayload>;
+    let body: Buffer;
+    try {
+      headers = parseHeaders(req);
+      body = await readBody(req, maxRequest);
+      payload = parsePayload(body);
+    } catch (error) {
+      if (error instanceof NeonRequestError)
+        return send(res, error.status, { message: error.message });
+      throw error;
+    }
+
+    const statements = payload.kind === "single" ? 1 : payload.queries.length;
+    const { status, result } = await execute(payload, headers);
+    stats.requests += 1;
+    stats.statements += statements;
+    stats.requestBytes += body.length;
+    options.onRequest?.({
+      batch: payload.kind === "batch",
+      statements,
+      requestBytes: body.length,
+      status,
+    });
+    const extra: Record<string, string> = {};
+    if (payload.kind === "batch" && status === 200) {
+      if (headers.readOnly) extra["Neon-Batch-Read-Only"] = "true";
+      if (headers.deferrable) extra["Neon-Batch-Deferrable"] = "true";
+      if (headers.isolationLevel) extra["Neon-Batch-Isolation-Level"] = headers.isolationLevel;
+    }
+    send(res, status, result, extra);
+  }
+
+  async function execute(
+    payload: ReturnType<typeof parsePayload>,
+    headers: Headers,
+  ): Promise<{ status: number; result: unknown }> {
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (error) {
+      return {
+        status: 500,
+        result: { message: `Couldn't connect to compute node: ${String(error)}` },
+      };
+    }
+    let destroy = false;
+    const budget = { left: maxResponse, limit: maxResponse };
+    try {
+      if (payload.kind === "single") {
+        return { status: 200, result: await runOne(client, payload.query, headers, budget) };
+      }
+      await client.query(beginStatement(headers));
+      try {
+        const results = [];
+        for (const q of payload.queries) results.push(await runOne(client, q, headers, budget));
+        await client.query("COMMIT");
+        return { status: 200, result: { results } };
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => {
+          destroy = true;
+        });
+        throw error;
+      }
+    } catch (error) {
+      if (error instanceof NeonRequestError)
+        return { status: error.status, result: { message: error.message } };
+      if (isDbError(error)) return { status: 400, result: errorBody(error) };
+      destroy = true;
+      return { status: 500, result: { message: String(error) } };
+    } finally {
+      // No session state may leak into the next request (SET, temp tables, prepared
+      // statements, an open transaction): reset, or drop the connection if that fails.
+      if (!destroy) {
+        await client.query("DISCARD ALL").catch(() => {
+          destroy = true;
+        });
+      }
+      client.release(destroy);
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    url: `http://127.0.0.1:${port}/sql`,
+    port,
+    stats,
+    resetStats() {
+      stats.requests = 0;
+      stats.statements = 0;
+      stats.requestBytes = 0;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await pool.end();
+    },
+  };
+}
+
+async function runOne(
+  client: pg.PoolClient,
+  q: QueryData,
+  headers: Headers,
+  budget: { left: number; readonly limit: number },
+): Promise<unknown> {
+  const result = await client.query({
+    text: q.query,
+    values: q.params,
+    rowMode: "array",
+    // Extended protocol even without parameters: a string with two statements is an
+    // error ("cannot insert multiple commands into a prepared statement"), as on Neon.
+    queryMode: "extended",
+    types: RAW_TEXT_TYPES,
+  } as pg.QueryArrayConfig);
+  const rows = result.rows as (string | null)[][];
+  for (const row of rows) {
+    for (const cell of row) if (cell !== null) budget.left -= Buffer.byteLength(cell);
+    if (budget.left < 0)
+      throw new NeonRequestError(507, `response is too large (max is ${budget.limit} bytes)`);
+  }
+  const arrayMode = q.arrayMode ?? headers.arrayMode;
+  const names = result.fields.map((f) => f.name);
+  return {
+    command: result.command,
+    rowCount: result.rowCount,
+    rows: arrayMode
+      ? rows
+      : rows.map((row) => Object.fromEntries(row.map((v, i) => [names[i], v]))),
+    fields: result.fields.map((f) => ({
+      name: f.name,
+      dataTypeID: f.dataTypeID,
+      tableID: f.tableID,
+      columnID: f.columnID,
+      dataTypeSize: f.dataTypeSize,
+      dataTypeModifier: f.dataTypeModifier,
+      format: "text",
+    })),
+    rowAsArray: arrayMode,
+  };
+}
+
+function parseHeaders(req: IncomingMessage): Headers {
+  const conn = req.headers["neon-connection-string"];
+  if (typeof conn !== "string" || conn === "") {
+    throw new NeonRequestError(400, "invalid header: neon-connection-string");
+  }
+  checkConnectionString(conn);
+  if (req.headers["neon-raw-text-output"] !== "true") {
+    throw new NeonRequestError(
+      400,
+      "this local Neon proxy serves only raw text output (header Neon-Raw-Text-Output: true, which @neondatabase/serverless always sends)",
+    );
+  }
+  const iso = req.headers["neon-batch-isolation-level"];
+  let isolationLevel: IsolationLevel | undefined;
+  if (iso !== undefined) {
+    if (!(ISOLATION_LEVELS as readonly string[]).includes(String(iso))) {
+      throw new NeonRequestError(400, "invalid isolation level");
+    }
+    isolationLevel = iso as IsolationLevel;
+  }
+  return {
+    arrayMode: req.headers["neon-array-mode"] === "true",
+    isolationLevel,
+    readOnly: req.headers["neon-batch-read-only"] === "true",
+    deferrable: req.headers["neon-batch-deferrable"] === "true",
+  };
+}
+
+/** Neon's checks on the connection string's shape (it needs a host *name*, not an IP). */
+function checkConnectionString(conn: string): void {
+  let url: URL;
+  try {
+    url = new URL(conn);
+  } catch {
+    throw new NeonRequestError(400, "invalid connection string: relative URL without a base");
+  }
+  if (url.protocol !== "postgres:" && url.protocol !== "postgresql:") {
+    throw new NeonRequestError(400, "incorrect scheme");
+  }
+  if (url.username === "") throw new NeonRequestError(400, "missing username");
+  const host = url.hostname;
+  if (host === "" || /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.startsWith("[")) {
+    throw new NeonRequestError(
+      400,
+      "missing hostname (Neon needs a host name, not an IP address: use localhost instead of 127.0.0.1)",
+    );
+  }
+}
+
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers["content-length"] ?? "0");
+  if (declared > limit) {
+    req.resume();
+    throw new NeonRequestError(413, `request is too large (max is ${limit} bytes)`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit)
+      throw new NeonRequestError(413, `request is too large (max is ${limit} bytes)`);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+const DB_ERROR_FIELDS = [
+  "code",
+  "detail",
+  "hint",
+  "position",
+  "internalPosition",
+  "internalQuery",
+  "severity",
+  "where",
+  "table",
+  "column",
+  "schema",
+  "dataType",
+  "constraint",
+  "file",
+  "line",
+  "routine",
+] as const;
+
+function isDbError(error: unknown): error is pg.DatabaseError {
+  return error instanceof pg.DatabaseError;
+}
+
+function errorBody(error: pg.DatabaseError): Record<string, JsonValue> {
+  const body: Record<string, JsonValue> = { message: error.message };
+  for (const key of DB_ERROR_FIELDS) {
+    const value = (error as unknown as Record<string, unknown>)[key];
+    body[key] = typeof value === "string" ? value : null;
+  }
+  return body;
+}
+
+function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  extraHeaders: Record<string, string> = {},
+): void {
+  if (res.headersSent) return;
+  const text = body === undefined ? "" : JSON.stringify(body);
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "access-control-allow-origin": "*",
+    "access-control-allow-headers": "*",
+    ...extraHeaders,
+  });
+  res.end(text);
+}
