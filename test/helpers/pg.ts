@@ -6,7 +6,8 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 
-export const SERVER_DSN = process.env.LLAMON_TEST_DSN ?? "postgresql://postgres@localhost:5432/postgres";
+export const SERVER_DSN =
+  process.env.LLAMON_TEST_DSN ?? "postgresql://postgres@localhost:5432/postgres";
 
 export function dsnForDatabase(name: string, base = SERVER_DSN): string {
   const url = new URL(base);

@@ -1,0 +1,56 @@
+/** `llamon dev proxy`: serve Neon's SQL-over-HTTP protocol in front of a Postgres. */
+import type { Command } from "commander";
+import { startEmbeddedPostgres } from "../../dev/embedded-postgres.ts";
+import { startNeonProxy } from "../../dev/neon-http-proxy.ts";
+import { LlamonError } from "../../errors.ts";
+import { redactDsn } from "../../store/migrate.ts";
+import { parsePort } from "../options.ts";
+import { info, untilStopped } from "../output.ts";
+
+export function registerDevProxy(dev: Command): void {
+  dev
+    .command("proxy")
+    .description(
+      "serve Neon's HTTP SQL protocol locally, in front of a Postgres or an embedded PGlite",
+    )
+    .option(
+      "--dsn <dsn>",
+      "Postgres to forward to, e.g. postgresql://postgres@localhost:5432/postgres",
+    )
+    .option("--embedded <dir>", "use an embedded Postgres (PGlite) keeping its data in <dir>")
+    .option("--port <port>", "port to listen on (127.0.0.1); default: a free port", parsePort)
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ npx llamon dev proxy --dsn postgresql://postgres@localhost:5432/postgres --port 4444
+  $ npx llamon dev proxy --embedded .llamon/pgdata
+
+Point the Neon driver at the printed URL:
+  neonConfig.fetchEndpoint = () => "http://127.0.0.1:4444/sql"`,
+    )
+    .action(async (opts: { dsn?: string; embedded?: string; port?: number }) => {
+      if ((opts.dsn === undefined) === (opts.embedded === undefined)) {
+        throw new LlamonError(
+          "CONFIG_INVALID",
+          "give exactly one of --dsn <postgres DSN> or --embedded <dir>",
+        );
+      }
+      const embedded = opts.embedded
+        ? await startEmbeddedPostgres({ dataDir: opts.embedded })
+        : undefined;
+      const upstreamDsn = embedded?.dsn ?? (opts.dsn as string);
+      const proxy = await startNeonProxy({
+        upstreamDsn,
+        poolSize: embedded ? 1 : 5,
+        ...(opts.port === undefined ? {} : { port: opts.port }),
+      });
+      info(
+        `Neon-protocol proxy for ${embedded ? `embedded Postgres in ${embedded.dataDir}` : redactDsn(upstreamDsn)}`,
+      );
+      info(proxy.url);
+      await untilStopped();
+      await proxy.close();
+      await embedded?.close();
+    });
+}

@@ -1,0 +1,45 @@
+/** `llamon migrate`: apply migrations/ to a Postgres (idempotent, safe to run concurrently). */
+import type { Command } from "commander";
+import { LlamonError } from "../../errors.ts";
+import { migrate, redactDsn } from "../../store/migrate.ts";
+import { readDevVars } from "../dev-vars.ts";
+import { info } from "../output.ts";
+
+export function registerMigrate(program: Command): void {
+  program
+    .command("migrate")
+    .description(
+      "create or update llamon's tables (LangGraph checkpoints, persistent_memory, thread registry)",
+    )
+    .option(
+      "--dsn <dsn>",
+      "Postgres DSN; default: POSTGRES_MEMORY_DSN from the environment or ./.dev.vars",
+    )
+    .addHelpText(
+      "after",
+      `
+Example:
+  $ npx llamon migrate --dsn postgresql://postgres@localhost:5432/my_agent_memory
+
+Runs in one transaction under a transaction-scoped advisory lock, so it is safe behind
+PgBouncer in transaction mode and when several processes start at once. One connection.`,
+    )
+    .action(async (opts: { dsn?: string }) => {
+      const dsn =
+        opts.dsn ??
+        process.env.POSTGRES_MEMORY_DSN ??
+        (await readDevVars(process.cwd())).POSTGRES_MEMORY_DSN;
+      if (!dsn) {
+        throw new LlamonError(
+          "CONFIG_INVALID",
+          "no database given: pass --dsn postgresql://… or set POSTGRES_MEMORY_DSN (environment or .dev.vars)",
+        );
+      }
+      const result = await migrate({ connectionString: dsn, log: (line) => info(line) });
+      info(
+        result.applied.length === 0
+          ? `${redactDsn(dsn)} is up to date (${result.alreadyApplied.length} migrations applied earlier)`
+          : `applied ${result.applied.length} migration(s) to ${redactDsn(dsn)}`,
+      );
+    });
+}

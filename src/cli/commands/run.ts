@@ -1,0 +1,135 @@
+/**
+ * `llamon run [dir]`: run a llamon project locally with wrangler dev. For the postgres
+ * backend it first provides a database (R9.3) and the Neon-protocol proxy, and points the
+ * Worker at them. Ctrl-C stops everything it started.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import type { Command } from "commander";
+import { LlamonError } from "../../errors.ts";
+import { type LocalDatabase, provideLocalDatabase } from "../database.ts";
+import { parsePort } from "../options.ts";
+import { info, untilStopped, warn } from "../output.ts";
+import { loadProject, resolveWranglerBin } from "../project.ts";
+
+export function registerRun(program: Command): void {
+  program
+    .command("run")
+    .argument("[dir]", "project folder", ".")
+    .description(
+      "run a llamon project locally (wrangler dev), with a database for postgres projects",
+    )
+    .option("--port <port>", "HTTP port (default: $PORT or 8787)", parsePort)
+    .option(
+      "--embedded",
+      "always use the embedded Postgres, even if POSTGRES_MEMORY_DSN is reachable",
+    )
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ npx llamon run .
+  $ npx llamon run my-agent --port 8788
+
+For postgres projects: uses POSTGRES_MEMORY_DSN from .dev.vars when reachable (creating the
+database if needed), otherwise an embedded Postgres kept in <dir>/.llamon/pgdata.`,
+    )
+    .action(async (dir: string, opts: { port?: number; embedded?: boolean }) => {
+      const port = opts.port ?? (process.env.PORT ? parsePort(process.env.PORT) : 8787);
+      const project = await loadProject(dir);
+      const backend = (
+        process.env.MEMORY_BACKEND ??
+        project.vars.MEMORY_BACKEND ??
+        "postgres"
+      ).replace("-", "_");
+      const vars: Record<string, string> = {};
+      let db: LocalDatabase | undefined;
+      if (backend === "postgres") {
+        db = await provideLocalDatabase({
+          projectDir: project.dir,
+          dsn: process.env.POSTGRES_MEMORY_DSN ?? project.vars.POSTGRES_MEMORY_DSN,
+          forceEmbedded: opts.embedded === true,
+          log: info,
+        });
+        vars.LLAMON_NEON_FETCH_ENDPOINT = db.proxy.url;
+        vars.POSTGRES_MEMORY_DSN = neonStyleDsn(db.dsn);
+        info(`Neon-protocol proxy: ${db.proxy.url}`);
+      }
+      const child = startWrangler(project.dir, port, vars);
+      const url = `http://127.0.0.1:${port}`;
+      const exited = new Promise<number>((resolve) =>
+        child.once("exit", (code) => resolve(code ?? 1)),
+      );
+      try {
+        const ready = await Promise.race([waitForHealth(url), exited.then(() => false)]);
+        if (!ready)
+          throw new LlamonError(
+            "INTERNAL",
+            "wrangler dev stopped before the Worker was ready (see its output above)",
+          );
+        info("");
+        info(`${project.name} is running at ${url}  (Ctrl-C to stop)`);
+        info(`  curl -s ${url}/health`);
+        const reason = await Promise.race([
+          untilStopped(),
+          exited.then((code) => `wrangler exited (${code})`),
+        ]);
+        info(`stopping (${reason})`);
+      } finally {
+        await stopChild(child);
+        await db?.close();
+      }
+    });
+}
+
+/** Neon needs a host name (not an IP); the proxy ignores where it points, so use localhost. */
+function neonStyleDsn(dsn: string): string {
+  const url = new URL(dsn);
+  if (url.hostname === "127.0.0.1") url.hostname = "localhost";
+  return url.toString();
+}
+
+function startWrangler(
+  projectDir: string,
+  port: number,
+  vars: Record<string, string>,
+): ChildProcess {
+  const args = [
+    resolveWranglerBin(projectDir),
+    "dev",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--show-interactive-dev-session=false",
+  ];
+  for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);
+  return spawn(process.execPath, args, {
+    cwd: projectDir,
+    stdio: ["ignore", "inherit", "inherit"],
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+  });
+}
+
+async function waitForHealth(url: string, timeoutMs = 120_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(`${url}/health`);
+      if (res.ok) return true;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  warn(`the Worker did not answer ${url}/health within ${timeoutMs / 1000}s`);
+  return false;
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+  await gone;
+  clearTimeout(timer);
+}

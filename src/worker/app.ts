@@ -1,0 +1,83 @@
+/**
+ * The Worker's HTTP surface (Hono). Errors are mapped once, here: a LlamonError becomes a
+ * problem+json answer with its code; anything else is a 500 without internals.
+ */
+import { Hono } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { dbErrorFields, type ErrorCode, isLlamonError, LlamonError } from "../errors.ts";
+import { resolveMemoryConfig } from "../memory/config.ts";
+import type { Db } from "../store/db.ts";
+import { createNeonDb } from "../store/db-neon.ts";
+import { type Env, parseWorkerVars } from "./env.ts";
+
+const STATUS_BY_CODE: Partial<Record<ErrorCode, ContentfulStatusCode>> = {
+  CONFIG_INVALID: 500,
+  INPUT_INVALID: 400,
+  DB_UNAVAILABLE: 503,
+  DB_QUERY_FAILED: 503,
+  DB_PAYLOAD_TOO_LARGE: 413,
+};
+
+/** The Neon HTTP database of this isolate (created lazily; holds no connection). */
+export function workerDb(env: Env): Db {
+  const vars = parseWorkerVars(env);
+  if (!vars.POSTGRES_MEMORY_DSN) {
+    throw new LlamonError(
+      "CONFIG_INVALID",
+      "POSTGRES_MEMORY_DSN is not set: the postgres memory backend needs it (.dev.vars locally; in production `wrangler secret put POSTGRES_MEMORY_DSN`)",
+    );
+  }
+  return createNeonDb({
+    connectionString: vars.POSTGRES_MEMORY_DSN,
+    fetchEndpoint: vars.LLAMON_NEON_FETCH_ENDPOINT,
+  });
+}
+
+export function createApp(): Hono<{ Bindings: Env }> {
+  const app = new Hono<{ Bindings: Env }>();
+
+  app.get("/health", async (c) => {
+    const vars = parseWorkerVars(c.env);
+    const { config } = resolveMemoryConfig({ env: c.env });
+    const body: Record<string, unknown> = {
+      status: "ok",
+      agent_id: vars.AGENT_ID,
+      memory: { enabled: config.enabled, backend: config.backend, window_size: config.window_size },
+    };
+    if (config.enabled && config.backend === "postgres") {
+      const db = workerDb(c.env);
+      const result = await db
+        .query<{ applied: string }>("SELECT count(*)::text AS applied FROM llamon_migrations")
+        .catch((error: unknown) => {
+          if (dbErrorFields(error)?.sqlstate !== "42P01") throw error;
+          throw new LlamonError(
+            "DB_UNAVAILABLE",
+            "the database has no llamon tables yet: run `npx llamon migrate --dsn <POSTGRES_MEMORY_DSN>`",
+            { cause: error },
+          );
+        });
+      body.database = {
+        transport: db.transport,
+        migrations_applied: Number(result.rows[0]?.applied ?? 0),
+      };
+    }
+    return c.json(body);
+  });
+
+  app.notFound((c) =>
+    c.json({ code: "NOT_FOUND", message: `no route for ${c.req.method} ${c.req.path}` }, 404),
+  );
+
+  app.onError((error, c) => {
+    if (isLlamonError(error)) {
+      const status = STATUS_BY_CODE[error.code] ?? 500;
+      return c.json({ code: error.code, message: error.message }, status, {
+        "content-type": "application/problem+json",
+      });
+    }
+    console.error("unhandled error", error instanceof Error ? error.message : String(error));
+    return c.json({ code: "INTERNAL", message: "internal error" }, 500);
+  });
+
+  return app;
+}

@@ -1,0 +1,44 @@
+/**
+ * The Worker's environment, validated with zod once per isolate. A bad value is a clear
+ * startup error naming the variable, never a silent default.
+ */
+import { z } from "zod";
+import { LlamonError } from "../errors.ts";
+
+/** Agent ids name Workers and databases: lowercase letters, digits, '-' and '_'; no ':'. */
+export const AGENT_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+
+export const agentIdSchema = z
+  .string()
+  .regex(
+    AGENT_ID_PATTERN,
+    "AGENT_ID must be 1–63 characters of lowercase letters, digits, '-' or '_', starting with a letter or digit",
+  );
+
+const envSchema = z.looseObject({
+  AGENT_ID: agentIdSchema,
+  POSTGRES_MEMORY_DSN: z.string().optional(),
+  /** Dev only: send Neon HTTP queries to the local Neon-protocol proxy instead of Neon. */
+  LLAMON_NEON_FETCH_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+});
+
+export type WorkerVars = z.infer<typeof envSchema>;
+
+/** Bindings declared in wrangler.toml. */
+export interface Bindings {
+  THREADS?: DurableObjectNamespace;
+  SUMMARY_QUEUE?: Queue;
+}
+
+export type Env = Bindings & Record<string, unknown>;
+
+export function parseWorkerVars(env: Record<string, unknown>): WorkerVars {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join(".") || "env"}: ${i.message}`);
+    throw new LlamonError("CONFIG_INVALID", `invalid Worker configuration — ${lines.join("; ")}`, {
+      details: { fieldErrors: lines },
+    });
+  }
+  return parsed.data;
+}

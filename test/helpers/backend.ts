@@ -1,0 +1,75 @@
+/**
+ * The database behind integration tests: the real Postgres server (default) or the
+ * embedded PGlite (LLAMON_TEST_DB=embedded), always reached by the Worker's path —
+ * Neon driver → local Neon-protocol proxy → Postgres — and by node-postgres directly.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startEmbeddedPostgres } from "../../src/dev/embedded-postgres.ts";
+import { type NeonProxy, startNeonProxy } from "../../src/dev/neon-http-proxy.ts";
+import type { Db } from "../../src/store/db.ts";
+import { createNeonDb } from "../../src/store/db-neon.ts";
+import { createPgDb } from "../../src/store/db-pg.ts";
+import { migrate } from "../../src/store/migrate.ts";
+import { createTestDatabase } from "./pg.ts";
+
+export type BackendKind = "server" | "embedded";
+
+export function backendKind(): BackendKind {
+  const v = process.env.LLAMON_TEST_DB ?? "server";
+  if (v !== "server" && v !== "embedded") {
+    throw new Error(`LLAMON_TEST_DB must be "server" or "embedded", got "${v}"`);
+  }
+  return v;
+}
+
+export interface TestBackend {
+  readonly kind: BackendKind;
+  /** node-postgres DSN of the database (server database or the embedded socket). */
+  readonly dsn: string;
+  readonly proxy: NeonProxy;
+  /** Transport A: the Neon HTTP driver through the proxy. */
+  readonly neon: Db;
+  /** Transport B: node-postgres straight to the database. */
+  readonly pg: Db;
+  close(): Promise<void>;
+}
+
+/** The connection string the Neon driver sends (a host name, as Neon requires). */
+export const NEON_STYLE_DSN = "postgresql://postgres:local@localhost/llamon";
+
+export async function startTestBackend(options: { migrate?: boolean } = {}): Promise<TestBackend> {
+  const kind = backendKind();
+  const cleanups: (() => Promise<void>)[] = [];
+  let dsn: string;
+  if (kind === "embedded") {
+    const dir = await mkdtemp(join(tmpdir(), "llamon-pglite-"));
+    const embedded = await startEmbeddedPostgres({ dataDir: dir });
+    dsn = embedded.dsn;
+    cleanups.push(async () => {
+      await embedded.close();
+      await rm(dir, { recursive: true, force: true });
+    });
+  } else {
+    const db = await createTestDatabase();
+    dsn = db.dsn;
+    cleanups.push(() => db.drop());
+  }
+  if (options.migrate !== false) await migrate({ connectionString: dsn });
+  const proxy = await startNeonProxy({ upstreamDsn: dsn, poolSize: kind === "embedded" ? 1 : 5 });
+  cleanups.push(() => proxy.close());
+  const neon = createNeonDb({ connectionString: NEON_STYLE_DSN, fetchEndpoint: proxy.url });
+  const pgDb = createPgDb({ connectionString: dsn, max: kind === "embedded" ? 1 : 2 });
+  cleanups.push(() => pgDb.close());
+  return {
+    kind,
+    dsn,
+    proxy,
+    neon,
+    pg: pgDb,
+    async close() {
+      for (const c of cleanups.reverse()) await c();
+    },
+  };
+}
