@@ -12,6 +12,7 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      "./vitest.workers.config.mts",
     ],
   },
 });

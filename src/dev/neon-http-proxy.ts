@@ -283,20 +283,24 @@ function checkConnectionString(conn: string): void {
   }
 }
 
+/** Bodies beyond this are not even drained: the connection is dropped. */
+const DRAIN_LIMIT = 64 * 1024 * 1024;
+
 async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(req.headers["content-length"] ?? "0");
-  if (declared > limit) {
-    req.resume();
-    throw new NeonRequestError(413, `request is too large (max is ${limit} bytes)`);
-  }
+  const tooLarge = () => new NeonRequestError(413, `request is too large (max is ${limit} bytes)`);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > limit)
-      throw new NeonRequestError(413, `request is too large (max is ${limit} bytes)`);
-    chunks.push(chunk as Buffer);
+    // Keep reading (and discarding) an oversize body so the client gets the 413 instead of
+    // a reset connection, up to a hard limit.
+    if (size > DRAIN_LIMIT) {
+      req.destroy();
+      throw tooLarge();
+    }
+    if (size <= limit) chunks.push(chunk as Buffer);
   }
+  if (size > limit) throw tooLarge();
   return Buffer.concat(chunks);
 }
 

@@ -1,0 +1,11 @@
+/// <reference types="@cloudflare/vitest-plugin/types" />
+declare namespace Cloudflare {
+  interface Env {
+    AGENT_ID: string;
+    LLAMON_NEON_FETCH_ENDPOINT: string;
+    POSTGRES_MEMORY_DSN: string;
+    LLAMON_TEST_BACKEND: string;
+    THREADS: DurableObjectNamespace<import("../../src/durable/thread-do.ts").ThreadDO>;
+    SUMMARY_QUEUE: Queue;
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * The Worker's database path, exercised inside workerd: Neon driver → local Neon-protocol
+ * proxy → Postgres (or embedded PGlite). Same expectations as the Node tests.
+ */
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { dbErrorFields, isLlamonError } from "../../src/errors.ts";
+import { createNeonDb } from "../../src/store/db-neon.ts";
+import { normalise, TYPE_CASES } from "../helpers/type-cases.ts";
+
+const db = () =>
+  createNeonDb({
+    connectionString: env.POSTGRES_MEMORY_DSN,
+    fetchEndpoint: env.LLAMON_NEON_FETCH_ENDPOINT,
+  });
+
+async function caught(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected the promise to reject");
+}
+
+describe("Neon HTTP from workerd", () => {
+  it.each(TYPE_CASES)("round-trips $name", async ({ sql, params, expected }) => {
+    const { rows } = await db().query<{ v: unknown }>(sql, params as never[]);
+    expect(normalise(rows[0]?.v)).toEqual(normalise(expected));
+  });
+
+  it("carries SQLSTATE, detail and constraint on SQL errors", async () => {
+    const d = db();
+    const table = `w_${crypto.randomUUID().replaceAll("-", "")}`;
+    await d.query(`CREATE TABLE ${table} (id int PRIMARY KEY)`);
+    await d.query(`INSERT INTO ${table} VALUES (1)`);
+    const error = await caught(d.query(`INSERT INTO ${table} VALUES ($1)`, [1]));
+    expect(isLlamonError(error, "DB_QUERY_FAILED")).toBe(true);
+    expect(dbErrorFields(error)).toMatchObject({
+      sqlstate: "23505",
+      constraint: `${table}_pkey`,
+      detail: "Key (id)=(1) already exists.",
+      table,
+    });
+    await d.query(`DROP TABLE ${table}`);
+  });
+
+  it("rejects a multi-statement string", async () => {
+    const error = await caught(db().query("SELECT 1; SELECT 2"));
+    expect(dbErrorFields(error)?.sqlstate).toBe("42601");
+  });
+
+  it("leaves nothing behind when a batch fails", async () => {
+    const d = db();
+    const table = `w_${crypto.randomUUID().replaceAll("-", "")}`;
+    await d.query(`CREATE TABLE ${table} (id int PRIMARY KEY)`);
+    const error = await caught(
+      d.batch([
+        { text: `INSERT INTO ${table} VALUES ($1)`, params: [1] },
+        { text: `INSERT INTO ${table} VALUES ($1)`, params: [2] },
+        { text: `INSERT INTO ${table} VALUES ($1)`, params: [1] },
+      ]),
+    );
+    expect(dbErrorFields(error)?.sqlstate).toBe("23505");
+    const { rows } = await d.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`);
+    expect(rows[0]?.n).toBe(0);
+    await d.query(`DROP TABLE ${table}`);
+  });
+
+  it("cannot write in a read-only batch, and applies the requested isolation", async () => {
+    const d = db();
+    const error = await caught(
+      d.batch([{ text: "CREATE TEMP TABLE ro_probe (x int)" }], { readOnly: true }),
+    );
+    expect(dbErrorFields(error)?.sqlstate).toBe("25006");
+    const [iso, ro] = await d.batch(
+      [{ text: "SHOW transaction_isolation" }, { text: "SHOW transaction_read_only" }],
+      { isolationLevel: "Serializable", readOnly: true },
+    );
+    expect(iso?.rows[0]).toEqual({ transaction_isolation: "serializable" });
+    expect(ro?.rows[0]).toEqual({ transaction_read_only: "on" });
+  });
+
+  it("refuses an oversize request with DB_PAYLOAD_TOO_LARGE", async () => {
+    const error = await caught(
+      db().query("SELECT length($1) AS n", ["x".repeat(11 * 1024 * 1024)]),
+    );
+    expect(isLlamonError(error, "DB_PAYLOAD_TOO_LARGE")).toBe(true);
+  });
+
+  it("does not carry SET from one request into the next", async () => {
+    const d = db();
+    for (let i = 0; i < 8; i++) {
+      await d.query("SELECT set_config('application_name', 'leaky', false)");
+      const { rows } = await d.query<{ application_name: string }>("SHOW application_name");
+      expect(rows[0]?.application_name).not.toBe("leaky");
+    }
+  });
+});
