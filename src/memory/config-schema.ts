@@ -1,0 +1,166 @@
+/**
+ * The MemoryConfig schema (zod): the seed's snake_case keys, their defaults, and the
+ * strict parsers for a whole config and for a partial layer. The precedence of layers is
+ * in config.ts; the environment variables are read in config-env.ts.
+ */
+import { z } from "zod";
+import { issuesToFieldErrors, memoryConfigError, showValue } from "./config-issues.ts";
+
+export const MEMORY_BACKENDS = ["off", "in_memory", "postgres", "sqlite"] as const;
+export const FACTS_MODES = ["off", "heuristic", "llm"] as const;
+export const PROMPT_CONTEXT_MODES = ["legacy_system", "stable_tail"] as const;
+
+export type MemoryBackend = (typeof MEMORY_BACKENDS)[number];
+export type FactsMode = (typeof FACTS_MODES)[number];
+export type PromptContextMode = (typeof PROMPT_CONTEXT_MODES)[number];
+
+/**
+ * An enum whose error lists the allowed values and, when the value differs only by case
+ * or by `-` for `_`, names the right spelling. R1.1: `backend: "in-memory"` → "in_memory"
+ * (CLI values use the hyphen; code uses the underscore) — `hyphenNote` says so.
+ */
+function choice<const T extends readonly [string, ...string[]]>(values: T, hyphenNote = "") {
+  return z.enum(values, {
+    error: (issue) => {
+      const allowed = values.map((value) => `"${value}"`).join(", ");
+      const input = issue.input;
+      if (typeof input === "string") {
+        const fixed = input.trim().toLowerCase().replaceAll("-", "_");
+        if ((values as readonly string[]).includes(fixed)) {
+          const note = input.includes("-") ? hyphenNote : "";
+          return `got ${showValue(input)}; use "${fixed}"${note}`;
+        }
+      }
+      return `must be one of ${allowed}, got ${showValue(input)}`;
+    },
+  });
+}
+
+function whole(min: number) {
+  const message = (issue: { input?: unknown }) =>
+    `must be a whole number >= ${min}, got ${showValue(issue.input)}`;
+  return z.int({ error: message }).min(min, { error: message });
+}
+
+const flag = () =>
+  z.boolean({ error: (issue) => `must be true or false, got ${showValue(issue.input)}` });
+
+/** One validator per key, without defaults (shared by the full and the patch schema). */
+const field = {
+  enabled: flag(),
+  backend: choice(
+    MEMORY_BACKENDS,
+    " (CLI --memory values use the hyphen; code uses the underscore)",
+  ),
+  postgres_dsn: z
+    .string({ error: (issue) => `must be a DSN string, got ${showValue(issue.input)}` })
+    .min(1, { error: "must not be empty (leave it out to unset it)" }),
+  window_size: whole(1),
+  history_aware: flag(),
+  max_history_tokens: whole(1),
+  persist_trim_keep_groups: whole(1),
+  summarize: flag(),
+  summarize_threshold: whole(1),
+  facts_mode: choice(FACTS_MODES),
+  fact_recall_max_items: whole(1),
+  prompt_context_mode: choice(PROMPT_CONTEXT_MODES),
+  a2a_history_max_messages: whole(0),
+} as const;
+
+/** A complete MemoryConfig: unknown keys are errors; absent keys take their default. */
+export const memoryConfigSchema = z.strictObject({
+  enabled: field.enabled.default(true),
+  backend: field.backend.default("postgres"),
+  postgres_dsn: field.postgres_dsn.optional(),
+  window_size: field.window_size.default(20),
+  history_aware: field.history_aware.default(true),
+  max_history_tokens: field.max_history_tokens.optional(),
+  persist_trim_keep_groups: field.persist_trim_keep_groups.optional(),
+  summarize: field.summarize.default(false),
+  summarize_threshold: field.summarize_threshold.default(40),
+  facts_mode: field.facts_mode.default("off"),
+  fact_recall_max_items: field.fact_recall_max_items.default(3),
+  prompt_context_mode: field.prompt_context_mode.default("legacy_system"),
+  a2a_history_max_messages: field.a2a_history_max_messages.default(50),
+});
+
+/**
+ * One layer of settings (code, env, registry, run-time PATCH): every key optional, no
+ * defaults, unknown keys are errors. For the optional keys (`postgres_dsn`,
+ * `max_history_tokens`, `persist_trim_keep_groups`) `null` means "unset it here", so a
+ * later layer can switch off a cap that an earlier layer set.
+ */
+export const memoryConfigPatchSchema = z.strictObject({
+  enabled: field.enabled.optional(),
+  backend: field.backend.optional(),
+  postgres_dsn: field.postgres_dsn.nullable().optional(),
+  window_size: field.window_size.optional(),
+  history_aware: field.history_aware.optional(),
+  max_history_tokens: field.max_history_tokens.nullable().optional(),
+  persist_trim_keep_groups: field.persist_trim_keep_groups.nullable().optional(),
+  summarize: field.summarize.optional(),
+  summarize_threshold: field.summarize_threshold.optional(),
+  facts_mode: field.facts_mode.optional(),
+  fact_recall_max_items: field.fact_recall_max_items.optional(),
+  prompt_context_mode: field.prompt_context_mode.optional(),
+  a2a_history_max_messages: field.a2a_history_max_messages.optional(),
+});
+
+export type MemoryConfig = z.output<typeof memoryConfigSchema>;
+/** What a caller may write: every key optional (defaults fill the rest). */
+export type MemoryConfigInput = z.input<typeof memoryConfigSchema>;
+export type MemoryConfigPatch = z.output<typeof memoryConfigPatchSchema>;
+export type MemoryConfigKey = keyof MemoryConfig;
+
+export const MEMORY_CONFIG_KEYS = Object.keys(memoryConfigSchema.shape) as MemoryConfigKey[];
+
+/** The defaults of every key that has one (the optional keys are unset by default). */
+export const MEMORY_CONFIG_DEFAULTS: Readonly<MemoryConfig> = Object.freeze(
+  memoryConfigSchema.parse({}),
+);
+
+/**
+ * Environment variables → MemoryConfig keys (SPEC names). Read by config-env.ts; also used
+ * to suggest the key when someone writes the variable name inside a config object.
+ */
+export const MEMORY_ENV_VARS = {
+  MEMORY_ENABLED: "enabled",
+  MEMORY_BACKEND: "backend",
+  POSTGRES_MEMORY_DSN: "postgres_dsn",
+  MEMORY_WINDOW_SIZE: "window_size",
+  MEMORY_HISTORY_AWARE: "history_aware",
+  MAX_HISTORY_TOKENS: "max_history_tokens",
+  MEMORY_PERSIST_TRIM_KEEP_GROUPS: "persist_trim_keep_groups",
+  MEMORY_SUMMARIZE: "summarize",
+  MEMORY_SUMMARIZE_THRESHOLD: "summarize_threshold",
+  MEMORY_FACTS_MODE: "facts_mode",
+  MEMORY_FACT_RECALL_MAX_ITEMS: "fact_recall_max_items",
+  LLAMON_PROMPT_CONTEXT_MODE: "prompt_context_mode",
+  A2A_HISTORY_MAX_MESSAGES: "a2a_history_max_messages",
+} as const satisfies Record<string, MemoryConfigKey>;
+
+export type MemoryEnvVar = keyof typeof MEMORY_ENV_VARS;
+
+function check<S extends z.ZodType>(schema: S, input: unknown, source: string): z.output<S> {
+  const result = schema.safeParse(input, { reportInput: true });
+  if (result.success) return result.data;
+  const fieldErrors = issuesToFieldErrors(result.error.issues, {
+    knownKeys: MEMORY_CONFIG_KEYS,
+    aliases: MEMORY_ENV_VARS,
+  });
+  throw memoryConfigError(fieldErrors, source);
+}
+
+/**
+ * Validates a complete MemoryConfig and fills defaults. Throws
+ * `LlamonError("CONFIG_INVALID")` with `details: { fieldErrors, source }` and one line per
+ * problem in the message.
+ */
+export function parseMemoryConfig(input: unknown, source = "code"): MemoryConfig {
+  return check(memoryConfigSchema, input ?? {}, source);
+}
+
+/** Validates one partial layer (see {@link memoryConfigPatchSchema}); same errors. */
+export function parseMemoryConfigPatch(input: unknown, source = "code"): MemoryConfigPatch {
+  return check(memoryConfigPatchSchema, input ?? {}, source);
+}

@@ -1,0 +1,50 @@
+/**
+ * `llamon/memory`: the pure memory layer — MemoryConfig (schema, env, precedence), message
+ * groups, the window sent to the model, the persist-trim selection and the token estimate.
+ * Nothing here touches Node, Workers, HTTP or a database.
+ */
+export {
+  FACTS_MODES,
+  type FactsMode,
+  MEMORY_BACKENDS,
+  MEMORY_CONFIG_DEFAULTS,
+  MEMORY_CONFIG_KEYS,
+  MEMORY_ENV_VARS,
+  type MemoryBackend,
+  type MemoryConfig,
+  type MemoryConfigErrorDetails,
+  type MemoryConfigInput,
+  type MemoryConfigKey,
+  type MemoryConfigLayers,
+  type MemoryConfigPatch,
+  type MemoryConfigSource,
+  type MemoryEnvVar,
+  memoryConfigFromEnv,
+  memoryConfigPatchSchema,
+  memoryConfigSchema,
+  PROMPT_CONTEXT_MODES,
+  type PromptContextMode,
+  parseMemoryConfig,
+  parseMemoryConfigPatch,
+  type ResolvedMemoryConfig,
+  resolveMemoryConfig,
+  summaryPeriod,
+} from "./config.ts";
+export {
+  groupMessages,
+  isSystemMessage,
+  isWellFormed,
+  type MalformedGroupKind,
+  type MessageGroup,
+  type MessageGroupKind,
+  type TrimResult,
+  trimToLastGroups,
+  type WellFormedGroupKind,
+} from "./groups.ts";
+export {
+  estimateTokens,
+  MEDIA_BLOCK_TOKENS,
+  MESSAGE_OVERHEAD_TOKENS,
+  TOOL_CALL_OVERHEAD_TOKENS,
+} from "./tokens.ts";
+export { selectWindow, type WindowOptions, type WindowSelection } from "./window.ts";
