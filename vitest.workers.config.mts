@@ -11,6 +11,7 @@ export default defineProject({
           LLAMON_NEON_FETCH_ENDPOINT: inject<string>("neonProxyUrl"),
           POSTGRES_MEMORY_DSN: inject<string>("neonStyleDsn"),
           LLAMON_TEST_BACKEND: inject<string>("backendKind"),
+          MIGRATION_COUNT: inject<number>("migrationCount"),
         },
       },
     })),

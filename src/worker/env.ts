@@ -4,14 +4,14 @@
  */
 import { z } from "zod";
 import { LlamonError } from "../errors.ts";
+import { AGENT_ID_RE } from "../store/thread-key.ts";
 
 /** Agent ids name Workers and databases: lowercase letters, digits, '-' and '_'; no ':'. */
-export const AGENT_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
 export const agentIdSchema = z
   .string()
   .regex(
-    AGENT_ID_PATTERN,
+    AGENT_ID_RE,
     "AGENT_ID must be 1–63 characters of lowercase letters, digits, '-' or '_', starting with a letter or digit",
   );
 

@@ -1,10 +1,14 @@
 /// <reference types="@cloudflare/vitest-plugin/types" />
 declare namespace Cloudflare {
+  interface GlobalProps {
+    mainModule: typeof import("../../src/worker/index.ts");
+  }
   interface Env {
     AGENT_ID: string;
     LLAMON_NEON_FETCH_ENDPOINT: string;
     POSTGRES_MEMORY_DSN: string;
     LLAMON_TEST_BACKEND: string;
+    MIGRATION_COUNT: number;
     THREADS: DurableObjectNamespace<import("../../src/durable/thread-do.ts").ThreadDO>;
     SUMMARY_QUEUE: Queue;
   }

@@ -3,6 +3,7 @@
  * the Neon-protocol proxy; the Worker under test gets the proxy URL as a binding.
  */
 import type { TestProject } from "vitest/node";
+import { loadMigrations } from "../../src/store/migrate.ts";
 import { NEON_STYLE_DSN, startTestBackend } from "../helpers/backend.ts";
 
 declare module "vitest" {
@@ -11,6 +12,7 @@ declare module "vitest" {
     neonStyleDsn: string;
     backendKind: string;
     testDsn: string;
+    migrationCount: number;
   }
 }
 
@@ -20,5 +22,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide("neonStyleDsn", NEON_STYLE_DSN);
   project.provide("backendKind", backend.kind);
   project.provide("testDsn", backend.dsn);
+  project.provide("migrationCount", (await loadMigrations()).length);
   return () => backend.close();
 }

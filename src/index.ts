@@ -1,0 +1,7 @@
+/**
+ * llamon's public API. Runs in Workers and in Node; Node-only tools (the CLI, the dev proxy,
+ * node-postgres, migrations) are not exported from here.
+ */
+export { type ErrorCode, isLlamonError, LlamonError } from "./errors.ts";
+export * from "./memory/index.ts";
+export * from "./store/index.ts";

@@ -1,0 +1,148 @@
+/**
+ * Every SQL statement llamon runs at request time, in one place. All are parameterised;
+ * row sets travel as one jsonb parameter (`jsonb_to_recordset`) and bytes as base64 text,
+ * which both transports encode identically and which keeps a whole write to one statement.
+ */
+
+/** Columns of one checkpoint tuple; blobs and pending writes come back as base64 in jsonb. */
+const TUPLE_COLUMNS = `
+  cp.thread_id,
+  cp.checkpoint_ns,
+  cp.checkpoint_id,
+  cp.parent_checkpoint_id,
+  cp.checkpoint,
+  cp.metadata,
+  (SELECT coalesce(jsonb_agg(jsonb_build_array(bl.channel, bl.type, encode(bl.blob, 'base64'))), '[]'::jsonb)
+     FROM jsonb_each_text(cp.checkpoint -> 'channel_versions') AS v
+     JOIN checkpoint_blobs bl
+       ON bl.thread_id = cp.thread_id AND bl.checkpoint_ns = cp.checkpoint_ns
+      AND bl.channel = v.key AND bl.version = v.value) AS channel_values,
+  (SELECT coalesce(jsonb_agg(jsonb_build_array(cw.task_id, cw.channel, cw.type, encode(cw.blob, 'base64'))
+                             ORDER BY cw.task_path, cw.task_id, cw.idx), '[]'::jsonb)
+     FROM checkpoint_writes cw
+    WHERE cw.thread_id = cp.thread_id AND cw.checkpoint_ns = cp.checkpoint_ns
+      AND cw.checkpoint_id = cp.checkpoint_id) AS pending_writes,
+  -- Checkpoints before format v4 kept Send packets as writes of the parent; LangGraph
+  -- expects them migrated into the __pregel_tasks channel on read.
+  CASE WHEN (cp.checkpoint ->> 'v')::int < 4 AND cp.parent_checkpoint_id IS NOT NULL THEN
+    (SELECT jsonb_agg(jsonb_build_array(cw.type, encode(cw.blob, 'base64'))
+                      ORDER BY cw.task_path, cw.task_id, cw.idx)
+       FROM checkpoint_writes cw
+      WHERE cw.thread_id = cp.thread_id AND cw.checkpoint_ns = cp.checkpoint_ns
+        AND cw.checkpoint_id = cp.parent_checkpoint_id AND cw.channel = '__pregel_tasks')
+  END AS pending_sends`;
+
+/** $1 storage thread id, $2 checkpoint_ns, $3 checkpoint_id or NULL for the latest. */
+export const SELECT_TUPLE = `SELECT ${TUPLE_COLUMNS}
+  FROM checkpoints cp
+ WHERE cp.thread_id = $1 AND cp.checkpoint_ns = $2
+   AND ($3::text IS NULL OR cp.checkpoint_id = $3)
+ ORDER BY cp.checkpoint_id DESC
+ LIMIT 1`;
+
+/**
+ * list(): $1 storage thread id or NULL, $2 agent prefix ("<agent>:") used when $1 is NULL,
+ * $3 checkpoint_ns or NULL, $4 checkpoint_id or NULL, $5 metadata filter (jsonb) or NULL,
+ * $6 "before" checkpoint_id or NULL, $7 limit or NULL.
+ */
+export const LIST_TUPLES = `SELECT ${TUPLE_COLUMNS}
+  FROM checkpoints cp
+ WHERE (CASE WHEN $1::text IS NULL THEN starts_with(cp.thread_id, $2) ELSE cp.thread_id = $1 END)
+   AND ($3::text IS NULL OR cp.checkpoint_ns = $3)
+   AND ($4::text IS NULL OR cp.checkpoint_id = $4)
+   AND ($5::jsonb IS NULL OR cp.metadata @> $5)
+   AND ($6::text IS NULL OR cp.checkpoint_id < $6)
+ ORDER BY cp.checkpoint_id DESC
+ LIMIT $7`;
+
+/** The thread's and the agent's persistent_memory rows: $1 agent_id, $2 thread_id. */
+export const SELECT_MEMORY_ROWS = `SELECT thread_id, key, value
+  FROM persistent_memory
+ WHERE agent_id = $1 AND thread_id IN ($2, '')`;
+
+/** $1 storage id, $2 ns, $3 rows [{channel, version, type, blob(base64|null)}]. */
+export const INSERT_BLOBS = `INSERT INTO checkpoint_blobs (thread_id, checkpoint_ns, channel, version, type, blob)
+SELECT $1, $2, x.channel, x.version, x.type, decode(x.blob, 'base64')
+  FROM jsonb_to_recordset($3::jsonb) AS x(channel text, version text, type text, blob text)
+ON CONFLICT (thread_id, checkpoint_ns, channel, version) DO NOTHING`;
+
+/** $1 storage id, $2 ns, $3 checkpoint_id, $4 parent id, $5 checkpoint jsonb, $6 metadata jsonb. */
+export const UPSERT_CHECKPOINT = `INSERT INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, checkpoint, metadata)
+VALUES ($1, $2, $3, $4, $5, $6)
+ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id)
+DO UPDATE SET checkpoint = EXCLUDED.checkpoint, metadata = EXCLUDED.metadata`;
+
+const WRITES_INSERT = `INSERT INTO checkpoint_writes (thread_id, checkpoint_ns, checkpoint_id, task_id, task_path, idx, channel, type, blob)
+SELECT $1, $2, $3, $4, $5, x.idx, x.channel, x.type, decode(x.blob, 'base64')
+  FROM jsonb_to_recordset($6::jsonb) AS x(idx integer, channel text, type text, blob text)
+ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)`;
+
+/** $1 storage id, $2 ns, $3 checkpoint_id, $4 task_id, $5 task_path, $6 rows. Special writes replace. */
+export const UPSERT_WRITES = `${WRITES_INSERT}
+DO UPDATE SET channel = EXCLUDED.channel, type = EXCLUDED.type, blob = EXCLUDED.blob, task_path = EXCLUDED.task_path`;
+
+/** Same parameters; ordinary writes are kept as first written (at-least-once safe). */
+export const INSERT_WRITES = `${WRITES_INSERT} DO NOTHING`;
+
+/**
+ * Record activity on a thread (registry row per agent + thread) and, for the root
+ * namespace, its head. $1 agent, $2 thread, $3 storage id, $4 new head, $5 message count
+ * or NULL (unchanged).
+ */
+export const TOUCH_THREAD = `INSERT INTO llamon_threads (agent_id, thread_id, storage_thread_id, head_checkpoint_id, message_count)
+VALUES ($1, $2, $3, $4, coalesce($5, 0))
+ON CONFLICT (agent_id, thread_id) DO UPDATE
+   SET head_checkpoint_id = coalesce(EXCLUDED.head_checkpoint_id, llamon_threads.head_checkpoint_id),
+       message_count = coalesce($5, llamon_threads.message_count),
+       last_activity_at = now()`;
+
+/**
+ * Compare-and-set of the thread head (R2.4): the new head is written only if the head is
+ * still the checkpoint this turn started from ($6, NULL for a new thread); otherwise the
+ * statement fails with SQLSTATE LLM01 and the whole batch rolls back.
+ * $1 agent, $2 thread, $3 storage id, $4 new head, $5 message count or NULL, $6 expected head.
+ */
+export const CAS_THREAD_HEAD = `WITH prev AS (
+  SELECT head_checkpoint_id FROM llamon_threads WHERE agent_id = $1 AND thread_id = $2 FOR UPDATE
+), ins AS (
+  INSERT INTO llamon_threads (agent_id, thread_id, storage_thread_id, head_checkpoint_id, message_count)
+  SELECT $1, $2, $3, $4, coalesce($5, 0)
+   WHERE $6::text IS NULL AND NOT EXISTS (SELECT 1 FROM prev)
+  ON CONFLICT (agent_id, thread_id) DO NOTHING
+  RETURNING 1
+), upd AS (
+  UPDATE llamon_threads
+     SET head_checkpoint_id = $4, message_count = coalesce($5, message_count), last_activity_at = now()
+   WHERE agent_id = $1 AND thread_id = $2 AND head_checkpoint_id IS NOT DISTINCT FROM $6
+  RETURNING 1
+)
+SELECT llamon_require((SELECT count(*) FROM ins) + (SELECT count(*) FROM upd) = 1,
+                      'llamon: the thread head moved during this turn') AS ok`;
+
+/** SQLSTATE raised by llamon_require (migrations/0003). */
+export const SQLSTATE_HEAD_MOVED = "LLM01";
+
+/** $1 agent, $2 rows [{thread_id, key, value}] — one row per key, never accumulating. */
+export const UPSERT_MEMORY = `INSERT INTO persistent_memory (agent_id, thread_id, key, value)
+SELECT $1, x.thread_id, x.key, x.value
+  FROM jsonb_to_recordset($2::jsonb) AS x(thread_id text, key text, value jsonb)
+ON CONFLICT (agent_id, thread_id, key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`;
+
+/** $1 agent, $2 thread_id ('' = agent level), $3 keys text[]. */
+export const DELETE_MEMORY_KEYS = `DELETE FROM persistent_memory
+ WHERE agent_id = $1 AND thread_id = $2 AND key = ANY($3::text[])`;
+
+/** $1 agent, $2 thread_id ('' = agent level), $3 key. */
+export const SELECT_MEMORY_KEY = `SELECT value FROM persistent_memory
+ WHERE agent_id = $1 AND thread_id = $2 AND key = $3`;
+
+/** Erase a whole conversation of one agent: $1 storage id, $2 agent, $3 thread. */
+export const DELETE_THREAD = [
+  "DELETE FROM checkpoint_writes WHERE thread_id = $1",
+  "DELETE FROM checkpoint_blobs WHERE thread_id = $1",
+  "DELETE FROM checkpoints WHERE thread_id = $1",
+] as const;
+export const DELETE_THREAD_MEMORY =
+  "DELETE FROM persistent_memory WHERE agent_id = $1 AND thread_id = $2";
+export const DELETE_THREAD_REGISTRY =
+  "DELETE FROM llamon_threads WHERE agent_id = $1 AND thread_id = $2";

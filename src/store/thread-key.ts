@@ -1,0 +1,41 @@
+/**
+ * Threads are owned by agents (R2.3): the checkpoint tables' `thread_id` column holds
+ * `<agent_id>:<thread_id>`, so two agents sharing a database never share a thread.
+ * Agent ids cannot contain ':' (checked here and by the database), so the mapping is 1:1.
+ */
+import { LlamonError } from "../errors.ts";
+
+export const AGENT_ID_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+export const MAX_THREAD_ID_LENGTH = 256;
+
+export function assertAgentId(agentId: string): void {
+  if (!AGENT_ID_RE.test(agentId)) {
+    throw new LlamonError(
+      "CONFIG_INVALID",
+      `AGENT_ID "${agentId}" is not valid: use 1–63 lowercase letters, digits, '-' or '_', starting with a letter or digit`,
+    );
+  }
+}
+
+export function assertThreadId(threadId: unknown): asserts threadId is string {
+  if (
+    typeof threadId !== "string" ||
+    threadId.length === 0 ||
+    threadId.length > MAX_THREAD_ID_LENGTH
+  ) {
+    throw new LlamonError(
+      "INPUT_INVALID",
+      `thread_id (the A2A contextId) must be a non-empty string of at most ${MAX_THREAD_ID_LENGTH} characters`,
+    );
+  }
+}
+
+export function storageThreadId(agentId: string, threadId: string): string {
+  return `${agentId}:${threadId}`;
+}
+
+/** The contextId of a storage thread id of this agent, or undefined if it is not this agent's. */
+export function threadIdFromStorage(agentId: string, storageId: string): string | undefined {
+  const prefix = `${agentId}:`;
+  return storageId.startsWith(prefix) ? storageId.slice(prefix.length) : undefined;
+}

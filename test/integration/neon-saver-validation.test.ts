@@ -1,0 +1,42 @@
+/**
+ * LangGraph's own checkpointer conformance suite against NeonSaver, through the Neon
+ * driver → local Neon-protocol proxy → the real Postgres (or PGlite with
+ * LLAMON_TEST_DB=embedded). Each checkpointer instance gets its own agent id, so the
+ * instances are isolated exactly the way two agents sharing a database are (R2.3).
+ */
+import { randomBytes } from "node:crypto";
+import { validate } from "@langchain/langgraph-checkpoint-validation";
+import * as vitest from "vitest";
+import { NeonSaver } from "../../src/store/neon-saver.ts";
+import { startTestBackend, type TestBackend } from "../helpers/backend.ts";
+
+// The suite is written against Jest-style globals.
+Object.assign(globalThis, {
+  describe: vitest.describe,
+  it: vitest.it,
+  test: vitest.test,
+  expect: vitest.expect,
+  beforeAll: vitest.beforeAll,
+  afterAll: vitest.afterAll,
+  beforeEach: vitest.beforeEach,
+  afterEach: vitest.afterEach,
+});
+
+let backend: TestBackend;
+
+validate<NeonSaver>({
+  checkpointerName: "llamon NeonSaver (R4.1)",
+  beforeAllTimeout: 60_000,
+  async beforeAll() {
+    backend = await startTestBackend();
+  },
+  async afterAll() {
+    await backend.close();
+  },
+  createCheckpointer() {
+    return new NeonSaver({
+      db: backend.neon,
+      agentId: `conformance-${randomBytes(4).toString("hex")}`,
+    });
+  },
+});
