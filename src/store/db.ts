@@ -106,6 +106,8 @@ interface PgLikeError {
   schema?: unknown;
   position?: unknown;
   severity?: unknown;
+  /** Set on Node system errors (EPIPE, EPERM, …), whose codes can look like a SQLSTATE. */
+  syscall?: unknown;
 }
 
 const SQLSTATE = /^[0-9A-Z]{5}$/;
@@ -120,7 +122,7 @@ export function toDbError(error: unknown, transport: Transport): LlamonError {
   const e = (typeof error === "object" && error !== null ? error : {}) as PgLikeError;
   const message = str(e.message) ?? String(error);
   const code = str(e.code);
-  if (code !== undefined && SQLSTATE.test(code)) {
+  if (code !== undefined && SQLSTATE.test(code) && e.syscall === undefined) {
     const details: DbErrorFields = {
       sqlstate: code,
       detail: str(e.detail),
