@@ -9,7 +9,8 @@ import pg from "pg";
 import { startEmbeddedPostgres } from "../dev/embedded-postgres.ts";
 import { type NeonProxy, startNeonProxy } from "../dev/neon-http-proxy.ts";
 import { LlamonError } from "../errors.ts";
-import { migrate, redactDsn } from "../store/migrate.ts";
+import { redactDsn } from "../store/dsn.ts";
+import { migrate } from "../store/migrate.ts";
 
 export interface LocalDatabase {
   readonly kind: "server" | "embedded";

@@ -4,6 +4,7 @@
  * is safe behind Neon's pooler (R10.1).
  */
 import { neon, neonConfig } from "@neondatabase/serverless";
+import { LlamonError } from "../errors.ts";
 import {
   type BatchOptions,
   type Db,
@@ -24,10 +25,36 @@ export interface NeonDbOptions {
   readonly fetchEndpoint?: string | undefined;
 }
 
+/**
+ * The driver's fetchEndpoint is global. Endpoints are kept per database host, so several
+ * databases (one local, one real) can be used in one isolate; other hosts go to Neon.
+ */
+const endpointsByHost = new Map<string, string>();
+const neonDefaultEndpoint = neonConfig.fetchEndpoint;
+
+function routeToEndpoint(connectionString: string, endpoint: string): void {
+  let host: string;
+  try {
+    host = new URL(connectionString).hostname;
+  } catch {
+    throw new LlamonError(
+      "CONFIG_INVALID",
+      "POSTGRES_MEMORY_DSN is not a valid postgresql:// URL (check for unescaped characters in the password)",
+    );
+  }
+  endpointsByHost.set(host, endpoint);
+  neonConfig.fetchEndpoint = (h, port, opts) => {
+    const local = endpointsByHost.get(h);
+    if (local !== undefined) return local;
+    return typeof neonDefaultEndpoint === "function"
+      ? neonDefaultEndpoint(h, port, opts)
+      : neonDefaultEndpoint;
+  };
+}
+
 export function createNeonDb(options: NeonDbOptions): Db {
   if (options.fetchEndpoint !== undefined && options.fetchEndpoint !== "") {
-    const endpoint = options.fetchEndpoint;
-    neonConfig.fetchEndpoint = () => endpoint;
+    routeToEndpoint(options.connectionString, options.fetchEndpoint);
   }
   const sql = neon(options.connectionString, { fullResults: true });
   const run = (text: string, params: readonly SqlParam[] = []) =>

@@ -4,6 +4,7 @@
  * same LlamonError codes, so code above the store never knows which one it talks to.
  */
 import { type DbErrorFields, LlamonError } from "../errors.ts";
+import { redactSecrets } from "./dsn.ts";
 
 /** Values a parameter may take; encoded the node-postgres way by both transports. */
 export type SqlParam =
@@ -120,7 +121,7 @@ function str(value: unknown): string | undefined {
 export function toDbError(error: unknown, transport: Transport): LlamonError {
   if (error instanceof LlamonError) return error;
   const e = (typeof error === "object" && error !== null ? error : {}) as PgLikeError;
-  const message = str(e.message) ?? String(error);
+  const message = redactSecrets(str(e.message) ?? String(error));
   const code = str(e.code);
   if (code !== undefined && SQLSTATE.test(code) && e.syscall === undefined) {
     const details: DbErrorFields = {

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { LlamonError } from "../errors.ts";
+import { redactDsn } from "./dsn.ts";
 
 export interface MigrationFile {
   /** File name, e.g. "0001_langgraph_checkpoints.sql". */
@@ -188,18 +189,6 @@ function toMigrationError(cause: unknown, file: string | undefined, dsn: string)
     `${what} failed: ${errorMessage(cause)}. Nothing was applied.`,
     { cause, details: { file, sqlstate } },
   );
-}
-
-/** The DSN for messages: password (in userinfo or ?password=) replaced by "****". */
-export function redactDsn(dsn: string): string {
-  try {
-    const url = new URL(dsn);
-    if (url.password !== "") url.password = "****";
-    if (url.searchParams.has("password")) url.searchParams.set("password", "****");
-    return url.toString();
-  } catch {
-    return dsn.replace(/(password\s*=\s*)('[^']*'|\S+)/gi, "$1****");
-  }
 }
 
 function sha256(text: string): string {

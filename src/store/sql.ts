@@ -122,7 +122,7 @@ SELECT llamon_require((SELECT count(*) FROM ins) + (SELECT count(*) FROM upd) = 
 /** SQLSTATE raised by llamon_require (migrations/0003). */
 export const SQLSTATE_HEAD_MOVED = "LLM01";
 
-/** $1 agent, $2 rows [{thread_id, key, value}] — one row per key, never accumulating. */
+/** $1 agent, $2 rows [{thread_id, key, value}] (pass JSON.stringify(rows): a JS array would be sent as a Postgres array literal) — one row per key, never accumulating. */
 export const UPSERT_MEMORY = `INSERT INTO persistent_memory (agent_id, thread_id, key, value)
 SELECT $1, x.thread_id, x.key, x.value
   FROM jsonb_to_recordset($2::jsonb) AS x(thread_id text, key text, value jsonb)

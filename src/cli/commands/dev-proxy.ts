@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { startEmbeddedPostgres } from "../../dev/embedded-postgres.ts";
 import { startNeonProxy } from "../../dev/neon-http-proxy.ts";
 import { LlamonError } from "../../errors.ts";
-import { redactDsn } from "../../store/migrate.ts";
+import { redactDsn } from "../../store/dsn.ts";
 import { parsePort } from "../options.ts";
 import { info, untilStopped } from "../output.ts";
 

@@ -1,7 +1,8 @@
 /** `llamon migrate`: apply migrations/ to a Postgres (idempotent, safe to run concurrently). */
 import type { Command } from "commander";
 import { LlamonError } from "../../errors.ts";
-import { migrate, redactDsn } from "../../store/migrate.ts";
+import { redactDsn } from "../../store/dsn.ts";
+import { migrate } from "../../store/migrate.ts";
 import { readDevVars } from "../dev-vars.ts";
 import { info } from "../output.ts";
 
