@@ -1,6 +1,7 @@
 /**
  * `llamon/memory`: the pure memory layer — MemoryConfig (schema, env, precedence), message
- * groups, the window sent to the model, the persist-trim selection and the token estimate.
+ * groups, the window sent to the model, prompt assembly (system prompt, history note,
+ * prompt-context modes), the persist-trim selection and the token estimate.
  * Nothing here touches Node, Workers, HTTP or a database.
  */
 export {
@@ -41,6 +42,24 @@ export {
   trimToLastGroups,
   type WellFormedGroupKind,
 } from "./groups.ts";
+export {
+  type AssembledPrompt,
+  type AssembleInput,
+  assemblePrompt,
+  FACTS_HEADER,
+  HISTORY_NOTE,
+  isRuntimeContextMessage,
+  KNOWLEDGE_HEADER,
+  type MultiturnSignals,
+  multiturnLogLine,
+  type PromptParts,
+  RUNTIME_CONTEXT_FLAG,
+  RUNTIME_CONTEXT_ID_PREFIX,
+  RUNTIME_CONTEXT_MARKER,
+  RUNTIME_CONTEXT_NOTE,
+  SUMMARY_HEADER,
+} from "./prompt.ts";
+export { claimsSystemRole, conversationMessages, hasPriorTurn } from "./prompt-thread.ts";
 export {
   estimateTokens,
   MEDIA_BLOCK_TOKENS,
