@@ -90,3 +90,22 @@ export function createPostgresMemory(db: Db, agentId: string): PersistentMemory 
     },
   };
 }
+
+/**
+ * What a checkpointer offers the turn runner beyond LangGraph's interface: the memory rows
+ * read together with the checkpoint, and memory writes that land atomically with the next
+ * checkpoint (NeonSaver, SqliteSaver and the in-memory saver all implement it).
+ */
+export interface TurnMemoryAccess {
+  memoryOf(threadId: string): MemoryRows | undefined;
+  stageMemory(threadId: string | null, key: string, value: JsonValue | null): void;
+}
+
+export function hasTurnMemoryAccess(saver: unknown): saver is TurnMemoryAccess {
+  return (
+    typeof saver === "object" &&
+    saver !== null &&
+    typeof (saver as Partial<TurnMemoryAccess>).memoryOf === "function" &&
+    typeof (saver as Partial<TurnMemoryAccess>).stageMemory === "function"
+  );
+}

@@ -1,0 +1,53 @@
+/**
+ * defineAgent: what an llamon agent is — its instructions, skills, tools and the memory
+ * settings written in code (the `code` layer of MemoryConfig's precedence).
+ */
+import type { StructuredToolInterface } from "@langchain/core/tools";
+import { z } from "zod";
+import { LlamonError } from "../errors.ts";
+import { type MemoryConfigPatch, parseMemoryConfigPatch } from "../memory/config.ts";
+
+export interface AgentDefinition {
+  /** Shown in the A2A agent card. */
+  readonly name: string;
+  readonly description: string;
+  /** The agent's own system text (operator instructions). */
+  readonly system?: string | undefined;
+  /** Skill / guardrail texts; a function is called on every model call (current values). */
+  readonly skills?: readonly string[] | (() => readonly string[]) | undefined;
+  readonly tools?: readonly StructuredToolInterface[] | undefined;
+  /** MemoryConfig keys set in code (snake_case, as in the product document). */
+  readonly memory?: MemoryConfigPatch | undefined;
+}
+
+const definitionSchema = z.object({
+  name: z.string().trim().min(1, "name must not be empty").max(100),
+  description: z.string().max(2000),
+  system: z.string().max(100_000).optional(),
+});
+
+export function defineAgent(definition: AgentDefinition): AgentDefinition {
+  const parsed = definitionSchema.safeParse(definition);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    throw new LlamonError("CONFIG_INVALID", `invalid agent definition — ${lines.join("; ")}`);
+  }
+  const memory =
+    definition.memory === undefined ? undefined : parseMemoryConfigPatch(definition.memory, "code");
+  const names = new Set<string>();
+  for (const tool of definition.tools ?? []) {
+    if (names.has(tool.name)) {
+      throw new LlamonError(
+        "CONFIG_INVALID",
+        `two tools are named "${tool.name}": tool names must be unique`,
+      );
+    }
+    names.add(tool.name);
+  }
+  return Object.freeze({ ...definition, memory });
+}
+
+export function currentSkills(agent: AgentDefinition): readonly string[] {
+  const skills = agent.skills;
+  return typeof skills === "function" ? skills() : (skills ?? []);
+}

@@ -1,0 +1,131 @@
+/**
+ * The LangGraph graph of one llamon agent:
+ *
+ *   START → prepare → agent ⇄ tools → persist → END
+ *
+ * - prepare: seeds an empty thread from `metadata.history` (R5.1) — the thread is empty
+ *   exactly when the only message is the one this turn brought;
+ * - agent: rebuilds the model input on every call (window, system prompt, history note,
+ *   summary/facts slots; R3, R6), logs the `multiturn:` line right before the call (R3.4);
+ * - tools: LangGraph's ToolNode when the agent has tools;
+ * - persist: trims the stored thread to its last N groups when configured (R4.2).
+ */
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { AIMessage, type BaseMessage, RemoveMessage } from "@langchain/core/messages";
+import type { Runnable } from "@langchain/core/runnables";
+import {
+  Annotation,
+  type BaseCheckpointSaver,
+  END,
+  MessagesAnnotation,
+  REMOVE_ALL_MESSAGES,
+  START,
+  StateGraph,
+} from "@langchain/langgraph";
+import { EphemeralValue } from "@langchain/langgraph/channels";
+import { ToolNode } from "@langchain/langgraph/prebuilt";
+import type { Logger } from "../log.ts";
+import type { MemoryConfig } from "../memory/config.ts";
+import { trimToLastGroups } from "../memory/groups.ts";
+import { type AssembledPrompt, assemblePrompt, multiturnLogLine } from "../memory/prompt.ts";
+import type { MemoryRows } from "../store/persistent-memory.ts";
+import { type AgentDefinition, currentSkills } from "./define.ts";
+
+export const TurnState = Annotation.Root({
+  ...MessagesAnnotation.spec,
+  /** History to seed an empty thread with; never stored (ephemeral). */
+  seed: new EphemeralValue<BaseMessage[]>(false),
+});
+
+export interface GraphDeps {
+  readonly agent: AgentDefinition;
+  readonly config: MemoryConfig;
+  readonly model: BaseChatModel;
+  readonly checkpointer?: BaseCheckpointSaver | undefined;
+  readonly log: Logger;
+  /** The persistent_memory rows of the thread (summary, facts), read with the checkpoint. */
+  readonly memory: () => MemoryRows | undefined;
+  /** Called with what was sent to the model on each call (inspector, tests). */
+  readonly onModelCall?: ((prompt: AssembledPrompt) => void) | undefined;
+}
+
+export function buildAgentGraph(deps: GraphDeps) {
+  const tools = deps.agent.tools ?? [];
+  const model: Runnable<BaseMessage[], AIMessage> =
+    tools.length > 0 && deps.model.bindTools ? deps.model.bindTools([...tools]) : deps.model;
+
+  const graph = new StateGraph(TurnState)
+    .addNode("prepare", (state: typeof TurnState.State) => {
+      const seed = state.seed ?? [];
+      if (seed.length === 0 || state.messages.length !== 1) return {};
+      const incoming = state.messages[0] as BaseMessage;
+      return { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...seed, incoming] };
+    })
+    .addNode("agent", async (state: typeof TurnState.State) => {
+      const rows = deps.memory();
+      const summary = rows?.thread.summary;
+      const prompt = assemblePrompt({
+        systemText: deps.agent.system,
+        skills: currentSkills(deps.agent),
+        summary: summaryText(summary),
+        facts: factTexts(rows?.thread.facts),
+        thread: state.messages,
+        config: deps.config,
+      });
+      deps.log.info(multiturnLogLine(prompt.signals));
+      deps.onModelCall?.(prompt);
+      const reply = await model.invoke(prompt.messages);
+      return { messages: [reply] };
+    })
+    .addNode("persist", (state: typeof TurnState.State) => {
+      const keep = deps.config.persist_trim_keep_groups;
+      if (keep === undefined) return {};
+      const { removed } = trimToLastGroups(state.messages, keep);
+      return {
+        messages: removed.filter((m) => m.id).map((m) => new RemoveMessage({ id: m.id as string })),
+      };
+    })
+    .addEdge(START, "prepare")
+    .addEdge("prepare", "agent")
+    .addEdge("persist", END);
+
+  if (tools.length > 0) {
+    graph
+      .addNode("tools", new ToolNode([...tools]))
+      .addConditionalEdges("agent", (state: typeof TurnState.State) => {
+        const last = state.messages.at(-1);
+        return last && AIMessage.isInstance(last) && (last.tool_calls?.length ?? 0) > 0
+          ? "tools"
+          : "persist";
+      })
+      .addEdge("tools", "agent");
+  } else {
+    graph.addEdge("agent", "persist");
+  }
+  return graph.compile(deps.checkpointer ? { checkpointer: deps.checkpointer } : {});
+}
+
+function summaryText(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  if (
+    value &&
+    typeof value === "object" &&
+    typeof (value as { text?: unknown }).text === "string"
+  ) {
+    return (value as { text: string }).text;
+  }
+  return undefined;
+}
+
+function factTexts(value: unknown): string[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  return value
+    .map((f) =>
+      typeof f === "string"
+        ? f
+        : f && typeof f === "object"
+          ? (f as { text?: unknown }).text
+          : undefined,
+    )
+    .filter((t): t is string => typeof t === "string");
+}

@@ -1,0 +1,140 @@
+/**
+ * One turn of a conversation, whatever the backend (DESIGN.md "One turn"):
+ *
+ *   load (checkpoint + persistent_memory, one round trip) → seed an empty thread →
+ *   assemble the model input and log `multiturn:` → model (tool loop) → persist (checkpoint
+ *   + memory rows + trim, one atomic round trip).
+ *
+ * `durability: "exit"` makes LangGraph call the checkpointer exactly twice (getTuple, put).
+ * When another turn on the same conversation saved first (THREAD_CONFLICT from the head
+ * compare-and-set), this turn's messages are appended to the new head instead of
+ * overwriting it (R2.4): no message of either turn is lost.
+ */
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import { isLlamonError, LlamonError } from "../errors.ts";
+import { textOf } from "../llm/offline.ts";
+import { createLogger, type Logger } from "../log.ts";
+import type { MemoryConfig } from "../memory/config.ts";
+import type { AssembledPrompt, MultiturnSignals } from "../memory/prompt.ts";
+import { hasTurnMemoryAccess } from "../store/persistent-memory.ts";
+import { assertThreadId } from "../store/thread-key.ts";
+import type { AgentDefinition } from "./define.ts";
+import { buildAgentGraph } from "./graph.ts";
+
+export interface TurnDeps {
+  readonly agent: AgentDefinition;
+  readonly config: MemoryConfig;
+  readonly model: BaseChatModel;
+  /** undefined for the `off` backend: every request is a fresh conversation. */
+  readonly checkpointer?: BaseCheckpointSaver | undefined;
+  readonly log?: Logger | undefined;
+  /** How many times to re-apply a turn after a concurrent turn won the head. Default 50. */
+  readonly maxMergeAttempts?: number;
+}
+
+export interface TurnRequest {
+  /** The A2A contextId. */
+  readonly threadId: string;
+  readonly text: string;
+  /** The A2A messageId; becomes the stored user message's id. */
+  readonly messageId?: string | undefined;
+  /** Validated seed messages for an empty thread (R5). */
+  readonly seed?: readonly BaseMessage[] | undefined;
+}
+
+export interface TurnResult {
+  readonly threadId: string;
+  /** The text of the final AI message. */
+  readonly reply: string;
+  /** The messages this turn added to the thread (user message first). */
+  readonly added: readonly BaseMessage[];
+  /** Signals of the last model call of the turn. */
+  readonly signals: MultiturnSignals | undefined;
+  /** What was sent to the model on the last call. */
+  readonly lastPrompt: AssembledPrompt | undefined;
+  /** Times the turn was merged onto a head another turn moved. */
+  readonly merges: number;
+}
+
+export async function runTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnResult> {
+  assertThreadId(request.threadId);
+  const log = deps.log ?? createLogger();
+  const saver = deps.checkpointer;
+  let lastPrompt: AssembledPrompt | undefined;
+  const graph = buildAgentGraph({
+    agent: deps.agent,
+    config: deps.config,
+    model: deps.model,
+    checkpointer: saver,
+    log,
+    memory: () => (hasTurnMemoryAccess(saver) ? saver.memoryOf(request.threadId) : undefined),
+    onModelCall: (prompt) => {
+      lastPrompt = prompt;
+    },
+  });
+  const userMessage = new HumanMessage({
+    content: request.text,
+    id: request.messageId ?? crypto.randomUUID(),
+  });
+  const runConfig = { configurable: { thread_id: request.threadId }, durability: "exit" as const };
+
+  // Stream values so the turn's messages are known even if the final save loses the race.
+  let finalMessages: BaseMessage[] = [];
+  let conflict: LlamonError | undefined;
+  try {
+    const stream = await graph.stream(
+      { messages: [userMessage], seed: [...(request.seed ?? [])] },
+      {
+        ...runConfig,
+        streamMode: "values",
+      },
+    );
+    for await (const values of stream)
+      finalMessages = (values as { messages: BaseMessage[] }).messages;
+  } catch (error) {
+    if (!isLlamonError(error, "THREAD_CONFLICT")) throw error;
+    conflict = error;
+  }
+
+  const added = turnMessages(finalMessages, userMessage);
+  let merges = 0;
+  if (conflict !== undefined && saver !== undefined) {
+    const limit = deps.maxMergeAttempts ?? 50;
+    for (;;) {
+      try {
+        // Appends to whatever the head is now; the saver's compare-and-set guards this too.
+        await graph.updateState(
+          { configurable: { thread_id: request.threadId } },
+          { messages: added },
+          "persist",
+        );
+        merges += 1;
+        break;
+      } catch (error) {
+        if (!isLlamonError(error, "THREAD_CONFLICT") || merges + 1 >= limit) throw error;
+        merges += 1;
+        await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 5 * merges)));
+      }
+    }
+  }
+
+  const last = [...added].reverse().find((m) => AIMessage.isInstance(m));
+  return {
+    threadId: request.threadId,
+    reply: last ? textOf(last) : "",
+    added,
+    signals: lastPrompt?.signals,
+    lastPrompt,
+    merges,
+  };
+}
+
+/** The messages of this turn: from the incoming user message to the end. */
+function turnMessages(messages: readonly BaseMessage[], user: HumanMessage): BaseMessage[] {
+  const index = messages.findIndex((m) => m.id === user.id);
+  if (index < 0)
+    throw new LlamonError("INTERNAL", "the turn's user message is missing from the graph state");
+  return messages.slice(index);
+}
