@@ -44,6 +44,9 @@ import {
   INSERT_BLOBS,
   INSERT_WRITES,
   LIST_TUPLES,
+  PRUNE_OLDER_CHECKPOINTS,
+  PRUNE_OLDER_WRITES,
+  PRUNE_UNREFERENCED_BLOBS,
   SELECT_MEMORY_ROWS,
   SELECT_TUPLE,
   SQLSTATE_HEAD_MOVED,
@@ -72,6 +75,12 @@ export interface NeonSaverOptions {
   readonly guardHead?: boolean;
   /** Load the thread's persistent_memory rows with every getTuple (one batch). Default true. */
   readonly prefetchMemory?: boolean;
+  /**
+   * Keep only the newest checkpoint of each thread (in the same atomic write). Required
+   * for `persist_trim_keep_groups` (R4.2): trimmed turns must not survive in older
+   * checkpoints. Off by default (LangGraph keeps history for time travel).
+   */
+  readonly keepLatestOnly?: boolean;
 }
 
 interface TupleRow {
@@ -95,6 +104,7 @@ export class NeonSaver extends BaseCheckpointSaver {
   readonly agentId: string;
   private readonly guardHead: boolean;
   private readonly prefetchMemory: boolean;
+  private readonly keepLatestOnly: boolean;
   private readonly loadedMemory = new Map<string, MemoryRows>();
   private readonly staged = new Map<string, StagedMemory>();
 
@@ -105,6 +115,7 @@ export class NeonSaver extends BaseCheckpointSaver {
     this.agentId = options.agentId;
     this.guardHead = options.guardHead ?? false;
     this.prefetchMemory = options.prefetchMemory ?? true;
+    this.keepLatestOnly = options.keepLatestOnly ?? false;
   }
 
   /** The persistent_memory rows read with the last getTuple of this thread. */
@@ -218,6 +229,16 @@ export class NeonSaver extends BaseCheckpointSaver {
       text: UPSERT_CHECKPOINT,
       params: [storageId, ns, checkpoint.id, parentId ?? null, JSON.stringify(rest), metadataJson],
     });
+    if (this.keepLatestOnly) {
+      statements.push(
+        { text: PRUNE_OLDER_WRITES, params: [storageId, ns, checkpoint.id] },
+        { text: PRUNE_OLDER_CHECKPOINTS, params: [storageId, ns, checkpoint.id] },
+        {
+          text: PRUNE_UNREFERENCED_BLOBS,
+          params: [storageId, ns, JSON.stringify(checkpoint.channel_versions)],
+        },
+      );
+    }
     statements.push(...this.stagedStatements(threadId));
     try {
       await this.db.batch(statements);

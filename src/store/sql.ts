@@ -146,3 +146,17 @@ export const DELETE_THREAD_MEMORY =
   "DELETE FROM persistent_memory WHERE agent_id = $1 AND thread_id = $2";
 export const DELETE_THREAD_REGISTRY =
   "DELETE FROM llamon_threads WHERE agent_id = $1 AND thread_id = $2";
+
+/**
+ * Keep only the newest checkpoint of a thread namespace (trim, R4.2: what was cut must be
+ * gone from storage, not only from the latest checkpoint).
+ * Writes and checkpoints: $1 storage id, $2 ns, $3 the checkpoint to keep.
+ */
+export const PRUNE_OLDER_WRITES =
+  "DELETE FROM checkpoint_writes WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id <> $3";
+export const PRUNE_OLDER_CHECKPOINTS =
+  "DELETE FROM checkpoints WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id <> $3";
+/** Blobs the kept checkpoint does not reference: $1 storage id, $2 ns, $3 its channel_versions. */
+export const PRUNE_UNREFERENCED_BLOBS = `DELETE FROM checkpoint_blobs b
+ WHERE b.thread_id = $1 AND b.checkpoint_ns = $2
+   AND NOT EXISTS (SELECT 1 FROM jsonb_each_text($3::jsonb) AS v WHERE v.key = b.channel AND v.value = b.version)`;
