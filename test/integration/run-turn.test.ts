@@ -40,7 +40,10 @@ function config(patch: Record<string, unknown> = {}): MemoryConfig {
   return resolveMemoryConfig({ code: patch }).config;
 }
 
-function deps(agentId: string, overrides: Partial<TurnDeps> & { keepLatestOnly?: boolean } = {}) {
+function deps(
+  agentId: string,
+  overrides: Omit<Partial<TurnDeps>, "log"> & { keepLatestOnly?: boolean } = {},
+) {
   const model = (overrides.model as OfflineChatModel | undefined) ?? new OfflineChatModel();
   const log = createMemoryLogger();
   const saver = new NeonSaver({
