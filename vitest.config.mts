@@ -6,7 +6,11 @@ export default defineConfig({
       {
         test: {
           name: "node",
-          include: ["test/unit/**/*.test.ts", "test/integration/**/*.test.ts"],
+          include: [
+            "test/unit/**/*.test.ts",
+            "test/integration/**/*.test.ts",
+            "test/e2e/**/*.test.ts",
+          ],
           environment: "node",
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -1,0 +1,134 @@
+/**
+ * The CLI as a user runs it: `node bin/llamon.mjs …` in a child process (the same entry
+ * `npx llamon` uses), against the real Postgres.
+ */
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createNeonDb } from "../../src/store/db-neon.ts";
+import { createTestDatabase, type TestDatabase } from "../helpers/pg.ts";
+
+const BIN = resolve(import.meta.dirname, "../../bin/llamon.mjs");
+
+function run(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => {
+    stdout += d;
+  });
+  child.stderr.on("data", (d) => {
+    stderr += d;
+  });
+  const done = once(child, "exit").then(([code]) => ({ code: code as number, stdout, stderr }));
+  return { child, done, output: () => stdout };
+}
+
+async function waitFor(
+  read: () => string,
+  pattern: RegExp,
+  timeoutMs = 30_000,
+): Promise<RegExpMatchArray> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const match = read().match(pattern);
+    if (match) return match;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern} in:\n${read()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function stop(child: ChildProcessWithoutNullStreams): Promise<number | null> {
+  const exited = once(child, "exit");
+  child.kill("SIGINT");
+  const [code] = await exited;
+  return code as number | null;
+}
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase("llamon_cli");
+});
+afterAll(async () => {
+  await db.drop();
+});
+
+describe("llamon CLI", () => {
+  it("prints help with examples for every command, exit 0", async () => {
+    for (const args of [
+      ["--help"],
+      ["migrate", "--help"],
+      ["run", "--help"],
+      ["dev", "proxy", "--help"],
+    ]) {
+      const { code, stdout } = await run(args).done;
+      expect(code, args.join(" ")).toBe(0);
+      expect(stdout).toContain("Usage: llamon");
+    }
+    expect((await run(["dev", "proxy", "--help"]).done).stdout).toContain("Example");
+  });
+
+  it("migrate applies the migrations once, then reports the database up to date", async () => {
+    const first = await run(["migrate", "--dsn", db.dsn]).done;
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/applied \d+ migration\(s\)/);
+    const second = await run(["migrate", "--dsn", db.dsn]).done;
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain("is up to date");
+  });
+
+  it("user mistakes exit 1 with a clear message and no stack trace", async () => {
+    const cases: [string[], RegExp][] = [
+      [["migrate", "--dsn", "postgresql://nobody@localhost:1/none"], /DB_UNAVAILABLE/],
+      [["dev", "proxy"], /exactly one of --dsn/],
+      [["dev", "proxy", "--dsn", db.dsn, "--port", "http"], /--port must be a whole number/],
+      [["run", "/nonexistent-llamon-dir"], /no wrangler\.toml/],
+      [["no-such-command"], /unknown command/],
+    ];
+    for (const [args, pattern] of cases) {
+      const { code, stderr } = await run(args, { POSTGRES_MEMORY_DSN: "" }).done;
+      expect(code, args.join(" ")).toBe(1);
+      expect(stderr, args.join(" ")).toMatch(pattern);
+      expect(stderr).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);
+    }
+  });
+
+  it("`dev proxy --dsn` serves queries the Neon driver can use, and stops on Ctrl-C", async () => {
+    const proxy = run(["dev", "proxy", "--dsn", db.dsn, "--port", "0"]);
+    const [url] = await waitFor(proxy.output, /http:\/\/127\.0\.0\.1:\d+\/sql/);
+    const neon = createNeonDb({
+      connectionString: "postgresql://postgres:x@localhost/db",
+      fetchEndpoint: url,
+    });
+    const { rows } = await neon.query<{ v: string }>("SELECT $1::text AS v", ["안녕"]);
+    expect(rows).toEqual([{ v: "안녕" }]);
+    expect(await stop(proxy.child)).toBe(0);
+  });
+
+  it("`dev proxy --embedded <dir>` serves an embedded Postgres whose data stays in the folder", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "llamon-cli-pglite-"));
+    try {
+      for (const round of [1, 2]) {
+        const proxy = run(["dev", "proxy", "--embedded", dir]);
+        const [url] = await waitFor(proxy.output, /http:\/\/127\.0\.0\.1:\d+\/sql/, 60_000);
+        const neon = createNeonDb({
+          connectionString: `postgresql://postgres:x@embedded${round}.local/db`,
+          fetchEndpoint: url,
+        });
+        if (round === 1) {
+          await neon.query("CREATE TABLE kept (v text)");
+          await neon.query("INSERT INTO kept VALUES ($1)", ["still here"]);
+        } else {
+          const { rows } = await neon.query<{ v: string }>("SELECT v FROM kept");
+          expect(rows).toEqual([{ v: "still here" }]);
+        }
+        expect(await stop(proxy.child)).toBe(0);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
