@@ -44,3 +44,25 @@ export async function createTestDatabase(prefix = "llamon_test"): Promise<TestDa
     },
   };
 }
+
+/**
+ * A fresh, empty database of the kind the suite runs on: a new database on the server, or
+ * a new embedded PGlite in a temp folder when LLAMON_TEST_DB=embedded.
+ */
+export async function createFreshDatabase(prefix = "llamon_test"): Promise<TestDatabase> {
+  if ((process.env.LLAMON_TEST_DB ?? "server") !== "embedded") return createTestDatabase(prefix);
+  const { mkdtemp, rm } = await import("node:fs/promises");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const { startEmbeddedPostgres } = await import("../../src/dev/embedded-postgres.ts");
+  const dir = await mkdtemp(join(tmpdir(), `${prefix}-`));
+  const embedded = await startEmbeddedPostgres({ dataDir: dir });
+  return {
+    name: "postgres",
+    dsn: embedded.dsn,
+    async drop() {
+      await embedded.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
