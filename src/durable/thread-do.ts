@@ -1,17 +1,140 @@
 /**
- * ThreadDO — one Durable Object per (AGENT_ID, contextId). It is where the turns of one
- * conversation are serialised, and where the in_memory (object memory) and sqlite (object
- * SQLite storage) backends keep their threads.
+ * ThreadDO — one Durable Object per (AGENT_ID, contextId), named `<agent_id>:<context_id>`
+ * and reached with `env.THREADS.getByName(name)`. It serialises the turns of one
+ * conversation (a FIFO lock, R2.4) and, for the object backends of SPEC R1, keeps the
+ * thread itself:
  *
- * Status: declared and exported so the Worker's bindings and the SQLite-backed migration
- * are in place; the conversation state and the per-turn lock land with the memory core
- * (issue 3). `describe()` reports what the object has, for health checks and tests.
+ * | MEMORY_BACKEND | here                                                              |
+ * |----------------|-------------------------------------------------------------------|
+ * | `in_memory`    | InMemorySaver in an instance field: lost when the object is evicted |
+ * | `sqlite`       | SqliteSaver on the object's SQLite storage: survives eviction      |
+ * | `postgres`     | nothing stored here; the object only serialises turns              |
+ * | `off`          | nothing stored here (`MEMORY_ENABLED=false` counts as `off`)       |
+ *
+ * The backend is read from `env` (resolveMemoryConfig) when the object starts; a bad
+ * configuration fails the object loudly instead of silently picking a default.
  */
 import { DurableObject } from "cloudflare:workers";
-import type { Env } from "../worker/env.ts";
+import { LlamonError } from "../errors.ts";
+import { type MemoryBackend, resolveMemoryConfig } from "../memory/config.ts";
+import { createMapMemory, createSqliteMemory, type ThreadSaver } from "../store/do-memory.ts";
+import { InMemorySaver } from "../store/memory-saver.ts";
+import type { PersistentMemory } from "../store/persistent-memory.ts";
+import { SqliteSaver } from "../store/sqlite-saver.ts";
+import type { SqliteExec } from "../store/sqlite-sql.ts";
+import { type Env, parseWorkerVars } from "../worker/env.ts";
+import { AsyncLock } from "./lock.ts";
+
+/** What the inspector and tests read about a stored thread. */
+export interface ThreadState {
+  checkpointId: string | null;
+  messageCount: number;
+}
+
+/** The checkpointer and memory store of one agent inside this object. */
+interface LocalStore {
+  readonly saver: ThreadSaver;
+  readonly memory: PersistentMemory;
+}
+
+/** A Durable Object's SQLite storage behind the SqliteExec interface. */
+export function durableObjectSqlite(storage: DurableObjectStorage): SqliteExec {
+  return {
+    exec: (query, ...params) => storage.sql.exec(query, ...params),
+    transaction: (fn) => storage.transactionSync(fn),
+  };
+}
 
 export class ThreadDO extends DurableObject<Env> {
+  private readonly memoryBackend: MemoryBackend;
+  private readonly agentId: string | undefined;
+  private readonly lock = new AsyncLock();
+  private readonly sql: SqliteExec | undefined;
+  /** Per agent id; normally only AGENT_ID's. In-memory state lives exactly as long as this. */
+  private readonly stores = new Map<string, LocalStore>();
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    const { config } = resolveMemoryConfig({ env });
+    this.memoryBackend = config.enabled ? config.backend : "off";
+    const local = this.memoryBackend === "in_memory" || this.memoryBackend === "sqlite";
+    this.agentId = local ? parseWorkerVars(env).AGENT_ID : undefined;
+    this.sql = this.memoryBackend === "sqlite" ? durableObjectSqlite(ctx.storage) : undefined;
+  }
+
   describe(): { sqlite: boolean } {
     return { sqlite: typeof this.ctx.storage.sql?.exec === "function" };
+  }
+
+  /** The effective memory backend of this object (RPC). */
+  backend(): MemoryBackend {
+    return this.memoryBackend;
+  }
+
+  /**
+   * The checkpointer of AGENT_ID's threads kept in this object (in_memory, sqlite), or
+   * undefined when the thread lives elsewhere (postgres) or nowhere (off).
+   */
+  get saver(): ThreadSaver | undefined {
+    return this.agentId === undefined ? undefined : this.storeFor(this.agentId)?.saver;
+  }
+
+  /** persistent_memory of AGENT_ID in this object (in_memory, sqlite), else undefined. */
+  get memory(): PersistentMemory | undefined {
+    return this.agentId === undefined ? undefined : this.storeFor(this.agentId)?.memory;
+  }
+
+  /**
+   * Runs fn under this object's FIFO lock: turns on one conversation never interleave, even
+   * though awaiting the model lets other requests into the object. Not re-entrant.
+   */
+  withLock<T>(fn: () => Promise<T>): Promise<T> {
+    return this.lock.run(fn);
+  }
+
+  // The turn — `turn(request)` running the agent's run-turn — is added on top of these:
+  //   turn(request) { return this.withLock(() => runTurn({ ...request, saver: this.saver })) }
+  // with `saver` undefined for postgres (run-turn then uses NeonSaver) and off.
+
+  /**
+   * The latest root checkpoint of `threadId` as `agentId` sees it (RPC, for the inspector
+   * and tests). Another agent's id sees nothing of this agent's threads (R2.3).
+   */
+  async threadState(agentId: string, threadId: string): Promise<ThreadState> {
+    const store = this.storeFor(agentId);
+    if (store === undefined) {
+      throw new LlamonError(
+        "INPUT_INVALID",
+        `this conversation object keeps no thread state with MEMORY_BACKEND=${this.memoryBackend}; read the thread from its backend`,
+      );
+    }
+    const tuple = await store.saver.getTuple({
+      configurable: { thread_id: threadId, checkpoint_ns: "" },
+    });
+    const messages = (tuple?.checkpoint.channel_values as Record<string, unknown> | undefined)
+      ?.messages;
+    return {
+      checkpointId: tuple?.checkpoint.id ?? null,
+      messageCount: Array.isArray(messages) ? messages.length : 0,
+    };
+  }
+
+  private storeFor(agentId: string): LocalStore | undefined {
+    const known = this.stores.get(agentId);
+    if (known !== undefined) return known;
+    let store: LocalStore;
+    if (this.sql !== undefined) {
+      store = {
+        saver: new SqliteSaver({ sql: this.sql, agentId }),
+        memory: createSqliteMemory(this.sql, agentId),
+      };
+    } else if (this.memoryBackend === "in_memory") {
+      const saver = new InMemorySaver({ agentId });
+      store = { saver, memory: createMapMemory(saver.memoryRows, agentId) };
+    } else {
+      return undefined;
+    }
+    this.stores.set(agentId, store);
+    return store;
   }
 }

@@ -1,0 +1,179 @@
+/**
+ * InMemorySaver — the `in_memory` backend (SPEC R1): LangGraph's own MemorySaver, living in
+ * the conversation's Durable Object, so the thread is lost when the object is evicted,
+ * redeployed or crashes ("in-memory: lost on restart"). It adds what our turns need and
+ * NeonSaver offers:
+ *
+ * - Ownership (R2.3): thread ids are stored as `<agent_id>:<thread_id>`; reads and writes are
+ *   scoped to the saver's agent, and `list()` without a thread id lists this agent's only.
+ * - `memoryOf` / `stageMemory`: persistent_memory rows in a {@link MemoryMap}; staged writes
+ *   are applied with the thread's next `put`.
+ */
+import type { RunnableConfig } from "@langchain/core/runnables";
+import {
+  type ChannelVersions,
+  type Checkpoint,
+  type CheckpointListOptions,
+  type CheckpointMetadata,
+  type CheckpointTuple,
+  type DeltaChannelHistory,
+  MemorySaver,
+  type PendingWrite,
+  type SerializerProtocol,
+} from "@langchain/langgraph-checkpoint";
+import {
+  type MemoryMap,
+  MemoryStaging,
+  readMapMemory,
+  type ThreadSaver,
+  writeMapMemory,
+} from "./do-memory.ts";
+import type { JsonValue, MemoryRows } from "./persistent-memory.ts";
+import {
+  assertAgentId,
+  assertThreadId,
+  storageThreadId,
+  threadIdFromStorage,
+} from "./thread-key.ts";
+
+export interface InMemorySaverOptions {
+  readonly agentId: string;
+  readonly serde?: SerializerProtocol;
+  /** Where the memory rows live; pass one Map to share it with a PersistentMemory. */
+  readonly memoryRows?: MemoryMap;
+  /** Load the thread's memory rows with every getTuple. Default true. */
+  readonly prefetchMemory?: boolean;
+}
+
+export class InMemorySaver extends MemorySaver implements ThreadSaver {
+  readonly agentId: string;
+  readonly memoryRows: MemoryMap;
+  private readonly prefetchMemory: boolean;
+  private readonly memory = new MemoryStaging();
+
+  constructor(options: InMemorySaverOptions) {
+    super(options.serde);
+    assertAgentId(options.agentId);
+    this.agentId = options.agentId;
+    this.memoryRows = options.memoryRows ?? new Map();
+    this.prefetchMemory = options.prefetchMemory ?? true;
+  }
+
+  memoryOf(threadId: string): MemoryRows | undefined {
+    return this.memory.loadedRows(threadId);
+  }
+
+  stageMemory(threadId: string | null, key: string, value: JsonValue | null): void {
+    this.memory.stage(threadId, key, value);
+  }
+
+  override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+    const threadId = config.configurable?.thread_id;
+    if (threadId === undefined) return undefined;
+    assertThreadId(threadId);
+    const tuple = await super.getTuple(this.inward(config));
+    if (this.prefetchMemory) {
+      this.memory.remember(threadId, readMapMemory(this.memoryRows, this.agentId, threadId));
+    }
+    return tuple === undefined ? undefined : this.outwardTuple(tuple);
+  }
+
+  override async *list(
+    config: RunnableConfig,
+    options?: CheckpointListOptions,
+  ): AsyncGenerator<CheckpointTuple> {
+    if (config.configurable?.thread_id !== undefined && config.configurable.thread_id !== null) {
+      for await (const tuple of super.list(this.inward(config, { listing: true }), options)) {
+        yield this.outwardTuple(tuple);
+      }
+      return;
+    }
+    // All of this agent's threads: filter MemorySaver's listing, then apply the limit.
+    let remaining = options?.limit;
+    if (remaining !== undefined && remaining <= 0) return;
+    const { thread_id: _ignored, ...rest } = config.configurable ?? {};
+    for await (const tuple of super.list(
+      { ...config, configurable: rest },
+      { ...options, limit: undefined },
+    )) {
+      const stored = tuple.config.configurable?.thread_id;
+      if (typeof stored !== "string" || threadIdFromStorage(this.agentId, stored) === undefined) {
+        continue;
+      }
+      yield this.outwardTuple(tuple);
+      if (remaining !== undefined && --remaining <= 0) return;
+    }
+  }
+
+  override async put(
+    config: RunnableConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    _newVersions?: ChannelVersions,
+  ): Promise<RunnableConfig> {
+    const threadId = config.configurable?.thread_id;
+    assertThreadId(threadId);
+    const saved = await super.put(this.inward(config), checkpoint, metadata);
+    for (const [column, key, value] of this.memory.pending(threadId)) {
+      writeMapMemory(this.memoryRows, this.agentId, column, key, value);
+    }
+    this.memory.committed(threadId);
+    return this.outward(saved);
+  }
+
+  override async putWrites(
+    config: RunnableConfig,
+    writes: PendingWrite[],
+    taskId: string,
+    taskPath?: string,
+  ): Promise<void> {
+    await super.putWrites(this.inward(config), writes, taskId, taskPath);
+  }
+
+  /** Erase a conversation of this agent: checkpoints, writes and its memory rows. */
+  override async deleteThread(threadId: string): Promise<void> {
+    assertThreadId(threadId);
+    await super.deleteThread(storageThreadId(this.agentId, threadId));
+    this.memoryRows.delete(storageThreadId(this.agentId, threadId));
+    this.memory.forget(threadId);
+  }
+
+  override async getDeltaChannelHistory(options: {
+    config: RunnableConfig;
+    channels: string[];
+  }): Promise<Record<string, DeltaChannelHistory>> {
+    return super.getDeltaChannelHistory({ ...options, config: this.inward(options.config) });
+  }
+
+  /**
+   * The config as MemorySaver stores it: agent-scoped thread id; the namespace defaults to ''
+   * (MemorySaver.putWrites would otherwise key writes under `null`), except for list(),
+   * where no namespace means every namespace.
+   */
+  private inward(config: RunnableConfig, options: { listing?: boolean } = {}): RunnableConfig {
+    const c = config.configurable ?? {};
+    assertThreadId(c.thread_id);
+    const scoped: Record<string, unknown> = {
+      ...c,
+      thread_id: storageThreadId(this.agentId, c.thread_id),
+    };
+    if (!options.listing) scoped.checkpoint_ns = c.checkpoint_ns ?? "";
+    return { ...config, configurable: scoped };
+  }
+
+  private outward(config: RunnableConfig): RunnableConfig {
+    const c = config.configurable;
+    const stored = c?.thread_id;
+    if (typeof stored !== "string") return config;
+    return {
+      ...config,
+      configurable: { ...c, thread_id: threadIdFromStorage(this.agentId, stored) ?? stored },
+    };
+  }
+
+  private outwardTuple(tuple: CheckpointTuple): CheckpointTuple {
+    const out: CheckpointTuple = { ...tuple, config: this.outward(tuple.config) };
+    if (tuple.parentConfig !== undefined) out.parentConfig = this.outward(tuple.parentConfig);
+    return out;
+  }
+}

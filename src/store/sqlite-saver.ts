@@ -1,0 +1,270 @@
+/**
+ * SqliteSaver — a LangGraph.js checkpointer over synchronous SQLite: a Durable Object's
+ * `ctx.storage.sql` (the `sqlite` backend, SPEC R1) or Node's `node:sqlite` (conformance
+ * suite). Same API and semantics as NeonSaver:
+ *
+ * - Ownership (R2.3): threads are stored as `<agent_id>:<thread_id>` and every read and
+ *   write is scoped to the saver's agent, so agents sharing one storage never meet.
+ * - `put` writes blobs, the checkpoint and the memory rows staged with `stageMemory` in one
+ *   transaction; `getTuple` also loads the thread's persistent_memory rows (`memoryOf`).
+ * - Pending writes come back in writesSortKey order (task_path, task_id, idx); checkpoints
+ *   before format v4 get their Send packets migrated into the TASKS channel on read.
+ */
+import type { RunnableConfig } from "@langchain/core/runnables";
+import {
+  BaseCheckpointSaver,
+  type ChannelVersions,
+  type Checkpoint,
+  type CheckpointListOptions,
+  type CheckpointMetadata,
+  type CheckpointTuple,
+  type PendingWrite,
+  type SerializerProtocol,
+  WRITES_IDX_MAP,
+} from "@langchain/langgraph-checkpoint";
+import { LlamonError } from "../errors.ts";
+import {
+  MemoryStaging,
+  readSqliteMemory,
+  type ThreadSaver,
+  writeSqliteMemory,
+} from "./do-memory.ts";
+import type { JsonValue, MemoryRows } from "./persistent-memory.ts";
+import {
+  ensureSqliteSchema,
+  rows,
+  SQ_DELETE_THREAD,
+  SQ_DELETE_THREAD_MEMORY,
+  SQ_INSERT_BLOB,
+  SQ_INSERT_WRITE,
+  SQ_LIST_CHECKPOINTS,
+  SQ_SELECT_CHECKPOINT,
+  SQ_SELECT_HEAD,
+  SQ_UPSERT_CHECKPOINT,
+  SQ_UPSERT_WRITE,
+  type SqliteExec,
+} from "./sqlite-sql.ts";
+import { type CheckpointRow, jsonContains, readCheckpointTuple } from "./sqlite-tuple.ts";
+import {
+  assertAgentId,
+  assertThreadId,
+  storageThreadId,
+  threadIdFromStorage,
+} from "./thread-key.ts";
+
+export interface SqliteSaverOptions {
+  readonly sql: SqliteExec;
+  readonly agentId: string;
+  readonly serde?: SerializerProtocol;
+  /**
+   * Compare-and-set on the thread head in `put` (root namespace): the checkpoint is written
+   * only if its parent is still the thread's latest checkpoint, else THREAD_CONFLICT and
+   * nothing is written. Inside a Durable Object the per-object lock already serialises
+   * turns; this is the same safety net NeonSaver offers. Forks and time travel need it off.
+   */
+  readonly guardHead?: boolean;
+  /** Load the thread's persistent_memory rows with every getTuple. Default true. */
+  readonly prefetchMemory?: boolean;
+}
+
+const ROOT_NS = "";
+
+export class SqliteSaver extends BaseCheckpointSaver implements ThreadSaver {
+  readonly sql: SqliteExec;
+  readonly agentId: string;
+  private readonly guardHead: boolean;
+  private readonly prefetchMemory: boolean;
+  private readonly memory = new MemoryStaging();
+
+  constructor(options: SqliteSaverOptions) {
+    super(options.serde);
+    assertAgentId(options.agentId);
+    this.sql = options.sql;
+    this.agentId = options.agentId;
+    this.guardHead = options.guardHead ?? false;
+    this.prefetchMemory = options.prefetchMemory ?? true;
+    ensureSqliteSchema(this.sql);
+  }
+
+  memoryOf(threadId: string): MemoryRows | undefined {
+    return this.memory.loadedRows(threadId);
+  }
+
+  stageMemory(threadId: string | null, key: string, value: JsonValue | null): void {
+    this.memory.stage(threadId, key, value);
+  }
+
+  override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+    if (config.configurable?.thread_id === undefined) return undefined;
+    const { threadId, ns, checkpointId } = target(config);
+    const storageId = storageThreadId(this.agentId, threadId);
+    const [row] = rows<CheckpointRow>(
+      this.sql,
+      SQ_SELECT_CHECKPOINT,
+      storageId,
+      ns,
+      checkpointId ?? null,
+    );
+    if (this.prefetchMemory) {
+      this.memory.remember(threadId, readSqliteMemory(this.sql, this.agentId, threadId));
+    }
+    return row === undefined ? undefined : this.toTuple(row, threadId);
+  }
+
+  override async *list(
+    config: RunnableConfig,
+    options?: CheckpointListOptions,
+  ): AsyncGenerator<CheckpointTuple> {
+    const c = config.configurable ?? {};
+    const threadId = c.thread_id === undefined || c.thread_id === null ? null : String(c.thread_id);
+    if (threadId !== null) assertThreadId(threadId);
+    const before = options?.before?.configurable?.checkpoint_id;
+    const filter =
+      options?.filter && Object.keys(options.filter).length > 0 ? options.filter : undefined;
+    let remaining = options?.limit === undefined ? -1 : Math.max(0, Math.trunc(options.limit));
+    if (remaining === 0) return;
+    const found = rows<CheckpointRow>(
+      this.sql,
+      SQ_LIST_CHECKPOINTS,
+      threadId === null ? null : storageThreadId(this.agentId, threadId),
+      `${this.agentId}:`,
+      c.checkpoint_ns === undefined || c.checkpoint_ns === null ? null : String(c.checkpoint_ns),
+      c.checkpoint_id ? String(c.checkpoint_id) : null,
+      before === undefined ? null : String(before),
+      filter === undefined ? remaining : -1,
+    );
+    for (const row of found) {
+      const external = threadIdFromStorage(this.agentId, row.thread_id);
+      if (external === undefined) continue;
+      if (filter !== undefined && !jsonContains(JSON.parse(row.metadata), filter)) continue;
+      yield await this.toTuple(row, external);
+      if (remaining > 0 && --remaining === 0) return;
+    }
+  }
+
+  override async put(
+    config: RunnableConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    newVersions: ChannelVersions,
+  ): Promise<RunnableConfig> {
+    const { threadId, ns, checkpointId: parentId } = target(config);
+    const storageId = storageThreadId(this.agentId, threadId);
+    const { channel_values: values, ...rest } = checkpoint;
+    const blobs = await Promise.all(
+      Object.entries(newVersions).map(async ([channel, version]) => {
+        if (!(channel in values)) return [channel, String(version), "empty", null] as const;
+        const [type, bytes] = await this.serde.dumpsTyped(values[channel]);
+        return [channel, String(version), type, bytes] as const;
+      }),
+    );
+    const [, metaBytes] = await this.serde.dumpsTyped(metadata);
+    const metadataJson = new TextDecoder().decode(metaBytes);
+    const staged = this.memory.pending(threadId);
+    this.sql.transaction(() => {
+      if (ns === ROOT_NS && this.guardHead) {
+        const [head] = rows<{ checkpoint_id: string }>(this.sql, SQ_SELECT_HEAD, storageId);
+        if ((head?.checkpoint_id ?? null) !== (parentId ?? null)) {
+          throw new LlamonError(
+            "THREAD_CONFLICT",
+            `another turn on conversation "${threadId}" was saved first; nothing of this turn was written`,
+            { details: { threadId } },
+          );
+        }
+      }
+      for (const [channel, version, type, blob] of blobs) {
+        rows(this.sql, SQ_INSERT_BLOB, storageId, ns, channel, version, type, blob);
+      }
+      rows(
+        this.sql,
+        SQ_UPSERT_CHECKPOINT,
+        storageId,
+        ns,
+        checkpoint.id,
+        parentId ?? null,
+        JSON.stringify(rest),
+        metadataJson,
+      );
+      for (const [column, key, value] of staged) {
+        writeSqliteMemory(this.sql, this.agentId, column, key, value);
+      }
+    });
+    this.memory.committed(threadId);
+    return {
+      configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id },
+    };
+  }
+
+  override async putWrites(
+    config: RunnableConfig,
+    writes: PendingWrite[],
+    taskId: string,
+    taskPath = "",
+  ): Promise<void> {
+    const { threadId, ns, checkpointId } = target(config);
+    if (checkpointId === undefined) {
+      throw new LlamonError("INPUT_INVALID", "putWrites needs configurable.checkpoint_id");
+    }
+    if (writes.length === 0) return;
+    const statement = writes.every(([channel]) => channel in WRITES_IDX_MAP)
+      ? SQ_UPSERT_WRITE
+      : SQ_INSERT_WRITE;
+    const serialised = await Promise.all(
+      writes.map(async ([channel, value], idx) => {
+        const [type, bytes] = await this.serde.dumpsTyped(value);
+        return [WRITES_IDX_MAP[channel] ?? idx, channel, type, bytes] as const;
+      }),
+    );
+    const storageId = storageThreadId(this.agentId, threadId);
+    this.sql.transaction(() => {
+      for (const [idx, channel, type, bytes] of serialised) {
+        rows(
+          this.sql,
+          statement,
+          storageId,
+          ns,
+          checkpointId,
+          taskId,
+          taskPath,
+          idx,
+          channel,
+          type,
+          bytes,
+        );
+      }
+    });
+  }
+
+  /** Erase a conversation of this agent: checkpoints, blobs, writes and its memory rows. */
+  override async deleteThread(threadId: string): Promise<void> {
+    assertThreadId(threadId);
+    const storageId = storageThreadId(this.agentId, threadId);
+    this.sql.transaction(() => {
+      for (const statement of SQ_DELETE_THREAD) rows(this.sql, statement, storageId);
+      rows(this.sql, SQ_DELETE_THREAD_MEMORY, this.agentId, threadId);
+    });
+    this.memory.forget(threadId);
+  }
+
+  private toTuple(row: CheckpointRow, threadId: string): Promise<CheckpointTuple> {
+    return readCheckpointTuple(this.sql, this.serde, row, threadId, () =>
+      this.getNextVersion(undefined),
+    );
+  }
+}
+
+function target(config: RunnableConfig): {
+  threadId: string;
+  ns: string;
+  checkpointId: string | undefined;
+} {
+  const c = config.configurable ?? {};
+  const threadId = c.thread_id;
+  assertThreadId(threadId);
+  return {
+    threadId,
+    ns:
+      c.checkpoint_ns === undefined || c.checkpoint_ns === null ? ROOT_NS : String(c.checkpoint_ns),
+    checkpointId: c.checkpoint_id ? String(c.checkpoint_id) : undefined,
+  };
+}

@@ -1,0 +1,128 @@
+/**
+ * The read side of SqliteSaver: a stored checkpoint row → a LangGraph CheckpointTuple, with
+ * its blobs, its pending writes in writesSortKey order (task_path, task_id, idx) and, for
+ * checkpoints before format v4, the parent's Send packets migrated into the TASKS channel
+ * (what NeonSaver's SQL does in Postgres).
+ */
+import {
+  type ChannelVersions,
+  type Checkpoint,
+  type CheckpointMetadata,
+  type CheckpointPendingWrite,
+  type CheckpointTuple,
+  maxChannelVersion,
+  type SerializerProtocol,
+  TASKS,
+} from "@langchain/langgraph-checkpoint";
+import {
+  rows,
+  SQ_SELECT_BLOBS,
+  SQ_SELECT_SENDS,
+  SQ_SELECT_WRITES,
+  type SqliteExec,
+  toBytes,
+} from "./sqlite-sql.ts";
+
+/** A row of the checkpoints table (JSON as text). */
+export interface CheckpointRow {
+  thread_id: string;
+  checkpoint_ns: string;
+  checkpoint_id: string;
+  parent_checkpoint_id: string | null;
+  checkpoint: string;
+  metadata: string;
+}
+
+interface Stored {
+  checkpoint: Omit<Checkpoint, "channel_values">;
+  blobs: { channel: string; type: string; blob: unknown }[];
+  writes: { task_id: string; channel: string; type: string; blob: unknown }[];
+  sends: { type: string; blob: unknown }[];
+}
+
+/** Everything a row's tuple needs, read synchronously (one consistent view). */
+function readStored(db: SqliteExec, row: CheckpointRow): Stored {
+  const checkpoint = JSON.parse(row.checkpoint) as Omit<Checkpoint, "channel_values">;
+  const at = [row.thread_id, row.checkpoint_ns] as const;
+  const versions = Object.fromEntries(
+    Object.entries(checkpoint.channel_versions ?? {}).map(([k, v]) => [k, String(v)]),
+  );
+  const migrateSends = checkpoint.v < 4 && row.parent_checkpoint_id !== null;
+  return {
+    checkpoint,
+    blobs: rows(db, SQ_SELECT_BLOBS, ...at, JSON.stringify(versions)),
+    writes: rows(db, SQ_SELECT_WRITES, ...at, row.checkpoint_id),
+    sends: migrateSends ? rows(db, SQ_SELECT_SENDS, ...at, row.parent_checkpoint_id, TASKS) : [],
+  };
+}
+
+/**
+ * The tuple of a checkpoint row, under the caller's external `threadId`. `firstVersion`
+ * is the saver's `getNextVersion(undefined)` (the TASKS version of an empty checkpoint).
+ */
+export async function readCheckpointTuple(
+  db: SqliteExec,
+  serde: SerializerProtocol,
+  row: CheckpointRow,
+  threadId: string,
+  firstVersion: () => ChannelVersions[string],
+): Promise<CheckpointTuple> {
+  const stored = readStored(db, row);
+  const channelValues: Record<string, unknown> = {};
+  for (const { channel, type, blob } of stored.blobs) {
+    if (type === "empty" || blob === null) continue;
+    channelValues[channel] = await serde.loadsTyped(type, toBytes(blob));
+  }
+  const pendingWrites: CheckpointPendingWrite[] = await Promise.all(
+    stored.writes.map(
+      async ({ task_id, channel, type, blob }) =>
+        [task_id, channel, await serde.loadsTyped(type, toBytes(blob))] as const,
+    ),
+  );
+  let channelVersions = stored.checkpoint.channel_versions ?? {};
+  if (stored.sends.length > 0) {
+    channelValues[TASKS] = await Promise.all(
+      stored.sends.map(({ type, blob }) => serde.loadsTyped(type, toBytes(blob))),
+    );
+    const versions = Object.values(channelVersions);
+    channelVersions = {
+      ...channelVersions,
+      [TASKS]: versions.length > 0 ? maxChannelVersion(...versions) : firstVersion(),
+    };
+  }
+  const checkpoint = {
+    ...stored.checkpoint,
+    channel_versions: channelVersions,
+    versions_seen: stored.checkpoint.versions_seen ?? {},
+    channel_values: channelValues,
+  } as Checkpoint;
+  const ns = row.checkpoint_ns;
+  const at = (checkpointId: string) => ({
+    configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpointId },
+  });
+  return {
+    config: at(row.checkpoint_id),
+    checkpoint,
+    metadata: (await serde.loadsTyped("json", row.metadata)) as CheckpointMetadata,
+    parentConfig: row.parent_checkpoint_id ? at(row.parent_checkpoint_id) : undefined,
+    pendingWrites,
+  };
+}
+
+/**
+ * JSON containment like Postgres `jsonb @>` — NeonSaver's metadata filter semantics.
+ * Undefined values in the filter are ignored (JSON.stringify drops them in Postgres too).
+ */
+export function jsonContains(actual: unknown, expected: unknown): boolean {
+  if (Array.isArray(expected)) {
+    return Array.isArray(actual) && expected.every((e) => actual.some((a) => jsonContains(a, e)));
+  }
+  if (expected !== null && typeof expected === "object") {
+    if (actual === null || typeof actual !== "object" || Array.isArray(actual)) return false;
+    const record = actual as Record<string, unknown>;
+    return Object.entries(expected).every(
+      ([key, value]) => value === undefined || (key in record && jsonContains(record[key], value)),
+    );
+  }
+  return actual === expected;
+}
