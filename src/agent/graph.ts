@@ -11,7 +11,7 @@
  * - persist: trims the stored thread to its last N groups when configured (R4.2).
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { AIMessage, type BaseMessage, RemoveMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage } from "@langchain/core/messages";
 import type { Runnable } from "@langchain/core/runnables";
 import {
   Annotation,
@@ -59,7 +59,13 @@ export function buildAgentGraph(deps: GraphDeps) {
       const seed = state.seed ?? [];
       if (seed.length === 0 || state.messages.length !== 1) return {};
       const incoming = state.messages[0] as BaseMessage;
-      return { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...seed, incoming] };
+      // Seed ids are scoped to this turn's message id, so a client messageId can never
+      // collide with (and, through the id-merging reducer, replace) a seeded message.
+      const scoped = seed.map((m, i) => {
+        const Ctor = AIMessage.isInstance(m) ? AIMessage : HumanMessage;
+        return new Ctor({ content: m.content, id: `${incoming.id}:seed-${i}` });
+      });
+      return { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...scoped, incoming] };
     })
     .addNode("agent", async (state: typeof TurnState.State) => {
       const rows = deps.memory();

@@ -15,6 +15,7 @@
  * configuration fails the object loudly instead of silently picking a default.
  */
 import { DurableObject } from "cloudflare:workers";
+import { executeTurnHere, type TurnInput, type TurnOutput } from "../agent/execute.ts";
 import { LlamonError } from "../errors.ts";
 import { type MemoryBackend, resolveMemoryConfig } from "../memory/config.ts";
 import { createMapMemory, createSqliteMemory, type ThreadSaver } from "../store/do-memory.ts";
@@ -92,9 +93,23 @@ export class ThreadDO extends DurableObject<Env> {
     return this.lock.run(fn);
   }
 
-  // The turn — `turn(request)` running the agent's run-turn — is added on top of these:
-  //   turn(request) { return this.withLock(() => runTurn({ ...request, saver: this.saver })) }
-  // with `saver` undefined for postgres (run-turn then uses NeonSaver) and off.
+  /**
+   * Answer one user message of this conversation (RPC from the Worker, backends in_memory
+   * and sqlite): the whole turn runs under the lock, so concurrent sends on one contextId
+   * are applied one after another and none is lost (R2.4).
+   */
+  turn(input: TurnInput): Promise<TurnOutput> {
+    return this.withLock(() => executeTurnHere(this.env, input, this.saver));
+  }
+
+  /** A small durable key/value slot (task records of the A2A task store). */
+  async kvGet(key: string): Promise<unknown> {
+    return this.ctx.storage.get(key);
+  }
+
+  async kvPut(key: string, value: unknown): Promise<void> {
+    await this.ctx.storage.put(key, value);
+  }
 
   /**
    * The latest root checkpoint of `threadId` as `agentId` sees it (RPC, for the inspector

@@ -1,7 +1,8 @@
 /**
  * `llamon/memory`: the pure memory layer — MemoryConfig (schema, env, precedence), message
  * groups, the window sent to the model, prompt assembly (system prompt, history note,
- * prompt-context modes), the persist-trim selection and the token estimate.
+ * prompt-context modes), the persist-trim selection, the token estimate and the external
+ * history seed (R5).
  * Nothing here touches Node, Workers, HTTP or a database.
  */
 export {
@@ -60,6 +61,14 @@ export {
   SUMMARY_HEADER,
 } from "./prompt.ts";
 export { claimsSystemRole, conversationMessages, hasPriorTurn } from "./prompt-thread.ts";
+export {
+  parseHistorySeed,
+  SEED_MAX_TEXT_CHARS,
+  SEED_MAX_TOTAL_CHARS,
+  type SeedOptions,
+  type SeedReport,
+  type SeedResult,
+} from "./seed.ts";
 export {
   estimateTokens,
   MEDIA_BLOCK_TOKENS,

@@ -4,10 +4,10 @@
  */
 import { Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { AgentDefinition } from "../agent/define.ts";
 import { dbErrorFields, type ErrorCode, isLlamonError, LlamonError } from "../errors.ts";
 import { resolveMemoryConfig } from "../memory/config.ts";
-import type { Db } from "../store/db.ts";
-import { createNeonDb } from "../store/db-neon.ts";
+import { workerDb } from "./db.ts";
 import { type Env, parseWorkerVars } from "./env.ts";
 
 const STATUS_BY_CODE: Partial<Record<ErrorCode, ContentfulStatusCode>> = {
@@ -18,27 +18,12 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, ContentfulStatusCode>> = {
   DB_PAYLOAD_TOO_LARGE: 413,
 };
 
-/** The Neon HTTP database of this isolate (created lazily; holds no connection). */
-export function workerDb(env: Env): Db {
-  const vars = parseWorkerVars(env);
-  if (!vars.POSTGRES_MEMORY_DSN) {
-    throw new LlamonError(
-      "CONFIG_INVALID",
-      "POSTGRES_MEMORY_DSN is not set: the postgres memory backend needs it (.dev.vars locally; in production `wrangler secret put POSTGRES_MEMORY_DSN`)",
-    );
-  }
-  return createNeonDb({
-    connectionString: vars.POSTGRES_MEMORY_DSN,
-    fetchEndpoint: vars.LLAMON_NEON_FETCH_ENDPOINT,
-  });
-}
-
-export function createApp(): Hono<{ Bindings: Env }> {
+export function createApp(agent: AgentDefinition): Hono<{ Bindings: Env }> {
   const app = new Hono<{ Bindings: Env }>();
 
   app.get("/health", async (c) => {
     const vars = parseWorkerVars(c.env);
-    const { config } = resolveMemoryConfig({ env: c.env });
+    const { config } = resolveMemoryConfig({ code: agent.memory, env: c.env });
     const body: Record<string, unknown> = {
       status: "ok",
       agent_id: vars.AGENT_ID,

@@ -26,7 +26,7 @@ export type WorkerVars = z.infer<typeof envSchema>;
 
 /** Bindings declared in wrangler.toml. */
 export interface Bindings {
-  THREADS?: DurableObjectNamespace;
+  THREADS?: DurableObjectNamespace<import("../durable/thread-do.ts").ThreadDO>;
   SUMMARY_QUEUE?: Queue;
 }
 

@@ -1,13 +1,7 @@
-/** The Worker entry: HTTP (Hono app), the summary queue consumer, and the ThreadDO class. */
-import { handleQueueBatch } from "../queue/consumer.ts";
-import { createApp } from "./app.ts";
-import type { Env } from "./env.ts";
+/** The reference Worker (wrangler.toml `main`): the reference agent with llamon's runtime. */
+import { ThreadDO } from "../durable/thread-do.ts";
+import { createWorker } from "./create-worker.ts";
+import { referenceAgent } from "./reference-agent.ts";
 
-export { ThreadDO } from "../durable/thread-do.ts";
-
-const app = createApp();
-
-export default {
-  fetch: app.fetch,
-  queue: handleQueueBatch,
-} satisfies ExportedHandler<Env>;
+export { ThreadDO };
+export default createWorker(referenceAgent);

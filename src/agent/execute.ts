@@ -1,0 +1,85 @@
+/**
+ * Running one turn from plain data (so it can cross into a Durable Object): the
+ * registered agent, the effective MemoryConfig, the model from env, the history seed.
+ *
+ * Where a turn runs (SPEC R1, DESIGN "One turn"; dispatch in worker/turns.ts):
+ * - postgres: statelessly in the Worker, NeonSaver over Neon HTTP (compare-and-set merge
+ *   on concurrent turns, R2.4);
+ * - in_memory / sqlite: inside the conversation's Durable Object, under its turn lock;
+ * - off: in the Worker with no checkpointer — every request is a fresh conversation.
+ */
+
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import { createModelFromEnv } from "../llm/select.ts";
+import { createLogger } from "../log.ts";
+import { type MemoryConfig, resolveMemoryConfig } from "../memory/config.ts";
+import type { MultiturnSignals } from "../memory/prompt.ts";
+import { parseHistorySeed, type SeedReport } from "../memory/seed.ts";
+import { registeredAgent } from "./registry.ts";
+import { runTurn } from "./run-turn.ts";
+
+type Env = Readonly<Record<string, unknown>>;
+
+/** One user message to answer; plain data, so it can cross into a Durable Object. */
+export interface TurnInput {
+  readonly contextId: string;
+  readonly messageId: string;
+  readonly text: string;
+  /** `params.metadata.history` as received (validated here, R5). */
+  readonly history?: unknown;
+}
+
+export interface TurnOutput {
+  readonly reply: string;
+  readonly signals: MultiturnSignals | undefined;
+  readonly seedReport: SeedReport | undefined;
+  readonly merges: number;
+}
+
+export function effectiveMemoryConfig(env: Env): MemoryConfig {
+  return resolveMemoryConfig({ code: registeredAgent().agent.memory, env }).config;
+}
+
+/** Durable Object names: threads and task records never collide (agent ids have no ':'). */
+export function threadObjectName(agentId: string, contextId: string): string {
+  return `thread:${agentId}:${contextId}`;
+}
+
+export function taskObjectName(agentId: string, taskId: string): string {
+  return `task:${agentId}:${taskId}`;
+}
+
+/** Run a turn in this isolate with the given checkpointer (undefined = no memory). */
+export async function executeTurnHere(
+  env: Env,
+  input: TurnInput,
+  checkpointer: BaseCheckpointSaver | undefined,
+): Promise<TurnOutput> {
+  const { agent, model } = registeredAgent();
+  const config = effectiveMemoryConfig(env);
+  const seed =
+    input.history === undefined
+      ? undefined
+      : parseHistorySeed(input.history, { maxMessages: config.a2a_history_max_messages });
+  const result = await runTurn(
+    {
+      agent,
+      config,
+      model: model ? model(env) : createModelFromEnv(env).model,
+      checkpointer,
+      log: createLogger(),
+    },
+    {
+      threadId: input.contextId,
+      text: input.text,
+      messageId: input.messageId,
+      seed: seed?.messages,
+    },
+  );
+  return {
+    reply: result.reply,
+    signals: result.signals,
+    seedReport: seed?.report,
+    merges: result.merges,
+  };
+}

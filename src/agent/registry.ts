@@ -1,0 +1,29 @@
+/**
+ * The agent this Worker script serves. `createWorker(agent)` registers it when the script
+ * loads; the ThreadDO (same script, same module scope) runs its turns with it.
+ */
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { LlamonError } from "../errors.ts";
+import type { AgentDefinition } from "./define.ts";
+
+export interface RegisteredAgent {
+  readonly agent: AgentDefinition;
+  /** Build the model from the Worker's env; default: the provider configured in env. */
+  readonly model?: ((env: Record<string, unknown>) => BaseChatModel) | undefined;
+}
+
+let registered: RegisteredAgent | undefined;
+
+export function registerAgent(entry: RegisteredAgent): void {
+  registered = entry;
+}
+
+export function registeredAgent(): RegisteredAgent {
+  if (registered === undefined) {
+    throw new LlamonError(
+      "CONFIG_INVALID",
+      "no agent is registered: the Worker entry must call createWorker(agent) (see the README)",
+    );
+  }
+  return registered;
+}

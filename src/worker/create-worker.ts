@@ -1,0 +1,28 @@
+/**
+ * createWorker(agent): the Worker of an llamon agent — A2A JSON-RPC, the agent card,
+ * health, and the summary queue consumer. The script must also export the ThreadDO class:
+ *
+ *   import { createWorker, ThreadDO } from "llamon/worker";
+ *   export default createWorker(agent);
+ *   export { ThreadDO };
+ */
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import type { AgentDefinition } from "../agent/define.ts";
+import { registerAgent } from "../agent/registry.ts";
+import { handleQueueBatch } from "../queue/consumer.ts";
+import { createApp } from "./app.ts";
+import type { Env } from "./env.ts";
+
+export interface WorkerOptions {
+  /** Build the model yourself instead of from LLM_* variables. */
+  readonly model?: (env: Record<string, unknown>) => BaseChatModel;
+}
+
+export function createWorker(
+  agent: AgentDefinition,
+  options: WorkerOptions = {},
+): ExportedHandler<Env> {
+  registerAgent({ agent, model: options.model });
+  const app = createApp(agent);
+  return { fetch: app.fetch, queue: handleQueueBatch };
+}

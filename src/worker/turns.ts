@@ -1,0 +1,40 @@
+/**
+ * Dispatch of a turn to where it runs: postgres and off in this isolate, in_memory and
+ * sqlite in the conversation's Durable Object (SPEC R1).
+ */
+import {
+  effectiveMemoryConfig,
+  executeTurnHere,
+  type TurnInput,
+  type TurnOutput,
+  threadObjectName,
+} from "../agent/execute.ts";
+import { LlamonError } from "../errors.ts";
+import { NeonSaver } from "../store/neon-saver.ts";
+import { workerDb } from "./db.ts";
+import { type Env, parseWorkerVars } from "./env.ts";
+
+/** Run a turn on the configured backend. */
+export async function executeTurn(env: Env, input: TurnInput): Promise<TurnOutput> {
+  const config = effectiveMemoryConfig(env);
+  const backend = config.enabled ? config.backend : "off";
+  const { AGENT_ID: agentId } = parseWorkerVars(env);
+  if (backend === "off") return executeTurnHere(env, input, undefined);
+  if (backend === "postgres") {
+    const saver = new NeonSaver({
+      db: workerDb(env),
+      agentId,
+      guardHead: true,
+      keepLatestOnly: config.persist_trim_keep_groups !== undefined,
+    });
+    return executeTurnHere(env, input, saver);
+  }
+  const threads = env.THREADS;
+  if (threads === undefined) {
+    throw new LlamonError(
+      "CONFIG_INVALID",
+      `MEMORY_BACKEND=${backend} needs the THREADS Durable Object binding (class ThreadDO) in wrangler.toml`,
+    );
+  }
+  return threads.getByName(threadObjectName(agentId, input.contextId)).turn(input);
+}
