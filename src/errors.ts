@@ -13,6 +13,8 @@ export const ERROR_CODES = [
   "DB_UNAVAILABLE",
   /** A request or response exceeded a size limit. */
   "DB_PAYLOAD_TOO_LARGE",
+  /** The model provider failed (busy, timeout, unreachable, malformed answer); see details.retryable. */
+  "MODEL_FAILED",
   /** Another turn saved the same conversation first (compare-and-set on the thread head). */
   "THREAD_CONFLICT",
   /** A migration could not be applied or an applied one was changed afterwards. */
