@@ -48,6 +48,8 @@ export function durableObjectSqlite(storage: DurableObjectStorage): SqliteExec {
 
 export class ThreadDO extends DurableObject<Env> {
   private readonly memoryBackend: MemoryBackend;
+  /** persist_trim_keep_groups is set: older checkpoints are deleted with each save (R4.2). */
+  private readonly trim: boolean;
   private readonly agentId: string | undefined;
   private readonly lock = new AsyncLock();
   private readonly sql: SqliteExec | undefined;
@@ -57,6 +59,7 @@ export class ThreadDO extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     const { config } = resolveMemoryConfig({ env });
+    this.trim = config.persist_trim_keep_groups !== undefined;
     this.memoryBackend = config.enabled ? config.backend : "off";
     const local = this.memoryBackend === "in_memory" || this.memoryBackend === "sqlite";
     this.agentId = local ? parseWorkerVars(env).AGENT_ID : undefined;
@@ -140,7 +143,7 @@ export class ThreadDO extends DurableObject<Env> {
     let store: LocalStore;
     if (this.sql !== undefined) {
       store = {
-        saver: new SqliteSaver({ sql: this.sql, agentId }),
+        saver: new SqliteSaver({ sql: this.sql, agentId, keepLatestOnly: this.trim }),
         memory: createSqliteMemory(this.sql, agentId),
       };
     } else if (this.memoryBackend === "in_memory") {

@@ -38,6 +38,8 @@ import {
   SQ_INSERT_BLOB,
   SQ_INSERT_WRITE,
   SQ_LIST_CHECKPOINTS,
+  SQ_PRUNE_OLDER,
+  SQ_PRUNE_UNREFERENCED_BLOBS,
   SQ_SELECT_CHECKPOINT,
   SQ_SELECT_HEAD,
   SQ_UPSERT_CHECKPOINT,
@@ -65,6 +67,8 @@ export interface SqliteSaverOptions {
   readonly guardHead?: boolean;
   /** Load the thread's persistent_memory rows with every getTuple. Default true. */
   readonly prefetchMemory?: boolean;
+  /** Keep only the newest checkpoint of each thread (trim, R4.2), in the same transaction. */
+  readonly keepLatestOnly?: boolean;
 }
 
 const ROOT_NS = "";
@@ -74,6 +78,7 @@ export class SqliteSaver extends BaseCheckpointSaver implements ThreadSaver {
   readonly agentId: string;
   private readonly guardHead: boolean;
   private readonly prefetchMemory: boolean;
+  private readonly keepLatestOnly: boolean;
   private readonly memory = new MemoryStaging();
 
   constructor(options: SqliteSaverOptions) {
@@ -83,6 +88,7 @@ export class SqliteSaver extends BaseCheckpointSaver implements ThreadSaver {
     this.agentId = options.agentId;
     this.guardHead = options.guardHead ?? false;
     this.prefetchMemory = options.prefetchMemory ?? true;
+    this.keepLatestOnly = options.keepLatestOnly ?? false;
     ensureSqliteSchema(this.sql);
   }
 
@@ -185,6 +191,16 @@ export class SqliteSaver extends BaseCheckpointSaver implements ThreadSaver {
         JSON.stringify(rest),
         metadataJson,
       );
+      if (this.keepLatestOnly) {
+        for (const text of SQ_PRUNE_OLDER) rows(this.sql, text, storageId, ns, checkpoint.id);
+        rows(
+          this.sql,
+          SQ_PRUNE_UNREFERENCED_BLOBS,
+          storageId,
+          ns,
+          JSON.stringify(checkpoint.channel_versions),
+        );
+      }
       for (const [column, key, value] of staged) {
         writeSqliteMemory(this.sql, this.agentId, column, key, value);
       }

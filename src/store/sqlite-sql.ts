@@ -193,3 +193,13 @@ export const SQ_DELETE_MEMORY_KEY =
 /** ?1 agent, ?2 thread_id. */
 export const SQ_DELETE_THREAD_MEMORY =
   "DELETE FROM persistent_memory WHERE agent_id = ?1 AND thread_id = ?2";
+
+/** Keep only the newest checkpoint of a thread namespace (trim, R4.2): ?1 storage id, ?2 ns, ?3 kept id. */
+export const SQ_PRUNE_OLDER = [
+  "DELETE FROM checkpoint_writes WHERE thread_id = ?1 AND checkpoint_ns = ?2 AND checkpoint_id <> ?3",
+  "DELETE FROM checkpoints WHERE thread_id = ?1 AND checkpoint_ns = ?2 AND checkpoint_id <> ?3",
+] as const;
+/** Blobs the kept checkpoint does not reference: ?1 storage id, ?2 ns, ?3 its channel_versions (JSON). */
+export const SQ_PRUNE_UNREFERENCED_BLOBS = `DELETE FROM checkpoint_blobs
+ WHERE thread_id = ?1 AND checkpoint_ns = ?2
+   AND NOT EXISTS (SELECT 1 FROM json_each(?3) AS v WHERE v.key = checkpoint_blobs.channel AND CAST(v.value AS TEXT) = checkpoint_blobs.version)`;
