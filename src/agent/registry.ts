@@ -18,6 +18,11 @@ export function registerAgent(entry: RegisteredAgent): void {
   registered = entry;
 }
 
+/** The registered agent, or undefined before createWorker ran. */
+export function findRegisteredAgent(): RegisteredAgent | undefined {
+  return registered;
+}
+
 export function registeredAgent(): RegisteredAgent {
   if (registered === undefined) {
     throw new LlamonError(

@@ -16,6 +16,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { executeTurnHere, type TurnInput, type TurnOutput } from "../agent/execute.ts";
+import { findRegisteredAgent } from "../agent/registry.ts";
 import { LlamonError } from "../errors.ts";
 import { type MemoryBackend, resolveMemoryConfig } from "../memory/config.ts";
 import { createMapMemory, createSqliteMemory, type ThreadSaver } from "../store/do-memory.ts";
@@ -58,7 +59,8 @@ export class ThreadDO extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    const { config } = resolveMemoryConfig({ env });
+    // The same layers as the Worker: the agent's code config, then env.
+    const { config } = resolveMemoryConfig({ code: findRegisteredAgent()?.agent.memory, env });
     this.trim = config.persist_trim_keep_groups !== undefined;
     this.memoryBackend = config.enabled ? config.backend : "off";
     const local = this.memoryBackend === "in_memory" || this.memoryBackend === "sqlite";
