@@ -7,6 +7,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AgentDefinition } from "../agent/define.ts";
 import { dbErrorFields, type ErrorCode, isLlamonError, LlamonError } from "../errors.ts";
 import { resolveMemoryConfig } from "../memory/config.ts";
+import { a2aAppFor } from "./a2a.ts";
 import { workerDb } from "./db.ts";
 import { type Env, parseWorkerVars } from "./env.ts";
 
@@ -47,6 +48,15 @@ export function createApp(agent: AgentDefinition): Hono<{ Bindings: Env }> {
       };
     }
     return c.json(body);
+  });
+
+  // A2A JSON-RPC (POST /) and the agent card (GET /.well-known/agent-card.json).
+  app.all("*", async (c, next) => {
+    const isA2A =
+      (c.req.method === "POST" && c.req.path === "/") ||
+      c.req.path.startsWith("/.well-known/agent");
+    if (!isA2A) return next();
+    return a2aAppFor(agent, c.env).fetch(c.req.raw, c.env, c.executionCtx);
   });
 
   app.notFound((c) =>

@@ -1,0 +1,222 @@
+/**
+ * The SDK AgentExecutor: one `execute(...)` call per user message, published as a Task so
+ * `tasks/get` can return it afterwards (a bare Message would never reach the task store).
+ *
+ * - Blocking sends (message/send, SendMessage): a single completed Task after the turn —
+ *   status.message is the agent reply, the reply is also the "reply" artifact, history holds
+ *   the user message and the reply. One task-store write per turn. Non-blocking sends
+ *   (v0.3 `blocking: false`, v1.0 `returnImmediately: true`) are accepted and also answer when
+ *   the turn ends, since the completed task is their first event: a Worker could not keep
+ *   running the turn after its response anyway (no waitUntil here).
+ * - Streaming sends: a working Task first (the client learns taskId/contextId at once), then
+ *   the "reply" artifact and the completed status.
+ * - A failed turn: blocking sends publish nothing and the HTTP layer answers with the mapped
+ *   JSON-RPC error (nothing stored); streaming sends end with a failed status whose message is
+ *   the same safe text. The executor never throws: the SDK would otherwise store and return a
+ *   failed task carrying the raw error message.
+ *
+ * Cancel: a turn runs inside its request, so another request normally sees the task only when
+ * it is terminal (completed/failed) and `tasks/cancel` answers TaskNotCancelable (-32002). A
+ * streaming task is visible as "working" while its turn runs; a cancel reaching the same
+ * isolate aborts the turn's signal and publishes "canceled"; a cancel from another isolate
+ * marks the stored task canceled (SDK) and the late "completed" is ignored. Either way the
+ * turn may already have been stored in the conversation: cancel is best effort.
+ *
+ * Resubscribe (`tasks/resubscribe`, `SubscribeToTask`): for a terminal task the SDK answers
+ * UnsupportedOperation (-32004, "… is in a terminal state …"), which is what A2A specifies;
+ * use `tasks/get` for the result. A "working" task yields its stored snapshot and, only in the
+ * isolate running its turn, the live events; elsewhere the stream ends after the snapshot.
+ * Following a turn from any isolate would need the request handler inside a Durable Object.
+ */
+import { type Message, Role, type Task, TaskState } from "@a2a-js/sdk";
+import {
+  AgentEvent,
+  type AgentExecutor,
+  type ExecutionEventBus,
+  type RequestContext,
+} from "@a2a-js/sdk/server";
+import type { Logger } from "../log.ts";
+import { describeTurnFailure } from "./rpc-errors.ts";
+import { turnStateOf } from "./turn-state.ts";
+import type { A2ATurnInput, A2ATurnOutput, ExecuteTurn } from "./types.ts";
+
+const REPLY_ARTIFACT_NAME = "reply";
+
+interface Running {
+  readonly contextId: string;
+  readonly controller: AbortController;
+  canceled: boolean;
+}
+
+function textPart(text: string) {
+  return {
+    content: { $case: "text" as const, value: text },
+    mediaType: "text/plain",
+    filename: "",
+    metadata: undefined,
+  };
+}
+
+function agentMessage(
+  taskId: string,
+  contextId: string,
+  text: string,
+  metadata?: Record<string, unknown>,
+): Message {
+  return {
+    messageId: crypto.randomUUID(),
+    contextId,
+    taskId,
+    role: Role.ROLE_AGENT,
+    parts: [textPart(text)],
+    metadata,
+    extensions: [],
+    referenceTaskIds: [],
+  };
+}
+
+function textOf(message: Message): string {
+  return message.parts
+    .flatMap((p) => (p.content?.$case === "text" ? [p.content.value] : []))
+    .join("\n");
+}
+
+function isTurnOutput(value: unknown): value is A2ATurnOutput {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { reply?: unknown }).reply === "string"
+  );
+}
+
+export class TurnExecutor implements AgentExecutor {
+  private readonly running = new Map<string, Running>();
+
+  constructor(
+    private readonly executeTurn: ExecuteTurn,
+    private readonly log: Logger,
+  ) {}
+
+  execute = async (ctx: RequestContext, bus: ExecutionEventBus): Promise<void> => {
+    const state = turnStateOf(ctx.context);
+    const { taskId, contextId } = ctx;
+    const user = ctx.userMessage;
+    const streaming = state?.streaming ?? false;
+    if (state !== undefined && ctx.task === undefined) state.newTaskId = taskId;
+    const input: A2ATurnInput = {
+      contextId,
+      messageId: user.messageId,
+      taskId,
+      text: state?.text ?? textOf(user),
+    };
+    if (state?.hasHistory) input.history = state.history;
+    const history = ctx.task !== undefined ? [...ctx.task.history] : [user];
+    const entry: Running = { contextId, controller: new AbortController(), canceled: false };
+    const onClientGone = () => entry.controller.abort(state?.signal?.reason);
+    if (state?.signal?.aborted) onClientGone();
+    state?.signal?.addEventListener("abort", onClientGone, { once: true });
+    this.running.set(taskId, entry);
+    try {
+      if (streaming) {
+        bus.publish(
+          AgentEvent.task(this.task(taskId, contextId, TaskState.TASK_STATE_WORKING, history)),
+        );
+      }
+      const output: unknown = await this.executeTurn(input, entry.controller.signal);
+      if (!isTurnOutput(output)) throw new TypeError("execute() must resolve to { reply: string }");
+      if (entry.canceled) return;
+      const metadata =
+        output.seedReport === undefined ? undefined : { seed_report: output.seedReport };
+      const reply = agentMessage(taskId, contextId, output.reply);
+      const artifact = {
+        artifactId: crypto.randomUUID(),
+        name: REPLY_ARTIFACT_NAME,
+        description: "",
+        parts: [textPart(output.reply)],
+        metadata: undefined,
+        extensions: [],
+      };
+      const completed = { state: TaskState.TASK_STATE_COMPLETED, message: reply, timestamp: now() };
+      if (streaming) {
+        bus.publish(
+          AgentEvent.artifactUpdate({
+            taskId,
+            contextId,
+            artifact,
+            append: false,
+            lastChunk: true,
+            metadata: undefined,
+          }),
+        );
+        bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: completed, metadata }));
+      } else {
+        bus.publish(
+          AgentEvent.task({
+            id: taskId,
+            contextId,
+            status: completed,
+            artifacts: [artifact],
+            history: [...history, reply],
+            metadata,
+          }),
+        );
+      }
+    } catch (error) {
+      if (entry.canceled) return;
+      const failure = describeTurnFailure(error);
+      this.log.error("a2a: turn failed", {
+        reason: failure.reason,
+        error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      });
+      if (state !== undefined) state.failure = { error };
+      if (streaming) {
+        const message = agentMessage(taskId, contextId, failure.message, {
+          error_reason: failure.reason,
+        });
+        bus.publish(
+          AgentEvent.statusUpdate({
+            taskId,
+            contextId,
+            status: { state: TaskState.TASK_STATE_FAILED, message, timestamp: now() },
+            metadata: undefined,
+          }),
+        );
+      }
+    } finally {
+      state?.signal?.removeEventListener("abort", onClientGone);
+      this.running.delete(taskId);
+    }
+  };
+
+  /** Called by the SDK only while the task's turn runs in this isolate. */
+  cancelTask = async (taskId: string, bus: ExecutionEventBus): Promise<void> => {
+    const entry = this.running.get(taskId);
+    if (entry !== undefined) {
+      entry.canceled = true;
+      entry.controller.abort(new Error("task canceled"));
+    }
+    bus.publish(
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId: entry?.contextId ?? "",
+        status: { state: TaskState.TASK_STATE_CANCELED, message: undefined, timestamp: now() },
+        metadata: undefined,
+      }),
+    );
+  };
+
+  private task(taskId: string, contextId: string, state: TaskState, history: Message[]): Task {
+    return {
+      id: taskId,
+      contextId,
+      status: { state, message: undefined, timestamp: now() },
+      artifacts: [],
+      history,
+      metadata: undefined,
+    };
+  }
+}
+
+function now(): string {
+  return new Date().toISOString();
+}

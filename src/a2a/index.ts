@@ -1,0 +1,26 @@
+/** The A2A surface: JSON-RPC (v0.3 + v1.0) routes, agent card, durable task store. */
+export { AGENT_CARD_PATHS, createA2AApp, DEFAULT_MAX_BODY_BYTES } from "./app.ts";
+export { buildAgentCard, legacyAgentCard, wantsLegacyCard } from "./card.ts";
+export { describeTurnFailure, type TurnFailure } from "./rpc-errors.ts";
+export {
+  MAX_CONTEXT_ID_CHARS,
+  MAX_ID_CHARS,
+  MAX_MESSAGE_TEXT_CHARS,
+  MAX_REFERENCE_TASK_IDS,
+} from "./schemas.ts";
+export {
+  DEFAULT_MAX_TASK_BYTES,
+  InMemoryKv,
+  type KvBackend,
+  KvTaskStore,
+  type KvTaskStoreOptions,
+  TASK_KEY_PREFIX,
+} from "./task-store.ts";
+export type {
+  A2AAppOptions,
+  A2ACardOptions,
+  A2ASkillOptions,
+  A2ATurnInput,
+  A2ATurnOutput,
+  ExecuteTurn,
+} from "./types.ts";

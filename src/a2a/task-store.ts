@@ -1,0 +1,152 @@
+/**
+ * A durable SDK TaskStore over a minimal key/value backend, so `tasks/get` works from any
+ * isolate (the SDK's InMemoryTaskStore lives in one isolate only).
+ *
+ * Layout: one value per task, key `a2a-task:<agent_id>:<task_id>`, value a JSON string
+ * `{"v":1,"task":<Task as proto-JSON>}`. Keys are scoped by agent (R2.3): agent ids cannot
+ * contain ':' and the prefix is fixed before the client-supplied task id, so one agent never
+ * reads another's tasks through the same backend.
+ *
+ * Size limits assumed: a stored task is at most `maxTaskBytes` (default 1 MiB) of UTF-8 JSON,
+ * inside the 2 MB key+value limit of a SQLite-backed Durable Object (a KV-backed one allows
+ * 128 KiB: pass `maxTaskBytes: 120 * 1024` there). A task holds one user message (at most
+ * MAX_MESSAGE_TEXT_CHARS) and one reply, so it normally stays small; an oversized task is
+ * stored without its history, and one still too large fails with DB_PAYLOAD_TOO_LARGE.
+ * Task ids longer than 256 characters are never stored nor looked up.
+ *
+ * Nothing here deletes tasks: the backend owner prunes them (e.g. an alarm dropping old keys).
+ */
+import { type ListTasksRequest, type ListTasksResponse, Task } from "@a2a-js/sdk";
+import { LegacyA2AError } from "@a2a-js/sdk/compat/v0_3/server";
+import { InMemoryTaskStore, type ServerCallContext, type TaskStore } from "@a2a-js/sdk/server";
+import { LlamonError } from "../errors.ts";
+import { assertAgentId } from "../store/thread-key.ts";
+import { MAX_ID_CHARS } from "./schemas.ts";
+
+/** The storage a KvTaskStore needs; Durable Object storage fits it directly. */
+export interface KvBackend {
+  get(key: string): Promise<unknown>;
+  put(key: string, value: unknown): Promise<void>;
+  /** Optional: entries whose key starts with `prefix`. Only `ListTasks` needs it. */
+  list?(prefix: string): Promise<Iterable<readonly [string, unknown]>>;
+}
+
+/** A KvBackend in memory (tests; one isolate only). Values are copied like real storage. */
+export class InMemoryKv implements KvBackend {
+  readonly entries = new Map<string, unknown>();
+
+  async get(key: string): Promise<unknown> {
+    return structuredClone(this.entries.get(key));
+  }
+
+  async put(key: string, value: unknown): Promise<void> {
+    this.entries.set(key, structuredClone(value));
+  }
+
+  async list(prefix: string): Promise<Iterable<readonly [string, unknown]>> {
+    return [...this.entries]
+      .filter(([key]) => key.startsWith(prefix))
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([key, value]) => [key, structuredClone(value)] as const);
+  }
+}
+
+export const TASK_KEY_PREFIX = "a2a-task:";
+export const DEFAULT_MAX_TASK_BYTES = 1024 * 1024;
+const FORMAT_VERSION = 1;
+
+export interface KvTaskStoreOptions {
+  kv: KvBackend;
+  agentId: string;
+  maxTaskBytes?: number;
+}
+
+export class KvTaskStore implements TaskStore {
+  private readonly kv: KvBackend;
+  private readonly prefix: string;
+  private readonly maxTaskBytes: number;
+
+  constructor(options: KvTaskStoreOptions) {
+    assertAgentId(options.agentId);
+    this.kv = options.kv;
+    this.prefix = `${TASK_KEY_PREFIX}${options.agentId}:`;
+    this.maxTaskBytes = options.maxTaskBytes ?? DEFAULT_MAX_TASK_BYTES;
+  }
+
+  /** The backend key of a task of this agent. */
+  keyOf(taskId: string): string {
+    return `${this.prefix}${taskId}`;
+  }
+
+  async load(taskId: string, _context?: ServerCallContext): Promise<Task | undefined> {
+    if (!validTaskId(taskId)) return undefined;
+    return decode(await this.kv.get(this.keyOf(taskId)), taskId);
+  }
+
+  async save(task: Task, _context?: ServerCallContext): Promise<void> {
+    if (!validTaskId(task.id)) {
+      throw new LlamonError("INTERNAL", `task id must be 1–${MAX_ID_CHARS} characters`);
+    }
+    let value = encode(task);
+    if (utf8Length(value) > this.maxTaskBytes) value = encode({ ...task, history: [] });
+    const bytes = utf8Length(value);
+    if (bytes > this.maxTaskBytes) {
+      throw new LlamonError(
+        "DB_PAYLOAD_TOO_LARGE",
+        `task ${task.id} is ${bytes} bytes as JSON; the task store accepts at most ${this.maxTaskBytes}`,
+      );
+    }
+    await this.kv.put(this.keyOf(task.id), value);
+  }
+
+  /**
+   * ListTasks: reads every task of this agent and filters/paginates like the SDK's in-memory
+   * store (same page tokens). Cost grows with the number of stored tasks; prune old ones.
+   */
+  async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+    if (this.kv.list === undefined) {
+      throw LegacyA2AError.unsupportedOperation(
+        "ListTasks (this task store's backend cannot list keys)",
+      );
+    }
+    const all = new InMemoryTaskStore();
+    for (const [key, value] of await this.kv.list(this.prefix)) {
+      const task = decode(value, key.slice(this.prefix.length));
+      if (task !== undefined) await all.save(task, context);
+    }
+    return all.list(params, context);
+  }
+}
+
+function validTaskId(taskId: unknown): taskId is string {
+  return typeof taskId === "string" && taskId.length > 0 && taskId.length <= MAX_ID_CHARS;
+}
+
+function encode(task: Task): string {
+  return JSON.stringify({ v: FORMAT_VERSION, task: Task.toJSON(task) });
+}
+
+function decode(value: unknown, taskId: string): Task | undefined {
+  if (typeof value !== "string") return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== "object" || parsed === null) return undefined;
+  const record = parsed as { v?: unknown; task?: unknown };
+  if (record.v !== FORMAT_VERSION || typeof record.task !== "object" || record.task === null) {
+    return undefined;
+  }
+  const task = Task.fromJSON(record.task);
+  return task.id === taskId ? task : undefined;
+}
+
+const encoder = new TextEncoder();
+
+function utf8Length(text: string): number {
+  // ASCII-only strings (the common case for ids and JSON punctuation) need no encoding pass.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is intended
+  return /^[\x00-\x7f]*$/.test(text) ? text.length : encoder.encode(text).length;
+}

@@ -1,0 +1,183 @@
+/**
+ * Validation and normalisation of a JSON-RPC body BEFORE the SDK sees it (issue 4 item 7).
+ * A bad request is answered here with a specific JSON-RPC error and never reaches the
+ * agent, so nothing is stored for it.
+ *
+ * Normalisation (SDK pitfalls, DESIGN.md "A2A"):
+ * - `message.messageId` is filled with a UUID when missing (the product document's body has
+ *   none and the SDK rejects that);
+ * - v0.3 `configuration` without `blocking` gets `blocking: true` (the SDK would otherwise
+ *   treat it as non-blocking; no `configuration` at all is already blocking).
+ */
+import { isLegacyJsonRpcMethod, isV1JsonRpcMethod } from "@a2a-js/sdk/compat/v0_3";
+import type { z } from "zod";
+import {
+  type Dialect,
+  type JsonRpcErrorObject,
+  type JsonRpcId,
+  protocolError,
+} from "./rpc-errors.ts";
+import { MAX_MESSAGE_TEXT_CHARS, methodSpec } from "./schemas.ts";
+
+export interface TurnRequest {
+  /** The text parts joined with "\n". */
+  text: string;
+  /** `params.metadata.history` as received; undefined when absent. */
+  history: unknown;
+  hasHistory: boolean;
+}
+
+export interface ValidCall {
+  ok: true;
+  /** The request id; null for a notification (no `id` member), which is answered anyway. */
+  id: JsonRpcId;
+  method: string;
+  dialect: Dialect;
+  /** The normalised request object handed to the SDK. */
+  body: Record<string, unknown>;
+  /** True when the method answers with a stream (SSE). */
+  streaming: boolean;
+  /** Present for message sends. */
+  turn?: TurnRequest;
+}
+
+export interface InvalidCall {
+  ok: false;
+  id: JsonRpcId;
+  error: JsonRpcErrorObject;
+}
+
+const MAX_ECHOED_METHOD_CHARS = 64;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function validId(value: unknown): value is JsonRpcId {
+  return (
+    value === null ||
+    typeof value === "string" ||
+    (typeof value === "number" && Number.isSafeInteger(value))
+  );
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const key of path) {
+    out += typeof key === "number" ? `[${key}]` : out === "" ? String(key) : `.${String(key)}`;
+  }
+  return out;
+}
+
+/** "params.message.role must be \"user\"" from the first zod issue. */
+function issueMessage(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (issue === undefined) return "params are invalid";
+  const path = formatPath(["params", ...issue.path]);
+  return issue.message.startsWith("must")
+    ? `${path} ${issue.message}`
+    : `${path}: ${issue.message}`;
+}
+
+export function validateRpcBody(raw: string): ValidCall | InvalidCall {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return fail(null, protocolError("v0.3", "parse", "the request body is not valid JSON"));
+  }
+  if (Array.isArray(parsed)) {
+    return fail(
+      null,
+      protocolError(
+        "v0.3",
+        "invalidRequest",
+        "batch requests are not supported: send one JSON-RPC request object per HTTP request",
+      ),
+    );
+  }
+  if (!isPlainObject(parsed)) {
+    return fail(
+      null,
+      protocolError("v0.3", "invalidRequest", "the request body must be a JSON-RPC 2.0 object"),
+    );
+  }
+  const hasId = Object.hasOwn(parsed, "id");
+  if (hasId && !validId(parsed.id)) {
+    return fail(
+      null,
+      protocolError("v0.3", "invalidRequest", "id must be a string, an integer or null"),
+    );
+  }
+  const id: JsonRpcId = hasId ? (parsed.id as JsonRpcId) : null;
+  const { method } = parsed;
+  const dialect: Dialect = isV1JsonRpcMethod(method) ? "v1.0" : "v0.3";
+  if (parsed.jsonrpc !== "2.0") {
+    return fail(id, protocolError(dialect, "invalidRequest", 'jsonrpc must be exactly "2.0"'));
+  }
+  if (typeof method !== "string" || method === "") {
+    return fail(id, protocolError(dialect, "invalidRequest", "method must be a non-empty string"));
+  }
+  if (!isV1JsonRpcMethod(method) && !isLegacyJsonRpcMethod(method)) {
+    const shown =
+      method.length > MAX_ECHOED_METHOD_CHARS
+        ? `${method.slice(0, MAX_ECHOED_METHOD_CHARS)}…`
+        : method;
+    return fail(id, protocolError(dialect, "methodNotFound", shown));
+  }
+  const spec = methodSpec(method);
+  if (parsed.params === undefined && !spec.paramsOptional) {
+    return fail(id, protocolError(dialect, "invalidParams", "params must be an object"));
+  }
+  let params: Record<string, unknown> | undefined;
+  if (parsed.params !== undefined) {
+    const result = spec.schema.safeParse(parsed.params);
+    if (!result.success) {
+      return fail(id, protocolError(dialect, "invalidParams", issueMessage(result.error)));
+    }
+    params = parsed.params as Record<string, unknown>;
+  }
+  const body: Record<string, unknown> = { ...parsed, params };
+  if (params === undefined) delete body.params;
+  const call: ValidCall = { ok: true, id, method, dialect, body, streaming: spec.streaming };
+  if (spec.send && params !== undefined) {
+    const turn = normaliseSend(params, dialect);
+    if (typeof turn === "string") {
+      return fail(id, protocolError(dialect, "invalidParams", turn));
+    }
+    call.turn = turn;
+  }
+  return call;
+}
+
+/** Fills messageId / blocking and extracts the turn; returns an error message when invalid. */
+function normaliseSend(params: Record<string, unknown>, dialect: Dialect): TurnRequest | string {
+  const message = params.message as Record<string, unknown>;
+  const parts = message.parts as Record<string, unknown>[];
+  const texts =
+    dialect === "v0.3"
+      ? parts.filter((p) => p.kind === "text").map((p) => p.text as string)
+      : parts.filter((p) => typeof p.text === "string").map((p) => p.text as string);
+  if (texts.length === 0) return "params.message.parts must contain at least one text part";
+  const text = texts.join("\n");
+  if (text.trim() === "") return "params.message.parts must contain non-empty text";
+  if (text.length > MAX_MESSAGE_TEXT_CHARS) {
+    return `params.message text is ${text.length} characters; at most ${MAX_MESSAGE_TEXT_CHARS} are accepted per message`;
+  }
+  const hasMessageId = message.messageId !== undefined || message.message_id !== undefined;
+  if (!hasMessageId) message.messageId = crypto.randomUUID();
+  if (dialect === "v0.3") {
+    if (message.kind === undefined) message.kind = "message";
+    const configuration = params.configuration as Record<string, unknown> | undefined;
+    if (configuration !== undefined && configuration.blocking === undefined) {
+      configuration.blocking = true;
+    }
+  }
+  const metadata = params.metadata as Record<string, unknown> | undefined;
+  const hasHistory = metadata !== undefined && metadata.history !== undefined;
+  return { text, history: hasHistory ? metadata.history : undefined, hasHistory };
+}
+
+function fail(id: JsonRpcId, error: JsonRpcErrorObject): InvalidCall {
+  return { ok: false, id, error };
+}

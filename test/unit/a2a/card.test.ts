@@ -1,0 +1,121 @@
+/** The agent card in the shape the A2A-Version header asks for. */
+import { DefaultAgentCardResolver } from "@a2a-js/sdk/client";
+import { isLegacyAgentCard, parseLegacyAgentCard } from "@a2a-js/sdk/compat/v0_3/client";
+import { Hono } from "hono";
+import { describe, expect, it } from "vitest";
+import { wantsLegacyCard } from "../../../src/a2a/card.ts";
+import { BASE_URL, makeApp } from "./helpers.ts";
+
+async function card(
+  app: { fetch: (r: Request) => Response | Promise<Response> },
+  headers: Record<string, string> = {},
+  path = "/.well-known/agent-card.json",
+  base = BASE_URL,
+) {
+  const res = await app.fetch(new Request(`${base}${path}`, { headers }));
+  expect(res.status).toBe(200);
+  expect(res.headers.get("vary")).toBe("A2A-Version");
+  return (await res.json()) as Record<string, unknown>;
+}
+
+describe("agent card", () => {
+  it("without A2A-Version (the spec's 0.3 default) serves the v0.3 card with the v1.0 interfaces embedded", async () => {
+    const { app } = makeApp();
+    const body = await card(app);
+    expect(body).toMatchObject({
+      name: "Test agent",
+      description: "Remembers the conversation",
+      version: "1.2.3",
+      protocolVersion: "0.3",
+      url: `${BASE_URL}/`,
+      preferredTransport: "JSONRPC",
+      capabilities: { streaming: true, pushNotifications: false },
+      defaultInputModes: ["text/plain"],
+      defaultOutputModes: ["text/plain"],
+      skills: [
+        expect.objectContaining({ id: "conversation", tags: ["chat", "multi-turn", "memory"] }),
+      ],
+      supportedInterfaces: [
+        { url: `${BASE_URL}/`, protocolBinding: "JSONRPC", tenant: "", protocolVersion: "1.0" },
+        { url: `${BASE_URL}/`, protocolBinding: "JSONRPC", tenant: "", protocolVersion: "0.3" },
+      ],
+    });
+    expect(await card(app, { "A2A-Version": "0.3" })).toEqual(body);
+    // The SDK's v0.3 parser reads it (without the v1.0 sidecar, as a pure v0.3 client would).
+    const { supportedInterfaces: _, ...pure } = body;
+    expect(isLegacyAgentCard(pure)).toBe(true);
+    const parsed = parseLegacyAgentCard(pure);
+    expect(parsed.supportedInterfaces).toEqual([
+      expect.objectContaining({
+        url: `${BASE_URL}/`,
+        protocolBinding: "JSONRPC",
+        protocolVersion: "0.3",
+      }),
+    ]);
+    expect(parsed.capabilities?.streaming).toBe(true);
+  });
+
+  it("with A2A-Version: 1.0 serves the v1.0 card, which the SDK's resolver accepts", async () => {
+    const t = makeApp();
+    const body = await card(t.app, { "A2A-Version": "1.0" });
+    expect(body).toMatchObject({
+      name: "Test agent",
+      version: "1.2.3",
+      capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false },
+      supportedInterfaces: [
+        { url: `${BASE_URL}/`, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+        { url: `${BASE_URL}/`, protocolBinding: "JSONRPC", protocolVersion: "0.3" },
+      ],
+    });
+    expect(body.protocolVersion).toBeUndefined();
+    expect(body.url).toBeUndefined();
+    const resolved = await new DefaultAgentCardResolver({ fetchImpl: t.fetch }).resolve(BASE_URL);
+    expect(resolved.name).toBe("Test agent");
+    expect(resolved.capabilities?.streaming).toBe(true);
+  });
+
+  it("the older /.well-known/agent.json path serves the same card", async () => {
+    const { app } = makeApp();
+    expect(await card(app, {}, "/.well-known/agent.json")).toEqual(await card(app));
+  });
+
+  it("uses a configured url, and otherwise the request origin plus the mount path", async () => {
+    const configured = makeApp({
+      card: { name: "n", description: "d", version: "1", url: "https://public.example/a2a/" },
+    });
+    expect((await card(configured.app)).url).toBe("https://public.example/a2a/");
+    const outer = new Hono().route("/agents/x", makeApp().app);
+    expect(
+      (await card(outer, {}, "/agents/x/.well-known/agent-card.json", "http://localhost:8787")).url,
+    ).toBe("http://localhost:8787/agents/x/");
+  });
+
+  it("lists configured skills", async () => {
+    const { app } = makeApp({
+      card: {
+        name: "n",
+        description: "d",
+        version: "1",
+        skills: [
+          { id: "faq", name: "FAQ", description: "answers", tags: ["faq"], examples: ["hi?"] },
+        ],
+      },
+    });
+    expect((await card(app)).skills).toEqual([
+      { id: "faq", name: "FAQ", description: "answers", tags: ["faq"], examples: ["hi?"] },
+    ]);
+  });
+
+  it.each([
+    [undefined, true],
+    ["", true],
+    ["0.3", true],
+    ["0.2", true],
+    ["1.0", false],
+    ["1", false],
+    ["2.1", false],
+    ["garbage", false],
+  ])("A2A-Version %j → v0.3 card: %s", (header, legacy) => {
+    expect(wantsLegacyCard(header)).toBe(legacy);
+  });
+});

@@ -1,0 +1,116 @@
+/** KvTaskStore: durable tasks over a minimal key/value backend, scoped by agent (R2.3). */
+import { type Task, TaskState } from "@a2a-js/sdk";
+import { ServerCallContext } from "@a2a-js/sdk/server";
+import { describe, expect, it } from "vitest";
+import { InMemoryKv, KvTaskStore } from "../../../src/a2a/index.ts";
+import { isLlamonError } from "../../../src/errors.ts";
+
+const ctx = new ServerCallContext();
+
+function task(
+  id: string,
+  contextId: string,
+  text = "hello",
+  state = TaskState.TASK_STATE_COMPLETED,
+): Task {
+  const message = {
+    messageId: `m-${id}`,
+    contextId,
+    taskId: id,
+    role: 2,
+    parts: [
+      {
+        content: { $case: "text" as const, value: text },
+        mediaType: "text/plain",
+        filename: "",
+        metadata: undefined,
+      },
+    ],
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  };
+  return {
+    id,
+    contextId,
+    status: { state, message, timestamp: "2026-01-01T00:00:00.000Z" },
+    artifacts: [],
+    history: [message],
+    metadata: { seed_report: { seeded: 2 } },
+  };
+}
+
+describe("KvTaskStore", () => {
+  it("round-trips a task as a JSON string under an agent-scoped key", async () => {
+    const kv = new InMemoryKv();
+    const store = new KvTaskStore({ kv, agentId: "agent-a" });
+    const original = task("t1", "ctx");
+    await store.save(original, ctx);
+    expect([...kv.entries.keys()]).toEqual(["a2a-task:agent-a:t1"]);
+    expect(typeof kv.entries.get("a2a-task:agent-a:t1")).toBe("string");
+    expect(await store.load("t1", ctx)).toEqual(original);
+    expect(await store.load("t2", ctx)).toBeUndefined();
+  });
+
+  it("R2.3 one agent never reads another agent's tasks on a shared backend", async () => {
+    const kv = new InMemoryKv();
+    const a = new KvTaskStore({ kv, agentId: "agent-a" });
+    const b = new KvTaskStore({ kv, agentId: "agent-b" });
+    await a.save(task("shared-id", "ctx-a", "from a"), ctx);
+    expect(await b.load("shared-id", ctx)).toBeUndefined();
+    await b.save(task("shared-id", "ctx-b", "from b"), ctx);
+    expect((await a.load("shared-id", ctx))?.contextId).toBe("ctx-a");
+    expect((await b.load("shared-id", ctx))?.contextId).toBe("ctx-b");
+    // A crafted task id cannot climb into another agent's prefix.
+    expect(await a.load("../agent-b:shared-id", ctx)).toBeUndefined();
+    expect(await b.list({} as never, ctx)).toMatchObject({ totalSize: 1 });
+  });
+
+  it("refuses agent ids that could break the key scoping", () => {
+    for (const agentId of ["", "Agent", "a:b", "x".repeat(64)]) {
+      expect(() => new KvTaskStore({ kv: new InMemoryKv(), agentId })).toThrow(/AGENT_ID/);
+    }
+  });
+
+  it("ignores values it did not write and over-long ids", async () => {
+    const kv = new InMemoryKv();
+    const store = new KvTaskStore({ kv, agentId: "a" });
+    await kv.put("a2a-task:a:junk", "{not json");
+    await kv.put("a2a-task:a:obj", { id: "obj" });
+    await kv.put("a2a-task:a:other", JSON.stringify({ v: 1, task: { id: "different" } }));
+    for (const id of ["junk", "obj", "other", "x".repeat(300)]) {
+      expect(await store.load(id, ctx)).toBeUndefined();
+    }
+  });
+
+  it("drops the history of an oversized task, and refuses one still too large", async () => {
+    const kv = new InMemoryKv();
+    const store = new KvTaskStore({ kv, agentId: "a", maxTaskBytes: 2_000 });
+    const big = task("t", "c", "가".repeat(400)); // ~1.2 KB per copy in UTF-8, two copies
+    await store.save(big, ctx);
+    const stored = await store.load("t", ctx);
+    expect(stored?.history).toEqual([]);
+    expect(stored?.status).toEqual(big.status);
+    const huge = task("u", "c", "가".repeat(1_000));
+    const error = await store.save(huge, ctx).catch((e: unknown) => e);
+    expect(isLlamonError(error, "DB_PAYLOAD_TOO_LARGE")).toBe(true);
+    expect(await store.load("u", ctx)).toBeUndefined();
+  });
+
+  it("lists with the SDK's filtering and pagination", async () => {
+    const store = new KvTaskStore({ kv: new InMemoryKv(), agentId: "a" });
+    for (let i = 0; i < 5; i++) {
+      const t = task(`t${i}`, i % 2 === 0 ? "even" : "odd");
+      if (t.status) t.status.timestamp = `2026-01-01T00:00:0${i}.000Z`;
+      await store.save(t, ctx);
+    }
+    const page1 = await store.list({ contextId: "even", pageSize: 2 } as never, ctx);
+    expect(page1.tasks.map((t) => t.id)).toEqual(["t4", "t2"]);
+    expect(page1.totalSize).toBe(3);
+    const page2 = await store.list(
+      { contextId: "even", pageSize: 2, pageToken: page1.nextPageToken } as never,
+      ctx,
+    );
+    expect(page2.tasks.map((t) => t.id)).toEqual(["t0"]);
+  });
+});
