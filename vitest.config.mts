@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { workersProjects } from "./vitest.workers.config.mts";
 
 export default defineConfig({
   test: {
@@ -16,7 +17,7 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
-      "./vitest.workers.config.mts",
+      ...workersProjects,
     ],
   },
 });

@@ -1,25 +1,52 @@
-/** Tests that run inside workerd (the Workers runtime), against the same Worker config. */
+/**
+ * Tests that run inside workerd (the Workers runtime), against the same Worker config.
+ * `workers` runs everything with wrangler.toml's backend (postgres); `workers-sqlite` and
+ * `workers-in-memory` run the Durable Object backend tests with MEMORY_BACKEND overridden.
+ */
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
-import { defineProject } from "vitest/config";
+import { defineProject, type TestProjectInlineConfiguration } from "vitest/config";
 
-export default defineProject({
-  plugins: [
-    cloudflareTest(({ inject }) => ({
-      wrangler: { configPath: "./wrangler.toml" },
-      miniflare: {
-        bindings: {
-          LLAMON_NEON_FETCH_ENDPOINT: inject<string>("neonProxyUrl"),
-          POSTGRES_MEMORY_DSN: inject<string>("neonStyleDsn"),
-          LLAMON_TEST_BACKEND: inject<string>("backendKind"),
-          MIGRATION_COUNT: inject<number>("migrationCount"),
+const DO_BACKEND_TESTS = ["test/workers/backends/**/*.test.ts"];
+
+export function workersProject(
+  name: string,
+  options: { include: string[]; exclude?: string[]; vars?: Record<string, string> },
+): TestProjectInlineConfiguration {
+  return defineProject({
+    plugins: [
+      cloudflareTest(({ inject }) => ({
+        wrangler: { configPath: "./wrangler.toml" },
+        miniflare: {
+          bindings: {
+            LLAMON_NEON_FETCH_ENDPOINT: inject<string>("neonProxyUrl"),
+            POSTGRES_MEMORY_DSN: inject<string>("neonStyleDsn"),
+            LLAMON_TEST_BACKEND: inject<string>("backendKind"),
+            MIGRATION_COUNT: inject<number>("migrationCount"),
+            ...options.vars,
+          },
         },
-      },
-    })),
-  ],
-  test: {
-    name: "workers",
-    include: ["test/workers/**/*.test.ts"],
-    globalSetup: ["./test/workers/global-setup.ts"],
-    testTimeout: 30_000,
-  },
-});
+      })),
+    ],
+    test: {
+      name,
+      include: options.include,
+      exclude: options.exclude ?? [],
+      globalSetup: ["./test/workers/global-setup.ts"],
+      testTimeout: 30_000,
+    },
+  });
+}
+
+export const workersProjects: TestProjectInlineConfiguration[] = [
+  workersProject("workers", { include: ["test/workers/**/*.test.ts"], exclude: DO_BACKEND_TESTS }),
+  workersProject("workers-sqlite", {
+    include: DO_BACKEND_TESTS,
+    vars: { MEMORY_BACKEND: "sqlite" },
+  }),
+  workersProject("workers-in-memory", {
+    include: DO_BACKEND_TESTS,
+    vars: { MEMORY_BACKEND: "in-memory" },
+  }),
+];
+
+export default workersProjects[0];
