@@ -67,6 +67,8 @@ export async function provideLocalDatabase(options: {
   projectDir: string;
   dsn?: string | undefined;
   forceEmbedded?: boolean;
+  /** Where the embedded Postgres keeps its data; default embeddedDataDir(projectDir). */
+  dataDir?: string | undefined;
   log: (line: string) => void;
 }): Promise<LocalDatabase> {
   const cleanups: (() => Promise<void>)[] = [];
@@ -93,7 +95,7 @@ export async function provideLocalDatabase(options: {
       }
     }
     if (dsn === undefined) {
-      const dataDir = embeddedDataDir(options.projectDir);
+      const dataDir = options.dataDir ?? embeddedDataDir(options.projectDir);
       const embedded = await startEmbeddedPostgres({ dataDir });
       cleanups.push(() => embedded.close());
       dsn = embedded.dsn;

@@ -23,6 +23,10 @@ export function registerRun(program: Command): void {
       "--embedded",
       "always use the embedded Postgres, even if POSTGRES_MEMORY_DSN is reachable",
     )
+    .option(
+      "--data-dir <dir>",
+      "where the embedded Postgres keeps its data (default: <dir>/.llamon/pgdata)",
+    )
     .addHelpText(
       "after",
       `
@@ -33,7 +37,7 @@ Examples:
 For postgres projects: uses POSTGRES_MEMORY_DSN from .dev.vars when reachable (creating the
 database if needed), otherwise an embedded Postgres kept in <dir>/.llamon/pgdata.`,
     )
-    .action(async (dir: string, opts: { port?: number; embedded?: boolean }) => {
+    .action(async (dir: string, opts: { port?: number; embedded?: boolean; dataDir?: string }) => {
       const port = opts.port ?? (process.env.PORT ? parsePort(process.env.PORT) : 8787);
       const project = await loadProject(dir);
       const backend = (
@@ -48,6 +52,7 @@ database if needed), otherwise an embedded Postgres kept in <dir>/.llamon/pgdata
           projectDir: project.dir,
           dsn: process.env.POSTGRES_MEMORY_DSN ?? project.vars.POSTGRES_MEMORY_DSN,
           forceEmbedded: opts.embedded === true,
+          dataDir: opts.dataDir,
           log: info,
         });
         vars.LLAMON_NEON_FETCH_ENDPOINT = db.proxy.url;
@@ -68,7 +73,9 @@ database if needed), otherwise an embedded Postgres kept in <dir>/.llamon/pgdata
           );
         info("");
         info(`${project.name} is running at ${url}  (Ctrl-C to stop)`);
-        info(`  curl -s ${url}/health`);
+        info("Talk to it (send the same contextId again to continue the conversation):");
+        info(`  ${productDocumentCurl(url)}`);
+        info(`Health: curl -s ${url}/health`);
         const reason = await Promise.race([
           untilStopped(),
           exited.then((code) => `wrangler exited (${code})`),
@@ -132,4 +139,20 @@ async function stopChild(child: ChildProcess): Promise<void> {
   const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
   await gone;
   clearTimeout(timer);
+}
+
+/** The product document's request, ready to paste. */
+export function productDocumentCurl(url: string): string {
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    method: "message/send",
+    params: {
+      message: {
+        contextId: "user-alice-session",
+        role: "user",
+        parts: [{ kind: "text", text: "이전에 뭐 얘기했지?" }],
+      },
+    },
+  });
+  return `curl -s ${url}/ -H 'content-type: application/json' -d '${body}'`;
 }
