@@ -3,7 +3,9 @@
  *
  *   START → prepare → agent ⇄ tools → persist → END
  *
- * - prepare: seeds an empty thread from `metadata.history` (R5.1) — the thread is empty
+ * - prepare: a retried message (its messageId is already answered in the thread) ends the
+ *   turn here — no model call, no new messages (idempotency by messageId);
+ *   seeds an empty thread from `metadata.history` (R5.1) — the thread is empty
  *   exactly when the only message is the one this turn brought;
  * - agent: rebuilds the model input on every call (window, system prompt, history note,
  *   summary/facts slots; R3, R6), logs the `multiturn:` line right before the call (R3.4);
@@ -47,6 +49,14 @@ export interface GraphDeps {
   readonly memory: () => MemoryRows | undefined;
   /** Called with what was sent to the model on each call (inspector, tests). */
   readonly onModelCall?: ((prompt: AssembledPrompt) => void) | undefined;
+  /** The id of this turn's user message (the A2A messageId). */
+  readonly userMessageId: string;
+}
+
+/** The user message is already in the thread with a reply after it: a retry. */
+export function isAnsweredRetry(messages: readonly BaseMessage[], userMessageId: string): boolean {
+  const index = messages.findIndex((m) => m.id === userMessageId);
+  return index >= 0 && messages.slice(index + 1).some((m) => AIMessage.isInstance(m));
 }
 
 export function buildAgentGraph(deps: GraphDeps) {
@@ -92,7 +102,9 @@ export function buildAgentGraph(deps: GraphDeps) {
       };
     })
     .addEdge(START, "prepare")
-    .addEdge("prepare", "agent")
+    .addConditionalEdges("prepare", (state: typeof TurnState.State) =>
+      isAnsweredRetry(state.messages, deps.userMessageId) ? END : "agent",
+    )
     .addEdge("persist", END);
 
   if (tools.length > 0) {

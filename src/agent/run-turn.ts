@@ -63,6 +63,10 @@ export async function runTurn(deps: TurnDeps, request: TurnRequest): Promise<Tur
   const log = deps.log ?? createLogger();
   const saver = deps.checkpointer;
   let lastPrompt: AssembledPrompt | undefined;
+  const userMessage = new HumanMessage({
+    content: request.text,
+    id: request.messageId ?? crypto.randomUUID(),
+  });
   const graph = buildAgentGraph({
     agent: deps.agent,
     config: deps.config,
@@ -73,10 +77,7 @@ export async function runTurn(deps: TurnDeps, request: TurnRequest): Promise<Tur
     onModelCall: (prompt) => {
       lastPrompt = prompt;
     },
-  });
-  const userMessage = new HumanMessage({
-    content: request.text,
-    id: request.messageId ?? crypto.randomUUID(),
+    userMessageId: userMessage.id as string,
   });
   const runConfig = { configurable: { thread_id: request.threadId }, durability: "exit" as const };
 
@@ -131,10 +132,15 @@ export async function runTurn(deps: TurnDeps, request: TurnRequest): Promise<Tur
   };
 }
 
-/** The messages of this turn: from the incoming user message to the end. */
+/**
+ * The messages of this turn: the user message and what answered it, up to the next user
+ * message (a retried messageId finds its earlier answer in the middle of the thread).
+ */
 function turnMessages(messages: readonly BaseMessage[], user: HumanMessage): BaseMessage[] {
   const index = messages.findIndex((m) => m.id === user.id);
-  if (index < 0)
+  if (index < 0) {
     throw new LlamonError("INTERNAL", "the turn's user message is missing from the graph state");
-  return messages.slice(index);
+  }
+  const next = messages.findIndex((m, i) => i > index && HumanMessage.isInstance(m));
+  return messages.slice(index, next < 0 ? undefined : next);
 }

@@ -205,6 +205,30 @@ describe("a turn on the postgres backend", () => {
 });
 
 describe("the turn's user message", () => {
+  it("a retried messageId returns the stored answer without calling the model or adding messages", async () => {
+    const model = new OfflineChatModel();
+    const first = await runTurn(deps("agent-retry", { model }), {
+      threadId: "t-retry",
+      text: "hello",
+      messageId: "m-1",
+    });
+    await runTurn(deps("agent-retry", { model }), {
+      threadId: "t-retry",
+      text: "next",
+      messageId: "m-2",
+    });
+    const calls = model.calls.length;
+    const retry = await runTurn(deps("agent-retry", { model }), {
+      threadId: "t-retry",
+      text: "hello",
+      messageId: "m-1",
+    });
+    expect(model.calls.length).toBe(calls);
+    expect(retry.reply).toBe(first.reply);
+    expect(retry.added.map((m) => m.id)).toEqual(first.added.map((m) => m.id));
+    expect(await storedMessages("agent-retry", "t-retry")).toHaveLength(4);
+  });
+
   it("is stored with the A2A messageId as its id", async () => {
     await runTurn(deps("agent-id"), { threadId: "t-id", text: "hi", messageId: "msg-123" });
     const stored = await storedMessages("agent-id", "t-id");
