@@ -32,7 +32,8 @@ export function workersProject(
       include: options.include,
       exclude: options.exclude ?? [],
       globalSetup: ["./test/workers/global-setup.ts"],
-      testTimeout: 30_000,
+      testTimeout: 90_000,
+      hookTimeout: 90_000,
     },
   });
 }

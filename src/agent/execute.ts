@@ -9,6 +9,7 @@
  * - off: in the Worker with no checkpointer — every request is a fresh conversation.
  */
 
+import type { BaseMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { createModelFromEnv } from "../llm/select.ts";
 import { createLogger } from "../log.ts";
@@ -49,11 +50,18 @@ export function taskObjectName(agentId: string, taskId: string): string {
   return `task:${agentId}:${taskId}`;
 }
 
+/** What runs after a turn that added messages (the summary scheduler, R7.5). */
+export type AfterTurn = (
+  turn: { threadId: string; thread: readonly BaseMessage[]; added: number },
+  config: MemoryConfig,
+) => Promise<unknown>;
+
 /** Run a turn in this isolate with the given checkpointer (undefined = no memory). */
 export async function executeTurnHere(
   env: Env,
   input: TurnInput,
   checkpointer: BaseCheckpointSaver | undefined,
+  afterTurn?: AfterTurn,
 ): Promise<TurnOutput> {
   const { agent, model } = registeredAgent();
   const config = effectiveMemoryConfig(env);
@@ -76,6 +84,13 @@ export async function executeTurnHere(
       seed: seed?.messages,
     },
   );
+  if (!result.replayed && afterTurn !== undefined) {
+    // Only enqueues (or starts in the background); never waits for the summary itself.
+    await afterTurn(
+      { threadId: input.contextId, thread: result.thread, added: result.added.length },
+      config,
+    );
+  }
   return {
     reply: result.reply,
     signals: result.signals,

@@ -30,6 +30,7 @@ import type { Logger } from "../log.ts";
 import type { MemoryConfig } from "../memory/config.ts";
 import { trimToLastGroups } from "../memory/groups.ts";
 import { type AssembledPrompt, assemblePrompt, multiturnLogLine } from "../memory/prompt.ts";
+import { SUMMARY_KEY, summaryTextOf } from "../memory/summary.ts";
 import type { MemoryRows } from "../store/persistent-memory.ts";
 import { type AgentDefinition, currentSkills } from "./define.ts";
 
@@ -79,11 +80,11 @@ export function buildAgentGraph(deps: GraphDeps) {
     })
     .addNode("agent", async (state: typeof TurnState.State) => {
       const rows = deps.memory();
-      const summary = rows?.thread.summary;
+      const summary = summaryTextOf(rows?.thread[SUMMARY_KEY]);
       const prompt = assemblePrompt({
         systemText: deps.agent.system,
         skills: currentSkills(deps.agent),
-        summary: summaryText(summary),
+        summary,
         facts: factTexts(rows?.thread.facts),
         thread: state.messages,
         config: deps.config,
@@ -121,18 +122,6 @@ export function buildAgentGraph(deps: GraphDeps) {
     graph.addEdge("agent", "persist");
   }
   return graph.compile(deps.checkpointer ? { checkpointer: deps.checkpointer } : {});
-}
-
-function summaryText(value: unknown): string | undefined {
-  if (typeof value === "string") return value;
-  if (
-    value &&
-    typeof value === "object" &&
-    typeof (value as { text?: unknown }).text === "string"
-  ) {
-    return (value as { text: string }).text;
-  }
-  return undefined;
 }
 
 function factTexts(value: unknown): string[] | undefined {

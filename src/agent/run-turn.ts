@@ -56,6 +56,10 @@ export interface TurnResult {
   readonly lastPrompt: AssembledPrompt | undefined;
   /** Times the turn was merged onto a head another turn moved. */
   readonly merges: number;
+  /** The thread as this turn saw it at the end (before any merge onto a moved head). */
+  readonly thread: readonly BaseMessage[];
+  /** A retried messageId that was already answered: the stored reply, nothing new written. */
+  readonly replayed: boolean;
 }
 
 export async function runTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnResult> {
@@ -129,6 +133,8 @@ export async function runTurn(deps: TurnDeps, request: TurnRequest): Promise<Tur
     signals: lastPrompt?.signals,
     lastPrompt,
     merges,
+    thread: finalMessages,
+    replayed: lastPrompt === undefined,
   };
 }
 

@@ -19,6 +19,10 @@ import { executeTurnHere, type TurnInput, type TurnOutput } from "../agent/execu
 import { findRegisteredAgent } from "../agent/registry.ts";
 import { LlamonError } from "../errors.ts";
 import { type MemoryBackend, resolveMemoryConfig } from "../memory/config.ts";
+import { summaryAfterTurn } from "../queue/enqueue.ts";
+import { summarizeHere } from "../queue/host.ts";
+import type { SummarizeJob } from "../queue/jobs.ts";
+import type { SummarizeOutcome } from "../queue/summarize.ts";
 import { createMapMemory, createSqliteMemory, type ThreadSaver } from "../store/do-memory.ts";
 import { InMemorySaver } from "../store/memory-saver.ts";
 import type { PersistentMemory } from "../store/persistent-memory.ts";
@@ -104,7 +108,29 @@ export class ThreadDO extends DurableObject<Env> {
    * are applied one after another and none is lost (R2.4).
    */
   turn(input: TurnInput): Promise<TurnOutput> {
-    return this.withLock(() => executeTurnHere(this.env, input, this.saver));
+    return this.withLock(() =>
+      executeTurnHere(this.env, input, this.saver, (turn, config) =>
+        summaryAfterTurn(turn, {
+          env: this.env,
+          config,
+          saver: this.saver,
+          memory: this.memory,
+          waitUntil: (promise) => this.ctx.waitUntil(promise),
+        }),
+      ),
+    );
+  }
+
+  /** Summary RPC from the queue consumer (in_memory/sqlite, R7.5). Not under the turn lock. */
+  async summarize(job: SummarizeJob): Promise<SummarizeOutcome> {
+    const store = job.agent_id === this.agentId ? this.storeFor(job.agent_id) : undefined;
+    if (store === undefined) {
+      throw new LlamonError(
+        "INPUT_INVALID",
+        `this conversation object keeps no thread of agent "${job.agent_id}" (MEMORY_BACKEND=${this.memoryBackend})`,
+      );
+    }
+    return summarizeHere(this.env, job, store.saver, store.memory);
   }
 
   /** A small durable key/value slot (task records of the A2A task store). */

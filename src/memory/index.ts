@@ -70,6 +70,34 @@ export {
   type SeedResult,
 } from "./seed.ts";
 export {
+  alignSummaryBoundary,
+  effectiveCovers,
+  evictedBoundary,
+  isConversationMessage,
+  newSummaryCache,
+  parseSummaryCache,
+  SUMMARY_KEY,
+  type SummaryCache,
+  type SummaryConfig,
+  type SummaryDue,
+  type SummaryStanding,
+  summaryDue,
+  summaryStanding,
+  summaryTextOf,
+} from "./summary.ts";
+export {
+  EVICTED_HEADER,
+  evictedTranscript,
+  messageText,
+  NO_PREVIOUS_SUMMARY,
+  PREVIOUS_SUMMARY_HEADER,
+  SUMMARIZER_INSTRUCTION,
+  SUMMARIZER_SYSTEM_PROMPT,
+  SUMMARY_MAX_CHARS,
+  SUMMARY_MESSAGE_MAX_CHARS,
+  summarizerInput,
+} from "./summary-input.ts";
+export {
   estimateTokens,
   MEDIA_BLOCK_TOKENS,
   MESSAGE_OVERHEAD_TOKENS,

@@ -10,6 +10,7 @@ import {
   threadObjectName,
 } from "../agent/execute.ts";
 import { LlamonError } from "../errors.ts";
+import { summaryAfterTurn } from "../queue/enqueue.ts";
 import { NeonSaver } from "../store/neon-saver.ts";
 import { workerDb } from "./db.ts";
 import { type Env, parseWorkerVars } from "./env.ts";
@@ -27,7 +28,9 @@ export async function executeTurn(env: Env, input: TurnInput): Promise<TurnOutpu
       guardHead: true,
       keepLatestOnly: config.persist_trim_keep_groups !== undefined,
     });
-    return executeTurnHere(env, input, saver);
+    return executeTurnHere(env, input, saver, (turn, config) =>
+      summaryAfterTurn(turn, { env, config, saver }),
+    );
   }
   const threads = env.THREADS;
   if (threads === undefined) {

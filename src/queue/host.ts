@@ -1,0 +1,67 @@
+/**
+ * Running a summarize job where the thread lives (R7.5), with the Worker's env:
+ *
+ * - postgres: in the queue consumer itself ({@link summarizeInPostgres}): NeonSaver reads
+ *   the thread over Neon HTTP, persistent_memory gets the row;
+ * - in_memory / sqlite: inside the conversation's Durable Object, which implements
+ *   {@link SummaryHost} by calling {@link summarizeHere} with its own saver and memory.
+ *
+ * The model is the agent's own (the registered agent's `model(env)`, else the provider
+ * configured by LLM_* variables), as the product document says.
+ */
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+import { registeredAgent } from "../agent/registry.ts";
+import { createModelFromEnv } from "../llm/select.ts";
+import { createLogger, type Logger } from "../log.ts";
+import { NeonSaver } from "../store/neon-saver.ts";
+import { createPostgresMemory, type PersistentMemory } from "../store/persistent-memory.ts";
+import { workerDb } from "../worker/db.ts";
+import type { Env } from "../worker/env.ts";
+import type { SummarizeJob } from "./jobs.ts";
+import { loadThreadMessages, runSummarizeJob, type SummarizeOutcome } from "./summarize.ts";
+
+/**
+ * What the conversation's Durable Object offers the consumer for the object backends:
+ * `ThreadDO.summarize(job)` (RPC). Its implementation is one call of {@link summarizeHere}
+ * with the object's saver and memory of `job.agent_id`.
+ */
+export interface SummaryHost {
+  summarize(job: SummarizeJob): Promise<SummarizeOutcome>;
+}
+
+/** The agent's model for summaries. */
+export function summarizerModel(env: Readonly<Record<string, unknown>>): BaseChatModel {
+  const { model } = registeredAgent();
+  return model ? model(env) : createModelFromEnv(env).model;
+}
+
+/** Run the job against a thread kept by `saver` and a summary row kept in `memory`. */
+export function summarizeHere(
+  env: Readonly<Record<string, unknown>>,
+  job: SummarizeJob,
+  saver: BaseCheckpointSaver,
+  memory: PersistentMemory,
+  options: { model?: BaseChatModel; log?: Logger } = {},
+): Promise<SummarizeOutcome> {
+  return runSummarizeJob(
+    {
+      loadThread: () => loadThreadMessages(saver, job.thread_id),
+      memory,
+      model: options.model ?? summarizerModel(env),
+      log: options.log ?? createLogger(),
+    },
+    job,
+  );
+}
+
+/** The postgres backend: run the job in this isolate over Neon HTTP. */
+export function summarizeInPostgres(
+  env: Env,
+  job: SummarizeJob,
+  options: { model?: BaseChatModel; log?: Logger } = {},
+): Promise<SummarizeOutcome> {
+  const db = workerDb(env);
+  const saver = new NeonSaver({ db, agentId: job.agent_id, prefetchMemory: false });
+  return summarizeHere(env, job, saver, createPostgresMemory(db, job.agent_id), options);
+}
