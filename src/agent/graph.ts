@@ -10,7 +10,8 @@
  * - agent: rebuilds the model input on every call (window, system prompt, history note,
  *   summary/facts slots; R3, R6), logs the `multiturn:` line right before the call (R3.4);
  * - tools: LangGraph's ToolNode when the agent has tools;
- * - persist: trims the stored thread to its last N groups when configured (R4.2).
+ * - persist: trims the stored thread to its last N groups when configured (R4.2); with
+ *   summarize on, only what the summary already covers is trimmed.
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage } from "@langchain/core/messages";
@@ -30,7 +31,12 @@ import type { Logger } from "../log.ts";
 import type { MemoryConfig } from "../memory/config.ts";
 import { trimToLastGroups } from "../memory/groups.ts";
 import { type AssembledPrompt, assemblePrompt, multiturnLogLine } from "../memory/prompt.ts";
-import { SUMMARY_KEY, summaryTextOf } from "../memory/summary.ts";
+import {
+  effectiveCovers,
+  parseSummaryCache,
+  SUMMARY_KEY,
+  summaryTextOf,
+} from "../memory/summary.ts";
 import type { MemoryRows } from "../store/persistent-memory.ts";
 import { type AgentDefinition, currentSkills } from "./define.ts";
 
@@ -97,7 +103,14 @@ export function buildAgentGraph(deps: GraphDeps) {
     .addNode("persist", (state: typeof TurnState.State) => {
       const keep = deps.config.persist_trim_keep_groups;
       if (keep === undefined) return {};
-      const { removed } = trimToLastGroups(state.messages, keep);
+      let { removed } = trimToLastGroups(state.messages, keep);
+      if (deps.config.summarize) {
+        // Never delete what the summary does not cover yet: the summary is what keeps the
+        // context of trimmed turns (R4.2 + R7). Summary boundaries are group-aligned.
+        const cache = parseSummaryCache(deps.memory()?.thread[SUMMARY_KEY]);
+        const covered = new Set(state.messages.slice(0, effectiveCovers(state.messages, cache)));
+        removed = removed.filter((m) => covered.has(m));
+      }
       return {
         messages: removed.filter((m) => m.id).map((m) => new RemoveMessage({ id: m.id as string })),
       };

@@ -236,3 +236,29 @@ describe("the turn's user message", () => {
     expect(ToolMessage.isInstance(stored[1] as BaseMessage)).toBe(false);
   });
 });
+
+describe("trim with summaries on", () => {
+  it("R4.2 R7 trims only what the summary already covers", async () => {
+    const memory = createPostgresMemory(backend.neon, "agent-trim-sum");
+    const d = () => ({
+      ...deps("agent-trim-sum", { keepLatestOnly: true }),
+      config: config({ persist_trim_keep_groups: 2, summarize: true }),
+    });
+    for (const text of ["one", "two", "three"]) await runTurn(d(), { threadId: "t", text });
+    // no summary yet: nothing may be deleted
+    expect(await storedMessages("agent-trim-sum", "t")).toHaveLength(6);
+    const before = await storedMessages("agent-trim-sum", "t");
+    await memory.set("t", "summary", {
+      text: "turn one",
+      covers: 2,
+      covers_id: before[1]?.id ?? "",
+      updated_at: new Date().toISOString(),
+      version: 1,
+    });
+    await runTurn(d(), { threadId: "t", text: "four" });
+    const after = await storedMessages("agent-trim-sum", "t");
+    expect(
+      after.map((m) => m.content).filter((c) => typeof c === "string" && !c.startsWith("offline")),
+    ).toEqual(["two", "three", "four"]);
+  });
+});
