@@ -27,6 +27,7 @@ import {
 } from "@langchain/langgraph";
 import { EphemeralValue } from "@langchain/langgraph/channels";
 import { ToolNode } from "@langchain/langgraph/prebuilt";
+import { textOf } from "../llm/offline.ts";
 import type { Logger } from "../log.ts";
 import type { MemoryConfig } from "../memory/config.ts";
 import { trimToLastGroups } from "../memory/groups.ts";
@@ -37,8 +38,9 @@ import {
   SUMMARY_KEY,
   summaryTextOf,
 } from "../memory/summary.ts";
-import type { MemoryRows } from "../store/persistent-memory.ts";
+import type { JsonValue, MemoryRows } from "../store/persistent-memory.ts";
 import { type AgentDefinition, currentSkills } from "./define.ts";
+import { createFactsStep } from "./facts-step.ts";
 
 export const TurnState = Annotation.Root({
   ...MessagesAnnotation.spec,
@@ -58,6 +60,8 @@ export interface GraphDeps {
   readonly onModelCall?: ((prompt: AssembledPrompt) => void) | undefined;
   /** The id of this turn's user message (the A2A messageId). */
   readonly userMessageId: string;
+  /** Stage a persistent_memory write of this thread, saved with the turn's checkpoint. */
+  readonly stageMemory?: ((key: string, value: JsonValue) => void) | undefined;
 }
 
 /** The user message is already in the thread with a reply after it: a retry. */
@@ -71,11 +75,21 @@ export function buildAgentGraph(deps: GraphDeps) {
   const model: Runnable<BaseMessage[], AIMessage> =
     tools.length > 0 && deps.model.bindTools ? deps.model.bindTools([...tools]) : deps.model;
 
+  const facts = createFactsStep({
+    config: deps.config,
+    model: deps.model,
+    memory: deps.memory,
+    stage: deps.stageMemory,
+    log: deps.log,
+  });
+
   const graph = new StateGraph(TurnState)
-    .addNode("prepare", (state: typeof TurnState.State) => {
+    .addNode("prepare", async (state: typeof TurnState.State) => {
+      if (isAnsweredRetry(state.messages, deps.userMessageId)) return {};
+      const incoming = state.messages.find((m) => m.id === deps.userMessageId);
+      if (incoming !== undefined) await facts.update(textOf(incoming));
       const seed = state.seed ?? [];
-      if (seed.length === 0 || state.messages.length !== 1) return {};
-      const incoming = state.messages[0] as BaseMessage;
+      if (seed.length === 0 || state.messages.length !== 1 || incoming === undefined) return {};
       // Seed ids are scoped to this turn's message id, so a client messageId can never
       // collide with (and, through the id-merging reducer, replace) a seeded message.
       const scoped = seed.map((m, i) => {
@@ -91,7 +105,7 @@ export function buildAgentGraph(deps: GraphDeps) {
         systemText: deps.agent.system,
         skills: currentSkills(deps.agent),
         summary,
-        facts: factTexts(rows?.thread.facts),
+        facts: facts.recall(latestUserText(state.messages)),
         thread: state.messages,
         config: deps.config,
       });
@@ -137,15 +151,7 @@ export function buildAgentGraph(deps: GraphDeps) {
   return graph.compile(deps.checkpointer ? { checkpointer: deps.checkpointer } : {});
 }
 
-function factTexts(value: unknown): string[] | undefined {
-  if (!Array.isArray(value)) return undefined;
-  return value
-    .map((f) =>
-      typeof f === "string"
-        ? f
-        : f && typeof f === "object"
-          ? (f as { text?: unknown }).text
-          : undefined,
-    )
-    .filter((t): t is string => typeof t === "string");
+function latestUserText(messages: readonly BaseMessage[]): string {
+  const last = [...messages].reverse().find((m) => HumanMessage.isInstance(m));
+  return last ? textOf(last) : "";
 }

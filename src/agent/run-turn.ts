@@ -82,6 +82,9 @@ export async function runTurn(deps: TurnDeps, request: TurnRequest): Promise<Tur
       lastPrompt = prompt;
     },
     userMessageId: userMessage.id as string,
+    stageMemory: hasTurnMemoryAccess(saver)
+      ? (key, value) => saver.stageMemory(request.threadId, key, value)
+      : undefined,
   });
   const runConfig = { configurable: { thread_id: request.threadId }, durability: "exit" as const };
 

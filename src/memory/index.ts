@@ -33,6 +33,28 @@ export {
   summaryPeriod,
 } from "./config.ts";
 export {
+  analyseUtterance,
+  applyRetractions,
+  DEFAULT_MAX_FACTS,
+  extractFacts,
+  extractRetractions,
+  FACT_CATEGORIES,
+  FACT_EXTRACTION_PROMPT,
+  FACTS_MEMORY_KEY,
+  type Fact,
+  type FactCategory,
+  type FactLang,
+  factsToJson,
+  factTexts,
+  mergeFacts,
+  parseModelFacts,
+  parseStoredFacts,
+  type Retraction,
+  recallFacts,
+  updateFacts,
+  warmUpFactRules,
+} from "./facts/index.ts";
+export {
   groupMessages,
   isSystemMessage,
   isWellFormed,

@@ -1,0 +1,153 @@
+/**
+ * Heuristic fact extraction (R8.1 `heuristic`): rule-based, Korean and English, no model.
+ *
+ * An utterance is split into clauses (clauses.ts). A clause states nothing when it is a
+ * question ("Where do I live?", "제가 어디 살죠?") or a hypothetical / wish ("if I lived
+ * in Paris", "I wish I had a Porsche", "파리에 산다면", "제주도에 살고 싶어요").
+ * Negations are not facts of their own: "I don't live in Seoul anymore" / "서울에 안
+ * 살아요" extract nothing here but produce a retraction (extractRetractions), which
+ * updateFacts applies before merging, so the stale fact is dropped. "I don't like X" /
+ * "X 안 좋아해요" is a `dislike` fact. Past-only statements ("I used to live in …", "I
+ * was a teacher", "은행원이었어요", "살았어요") are not current facts and are skipped.
+ *
+ * Statements about other people ("My friend lives in Busan", "친구가 제주도에 살아요")
+ * give no user fact; family members give one `family` fact per relation ("남편은
+ * 공무원이에요" → family:husband with the clause as detail), not the member's job.
+ *
+ * Cost: a bounded number of regular expressions per clause; input beyond
+ * {@link MAX_EXTRACT_CHARS} characters is ignored (a pasted document is not a profile).
+ */
+import { type Candidate, type Retraction, toFact } from "./build.ts";
+import { type Clause, isHypothetical, isQuestion, splitClauses } from "./clauses.ts";
+import { extractEn, retractionsEn } from "./extract-en.ts";
+import { extractKo, retractionsKo } from "./extract-ko.ts";
+import { cleanText, type Fact, hasHangul, valueKey } from "./types.ts";
+
+export type { Retraction } from "./build.ts";
+
+/** Only the first this many characters of an utterance are read. */
+export const MAX_EXTRACT_CHARS = 2000;
+
+export interface ExtractOptions {
+  /** The turn number of the utterance (stored as `turn`). */
+  turn?: number | undefined;
+}
+
+/**
+ * A clause longer than this is cut (at a space), and at most {@link MAX_CLAUSES} clauses
+ * are read: facts are stated in short clauses, and the bounds keep the worst case (a
+ * pasted wall of text) to a few milliseconds.
+ */
+export const MAX_CLAUSE_CHARS = 300;
+export const MAX_CLAUSES = 24;
+
+function statements(text: unknown): Clause[] {
+  if (typeof text !== "string") return [];
+  const input = text.length > MAX_EXTRACT_CHARS ? text.slice(0, MAX_EXTRACT_CHARS) : text;
+  return splitClauses(input)
+    .map((clause) => {
+      if (clause.text.length <= MAX_CLAUSE_CHARS) return clause;
+      const cut = clause.text.slice(0, MAX_CLAUSE_CHARS);
+      const space = cut.lastIndexOf(" ");
+      return { ...clause, text: space > 0 ? cut.slice(0, space) : cut };
+    })
+    .slice(0, MAX_CLAUSES)
+    .filter((clause) => !isQuestion(clause) && !isHypothetical(clause));
+}
+
+const LATIN = /[A-Za-z]{2}|\b[Ii]\b/;
+
+/** English rules need a Latin word ("I", "my", "we" …); Korean rules need Hangul. */
+function candidatesOf(clause: Clause): Candidate[] {
+  const en = LATIN.test(clause.text) ? extractEn(clause.text) : [];
+  return hasHangul(clause.text) ? [...en, ...extractKo(clause.text)] : en;
+}
+
+const NARROWABLE = new Set(["preference", "dislike", "allergy", "health", "plan", "possession"]);
+
+/** Within one utterance: one fact per id (the last), and "부산 여행" wins over "부산". */
+function dedupe(facts: readonly Fact[]): Fact[] {
+  const byId = new Map<string, Fact>();
+  for (const fact of facts) {
+    byId.delete(fact.id);
+    byId.set(fact.id, fact);
+  }
+  const all = [...byId.values()];
+  return all.filter((fact) => {
+    if (!NARROWABLE.has(fact.category)) return true;
+    const key = valueKey(fact.value);
+    return !all.some(
+      (other) =>
+        other !== fact &&
+        other.category === fact.category &&
+        !other.id.includes(":favorite:") &&
+        !fact.id.includes(":favorite:") &&
+        valueKey(other.value) !== key &&
+        valueKey(other.value).includes(key),
+    );
+  });
+}
+
+function factsOf(clauses: readonly Clause[], text: string, options?: ExtractOptions): Fact[] {
+  if (clauses.length === 0) return [];
+  const source = cleanText(text);
+  const turn =
+    typeof options?.turn === "number" && Number.isFinite(options.turn) ? options.turn : undefined;
+  const facts: Fact[] = [];
+  for (const clause of clauses) {
+    for (const candidate of candidatesOf(clause)) {
+      const fact = toFact(candidate, source, turn);
+      if (fact.value === "" || valueKey(fact.value) === "") continue;
+      facts.push(fact);
+    }
+  }
+  return dedupe(facts);
+}
+
+function retractionsOf(clauses: readonly Clause[]): Retraction[] {
+  const out: Retraction[] = [];
+  for (const clause of clauses) {
+    if (LATIN.test(clause.text)) out.push(...retractionsEn(clause.text));
+    if (hasHangul(clause.text)) out.push(...retractionsKo(clause.text));
+  }
+  return out;
+}
+
+/**
+ * The facts a user utterance states (see the file header). Never throws: anything that is
+ * not a string, or states nothing, gives [].
+ */
+export function extractFacts(text: string, options?: ExtractOptions): Fact[] {
+  return factsOf(statements(text), text, options);
+}
+
+/**
+ * What an utterance takes back: "I don't live in Seattle anymore", "I quit my job",
+ * "I sold my car", "이제 서울에 안 살아요", "퇴사했어요", "차 팔았어요", "여행 취소됐어요".
+ */
+export function extractRetractions(text: string): Retraction[] {
+  return retractionsOf(statements(text));
+}
+
+/** Both at once (the clauses are split and classified once). */
+export function analyseUtterance(
+  text: string,
+  options?: ExtractOptions,
+): { facts: Fact[]; retractions: Retraction[] } {
+  const clauses = statements(text);
+  return { facts: factsOf(clauses, text, options), retractions: retractionsOf(clauses) };
+}
+
+/**
+ * Runs every rule once on sample text so the regular expressions are compiled before the
+ * first real turn (a cold isolate otherwise pays tens of milliseconds of CPU on its first
+ * extraction). Call it at startup when `facts_mode` is not `off`; calling it again is cheap.
+ */
+export function warmUpFactRules(): void {
+  for (const sample of WARM_UP) analyseUtterance(sample);
+}
+
+const WARM_UP = [
+  "Hi, I'm Sam. I live in Busan, I work at Acme as a nurse and I love Thai food. I'm allergic to peanuts, I have a dog, I drive a Tesla and I'm flying to Tokyo next Friday. I don't live in Seoul anymore.",
+  "저는 민수라고 해요. 서울에 살고 카카오에서 일해요. 간호사예요. 땅콩 알레르기가 있고 오이를 싫어해요. 커피를 좋아해요. 아들이 하나 있어요. 제 차는 아반떼예요. 다음 주에 제주도 가요. 서른 살이에요. 이제 부산에 안 살아요.",
+];

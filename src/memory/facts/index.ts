@@ -1,0 +1,44 @@
+/**
+ * Fact recall (R8): pure functions, no I/O — extraction (heuristic, Korean and English),
+ * merging with corrections, recall for a follow-up question, persistent_memory encoding,
+ * and the `llm` mode's prompt and answer validation.
+ */
+export type { Candidate, CandidateForm, Retraction } from "./build.ts";
+export { factText } from "./build.ts";
+export {
+  analyseUtterance,
+  type ExtractOptions,
+  extractFacts,
+  extractRetractions,
+  MAX_CLAUSE_CHARS,
+  MAX_CLAUSES,
+  MAX_EXTRACT_CHARS,
+  warmUpFactRules,
+} from "./extract.ts";
+export {
+  applyRetractions,
+  DEFAULT_MAX_FACTS,
+  type MergeOptions,
+  mergeFacts,
+  sameValue,
+  type UpdateOptions,
+  updateFacts,
+} from "./merge.ts";
+export { FACT_EXTRACTION_PROMPT, MAX_MODEL_FACTS, parseModelFacts } from "./model.ts";
+export { MIN_SCORE, recallFacts, scoreFacts } from "./recall.ts";
+export {
+  FACTS_MEMORY_KEY,
+  FACTS_STORAGE_VERSION,
+  factsToJson,
+  factTexts,
+  parseStoredFacts,
+  storedFactSchema,
+} from "./storage.ts";
+export {
+  FACT_CATEGORIES,
+  type Fact,
+  type FactCategory,
+  type FactLang,
+  factId,
+  valueKey,
+} from "./types.ts";

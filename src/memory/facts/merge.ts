@@ -1,0 +1,102 @@
+/**
+ * Merging stored facts with new ones (R8.2).
+ *
+ * - One fact per id; a later fact with the same id supersedes the earlier one ("이제
+ *   부산에 살아" replaces "서울에 살아": both are id `residence`).
+ * - Liking and disliking the same thing exclude each other: `dislike:coffee` removes
+ *   `preference:coffee` and the other way round.
+ * - The list is kept in recency order (oldest first): a superseding or repeated fact moves
+ *   to the end. At most `max` facts are kept (default {@link DEFAULT_MAX_FACTS}); the oldest
+ *   are dropped.
+ * - Idempotent: mergeFacts(mergeFacts(a, b), b) equals mergeFacts(a, b).
+ */
+import { LlamonError } from "../../errors.ts";
+import type { Retraction } from "./build.ts";
+import { analyseUtterance } from "./extract.ts";
+import type { Fact } from "./types.ts";
+import { valueKey } from "./types.ts";
+
+export const DEFAULT_MAX_FACTS = 50;
+
+export interface MergeOptions {
+  /** At most this many facts are kept, the newest (default 50). */
+  max?: number | undefined;
+}
+
+function maxOf(options: MergeOptions | undefined): number {
+  const max = options?.max ?? DEFAULT_MAX_FACTS;
+  if (!Number.isInteger(max) || max < 0) {
+    throw new LlamonError("INPUT_INVALID", `max must be a whole number >= 0, got ${String(max)}`);
+  }
+  return max;
+}
+
+const OPPOSITE: Readonly<Record<string, string>> = { preference: "dislike", dislike: "preference" };
+
+function opposite(fact: Fact): string | undefined {
+  const other = OPPOSITE[fact.category];
+  if (other === undefined || fact.id.includes(":favorite:")) return undefined;
+  return `${other}:${fact.id.slice(fact.category.length + 1)}`;
+}
+
+/** Dedupes and supersedes (see the file header); inputs are not modified. */
+export function mergeFacts(
+  existing: readonly Fact[],
+  incoming: readonly Fact[],
+  options?: MergeOptions,
+): Fact[] {
+  const max = maxOf(options);
+  const byId = new Map<string, Fact>();
+  const put = (fact: Fact): void => {
+    const conflicting = opposite(fact);
+    if (conflicting !== undefined) byId.delete(conflicting);
+    byId.delete(fact.id);
+    byId.set(fact.id, fact);
+  };
+  for (const fact of existing) put(fact);
+  for (const fact of incoming) put(fact);
+  const all = [...byId.values()];
+  return max >= all.length ? all : all.slice(all.length - max);
+}
+
+/** Same thing, loosely: equal keys, or one contains the other ("부산" / "부산광역시"). */
+export function sameValue(a: string, b: string): boolean {
+  const ka = valueKey(a);
+  const kb = valueKey(b);
+  if (ka === "" || kb === "") return false;
+  if (ka === kb) return true;
+  const [short, long] = ka.length <= kb.length ? [ka, kb] : [kb, ka];
+  return short.length >= 2 && long.includes(short);
+}
+
+function retracts(retraction: Retraction, fact: Fact): boolean {
+  if (fact.category !== retraction.category) return false;
+  if (retraction.id !== undefined && fact.id !== retraction.id) return false;
+  return retraction.value === undefined || sameValue(fact.value, retraction.value);
+}
+
+/** The facts without those an utterance took back. */
+export function applyRetractions(
+  facts: readonly Fact[],
+  retractions: readonly Retraction[],
+): Fact[] {
+  if (retractions.length === 0) return [...facts];
+  return facts.filter((fact) => !retractions.some((retraction) => retracts(retraction, fact)));
+}
+
+export interface UpdateOptions extends MergeOptions {
+  turn?: number | undefined;
+}
+
+/**
+ * One user utterance applied to the stored facts: its retractions first, then its facts
+ * merged in. What the turn runner calls in `heuristic` mode.
+ */
+export function updateFacts(
+  existing: readonly Fact[],
+  utterance: string,
+  options?: UpdateOptions,
+): Fact[] {
+  const { facts, retractions } = analyseUtterance(utterance, { turn: options?.turn });
+  return mergeFacts(applyRetractions(existing, retractions), facts, options);
+}

@@ -1,0 +1,773 @@
+/**
+ * Recall (R8.2): the facts that match a follow-up question, at most k, best first.
+ *
+ * A fact scores by
+ * - intent: keywords of the question in Korean and English mapped to categories with a
+ *   weight ("어디 살" / "사는 곳" / "where do I live" / "near me" → residence; "저녁 뭐
+ *   먹" / "recipe" → allergy, dislike, preference, health), so a Korean question finds
+ *   an English fact and the other way round;
+ * - value: the question names the fact's value ("부산 날씨 어때?" → the 부산 fact), its
+ *   family relation in either language ("아내" ↔ wife), its possession kind ("차" ↔
+ *   Tesla) or its favorite slot ("색" ↔ color).
+ * Facts below {@link MIN_SCORE} are never returned: a question that matches nothing gets
+ * [] rather than padding. Ties go to the more recent fact (later in the list).
+ */
+import {
+  CHILD_RELATIONS,
+  PET_RELATIONS,
+  PLACE_ALIASES,
+  RELATIONS_EN,
+  RELATIONS_KO,
+  SIBLING_RELATIONS,
+} from "./lexicon.ts";
+import type { Fact, FactCategory } from "./types.ts";
+import { FACT_CATEGORIES, valueKey } from "./types.ts";
+
+export const MIN_SCORE = 0.5;
+
+interface Intent {
+  /** Category → weight. */
+  cats: Partial<Record<FactCategory, number>>;
+  /** Fact id → weight (overrides the category weight when higher). */
+  ids?: Record<string, number>;
+  /** Korean phrases, matched on the question without spaces. */
+  ko?: readonly string[];
+  /** Korean nouns, matched as whole words (particles stripped). */
+  koNouns?: readonly string[];
+  /** English words or phrases, matched on word boundaries. */
+  en?: readonly string[];
+}
+
+/** Food questions: what the user must not eat comes first, then tastes. */
+const FOOD = { allergy: 1.1, health: 1, dislike: 0.95, preference: 0.9 } as const;
+
+const INTENTS: readonly Intent[] = [
+  {
+    cats: { residence: 1 },
+    ko: [
+      "어디살",
+      "어디에살",
+      "어디사",
+      "어디산",
+      "어디삽",
+      "어디서살",
+      "어디에산",
+      "사는곳",
+      "사는데가",
+      "사는동네",
+      "살고있",
+      "거주",
+      "이사",
+      "주소",
+      "집이어디",
+      "우리집",
+      "사는도시",
+      "사는지역",
+      "사는나라",
+      "어디에서살",
+    ],
+    koNouns: ["동네", "도시"],
+    en: [
+      "where do i live",
+      "where i live",
+      "where am i living",
+      "live",
+      "living",
+      "home",
+      "address",
+      "city",
+      "town",
+      "moved",
+      "reside",
+      "neighborhood",
+      "neighbourhood",
+      "move",
+    ],
+  },
+  {
+    cats: { residence: 1 },
+    ids: { "residence:hometown": 1.4 },
+    ko: ["고향", "출신", "자란곳", "태어난", "어디서자랐"],
+    en: [
+      "hometown",
+      "grew up",
+      "grow up",
+      "raised",
+      "originally",
+      "born",
+      "where am i from",
+      "where i'm from",
+      "where im from",
+    ],
+  },
+  {
+    cats: { residence: 1.2, workplace: 0.3 },
+    ko: ["근처", "가까운", "주변", "여기서", "이근처", "동네"],
+    en: [
+      "near me",
+      "nearby",
+      "around here",
+      "local",
+      "close to me",
+      "in my area",
+      "my city",
+      "my town",
+      "near where",
+    ],
+  },
+  {
+    cats: { residence: 0.7, plan: 0.6 },
+    ko: ["날씨", "비와", "비오", "우산", "기온", "미세먼지"],
+    en: ["weather", "rain", "umbrella", "temperature", "forecast"],
+  },
+  {
+    cats: { workplace: 1.1, job: 0.6 },
+    ko: [
+      "회사",
+      "직장",
+      "근무",
+      "출근",
+      "퇴근",
+      "사무실",
+      "일하는곳",
+      "다니는곳",
+      "어디서일",
+      "어디에서일",
+      "회사생활",
+      "동료",
+      "상사",
+      "야근",
+      "일할때",
+      "재택",
+      "집에서일",
+      "가게",
+      "매장",
+      "사업",
+      "장사",
+      "손님",
+    ],
+    en: [
+      "office",
+      "company",
+      "employer",
+      "workplace",
+      "where do i work",
+      "where i work",
+      "commute",
+      "coworker",
+      "coworkers",
+      "colleague",
+      "colleagues",
+      "boss",
+      "at work",
+    ],
+  },
+  {
+    cats: { job: 1, workplace: 0.6 },
+    ko: [
+      "직업",
+      "무슨일",
+      "하는일",
+      "일뭐",
+      "커리어",
+      "경력",
+      "이직",
+      "자격증",
+      "업무",
+      "직무",
+      "일하는데",
+    ],
+    en: [
+      "job",
+      "work",
+      "career",
+      "profession",
+      "occupation",
+      "for a living",
+      "what do i do",
+      "resume",
+      "skills",
+      "certification",
+      "my field",
+      "work as",
+      "clients",
+      "shifts",
+    ],
+  },
+  {
+    cats: { name: 1 },
+    ko: ["이름", "뭐라고불러", "날뭐라고", "나를뭐라고", "호칭", "내가누구", "나누구"],
+    en: ["name", "call me", "who am i", "what to call me"],
+  },
+  {
+    cats: { family: 1 },
+    ko: ["가족", "결혼", "배우자", "육아", "입학"],
+    koNouns: Object.keys(RELATIONS_KO),
+    en: ["family", "married", "spouse", "parenting", ...Object.keys(RELATIONS_EN)],
+  },
+  {
+    cats: { family: 1, allergy: 0.6, preference: 0.5 },
+    ko: ["반려", "애완", "펫", "입양", "산책시키", "사료", "동물병원"],
+    en: ["pet", "pets", "adopt", "vet", "treats"],
+  },
+  {
+    cats: { health: 1, allergy: 0.8 },
+    ko: [
+      "건강",
+      "병원",
+      "약",
+      "질환",
+      "진료",
+      "운동",
+      "다이어트",
+      "혈당",
+      "혈압",
+      "당뇨",
+      "채식",
+      "비건",
+      "임신",
+      "술",
+      "마셔도",
+      "먹어도",
+      "식단",
+      "디저트",
+      "단거",
+      "단것",
+    ],
+    en: [
+      "health",
+      "healthy",
+      "doctor",
+      "medicine",
+      "medication",
+      "diet",
+      "exercise",
+      "workout",
+      "sugar",
+      "blood",
+      "symptoms",
+      "safe for me",
+      "okay for me",
+      "ok for me",
+      "vegan",
+      "vegetarian",
+      "alcohol",
+      "dessert",
+      "sweets",
+    ],
+  },
+  {
+    cats: { allergy: 1, health: 0.7, dislike: 0.5 },
+    ko: ["알레르기", "알러지", "못먹", "먹으면안", "먹어도돼", "먹어도될", "괜찮을까"],
+    en: ["allergic", "allergy", "allergies", "can't eat", "cannot eat", "safe to eat"],
+  },
+  {
+    cats: FOOD,
+    ko: [
+      "먹",
+      "음식",
+      "메뉴",
+      "요리",
+      "레시피",
+      "식당",
+      "맛집",
+      "간식",
+      "디저트",
+      "야식",
+      "주문",
+      "배달",
+      "외식",
+      "회식",
+      "반찬",
+      "마실",
+      "음료",
+      "카페",
+      "빵",
+      "과자",
+      "케이크",
+      "해산물",
+      "시킬",
+    ],
+    en: [
+      "eat",
+      "eating",
+      "food",
+      "meal",
+      "menu",
+      "dinner",
+      "lunch",
+      "breakfast",
+      "snack",
+      "snacks",
+      "dessert",
+      "recipe",
+      "cook",
+      "cooking",
+      "restaurant",
+      "restaurants",
+      "order",
+      "drink",
+      "cafe",
+      "bakery",
+      "takeout",
+      "dish",
+      "dishes",
+      "cuisine",
+      "grocery",
+      "groceries",
+      "bbq",
+      "pack his lunch",
+      "milkshake",
+    ],
+  },
+  {
+    cats: { preference: 1, dislike: 0.9 },
+    ko: [
+      "영화",
+      "드라마",
+      "음악",
+      "노래",
+      "책",
+      "게임",
+      "볼만한",
+      "들을만한",
+      "공연",
+      "플레이리스트",
+      "넷플릭스",
+    ],
+    en: [
+      "movie",
+      "movies",
+      "film",
+      "films",
+      "show",
+      "shows",
+      "music",
+      "song",
+      "songs",
+      "book",
+      "books",
+      "read",
+      "watch",
+      "playlist",
+      "game",
+      "games",
+      "concert",
+    ],
+  },
+  {
+    cats: { preference: 0.9, family: 0.6 },
+    ko: ["선물", "사주", "사줄"],
+    en: ["gift", "present", "presents", "buy for"],
+  },
+  {
+    cats: { preference: 0.8, plan: 0.5 },
+    ko: ["취미", "주말에뭐", "뭐하고놀", "할만한", "뭐하면좋을", "뭐하지", "놀거리", "갈만한"],
+    en: ["hobby", "hobbies", "activity", "activities", "this weekend", "for fun", "free time"],
+  },
+  {
+    cats: { preference: 0.8, dislike: 0.6 },
+    ko: ["좋아하", "취향", "최애", "관심", "즐겨", "추천", "고를", "골라"],
+    en: [
+      "like",
+      "love",
+      "favorite",
+      "favourite",
+      "enjoy",
+      "prefer",
+      "recommend",
+      "suggest",
+      "pick",
+      "choose",
+      "into",
+    ],
+  },
+  {
+    cats: { dislike: 1, allergy: 0.6 },
+    ko: ["싫어", "별로", "빼달", "빼줘", "피해", "피할"],
+    en: ["hate", "dislike", "avoid", "don't like", "can't stand"],
+  },
+  {
+    cats: { plan: 1 },
+    ko: [
+      "여행",
+      "휴가",
+      "이사",
+      "짐",
+      "챙겨",
+      "챙길",
+      "준비물",
+      "비행기",
+      "호텔",
+      "숙소",
+      "일정",
+      "계획",
+      "예정",
+      "약속",
+      "스케줄",
+      "면접",
+      "시험",
+      "회의",
+      "준비",
+      "결혼식",
+      "돌잔치",
+    ],
+    en: [
+      "trip",
+      "travel",
+      "move",
+      "moving",
+      "pack",
+      "packing",
+      "flight",
+      "hotel",
+      "vacation",
+      "holiday",
+      "itinerary",
+      "schedule",
+      "plan",
+      "plans",
+      "appointment",
+      "interview",
+      "exam",
+      "meeting",
+      "calendar",
+      "agenda",
+      "upcoming",
+      "prepare",
+      "renovation",
+      "race",
+      "marathon",
+      "wedding",
+      "conference",
+      "surgery",
+      "arrives",
+    ],
+  },
+  {
+    cats: { possession: 1 },
+    ko: [
+      "자동차",
+      "운전",
+      "폰",
+      "휴대폰",
+      "핸드폰",
+      "스마트폰",
+      "노트북",
+      "컴퓨터",
+      "태블릿",
+      "충전",
+      "배터리",
+      "기종",
+      "타이어",
+      "엔진오일",
+      "연비",
+      "주차",
+    ],
+    koNouns: ["차"],
+    en: [
+      "car",
+      "drive",
+      "driving",
+      "phone",
+      "laptop",
+      "computer",
+      "tablet",
+      "battery",
+      "charger",
+      "tires",
+      "tyres",
+      "engine",
+      "device",
+      "gadget",
+      "mileage",
+      "bike",
+      "helmet",
+      "parking",
+      "scooter",
+      "motorcycle",
+      "vehicle",
+    ],
+  },
+  {
+    cats: { other: 0.9 },
+    ids: { "other:age": 1.2 },
+    ko: ["나이", "몇살", "연세"],
+    en: ["how old", "age"],
+  },
+  {
+    cats: { other: 0.9 },
+    ids: { "other:birthday": 1.2 },
+    ko: ["생일", "생년"],
+    en: ["birthday", "born on"],
+  },
+  {
+    cats: { other: 0.9, job: 0.5 },
+    ids: { "other:major": 1.2 },
+    ko: ["전공", "학과"],
+    en: ["major", "degree", "study", "studies"],
+  },
+  {
+    cats: { other: 0.9 },
+    ko: ["mbti", "성격"],
+    en: ["mbti", "personality"],
+  },
+  {
+    cats: Object.fromEntries(FACT_CATEGORIES.map((c) => [c, 0.6])) as Record<FactCategory, number>,
+    ko: [
+      "나에대해",
+      "나에대한",
+      "저에대해",
+      "제정보",
+      "내정보",
+      "뭘기억",
+      "기억하는거",
+      "기억나는거",
+      "알고있는거",
+    ],
+    en: ["about me", "remember about me", "know about me", "what do you remember"],
+  },
+];
+
+/** Favorite slots in both languages (id `preference:favorite:<slot>`). */
+const SLOTS: readonly (readonly string[])[] = [
+  ["color", "colour", "색", "색깔", "컬러"],
+  ["food", "dish", "음식", "요리", "메뉴"],
+  ["movie", "film", "영화"],
+  ["music", "song", "음악", "노래"],
+  ["book", "책"],
+  ["sport", "운동", "스포츠"],
+  ["drink", "음료", "술"],
+  ["singer", "band", "artist", "가수", "밴드"],
+  ["animal", "동물"],
+  ["season", "계절"],
+  ["game", "게임"],
+];
+
+interface Query {
+  lower: string;
+  compact: string;
+  words: Set<string>;
+  koNouns: Set<string>;
+}
+
+const KO_PARTICLE_END =
+  /(?:에서는|에서도|에서|에게|한테|으로|이랑|랑|하고|에는|에도|이는|은|는|이|가|을|를|의|에|로|도|와|과|만|요|야)$/;
+
+function parseQuery(query: string): Query {
+  const lower = query.normalize("NFKC").toLowerCase().replace(/[’‘]/g, "'");
+  const words = new Set(lower.split(/[^\p{L}\p{N}'-]+/u).filter((word) => word !== ""));
+  for (const word of [...words]) if (word.endsWith("'s")) words.add(word.slice(0, -2));
+  const koNouns = new Set<string>();
+  for (const word of words) {
+    if (!/[가-힣]/.test(word)) continue;
+    koNouns.add(word);
+    let stem = word;
+    for (let i = 0; i < 2; i++) {
+      const next = stem.replace(KO_PARTICLE_END, "");
+      if (next === stem || next === "") break;
+      stem = next;
+      koNouns.add(stem);
+    }
+    if (stem.endsWith("들")) koNouns.add(stem.slice(0, -1));
+  }
+  return { lower, compact: lower.replace(/\s+/g, ""), words, koNouns };
+}
+
+interface CompiledIntent {
+  intent: Intent;
+  words: ReadonlySet<string>;
+  phrases: RegExp | undefined;
+  koNouns: ReadonlySet<string>;
+}
+
+/** English single words go to a set, phrases to one expression per intent (compiled once). */
+const COMPILED: readonly CompiledIntent[] = INTENTS.map((intent) => {
+  const en = intent.en ?? [];
+  const phrases = en
+    .filter((phrase) => phrase.includes(" "))
+    .map((phrase) => phrase.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  return {
+    intent,
+    words: new Set(en.filter((phrase) => !phrase.includes(" "))),
+    phrases:
+      phrases.length === 0
+        ? undefined
+        : new RegExp(`(?:^|[^\\p{L}])(?:${phrases.join("|")})(?:$|[^\\p{L}])`, "u"),
+    koNouns: new Set(intent.koNouns ?? []),
+  };
+});
+
+function matches(compiled: CompiledIntent, q: Query): boolean {
+  const { intent } = compiled;
+  if (intent.ko?.some((phrase) => q.compact.includes(phrase))) return true;
+  for (const noun of q.koNouns) if (compiled.koNouns.has(noun)) return true;
+  for (const word of q.words) if (compiled.words.has(word)) return true;
+  return compiled.phrases?.test(q.lower) ?? false;
+}
+
+/** Canonical relations the question names ("아내" / "wife" → wife; "아이" → every child). */
+function relationsIn(q: Query): Set<string> {
+  const out = new Set<string>();
+  const add = (relation: string): void => {
+    out.add(relation);
+    if (relation === "children" || relation === "baby") for (const r of CHILD_RELATIONS) out.add(r);
+    if (relation === "sibling" || relation === "brother" || relation === "sister") {
+      for (const r of SIBLING_RELATIONS) {
+        if (relation === "sibling" || r.includes(relation)) out.add(r);
+      }
+    }
+    if (relation === "mother" || relation === "father") out.add("parents");
+    if (relation === "spouse") {
+      out.add("wife");
+      out.add("husband");
+    }
+  };
+  for (const noun of q.koNouns) {
+    const relation = RELATIONS_KO[noun];
+    if (relation !== undefined) add(relation);
+  }
+  for (const word of q.words) {
+    const bare = word.replace(/'s$/, "");
+    const relation = RELATIONS_EN[bare] ?? RELATIONS_EN[bare.replace(/s$/, "")];
+    if (relation !== undefined) add(relation);
+  }
+  if (q.compact.includes("반려") || q.words.has("pet") || q.words.has("pets")) {
+    for (const r of PET_RELATIONS) out.add(r);
+  }
+  if (q.compact.includes("남친")) add("boyfriend");
+  if (q.compact.includes("여친")) add("girlfriend");
+  if (q.compact.includes("결혼") || q.words.has("married")) add("spouse");
+  return out;
+}
+
+const POSSESSION_WORDS: Readonly<Record<string, readonly string[]>> = {
+  car: [
+    "차",
+    "자동차",
+    "운전",
+    "car",
+    "drive",
+    "driving",
+    "tires",
+    "tyres",
+    "engine",
+    "mileage",
+    "연비",
+    "타이어",
+    "엔진오일",
+    "주차",
+    "parking",
+  ],
+  phone: ["폰", "휴대폰", "핸드폰", "스마트폰", "phone", "iphone", "galaxy"],
+  laptop: ["노트북", "laptop", "computer", "컴퓨터"],
+  tablet: ["태블릿", "tablet", "ipad", "아이패드"],
+  bike: ["자전거", "bike", "bicycle", "helmet", "헬멧"],
+  home: ["집", "house", "home", "apartment", "아파트"],
+};
+
+function valueTokens(value: string): string[] {
+  return value
+    .normalize("NFKC")
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((token) => (/[가-힣]/.test(token) ? token.length >= 2 : token.length >= 3))
+    .filter((token) => !VALUE_STOP.has(token));
+}
+
+const VALUE_STOP = new Set(
+  "the and for with from food 음식 사람 여행 회사 the my your new old good".split(" "),
+);
+
+const ALIASES = new Map<string, readonly string[]>();
+for (const group of PLACE_ALIASES) for (const name of group) ALIASES.set(name, group);
+
+function mentions(q: Query, token: string): boolean {
+  return /[가-힣]/.test(token)
+    ? q.compact.includes(token)
+    : q.words.has(token) || q.words.has(`${token}s`);
+}
+
+function valueScore(fact: Fact, q: Query): number {
+  const tokens = valueTokens(fact.value);
+  if (tokens.length === 0) return 0;
+  const compactValue = valueKey(fact.value);
+  const hit = tokens.some((token) => {
+    if (mentions(q, token)) return true;
+    const group = ALIASES.get(token) ?? ALIASES.get(compactValue);
+    return (
+      group?.some((alias) =>
+        /[가-힣]/.test(alias)
+          ? q.compact.includes(alias)
+          : (q.compact.includes(alias) && alias.length > 2) || q.words.has(alias),
+      ) ?? false
+    );
+  });
+  return hit ? 1 : 0;
+}
+
+function subKeyScore(fact: Fact, q: Query, relations: Set<string>): number {
+  const [category, sub, slot] = fact.id.split(":");
+  if (category === "family" && sub !== undefined && relations.has(sub)) return 0.8;
+  if (category === "possession" && sub !== undefined) {
+    const words = POSSESSION_WORDS[sub];
+    if (
+      words?.some((word) =>
+        /[가-힣]/.test(word)
+          ? q.koNouns.has(word) || (q.compact.includes(word) && word.length > 1)
+          : q.words.has(word),
+      )
+    ) {
+      return 0.6;
+    }
+  }
+  if (category === "preference" && sub === "favorite" && slot !== undefined) {
+    const group = SLOTS.find((names) => names.includes(slot));
+    const names = group ?? [slot];
+    if (
+      names.some((name) => (/[가-힣]/.test(name) ? q.compact.includes(name) : q.words.has(name)))
+    ) {
+      return 0.6;
+    }
+  }
+  return 0;
+}
+
+/** The score of each fact for the question (0 = irrelevant). Exposed for tests and tuning. */
+/** Only the first this many characters of a question are read. */
+export const MAX_QUERY_CHARS = 500;
+
+export function scoreFacts(facts: readonly Fact[], query: string): number[] {
+  const q = parseQuery(typeof query === "string" ? query.slice(0, MAX_QUERY_CHARS) : "");
+  const active = COMPILED.filter((compiled) => matches(compiled, q)).map((c) => c.intent);
+  const relations = relationsIn(q);
+  return facts.map((fact) => {
+    // The strongest matching intent, plus a little for each further one that agrees
+    // ("사는 곳 근처" = residence twice beats "맛집" = food once).
+    let intent = 0;
+    let support = 0;
+    for (const candidate of active) {
+      const weight = Math.max(candidate.cats[fact.category] ?? 0, candidate.ids?.[fact.id] ?? 0);
+      support += weight;
+      intent = Math.max(intent, weight);
+    }
+    const agreement = Math.min(0.5, 0.25 * (support - intent));
+    return intent + agreement + valueScore(fact, q) + subKeyScore(fact, q, relations);
+  });
+}
+
+/**
+ * The best `k` facts for the follow-up question (see the file header): at most k, only
+ * facts scoring at least {@link MIN_SCORE}, best first, ties to the more recent fact.
+ */
+export function recallFacts(facts: readonly Fact[], query: string, k: number): Fact[] {
+  if (!Number.isFinite(k) || k < 1 || facts.length === 0) return [];
+  const limit = Math.floor(k);
+  const scores = scoreFacts(facts, query);
+  return facts
+    .map((fact, index) => ({ fact, index, score: scores[index] ?? 0, turn: fact.turn ?? -1 }))
+    .filter((entry) => entry.score >= MIN_SCORE)
+    .sort((a, b) => b.score - a.score || b.turn - a.turn || b.index - a.index)
+    .slice(0, limit)
+    .map((entry) => entry.fact);
+}

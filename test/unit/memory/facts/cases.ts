@@ -1,0 +1,281 @@
+/**
+ * Utterances per category and language (R8.1 heuristic), with particle and ending variants
+ * for Korean: [utterance, category, expected value (matched loosely, see sameValue)].
+ */
+import type { FactCategory } from "../../../../src/memory/facts/index.ts";
+
+export type Case = readonly [utterance: string, category: FactCategory, value: string];
+
+export const POSITIVE: Readonly<Record<FactCategory, { ko: Case[]; en: Case[] }>> = {
+  name: {
+    ko: [
+      ["제 이름은 민수예요", "name", "민수"],
+      ["제 이름은 김지훈이에요", "name", "김지훈"],
+      ["저는 민수라고 해요", "name", "민수"],
+      ["저는 지훈이라고 합니다", "name", "지훈"],
+      ["안녕하세요 저는 이서연입니다", "name", "이서연"],
+      ["나 지수야", "name", "지수"],
+      ["민준이라고 불러 주세요", "name", "민준"],
+      ["민수입니다", "name", "민수"],
+    ],
+    en: [
+      ["My name is Sarah", "name", "Sarah"],
+      ["my name's alex", "name", "alex"],
+      ["Hi, I'm Marcus", "name", "Marcus"],
+      ["im jess btw", "name", "jess"],
+      ["Call me Marc", "name", "Marc"],
+      ["Hey there, name's Olivia.", "name", "Olivia"],
+    ],
+  },
+  residence: {
+    ko: [
+      ["서울에 살아요", "residence", "서울"],
+      ["서울에서 살고 있어요", "residence", "서울"],
+      ["부산에 삽니다", "residence", "부산"],
+      ["나 대구 살아", "residence", "대구"],
+      ["인천에 살고있음", "residence", "인천"],
+      ["저는 광주에 살고요", "residence", "광주"],
+      ["대전에 거주하고 있습니다", "residence", "대전"],
+      ["수원으로 이사했어요", "residence", "수원"],
+      ["사는 곳은 분당이에요", "residence", "분당"],
+      ["집은 일산이에요", "residence", "일산"],
+      ["서울 마포구에 살고 있어요", "residence", "마포구"],
+      ["고향은 대구예요", "residence", "대구"],
+      ["부산 출신이에요", "residence", "부산"],
+    ],
+    en: [
+      ["I live in Busan", "residence", "Busan"],
+      ["I'm living in Denver", "residence", "Denver"],
+      ["I've lived in Tokyo for six years", "residence", "Tokyo"],
+      ["I moved to Austin", "residence", "Austin"],
+      ["Actually, I moved to Denver last month", "residence", "Denver"],
+      ["I'm based in Berlin", "residence", "Berlin"],
+      ["I'm from Canada", "residence", "Canada"],
+      ["I grew up in Manchester", "residence", "Manchester"],
+      ["Just moved to Seattle", "residence", "Seattle"],
+      ["I rent a studio in Brooklyn", "residence", "Brooklyn"],
+    ],
+  },
+  workplace: {
+    ko: [
+      ["삼성전자에서 일해요", "workplace", "삼성전자"],
+      ["카카오에서 일하고 있어요", "workplace", "카카오"],
+      ["현대자동차 다녀요", "workplace", "현대자동차"],
+      ["병원에서 근무해요", "workplace", "병원"],
+      ["회사는 판교에 있어요", "workplace", "판교"],
+      ["판교로 출근해요", "workplace", "판교"],
+      ["Google 코리아에서 일합니다", "workplace", "Google"],
+    ],
+    en: [
+      ["I work at Google", "workplace", "Google"],
+      ["I work for the BBC", "workplace", "BBC"],
+      ["I'm a software engineer at Stripe", "workplace", "Stripe"],
+      ["I work as a nurse at St. Mary's Hospital", "workplace", "St. Mary's Hospital"],
+      ["My company is Zalando", "workplace", "Zalando"],
+      ["I work from home", "workplace", "remote"],
+      ["I work night shifts at a warehouse", "workplace", "warehouse"],
+    ],
+  },
+  job: {
+    ko: [
+      ["저는 간호사예요", "job", "간호사"],
+      ["직업은 교사입니다", "job", "교사"],
+      ["개발자로 일하고 있어요", "job", "개발자"],
+      ["저 대학생이에요", "job", "대학생"],
+      ["전 프론트엔드 개발자예요", "job", "프론트엔드 개발자"],
+      ["마케팅 일을 해요", "job", "마케팅"],
+      ["회사원이고요", "job", "회사원"],
+    ],
+    en: [
+      ["I'm a nurse", "job", "nurse"],
+      ["I work as a data analyst", "job", "data analyst"],
+      ["I'm a software engineer", "job", "software engineer"],
+      ["My job is accountant", "job", "accountant"],
+      ["I'm retired", "job", "retired"],
+      ["I teach high school", "job", "teacher"],
+      ["I'm a freelance translator", "job", "translator"],
+    ],
+  },
+  family: {
+    ko: [
+      ["아들이 하나 있어요", "family", "아들"],
+      ["남편은 공무원이에요", "family", "남편"],
+      ["강아지를 키우고 있어요", "family", "강아지"],
+      ["고양이 두 마리 키워요", "family", "고양이"],
+      ["우리 딸 이름은 서아예요", "family", "딸"],
+      ["여동생이랑 같이 살아요", "family", "여동생"],
+      ["결혼했어요", "family", "배우자"],
+      ["제가 키우는 강아지가 벌써 열 살이에요", "family", "강아지"],
+    ],
+    en: [
+      ["My wife's name is Emily", "family", "wife"],
+      ["We have two kids", "family", "kids"],
+      ["I have a golden retriever named Max", "family", "golden retriever"],
+      ["My mom lives in Busan", "family", "mom"],
+      ["I'm married", "family", "married"],
+      ["I've got two cats and a parrot", "family", "parrot"],
+    ],
+  },
+  preference: {
+    ko: [
+      ["커피를 좋아해요", "preference", "커피"],
+      ["매운 음식은 좋아하는 편이에요", "preference", "매운 음식"],
+      ["저는 등산을 정말 좋아합니다", "preference", "등산"],
+      ["제가 제일 좋아하는 음식은 김치찌개예요", "preference", "김치찌개"],
+      ["취미는 클라이밍이야", "preference", "클라이밍"],
+      ["재즈 덕후예요", "preference", "재즈"],
+      ["고양이 좋아해", "preference", "고양이"],
+    ],
+    en: [
+      ["I love Thai food", "preference", "Thai food"],
+      ["I really enjoy hiking and rock climbing", "preference", "rock climbing"],
+      ["I'm a huge fan of Studio Ghibli", "preference", "Studio Ghibli"],
+      ["My favorite color is blue", "preference", "blue"],
+      ["I'm into jazz", "preference", "jazz"],
+      ["I like to hike", "preference", "hike"],
+    ],
+  },
+  dislike: {
+    ko: [
+      ["오이를 싫어해요", "dislike", "오이"],
+      ["공포 영화는 질색이에요", "dislike", "공포 영화"],
+      ["밀가루 음식은 별로 안 좋아해요", "dislike", "밀가루 음식"],
+      ["고수를 못 참겠어요", "dislike", "고수"],
+      ["당근 싫어", "dislike", "당근"],
+    ],
+    en: [
+      ["I hate mushrooms", "dislike", "mushrooms"],
+      ["I don't like cilantro", "dislike", "cilantro"],
+      ["I can't stand horror movies", "dislike", "horror movies"],
+      ["Not a fan of seafood", "dislike", "seafood"],
+    ],
+  },
+  allergy: {
+    ko: [
+      ["땅콩 알레르기가 있어요", "allergy", "땅콩"],
+      ["복숭아 알러지 있음", "allergy", "복숭아"],
+      ["견과류에 알레르기가 있습니다", "allergy", "견과류"],
+      ["새우 못 먹어요", "allergy", "새우"],
+      ["저는 갑각류 알레르기가 있고 우유도 잘 못 먹어요", "allergy", "우유"],
+    ],
+    en: [
+      ["I'm allergic to shellfish", "allergy", "shellfish"],
+      ["I have a peanut allergy", "allergy", "peanut"],
+      ["I can't eat gluten", "allergy", "gluten"],
+      ["Allergic to cats", "allergy", "cats"],
+    ],
+  },
+  health: {
+    ko: [
+      ["당뇨가 있어요", "health", "당뇨"],
+      ["저는 채식주의자예요", "health", "채식주의자"],
+      ["비건이에요", "health", "비건"],
+      ["임신 중이에요", "health", "임신"],
+      ["고혈압 약 먹고 있어요", "health", "고혈압"],
+      ["술을 안 마셔요", "health", "술"],
+    ],
+    en: [
+      ["I have type 2 diabetes", "health", "diabetes"],
+      ["I'm vegan", "health", "vegan"],
+      ["I've been vegetarian for 10 years", "health", "vegetarian"],
+      ["I'm lactose intolerant", "health", "lactose intolerant"],
+      ["I have asthma", "health", "asthma"],
+    ],
+  },
+  plan: {
+    ko: [
+      ["다음 주 금요일에 제주도 가요", "plan", "제주도"],
+      ["내일 부산 가", "plan", "부산"],
+      ["다음 주 화요일에 면접이 있어요", "plan", "면접"],
+      ["다음 달에 결혼해요", "plan", "결혼"],
+      ["이번 주말에 캠핑 가기로 했어요", "plan", "캠핑"],
+      ["신혼여행은 발리로 갈 거야", "plan", "발리"],
+    ],
+    en: [
+      ["I'm going to Jeju next Friday", "plan", "Jeju"],
+      ["I'm flying to Tokyo next week", "plan", "Tokyo"],
+      ["I have a dentist appointment tomorrow", "plan", "dentist appointment"],
+      ["We're going camping in Yosemite this weekend", "plan", "Yosemite"],
+      ["I'm planning to learn Spanish", "plan", "learn Spanish"],
+    ],
+  },
+  possession: {
+    ko: [
+      ["차는 아반떼예요", "possession", "아반떼"],
+      ["제 차는 소나타예요", "possession", "소나타"],
+      ["아이폰 15 써요", "possession", "아이폰 15"],
+      ["노트북은 맥북 에어예요", "possession", "맥북 에어"],
+      ["테슬라 타요", "possession", "테슬라"],
+      ["제 폰이 갤럭시 S23인데 배터리가 빨리 닳아요", "possession", "갤럭시 S23"],
+    ],
+    en: [
+      ["I have a Tesla", "possession", "Tesla"],
+      ["I drive a Hyundai Sonata", "possession", "Hyundai Sonata"],
+      ["My laptop is a ThinkPad", "possession", "ThinkPad"],
+      ["I use a Pixel 8", "possession", "Pixel 8"],
+      ["I just bought a new iPhone", "possession", "iPhone"],
+    ],
+  },
+  other: {
+    ko: [
+      ["저 서른두 살이에요", "other", "서른두"],
+      ["32살입니다", "other", "32"],
+      ["생일은 11월 3일이에요", "other", "11월 3일"],
+      ["전공은 경영학이에요", "other", "경영학"],
+    ],
+    en: [
+      ["I'm 29", "other", "29"],
+      ["My birthday is May 3rd", "other", "May 3rd"],
+      ["I major in economics", "other", "economics"],
+    ],
+  },
+};
+
+/** Utterances that state no fact about the user at all. */
+export const NOTHING: readonly string[] = [
+  // questions
+  "Where do I live?",
+  "Where do I live",
+  "제가 어디 살죠?",
+  "제가 어디 살죠",
+  "Do you know my name?",
+  "내 이름 뭐야?",
+  "What's my favorite color?",
+  "어디 사세요?",
+  "Can you recommend a restaurant?",
+  "혹시 오이 싫어하는 사람 많아요?",
+  "Do I have any allergies?",
+  "제가 무슨 일 한다고 했죠?",
+  // hypotheticals and wishes
+  "If I lived in Paris I'd eat croissants every day.",
+  "만약 제가 파리에 산다면 매일 크루아상을 먹을 거예요",
+  "I wish I had a Porsche",
+  "제주도에 살고 싶어요",
+  "I'd love to visit Iceland someday",
+  "고양이를 키우고 싶어요",
+  // negations and the past (no current fact)
+  "I don't live in Seoul anymore",
+  "저 이제 서울에 안 살아요",
+  "I used to live in New York",
+  "저는 은행원이었어요",
+  "I was a teacher",
+  "서울에 살았어요",
+  // other people
+  "My friend lives in Busan",
+  "친구가 제주도에 살아요",
+  "She lives in Canada",
+  "My friend Jake works at Google",
+  // small talk
+  "ㅋㅋ 오늘 진짜 덥다",
+  "lol that's hilarious",
+  "Thanks!",
+  "좋아요",
+  "I'd like a coffee, please",
+  "I like it",
+  "네 좋아요 그렇게 해주세요",
+  "파이썬에서 리스트 정렬하는 법 알려줘",
+  "Can you help me write an email to my landlord?",
+  "주말에 날씨 좋으면 한강 가요",
+  "",
+  "   ",
+];

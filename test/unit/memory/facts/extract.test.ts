@@ -1,0 +1,252 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  analyseUtterance,
+  extractFacts,
+  extractRetractions,
+  FACT_CATEGORIES,
+  type Fact,
+  MAX_EXTRACT_CHARS,
+  sameValue,
+} from "../../../../src/memory/facts/index.ts";
+import { NOTHING, POSITIVE } from "./cases.ts";
+
+const has = (facts: readonly Fact[], category: string, value: string): boolean =>
+  facts.some((fact) => fact.category === category && sameValue(fact.value, value));
+
+const show = (facts: readonly Fact[]) => facts.map((fact) => `${fact.category}=${fact.value}`);
+
+describe("R8.1 heuristic extraction: every category in Korean and English", () => {
+  for (const category of FACT_CATEGORIES) {
+    for (const lang of ["ko", "en"] as const) {
+      const cases = POSITIVE[category][lang];
+      it(`${category} (${lang}): ${cases.length} phrasings`, () => {
+        expect(cases.length).toBeGreaterThanOrEqual(3);
+        for (const [utterance, expected, value] of cases) {
+          const facts = extractFacts(utterance);
+          expect(has(facts, expected, value), `${utterance} → ${show(facts).join(", ")}`).toBe(
+            true,
+          );
+        }
+      });
+    }
+  }
+
+  it("Korean particles and endings give the same value (서울에서/서울에/서울로, 살아요/삽니다/살고있음)", () => {
+    const variants = [
+      "서울에 살아요",
+      "서울에서 살아요",
+      "서울에 살고 있어요",
+      "서울에서 살고있음",
+      "서울에 삽니다",
+      "서울 살아",
+      "서울로 이사했어요",
+      "서울에 거주 중이에요",
+    ];
+    for (const utterance of variants) {
+      const residence = extractFacts(utterance).filter((fact) => fact.id === "residence");
+      expect(
+        residence.map((fact) => fact.value),
+        utterance,
+      ).toEqual(["서울"]);
+    }
+    for (const utterance of [
+      "커피를 좋아해요",
+      "커피 좋아해",
+      "커피는 정말 좋아합니다",
+      "커피도 좋아하는 편이에요",
+    ]) {
+      expect(
+        extractFacts(utterance).map((fact) => fact.value),
+        utterance,
+      ).toEqual(["커피"]);
+    }
+    // Nouns that merely end like a particle keep their last syllable.
+    expect(extractFacts("고양이를 좋아해요")[0]?.value).toBe("고양이");
+    expect(extractFacts("오이를 싫어해요")[0]?.value).toBe("오이");
+    expect(extractFacts("제주도에 살아요")[0]?.value).toBe("제주도");
+  });
+
+  it("names: the several Korean forms (제 이름은 민수예요 / 저는 민수라고 해요 / 민수입니다)", () => {
+    for (const utterance of [
+      "제 이름은 민수예요",
+      "저는 민수라고 해요",
+      "민수입니다",
+      "안녕하세요, 민수입니다",
+    ]) {
+      expect(extractFacts(utterance), utterance).toMatchObject([
+        { id: "name", category: "name", value: "민수", lang: "ko" },
+      ]);
+    }
+    // A pet's name is not the user's name; job words are not names.
+    expect(extractFacts("이름은 나비랑 까망이에요")).toEqual([]);
+    expect(extractFacts("저는 학생입니다").map((fact) => fact.category)).toEqual(["job"]);
+  });
+
+  it("normalised text in the utterance's language, with the right particle", () => {
+    expect(extractFacts("부산에 살아요")[0]?.text).toBe("사용자는 부산에 산다");
+    expect(extractFacts("I live in Busan")[0]?.text).toBe("The user lives in Busan");
+    expect(extractFacts("땅콩 알레르기가 있어요")[0]?.text).toBe("사용자는 땅콩 알레르기가 있다");
+    expect(extractFacts("오이를 싫어해요")[0]?.text).toBe("사용자는 오이를 싫어한다");
+    expect(extractFacts("김치찌개를 좋아해요")[0]?.text).toBe("사용자는 김치찌개를 좋아한다");
+    expect(extractFacts("저 아이폰 15 써요")[0]?.text).toBe("사용자는 아이폰 15를 가지고 있다");
+  });
+
+  it("ids are stable per (category, subject) so corrections can replace them", () => {
+    expect(extractFacts("서울에 살아요")[0]?.id).toBe("residence");
+    expect(extractFacts("I moved to Busan")[0]?.id).toBe("residence");
+    expect(extractFacts("I'm from Canada")[0]?.id).toBe("residence:hometown");
+    expect(extractFacts("I'm allergic to peanuts")[0]?.id).toBe("allergy:peanut");
+    expect(extractFacts("I have a peanut allergy")[0]?.id).toBe("allergy:peanut");
+    expect(extractFacts("My wife's name is Emily")[0]?.id).toBe("family:wife");
+    expect(extractFacts("아내 이름은 지수예요").find((f) => f.category === "family")?.id).toBe(
+      "family:wife",
+    );
+    expect(extractFacts("I drive a Tesla")[0]?.id).toBe("possession:car");
+    expect(extractFacts("차는 아반떼예요")[0]?.id).toBe("possession:car");
+    expect(extractFacts("My favorite color is blue")[0]?.id).toBe("preference:favorite:color");
+  });
+
+  it("lists give one fact per item", () => {
+    expect(show(extractFacts("I'm allergic to peanuts and shellfish"))).toEqual([
+      "allergy=peanuts",
+      "allergy=shellfish",
+    ]);
+    expect(show(extractFacts("땅콩이랑 새우 알레르기가 있어요"))).toEqual([
+      "allergy=땅콩",
+      "allergy=새우",
+    ]);
+  });
+
+  it("source is the utterance and turn is kept", () => {
+    const [fact] = extractFacts("  I live in Busan  ", { turn: 4 });
+    expect(fact).toMatchObject({ source: "I live in Busan", turn: 4, lang: "en" });
+    expect(extractFacts("I live in Busan")[0]).not.toHaveProperty("turn");
+  });
+});
+
+describe("R8.1 statements only: questions, hypotheticals, negations, the past, other people", () => {
+  it.each(NOTHING)("nothing from %j", (utterance) => {
+    expect(show(extractFacts(utterance))).toEqual([]);
+  });
+
+  it("a question next to a statement: only the statement counts", () => {
+    expect(show(extractFacts("I'm from Seoul, what about you?"))).toEqual(["residence=Seoul"]);
+    expect(show(extractFacts("어디 사세요? 저는 수원에 살아요"))).toEqual(["residence=수원"]);
+  });
+
+  it("negations retract instead of stating (documented in extract.ts)", () => {
+    expect(extractRetractions("I don't live in Seoul anymore")).toEqual([
+      { category: "residence", value: "Seoul", id: "residence" },
+    ]);
+    expect(extractRetractions("저 이제 서울에 안 살아요")).toEqual([
+      { category: "residence", value: "서울", id: "residence" },
+    ]);
+    expect(extractRetractions("I sold my car")).toEqual([
+      { category: "possession", id: "possession:car" },
+    ]);
+    expect(extractRetractions("퇴사했어요")).toEqual([{ category: "workplace", id: "workplace" }]);
+    // "don't like" is a fact of its own (dislike), not only a retraction.
+    expect(show(extractFacts("I don't like coffee"))).toEqual(["dislike=coffee"]);
+    expect(show(extractFacts("커피 안 좋아해요"))).toEqual(["dislike=커피"]);
+    // A question or a hypothetical retracts nothing.
+    expect(extractRetractions("Do I not live in Seoul anymore?")).toEqual([]);
+    expect(extractRetractions("If I didn't live in Seoul I'd move to Busan")).toEqual([]);
+  });
+
+  it("family members get a family fact, not the user's job, allergy or residence", () => {
+    expect(show(extractFacts("남편은 공무원이에요"))).toEqual(["family=남편"]);
+    expect(show(extractFacts("My son Leo is allergic to peanuts."))).toEqual(["family=son"]);
+    expect(show(extractFacts("My mom lives in Busan."))).toEqual(["family=mom"]);
+    expect(show(extractFacts("딸이 공주 인형을 좋아해요"))).toEqual(["family=딸"]);
+    expect(show(extractFacts("제가 키우는 강아지가 벌써 열 살이에요"))).toEqual(["family=강아지"]);
+  });
+
+  it("analyseUtterance gives both at once", () => {
+    const { facts, retractions } = analyseUtterance(
+      "I don't live in Seattle anymore. I moved to Austin in May.",
+    );
+    expect(show(facts)).toEqual(["residence=Austin"]);
+    expect(retractions).toEqual([{ category: "residence", value: "Seattle", id: "residence" }]);
+  });
+});
+
+describe("R8.1 extraction is total and cheap", () => {
+  it("never throws and returns well-formed facts for arbitrary strings (property)", () => {
+    const korean = fc
+      .array(
+        fc.constantFrom(
+          "저는",
+          "서울에",
+          "살아요",
+          "좋아해요",
+          "알레르기가",
+          "있어요",
+          "안",
+          "?",
+          "만약",
+          "다음 주에",
+          "가요",
+          "이에요",
+          "I'm",
+          "my",
+          "live in",
+          "allergic to",
+          ",",
+          ".",
+          "제",
+          "이름은",
+        ),
+        { maxLength: 12 },
+      )
+      .map((words) => words.join(" "));
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 300 }),
+          fc.string({ unit: "binary", maxLength: 200 }),
+          korean,
+        ),
+        (text) => {
+          const facts = extractFacts(text);
+          for (const fact of facts) {
+            expect(FACT_CATEGORIES).toContain(fact.category);
+            expect(fact.value.trim()).not.toBe("");
+            expect(fact.id.startsWith(fact.category)).toBe(true);
+            expect(["ko", "en"]).toContain(fact.lang);
+          }
+          expect(new Set(facts.map((fact) => fact.id)).size).toBe(facts.length);
+          expect(() => extractRetractions(text)).not.toThrow();
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it("non-strings give nothing", () => {
+    for (const value of [undefined, null, 42, {}, ["I live in Busan"]]) {
+      expect(extractFacts(value as unknown as string)).toEqual([]);
+      expect(extractRetractions(value as unknown as string)).toEqual([]);
+    }
+  });
+
+  it("only the first MAX_EXTRACT_CHARS characters are read", () => {
+    const long = `${"blah ".repeat(MAX_EXTRACT_CHARS / 5)}I live in Busan`;
+    expect(extractFacts(long)).toEqual([]);
+    expect(extractFacts(`I live in Busan. ${"blah ".repeat(2000)}`)).toHaveLength(1);
+  });
+
+  it("a typical utterance takes well under a millisecond (CPU time, mean of 200)", () => {
+    const utterances = [
+      "저는 서울 마포구에 살고 있고 땅콩 알레르기가 있어요.",
+      "Hey, I'm Marcus. I live in Portland, Oregon and I love hiking.",
+    ];
+    for (let i = 0; i < 50; i++) for (const u of utterances) extractFacts(u);
+    const start = process.cpuUsage();
+    for (let i = 0; i < 100; i++) for (const u of utterances) extractFacts(u);
+    const used = process.cpuUsage(start);
+    const perUtterance = (used.user + used.system) / 1000 / 200;
+    // Measured ≈ 0.2 ms on a loaded 2-core machine; generous bound against noisy CI.
+    expect(perUtterance).toBeLessThan(1);
+  });
+});
