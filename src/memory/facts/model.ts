@@ -65,7 +65,21 @@ function invalid(message: string, cause?: unknown): LlamonError {
   });
 }
 
-function decode(json: unknown): unknown {
+/** LangChain message content may be a list of blocks: [{ type: "text", text }]. */
+function contentText(value: unknown): string | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  const texts: string[] = [];
+  for (const block of value) {
+    if (typeof block !== "object" || block === null) return undefined;
+    const { type, text } = block as { type?: unknown; text?: unknown };
+    if (type !== "text" || typeof text !== "string") return undefined;
+    texts.push(text);
+  }
+  return texts.join("");
+}
+
+function decode(input: unknown): unknown {
+  const json = contentText(input) ?? input;
   if (typeof json !== "string") return json;
   const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(json);
   const body = (fenced?.[1] ?? json).trim();
@@ -105,8 +119,8 @@ function subKey(
 }
 
 /**
- * The facts of a model's answer (an object, an array, or the raw text with optional
- * ```json fences). Invalid entries are skipped; throws `LlamonError("INPUT_INVALID")` when
+ * The facts of a model's answer (an object, an array, the raw text with optional ```json
+ * fences, or LangChain content blocks `[{ type: "text", text }]` holding that text). Invalid entries are skipped; throws `LlamonError("INPUT_INVALID")` when
  * the answer is not JSON of the expected shape or every entry is invalid.
  */
 export function parseModelFacts(json: unknown, source: string): Fact[] {

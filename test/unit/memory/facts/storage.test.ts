@@ -149,6 +149,11 @@ describe("R8.1 llm mode contract: FACT_EXTRACTION_PROMPT and parseModelFacts", (
     ).toHaveLength(1);
     expect(parseModelFacts('Sure! {"facts": []}', "s")).toEqual([]);
     expect(parseModelFacts([{ category: "name", value: "Sarah" }], "s")[0]?.id).toBe("name");
+    const blocks = [
+      { type: "text", text: '{"facts":[{"category":"residence",' },
+      { type: "text", text: '"value":"Busan"}]}' },
+    ];
+    expect(parseModelFacts(blocks, "s").map((f) => f.id)).toEqual(["residence"]);
   });
 
   it("skips invalid entries but keeps valid ones", () => {

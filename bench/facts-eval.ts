@@ -1,0 +1,323 @@
+/**
+ * Fact recall evaluation (R8): runs the heuristic extractor over every dialogue of
+ * test/fixtures/facts/dialogues.json (updateFacts per user turn = retractions, then
+ * extractFacts + mergeFacts), then recallFacts(followUp, k) for k = 1 and 3.
+ *
+ *   npx tsx bench/facts-eval.ts          # table, then one JSON object on the last line
+ *   npx tsx bench/facts-eval.ts --json   # only the JSON object
+ *   npx tsx bench/facts-eval.ts --verbose  # also every miss and false positive
+ *
+ * Metrics (micro-averaged over dialogues):
+ * - extraction precision = stored facts that match an expected fact / stored facts;
+ *   extraction recall = expected facts matched by a stored fact / expected facts.
+ *   A stored fact matches an expected {category, value} when the category is equal and
+ *   the values are the same modulo case, spaces and punctuation, or one contains the
+ *   other (at least 2 letters): "서울 마포구" matches "마포구".
+ * - recall@k = expected recall items among the top k / min(k, expected items), over the
+ *   dialogues that expect something (so a perfect system scores 1 at every k).
+ * - empty@k = share of dialogues that expect nothing whose recall returned [] (no padding).
+ *   Family facts also match by relation across languages ("딸" matches "daughter").
+ * - latency: wall-clock mean and p99 and CPU-time mean of extract+merge per utterance
+ *   and of one recall (after a warm-up round; wall time suffers on a loaded machine).
+ */
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { type Fact, recallFacts, sameValue, updateFacts } from "../src/memory/facts/index.ts";
+import { RELATIONS_EN, RELATIONS_KO } from "../src/memory/facts/lexicon.ts";
+
+interface Expected {
+  category: string;
+  value: string;
+}
+
+export interface Dialogue {
+  id: string;
+  lang: "ko" | "en" | "mixed";
+  split?: "dev" | "holdout";
+  note?: string;
+  turns: string[];
+  expectedFacts: Expected[];
+  followUp: string;
+  expectedRecall: Expected[];
+}
+
+export const FIXTURE = fileURLToPath(
+  new URL("../test/fixtures/facts/dialogues.json", import.meta.url),
+);
+
+export function loadDialogues(path = FIXTURE): Dialogue[] {
+  return JSON.parse(readFileSync(path, "utf8")) as Dialogue[];
+}
+
+/** Family facts also match by relation across languages ("딸" is family:daughter). */
+function relation(value: string): string | undefined {
+  const lower = value.trim().toLowerCase();
+  return RELATIONS_EN[lower] ?? RELATIONS_EN[lower.replace(/s$/, "")] ?? RELATIONS_KO[lower];
+}
+
+export const matches = (fact: Fact, expected: Expected): boolean =>
+  fact.category === expected.category &&
+  (sameValue(fact.value, expected.value) ||
+    (fact.category === "family" && fact.id === `family:${relation(expected.value) ?? ""}`));
+
+interface Counts {
+  dialogues: number;
+  stored: number;
+  storedCorrect: number;
+  expected: number;
+  expectedFound: number;
+  recallDialogues: number;
+  hits1: number;
+  hits3: number;
+  emptyDialogues: number;
+  empty1: number;
+  empty3: number;
+}
+
+const zero = (): Counts => ({
+  dialogues: 0,
+  stored: 0,
+  storedCorrect: 0,
+  expected: 0,
+  expectedFound: 0,
+  recallDialogues: 0,
+  hits1: 0,
+  hits3: 0,
+  emptyDialogues: 0,
+  empty1: 0,
+  empty3: 0,
+});
+
+export interface Metrics {
+  dialogues: number;
+  extraction: { precision: number; recall: number; f1: number };
+  recallAt1: number;
+  recallAt3: number;
+  emptyAt1: number;
+  emptyAt3: number;
+}
+
+const ratio = (a: number, b: number): number => (b === 0 ? 1 : Math.round((a / b) * 1000) / 1000);
+
+function metrics(c: Counts): Metrics {
+  const precision = ratio(c.storedCorrect, c.stored);
+  const recall = ratio(c.expectedFound, c.expected);
+  const f1 =
+    precision + recall === 0
+      ? 0
+      : Math.round(((2 * precision * recall) / (precision + recall)) * 1000) / 1000;
+  return {
+    dialogues: c.dialogues,
+    extraction: { precision, recall, f1 },
+    recallAt1: ratio(c.hits1, c.recallDialogues === 0 ? 0 : c.recallDialogues),
+    recallAt3: ratio(c.hits3, c.recallDialogues === 0 ? 0 : c.recallDialogues),
+    emptyAt1: ratio(c.empty1, c.emptyDialogues),
+    emptyAt3: ratio(c.empty3, c.emptyDialogues),
+  };
+}
+
+export interface DialogueResult {
+  id: string;
+  facts: Fact[];
+  missing: Expected[];
+  extra: Fact[];
+  recall1: Fact[];
+  recall3: Fact[];
+  score1: number;
+  score3: number;
+}
+
+export function runDialogue(d: Dialogue): DialogueResult {
+  let facts: Fact[] = [];
+  d.turns.forEach((turn, index) => {
+    facts = updateFacts(facts, turn, { turn: index });
+  });
+  const missing = d.expectedFacts.filter((e) => !facts.some((f) => matches(f, e)));
+  const extra = facts.filter((f) => !d.expectedFacts.some((e) => matches(f, e)));
+  const recall1 = recallFacts(facts, d.followUp, 1);
+  const recall3 = recallFacts(facts, d.followUp, 3);
+  const at = (got: Fact[], k: number): number => {
+    if (d.expectedRecall.length === 0) return got.length === 0 ? 1 : 0;
+    const hits = d.expectedRecall.filter((e) => got.some((f) => matches(f, e))).length;
+    return hits / Math.min(k, d.expectedRecall.length);
+  };
+  return {
+    id: d.id,
+    facts,
+    missing,
+    extra,
+    recall1,
+    recall3,
+    score1: at(recall1, 1),
+    score3: at(recall3, 3),
+  };
+}
+
+export interface Report {
+  /** Latency is 0 when evaluate() ran with `latency: false`. */
+  overall: Metrics;
+  byLang: Record<string, Metrics>;
+  bySplit: Record<string, Metrics>;
+  /** Wall-clock mean/p99 and CPU-time mean per utterance (extract+merge) and per recall, in ms. */
+  latencyMs: {
+    extractMean: number;
+    extractP99: number;
+    extractCpuMean: number;
+    recallMean: number;
+    recallP99: number;
+    recallCpuMean: number;
+  };
+}
+
+function add(c: Counts, d: Dialogue, r: DialogueResult): void {
+  c.dialogues++;
+  c.stored += r.facts.length;
+  c.storedCorrect += r.facts.length - r.extra.length;
+  c.expected += d.expectedFacts.length;
+  c.expectedFound += d.expectedFacts.length - r.missing.length;
+  if (d.expectedRecall.length === 0) {
+    c.emptyDialogues++;
+    c.empty1 += r.recall1.length === 0 ? 1 : 0;
+    c.empty3 += r.recall3.length === 0 ? 1 : 0;
+  } else {
+    c.recallDialogues++;
+    c.hits1 += r.score1;
+    c.hits3 += r.score3;
+  }
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const value = sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+  return Math.round(value * 1000) / 1000;
+}
+
+function latency(dialogues: readonly Dialogue[]): Report["latencyMs"] {
+  const extract: number[] = [];
+  const recall: number[] = [];
+  let extractCpu = 0;
+  let recallCpu = 0;
+  // Round 0 warms up the JIT and the regular-expression cache; it is not measured.
+  for (let round = 0; round < 6; round++) {
+    for (const d of dialogues) {
+      let facts: Fact[] = [];
+      for (const turn of d.turns) {
+        const cpu = process.cpuUsage();
+        const start = performance.now();
+        facts = updateFacts(facts, turn);
+        if (round > 0) {
+          extract.push(performance.now() - start);
+          const used = process.cpuUsage(cpu);
+          extractCpu += (used.user + used.system) / 1000;
+        }
+      }
+      const cpu = process.cpuUsage();
+      const start = performance.now();
+      recallFacts(facts, d.followUp, 3);
+      if (round > 0) {
+        recall.push(performance.now() - start);
+        const used = process.cpuUsage(cpu);
+        recallCpu += (used.user + used.system) / 1000;
+      }
+    }
+  }
+  const mean = (values: number[]) =>
+    Math.round((values.reduce((a, b) => a + b, 0) / Math.max(1, values.length)) * 1000) / 1000;
+  const round3 = (value: number) => Math.round(value * 1000) / 1000;
+  return {
+    extractMean: mean(extract),
+    extractP99: percentile(extract, 99),
+    extractCpuMean: round3(extractCpu / Math.max(1, extract.length)),
+    recallMean: mean(recall),
+    recallP99: percentile(recall, 99),
+    recallCpuMean: round3(recallCpu / Math.max(1, recall.length)),
+  };
+}
+
+export function evaluate(
+  dialogues: readonly Dialogue[],
+  options: { latency?: boolean } = {},
+): { report: Report; results: DialogueResult[] } {
+  const overall = zero();
+  const byLang = new Map<string, Counts>();
+  const bySplit = new Map<string, Counts>();
+  const results: DialogueResult[] = [];
+  for (const d of dialogues) {
+    const r = runDialogue(d);
+    results.push(r);
+    add(overall, d, r);
+    const lang = byLang.get(d.lang) ?? zero();
+    add(lang, d, r);
+    byLang.set(d.lang, lang);
+    const split = bySplit.get(d.split ?? "dev") ?? zero();
+    add(split, d, r);
+    bySplit.set(d.split ?? "dev", split);
+  }
+  const report: Report = {
+    overall: metrics(overall),
+    byLang: Object.fromEntries([...byLang].map(([key, c]) => [key, metrics(c)])),
+    bySplit: Object.fromEntries([...bySplit].map(([key, c]) => [key, metrics(c)])),
+    latencyMs:
+      options.latency === false
+        ? {
+            extractMean: 0,
+            extractP99: 0,
+            extractCpuMean: 0,
+            recallMean: 0,
+            recallP99: 0,
+            recallCpuMean: 0,
+          }
+        : latency(dialogues),
+  };
+  return { report, results };
+}
+
+function row(label: string, m: Metrics): string {
+  const e = m.extraction;
+  return [
+    label.padEnd(10),
+    String(m.dialogues).padStart(4),
+    e.precision.toFixed(3).padStart(7),
+    e.recall.toFixed(3).padStart(7),
+    e.f1.toFixed(3).padStart(7),
+    m.recallAt1.toFixed(3).padStart(7),
+    m.recallAt3.toFixed(3).padStart(7),
+    m.emptyAt3.toFixed(3).padStart(7),
+  ].join(" ");
+}
+
+function main(argv: readonly string[]): void {
+  const { report, results } = evaluate(loadDialogues());
+  if (!argv.includes("--json")) {
+    console.log(
+      `${"set".padEnd(10)} ${"n".padStart(4)} ${"P".padStart(7)} ${"R".padStart(7)} ${"F1".padStart(7)} ${"R@1".padStart(7)} ${"R@3".padStart(7)} ${"empty".padStart(7)}`,
+    );
+    console.log(row("overall", report.overall));
+    for (const [lang, m] of Object.entries(report.byLang)) console.log(row(lang, m));
+    for (const [split, m] of Object.entries(report.bySplit)) console.log(row(`split:${split}`, m));
+    const l = report.latencyMs;
+    console.log(
+      `latency ms (wall mean / p99 / cpu mean): extract+merge ${l.extractMean} / ${l.extractP99} / ${l.extractCpuMean}; recall ${l.recallMean} / ${l.recallP99} / ${l.recallCpuMean}`,
+    );
+    if (argv.includes("--verbose")) {
+      for (const r of results) {
+        const show = (f: Fact) => `${f.category}=${f.value}`;
+        if (r.missing.length > 0)
+          console.log(
+            `${r.id} missing: ${r.missing.map((e) => `${e.category}=${e.value}`).join(", ")}`,
+          );
+        if (r.extra.length > 0) console.log(`${r.id} extra: ${r.extra.map(show).join(", ")}`);
+        if (r.score1 < 1 || r.score3 < 1) {
+          console.log(
+            `${r.id} recall@1=${r.score1} [${r.recall1.map(show).join(", ")}] recall@3=${r.score3} [${r.recall3.map(show).join(", ")}]`,
+          );
+        }
+      }
+    }
+  }
+  console.log(JSON.stringify(report));
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main(process.argv.slice(2));
+}
