@@ -6,21 +6,9 @@
  */
 import { randomBytes } from "node:crypto";
 import { validate } from "@langchain/langgraph-checkpoint-validation";
-import * as vitest from "vitest";
+import "../helpers/jest-globals.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { startTestBackend, type TestBackend } from "../helpers/backend.ts";
-
-// The suite is written against Jest-style globals.
-Object.assign(globalThis, {
-  describe: vitest.describe,
-  it: vitest.it,
-  test: vitest.test,
-  expect: vitest.expect,
-  beforeAll: vitest.beforeAll,
-  afterAll: vitest.afterAll,
-  beforeEach: vitest.beforeEach,
-  afterEach: vitest.afterEach,
-});
 
 let backend: TestBackend;
 

@@ -8,22 +8,11 @@
 import { randomBytes } from "node:crypto";
 import { DatabaseSync, type SQLInputValue } from "node:sqlite";
 import { validate } from "@langchain/langgraph-checkpoint-validation";
-import * as vitest from "vitest";
+import "../helpers/jest-globals.ts";
+import { describe } from "vitest";
 import { InMemorySaver } from "../../src/store/memory-saver.ts";
 import { SqliteSaver } from "../../src/store/sqlite-saver.ts";
 import type { SqliteExec } from "../../src/store/sqlite-sql.ts";
-
-// The suite is written against Jest-style globals.
-Object.assign(globalThis, {
-  describe: vitest.describe,
-  it: vitest.it,
-  test: vitest.test,
-  expect: vitest.expect,
-  beforeAll: vitest.beforeAll,
-  afterAll: vitest.afterAll,
-  beforeEach: vitest.beforeEach,
-  afterEach: vitest.afterEach,
-});
 
 /** node:sqlite behind the SqliteExec interface; savepoints make transactions nest. */
 function nodeSqlite(db: DatabaseSync): SqliteExec {
@@ -74,7 +63,7 @@ validate<SqliteSaver>({
 // deliberate difference of MemorySaver — it keeps whole checkpoints instead of only the
 // channels named in newVersions — and skips that case when the checkpointer is named
 // "MemorySaver"; so that is the name passed in, inside a describe naming the requirement.
-vitest.describe("llamon InMemorySaver (R1 in_memory)", () => {
+describe("llamon InMemorySaver (R1 in_memory)", () => {
   validate<InMemorySaver>({
     checkpointerName: "MemorySaver",
     createCheckpointer() {
