@@ -35,6 +35,7 @@ import {
   memoryThreadColumn,
   toMemoryRows,
 } from "./persistent-memory.ts";
+import { checkpointTarget, listQuery, ROOT_NS } from "./saver-target.ts";
 import {
   CAS_THREAD_HEAD,
   DELETE_MEMORY_KEYS,
@@ -97,8 +98,6 @@ interface TupleRow {
 
 type StagedMemory = Map<string, JsonValue | null>;
 
-const ROOT_NS = "";
-
 export class NeonSaver extends BaseCheckpointSaver {
   readonly db: Db;
   readonly agentId: string;
@@ -137,7 +136,7 @@ export class NeonSaver extends BaseCheckpointSaver {
 
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     if (config.configurable?.thread_id === undefined) return undefined;
-    const { threadId, ns, checkpointId } = this.target(config);
+    const { threadId, ns, checkpointId } = checkpointTarget(config);
     const statements: SqlStatement[] = [
       {
         text: SELECT_TUPLE,
@@ -161,21 +160,15 @@ export class NeonSaver extends BaseCheckpointSaver {
     config: RunnableConfig,
     options?: CheckpointListOptions,
   ): AsyncGenerator<CheckpointTuple> {
-    const c = config.configurable ?? {};
-    const threadId = c.thread_id === undefined || c.thread_id === null ? null : String(c.thread_id);
-    if (threadId !== null) assertThreadId(threadId);
-    const before = options?.before?.configurable?.checkpoint_id;
-    const limit = options?.limit;
-    const filter =
-      options?.filter && Object.keys(options.filter).length > 0 ? options.filter : null;
+    const q = listQuery(config, options);
     const { rows } = await this.db.query<TupleRow>(LIST_TUPLES, [
-      threadId === null ? null : storageThreadId(this.agentId, threadId),
+      q.threadId === null ? null : storageThreadId(this.agentId, q.threadId),
       `${this.agentId}:`,
-      c.checkpoint_ns === undefined || c.checkpoint_ns === null ? null : String(c.checkpoint_ns),
-      c.checkpoint_id ? String(c.checkpoint_id) : null,
-      filter === null ? null : JSON.stringify(filter),
-      before === undefined ? null : String(before),
-      limit === undefined ? null : Math.max(0, Math.trunc(limit)),
+      q.ns,
+      q.checkpointId,
+      q.filter === null ? null : JSON.stringify(q.filter),
+      q.before,
+      q.limit,
     ]);
     for (const row of rows) {
       const external = threadIdFromStorage(this.agentId, row.thread_id);
@@ -189,7 +182,7 @@ export class NeonSaver extends BaseCheckpointSaver {
     metadata: CheckpointMetadata,
     newVersions: ChannelVersions,
   ): Promise<RunnableConfig> {
-    const { threadId, ns, checkpointId: parentId } = this.target(config);
+    const { threadId, ns, checkpointId: parentId } = checkpointTarget(config);
     const storageId = storageThreadId(this.agentId, threadId);
     const { channel_values: values, ...rest } = checkpoint;
     const blobs = await Promise.all(
@@ -266,7 +259,7 @@ export class NeonSaver extends BaseCheckpointSaver {
     taskId: string,
     taskPath = "",
   ): Promise<void> {
-    const { threadId, ns, checkpointId } = this.target(config);
+    const { threadId, ns, checkpointId } = checkpointTarget(config);
     if (checkpointId === undefined) {
       throw new LlamonError("INPUT_INVALID", "putWrites needs configurable.checkpoint_id");
     }
@@ -299,24 +292,6 @@ export class NeonSaver extends BaseCheckpointSaver {
     ]);
     this.loadedMemory.delete(threadId);
     this.staged.delete(threadId);
-  }
-
-  private target(config: RunnableConfig): {
-    threadId: string;
-    ns: string;
-    checkpointId: string | undefined;
-  } {
-    const c = config.configurable ?? {};
-    const threadId = c.thread_id;
-    assertThreadId(threadId);
-    return {
-      threadId,
-      ns:
-        c.checkpoint_ns === undefined || c.checkpoint_ns === null
-          ? ROOT_NS
-          : String(c.checkpoint_ns),
-      checkpointId: c.checkpoint_id ? String(c.checkpoint_id) : undefined,
-    };
   }
 
   /** Statements for the memory writes staged for this thread's put (its keys and agent keys). */

@@ -30,6 +30,7 @@ import {
   writeSqliteMemory,
 } from "./do-memory.ts";
 import type { JsonValue, MemoryRows } from "./persistent-memory.ts";
+import { checkpointTarget, listQuery, ROOT_NS } from "./saver-target.ts";
 import {
   ensureSqliteSchema,
   rows,
@@ -71,8 +72,6 @@ export interface SqliteSaverOptions {
   readonly keepLatestOnly?: boolean;
 }
 
-const ROOT_NS = "";
-
 export class SqliteSaver extends BaseCheckpointSaver implements ThreadSaver {
   readonly sql: SqliteExec;
   readonly agentId: string;
@@ -102,7 +101,7 @@ export class SqliteSaver extends BaseCheckpointSaver implements ThreadSaver {
 
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     if (config.configurable?.thread_id === undefined) return undefined;
-    const { threadId, ns, checkpointId } = target(config);
+    const { threadId, ns, checkpointId } = checkpointTarget(config);
     const storageId = storageThreadId(this.agentId, threadId);
     const [row] = rows<CheckpointRow>(
       this.sql,
@@ -121,28 +120,23 @@ export class SqliteSaver extends BaseCheckpointSaver implements ThreadSaver {
     config: RunnableConfig,
     options?: CheckpointListOptions,
   ): AsyncGenerator<CheckpointTuple> {
-    const c = config.configurable ?? {};
-    const threadId = c.thread_id === undefined || c.thread_id === null ? null : String(c.thread_id);
-    if (threadId !== null) assertThreadId(threadId);
-    const before = options?.before?.configurable?.checkpoint_id;
-    const filter =
-      options?.filter && Object.keys(options.filter).length > 0 ? options.filter : undefined;
-    let remaining = options?.limit === undefined ? -1 : Math.max(0, Math.trunc(options.limit));
+    const q = listQuery(config, options);
+    let remaining = q.limit === null ? -1 : q.limit;
     if (remaining === 0) return;
     const found = rows<CheckpointRow>(
       this.sql,
       SQ_LIST_CHECKPOINTS,
-      threadId === null ? null : storageThreadId(this.agentId, threadId),
+      q.threadId === null ? null : storageThreadId(this.agentId, q.threadId),
       `${this.agentId}:`,
-      c.checkpoint_ns === undefined || c.checkpoint_ns === null ? null : String(c.checkpoint_ns),
-      c.checkpoint_id ? String(c.checkpoint_id) : null,
-      before === undefined ? null : String(before),
-      filter === undefined ? remaining : -1,
+      q.ns,
+      q.checkpointId,
+      q.before,
+      q.filter === null ? remaining : -1,
     );
     for (const row of found) {
       const external = threadIdFromStorage(this.agentId, row.thread_id);
       if (external === undefined) continue;
-      if (filter !== undefined && !jsonContains(JSON.parse(row.metadata), filter)) continue;
+      if (q.filter !== null && !jsonContains(JSON.parse(row.metadata), q.filter)) continue;
       yield await this.toTuple(row, external);
       if (remaining > 0 && --remaining === 0) return;
     }
@@ -154,7 +148,7 @@ export class SqliteSaver extends BaseCheckpointSaver implements ThreadSaver {
     metadata: CheckpointMetadata,
     newVersions: ChannelVersions,
   ): Promise<RunnableConfig> {
-    const { threadId, ns, checkpointId: parentId } = target(config);
+    const { threadId, ns, checkpointId: parentId } = checkpointTarget(config);
     const storageId = storageThreadId(this.agentId, threadId);
     const { channel_values: values, ...rest } = checkpoint;
     const blobs = await Promise.all(
@@ -217,7 +211,7 @@ export class SqliteSaver extends BaseCheckpointSaver implements ThreadSaver {
     taskId: string,
     taskPath = "",
   ): Promise<void> {
-    const { threadId, ns, checkpointId } = target(config);
+    const { threadId, ns, checkpointId } = checkpointTarget(config);
     if (checkpointId === undefined) {
       throw new LlamonError("INPUT_INVALID", "putWrites needs configurable.checkpoint_id");
     }
@@ -267,20 +261,4 @@ export class SqliteSaver extends BaseCheckpointSaver implements ThreadSaver {
       this.getNextVersion(undefined),
     );
   }
-}
-
-function target(config: RunnableConfig): {
-  threadId: string;
-  ns: string;
-  checkpointId: string | undefined;
-} {
-  const c = config.configurable ?? {};
-  const threadId = c.thread_id;
-  assertThreadId(threadId);
-  return {
-    threadId,
-    ns:
-      c.checkpoint_ns === undefined || c.checkpoint_ns === null ? ROOT_NS : String(c.checkpoint_ns),
-    checkpointId: c.checkpoint_id ? String(c.checkpoint_id) : undefined,
-  };
 }
