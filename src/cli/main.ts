@@ -1,9 +1,13 @@
 /** The llamon command line: `npx llamon <command> --help` explains each command. */
 import { Command } from "commander";
 import pkg from "../../package.json" with { type: "json" };
+import { registerChat } from "./commands/chat.ts";
 import { registerDevProxy } from "./commands/dev-proxy.ts";
+import { registerMemory } from "./commands/memory-prune.ts";
 import { registerMigrate } from "./commands/migrate.ts";
+import { registerPrepareOffline } from "./commands/prepare-offline.ts";
 import { registerRun } from "./commands/run.ts";
+import { registerScaffold } from "./commands/scaffold.ts";
 import { reportError } from "./output.ts";
 
 export function buildProgram(): Command {
@@ -13,10 +17,30 @@ export function buildProgram(): Command {
     )
     .version(pkg.version)
     .showHelpAfterError()
-    .exitOverride();
+    .exitOverride()
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ npx llamon agent my-agent --template agent-general --memory postgres --yes
+  $ cd my-agent && npx llamon run .
+  $ npx llamon chat http://127.0.0.1:8787
+
+Every command has --help with examples. Docs: docs/cli.md`,
+    );
+  registerScaffold(program);
   registerRun(program);
   registerMigrate(program);
-  const dev = program.command("dev").description("development tools");
+  registerChat(program);
+  registerMemory(program);
+  registerPrepareOffline(program);
+  const dev = program
+    .command("dev")
+    .description("development tools")
+    .addHelpText(
+      "after",
+      "\nExample:\n  $ npx llamon dev proxy --dsn postgresql://postgres@localhost:5432/postgres --port 4444",
+    );
   registerDevProxy(dev);
   return program;
 }

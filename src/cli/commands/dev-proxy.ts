@@ -1,7 +1,5 @@
 /** `llamon dev proxy`: serve Neon's SQL-over-HTTP protocol in front of a Postgres. */
 import type { Command } from "commander";
-import { startEmbeddedPostgres } from "../../dev/embedded-postgres.ts";
-import { startNeonProxy } from "../../dev/neon-http-proxy.ts";
 import { LlamonError } from "../../errors.ts";
 import { redactDsn } from "../../store/dsn.ts";
 import { parsePort } from "../options.ts";
@@ -36,6 +34,9 @@ Point the Neon driver at the printed URL:
           "give exactly one of --dsn <postgres DSN> or --embedded <dir>",
         );
       }
+      // Imported here, not at the top: the embedded Postgres is heavy (CLI start-up time).
+      const { startEmbeddedPostgres } = await import("../../dev/embedded-postgres.ts");
+      const { startNeonProxy } = await import("../../dev/neon-http-proxy.ts");
       const embedded = opts.embedded
         ? await startEmbeddedPostgres({ dataDir: opts.embedded })
         : undefined;

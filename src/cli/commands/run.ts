@@ -6,7 +6,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import type { Command } from "commander";
 import { LlamonError } from "../../errors.ts";
-import { type LocalDatabase, provideLocalDatabase } from "../database.ts";
+// Loaded when a database is needed: the embedded Postgres is heavy to import (CLI start-up).
+import type { LocalDatabase } from "../database.ts";
 import { parsePort } from "../options.ts";
 import { info, untilStopped, warn } from "../output.ts";
 import { loadProject, resolveWranglerBin } from "../project.ts";
@@ -48,6 +49,7 @@ database if needed), otherwise an embedded Postgres kept in <dir>/.llamon/pgdata
       const vars: Record<string, string> = {};
       let db: LocalDatabase | undefined;
       if (backend === "postgres") {
+        const { provideLocalDatabase } = await import("../database.ts");
         db = await provideLocalDatabase({
           projectDir: project.dir,
           dsn: process.env.POSTGRES_MEMORY_DSN ?? project.vars.POSTGRES_MEMORY_DSN,

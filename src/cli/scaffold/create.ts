@@ -1,0 +1,264 @@
+/**
+ * Writes a new llamon project (SPEC R9.1, R9.2): the template's code, the rendered common
+ * files, llamon itself packed into vendor/ (so the project installs without a registry
+ * that has llamon), a lockfile cut from llamon's (exact, offline-installable versions) and,
+ * unless told not to, runs `npm install --prefer-offline`.
+ */
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { parse as parseToml } from "smol-toml";
+import { LlamonError } from "../../errors.ts";
+import { llamonManifest, llamonRoot, templatesDir } from "../llamon-package.ts";
+import { npmOrFail, runNpm } from "../npm.ts";
+import { withSpinner } from "../spinner.ts";
+import {
+  composeYml,
+  devVars,
+  devVarsExample,
+  gitignore,
+  type ProjectSpec,
+  packageJson,
+  tsconfigJson,
+  vitestConfig,
+  wranglerToml,
+} from "./files.ts";
+import { type Lockfile, projectLockfile } from "./lockfile.ts";
+import { checkProjectName, databaseName } from "./names.ts";
+import { readme } from "./readme.ts";
+import { backendOf, findTemplate, type MemoryMode, type ProjectKind } from "./templates.ts";
+
+export interface CreateOptions {
+  readonly name: string;
+  readonly kind: ProjectKind;
+  readonly templateId: string;
+  readonly memory: MemoryMode;
+  /** Absolute folder to create (must not exist, or be empty). */
+  readonly dir: string;
+  /** package.json spec for llamon instead of a packed copy in vendor/ (e.g. "^0.1.0"). */
+  readonly llamonSpec?: string | undefined;
+  /** Run `npm install` afterwards (default true). */
+  readonly install?: boolean;
+  readonly log: (line: string) => void;
+}
+
+export interface CreateResult {
+  readonly dir: string;
+  readonly spec: ProjectSpec;
+  /** Files written, relative to dir. */
+  readonly files: readonly string[];
+  readonly lockfile: boolean;
+  readonly installed: "yes" | "no" | "failed";
+}
+
+const DEFAULT_COMPATIBILITY_DATE = "2026-11-01";
+const TEXT_FILE = /\.(ts|mts|js|mjs|json|md|toml|ya?ml|txt)$/;
+
+async function isEmptyDir(dir: string): Promise<boolean> {
+  return (await readdir(dir)).length === 0;
+}
+
+async function compatibilityDate(root: string): Promise<string> {
+  try {
+    const toml = parseToml(await readFile(join(root, "wrangler.toml"), "utf8")) as {
+      compatibility_date?: unknown;
+    };
+    return typeof toml.compatibility_date === "string"
+      ? toml.compatibility_date
+      : DEFAULT_COMPATIBILITY_DATE;
+  } catch {
+    return DEFAULT_COMPATIBILITY_DATE;
+  }
+}
+
+async function readOptional(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/** Copy templates/<id>/ into dir, filling in the __TOKENS__; returns the relative paths. */
+async function copyTemplate(
+  from: string,
+  to: string,
+  tokens: Record<string, string>,
+): Promise<string[]> {
+  const written: string[] = [];
+  const walk = async (dir: string) => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const source = join(dir, entry.name);
+      const target = join(to, relative(from, source));
+      if (entry.isDirectory()) {
+        await mkdir(target, { recursive: true });
+        await walk(source);
+      } else if (entry.isFile()) {
+        let content = await readFile(source);
+        if (TEXT_FILE.test(entry.name)) {
+          let text = content.toString("utf8");
+          for (const [token, value] of Object.entries(tokens)) text = text.replaceAll(token, value);
+          content = Buffer.from(text, "utf8");
+        }
+        await writeFile(target, content);
+        written.push(relative(to, target));
+      }
+    }
+  };
+  await walk(from);
+  return written;
+}
+
+/** `npm pack` the running llamon into <dir>/vendor/. */
+async function packLlamon(root: string, dir: string): Promise<{ file: string; integrity: string }> {
+  const vendor = join(dir, "vendor");
+  await mkdir(vendor, { recursive: true });
+  const result = await npmOrFail(
+    ["pack", root, "--pack-destination", vendor, "--json", "--ignore-scripts"],
+    {
+      cwd: dir,
+      what: "packing llamon into vendor/",
+    },
+  );
+  const info = JSON.parse(result.stdout) as { filename: string }[];
+  const filename = info[0]?.filename;
+  if (!filename) throw new LlamonError("INTERNAL", "npm pack printed no file name");
+  // The integrity npm records for the file: sha512 of the tarball, base64.
+  const bytes = await readFile(join(vendor, filename));
+  const integrity = `sha512-${createHash("sha512").update(bytes).digest("base64")}`;
+  return { file: `vendor/${filename}`, integrity };
+}
+
+export async function createProject(options: CreateOptions): Promise<CreateResult> {
+  checkProjectName(options.name);
+  const template = findTemplate(options.kind, options.templateId);
+  const dir = options.dir;
+  if (existsSync(dir)) {
+    if (!(await stat(dir)).isDirectory() || !(await isEmptyDir(dir))) {
+      throw new LlamonError(
+        "CONFIG_INVALID",
+        `${dir} already exists and is not empty: choose another name, or --dir <empty folder>`,
+      );
+    }
+  }
+  const root = llamonRoot();
+  const templateDir = join(templatesDir(root), template.id);
+  if (!existsSync(templateDir)) {
+    throw new LlamonError(
+      "INTERNAL",
+      `llamon's templates are missing (${templateDir}): reinstall llamon (its package must include templates/)`,
+    );
+  }
+  const createdDir = !existsSync(dir);
+  await mkdir(dir, { recursive: true });
+  try {
+    const manifest = llamonManifest(root);
+    const backend = backendOf(options.memory);
+    const files = await copyTemplate(templateDir, dir, {
+      __PROJECT_NAME__: options.name,
+      __MEMORY_BACKEND__: backend,
+      __MEMORY_FLAG__: options.memory,
+    });
+    let llamonSpec = options.llamonSpec;
+    let packed: { file: string; integrity: string } | undefined;
+    if (llamonSpec === undefined) {
+      packed = await packLlamon(root, dir);
+      llamonSpec = `file:${packed.file}`;
+      files.push(packed.file);
+    }
+    const spec: ProjectSpec = {
+      name: options.name,
+      template,
+      memory: options.memory,
+      backend,
+      databaseName: databaseName(options.name),
+      llamonSpec,
+      manifest,
+      compatibilityDate: await compatibilityDate(root),
+      devVarsExample: await readOptional(join(root, ".dev.vars.example")),
+    };
+    const rendered: Record<string, string> = {
+      "package.json": packageJson(spec),
+      "wrangler.toml": wranglerToml(spec),
+      ".dev.vars": devVars(spec),
+      ".dev.vars.example": devVarsExample(spec),
+      "tsconfig.json": tsconfigJson(),
+      "vitest.config.ts": vitestConfig(),
+      ".gitignore": gitignore(),
+      "README.md": readme(spec),
+    };
+    if (backend === "postgres") rendered["compose.yml"] = composeYml(spec);
+    for (const [file, content] of Object.entries(rendered)) {
+      await writeFile(join(dir, file), content);
+      files.push(file);
+    }
+    const lockfile = packed ? await writeLockfile(root, dir, spec, packed, options.log) : false;
+    if (lockfile) files.push("package-lock.json");
+    let installed: CreateResult["installed"] = "no";
+    if (options.install !== false) installed = await install(dir, options.log);
+    return { dir, spec, files: files.sort(), lockfile, installed };
+  } catch (error) {
+    if (createdDir) await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function writeLockfile(
+  root: string,
+  dir: string,
+  spec: ProjectSpec,
+  packed: { file: string; integrity: string },
+  log: (line: string) => void,
+): Promise<boolean> {
+  const text = await readOptional(join(root, "package-lock.json"));
+  if (text === undefined) return false; // an installed llamon ships no lockfile: npm resolves
+  try {
+    const pkg = JSON.parse(packageJson(spec)) as {
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+      engines?: Record<string, string>;
+    };
+    const lock = projectLockfile(
+      JSON.parse(text) as Lockfile,
+      {
+        name: spec.name,
+        version: "0.1.0",
+        dependencies: pkg.dependencies,
+        devDependencies: pkg.devDependencies,
+        engines: pkg.engines,
+      },
+      {
+        spec: `file:${packed.file}`,
+        integrity: packed.integrity,
+        version: spec.manifest.version,
+        dependencies: spec.manifest.dependencies,
+        engines: spec.manifest.engines,
+        license: "Apache-2.0",
+      },
+    );
+    await writeFile(join(dir, "package-lock.json"), `${JSON.stringify(lock, null, 2)}\n`);
+    return true;
+  } catch (error) {
+    log(
+      `note: no package-lock.json written (${(error as Error).message}); npm install will resolve versions`,
+    );
+    return false;
+  }
+}
+
+async function install(dir: string, log: (line: string) => void): Promise<"yes" | "failed"> {
+  const args = ["install", "--prefer-offline", "--no-audit", "--no-fund"];
+  const result = await withSpinner(
+    "installing dependencies (npm install --prefer-offline)",
+    () => runNpm(args, { cwd: dir }),
+    (r) => (r.code === 0 ? "dependencies installed" : "npm install failed"),
+  );
+  if (result.code === 0) return "yes";
+  const tail = (result.stderr || result.stdout).trim().split("\n").slice(-8).join("\n");
+  log(tail);
+  log(
+    "the project was created, but its dependencies are not installed: run `npm install` in it when the npm registry (or a prepared offline bundle) is reachable",
+  );
+  return "failed";
+}

@@ -1,0 +1,266 @@
+/**
+ * The files every scaffolded project gets (package.json, wrangler.toml, .dev.vars, …),
+ * rendered from the project's choices. The template's own code (src/, test/) is copied from
+ * templates/<id>/ by create.ts.
+ */
+import type { MemoryBackend } from "../../memory/config.ts";
+import type { LlamonManifest } from "../llamon-package.ts";
+import type { MemoryMode, TemplateInfo } from "./templates.ts";
+
+export interface ProjectSpec {
+  readonly name: string;
+  readonly template: TemplateInfo;
+  readonly memory: MemoryMode;
+  readonly backend: MemoryBackend;
+  /** Postgres database of a postgres project: <name_with_underscores>_memory. */
+  readonly databaseName: string;
+  /** The llamon dependency in package.json, e.g. "file:vendor/llamon-0.1.0.tgz". */
+  readonly llamonSpec: string;
+  readonly manifest: LlamonManifest;
+  readonly compatibilityDate: string;
+  /** llamon's own .dev.vars.example, the base of the project's (every variable, one line each). */
+  readonly devVarsExample: string | undefined;
+}
+
+/** Dev tools every project needs: the Worker toolchain, types, tests and the pinned Node 22. */
+export const PROJECT_DEV_DEPENDENCIES = [
+  "@cloudflare/workers-types",
+  "@types/node",
+  "node",
+  "typescript",
+  "vitest",
+  "wrangler",
+] as const;
+
+export function localDsn(spec: ProjectSpec): string {
+  return `postgresql://postgres@localhost:5432/${spec.databaseName}`;
+}
+
+function sorted(entries: [string, string][]): Record<string, string> {
+  return Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b)));
+}
+
+function range(spec: ProjectSpec, name: string): string {
+  const value = spec.manifest.dependencies[name] ?? spec.manifest.devDependencies[name];
+  if (value === undefined) throw new Error(`llamon's package.json lists no version of ${name}`);
+  return value;
+}
+
+export function packageJson(spec: ProjectSpec): string {
+  const postgres = spec.backend === "postgres";
+  const scripts: Record<string, string> = {
+    start: "llamon run .",
+    chat: "llamon chat http://127.0.0.1:8787",
+    test: "vitest run",
+    typecheck: "tsc --noEmit -p tsconfig.json",
+    deploy: "wrangler deploy",
+    "prepare-offline": "llamon prepare-offline . --clean",
+  };
+  if (postgres) {
+    scripts.migrate = "llamon migrate";
+    scripts.prune = "llamon memory prune --older-than-days 30";
+  }
+  const allow = spec.manifest.allowScripts ?? {};
+  const pkg = {
+    name: spec.name,
+    version: "0.1.0",
+    private: true,
+    description: `${spec.template.title}: ${spec.template.description} (llamon, Cloudflare Workers)`,
+    type: "module",
+    engines: { node: spec.manifest.engines?.node ?? ">=22.12" },
+    scripts,
+    dependencies: sorted([
+      ["llamon", spec.llamonSpec],
+      ...spec.template.imports.map((name): [string, string] => [name, range(spec, name)]),
+    ]),
+    devDependencies: sorted(
+      PROJECT_DEV_DEPENDENCIES.map((name): [string, string] => [name, range(spec, name)]),
+    ),
+    allowScripts: Object.fromEntries(
+      ["esbuild", "node", "workerd"].filter((n) => allow[n]).map((n) => [n, true]),
+    ),
+  };
+  return `${JSON.stringify(pkg, null, 2)}\n`;
+}
+
+export function wranglerToml(spec: ProjectSpec): string {
+  const lines = [
+    `# ${spec.name}: an llamon ${spec.template.kind} (${spec.template.id}, --memory ${spec.memory}).`,
+    "# Local run: `npx llamon run .`   Deploy: `npx wrangler deploy`.",
+    `name = "${spec.name}"`,
+    'main = "src/index.ts"',
+    `compatibility_date = "${spec.compatibilityDate}"`,
+    'compatibility_flags = ["nodejs_compat"]',
+    "",
+    "# Settings. Local overrides and secrets go in .dev.vars (see .dev.vars.example).",
+    "[vars]",
+    "# Owner of the conversations in a shared database (R2.3): never reuse it for another agent.",
+    `AGENT_ID = "${spec.name}"`,
+    "# off | in_memory | postgres | sqlite. Overrides `memory.backend` in src/agent.ts.",
+    `MEMORY_BACKEND = "${spec.backend}"`,
+  ];
+  if (spec.backend === "postgres") {
+    lines.push(
+      "# POSTGRES_MEMORY_DSN is a secret: .dev.vars locally; in production",
+      "#   npx wrangler secret put POSTGRES_MEMORY_DSN   (a Neon connection string)",
+      "# and create the tables once with `npx llamon migrate --dsn <that DSN>`.",
+    );
+  }
+  lines.push(
+    "",
+    "# One Durable Object per conversation: serialises its turns; for in_memory / sqlite it",
+    "# also holds the conversation (in memory / in its SQLite storage).",
+    "[[durable_objects.bindings]]",
+    'name = "THREADS"',
+    'class_name = "ThreadDO"',
+    "",
+    "[[migrations]]",
+    'tag = "v1"',
+    'new_sqlite_classes = ["ThreadDO"]',
+    "",
+    "# To summarize history that left the window (MEMORY_SUMMARIZE=true), add the queue:",
+    "# [[queues.producers]]",
+    '# binding = "SUMMARY_QUEUE"',
+    `# queue = "${spec.name}-summaries"`,
+    "# [[queues.consumers]]",
+    `# queue = "${spec.name}-summaries"`,
+    "# max_batch_size = 10",
+    "# max_batch_timeout = 5",
+    "# max_retries = 3",
+    `# dead_letter_queue = "${spec.name}-summaries-dlq"`,
+    "",
+    "[observability]",
+    "enabled = true",
+    "",
+  );
+  return lines.join("\n");
+}
+
+export function devVars(spec: ProjectSpec): string {
+  const lines = [
+    "# Local settings for `npx llamon run .` — not committed (see .gitignore).",
+    "# Every variable is described in .dev.vars.example.",
+    `AGENT_ID=${spec.name}`,
+  ];
+  if (spec.backend === "postgres") {
+    lines.push(
+      "# Used when reachable (the database is created if missing); otherwise `llamon run`",
+      "# starts an embedded Postgres kept in .llamon/. compose.yml runs this one in a container.",
+      `POSTGRES_MEMORY_DSN=${localDsn(spec)}`,
+      "# 0 = no named prepared statements in Node tools (PgBouncer transaction mode safe).",
+      "MEMORY_PG_STATEMENT_CACHE_SIZE=0",
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** llamon's own example with this project's values; a short one if llamon ships none. */
+export function devVarsExample(spec: ProjectSpec): string {
+  const values: Record<string, string> = {
+    AGENT_ID: spec.name,
+    MEMORY_BACKEND: spec.backend,
+    POSTGRES_MEMORY_DSN: localDsn(spec),
+  };
+  const base =
+    spec.devVarsExample ??
+    [
+      "# Copy to .dev.vars for local runs. Values here override wrangler.toml [vars].",
+      "AGENT_ID=",
+      "MEMORY_BACKEND=",
+      "POSTGRES_MEMORY_DSN=",
+      "",
+    ].join("\n");
+  const seen = new Set<string>();
+  const text = base
+    .split("\n")
+    .map((line) => {
+      const match = /^([A-Z][A-Z0-9_]*)=/.exec(line);
+      if (match && values[match[1] as string] !== undefined) {
+        seen.add(match[1] as string);
+        return `${match[1]}=${values[match[1] as string]}`;
+      }
+      return line;
+    })
+    .join("\n");
+  const missing = Object.keys(values).filter((k) => !seen.has(k));
+  return `${text.trimEnd()}\n${missing.map((k) => `${k}=${values[k]}\n`).join("")}`;
+}
+
+export function composeYml(spec: ProjectSpec): string {
+  return `# Postgres for this agent's memory, for those who run containers: \`docker compose up -d\`.
+# Not needed for \`npx llamon run .\`: without a reachable server it starts an embedded Postgres.
+# The DSN in .dev.vars points here: ${localDsn(spec)}
+services:
+  postgres:
+    image: postgres:17
+    environment:
+      POSTGRES_USER: postgres
+      # Local development only: no password. Use a real secret anywhere else.
+      POSTGRES_HOST_AUTH_METHOD: trust
+      POSTGRES_DB: ${spec.databaseName}
+    ports:
+      - "5432:5432"
+    volumes:
+      - pgdata:/var/lib/postgresql/data
+    healthcheck:
+      test: ["CMD-SHELL", "pg_isready -U postgres -d ${spec.databaseName}"]
+      interval: 5s
+      timeout: 3s
+      retries: 10
+
+volumes:
+  pgdata:
+`;
+}
+
+export function tsconfigJson(): string {
+  const config = {
+    compilerOptions: {
+      target: "ES2022",
+      module: "ESNext",
+      moduleResolution: "Bundler",
+      lib: ["ES2023"],
+      types: ["node", "@cloudflare/workers-types"],
+      strict: true,
+      noUncheckedIndexedAccess: true,
+      noImplicitOverride: true,
+      noFallthroughCasesInSwitch: true,
+      isolatedModules: true,
+      verbatimModuleSyntax: true,
+      allowImportingTsExtensions: true,
+      resolveJsonModule: true,
+      skipLibCheck: true,
+      noEmit: true,
+    },
+    include: ["src", "test", "vitest.config.ts"],
+  };
+  return `${JSON.stringify(config, null, 2)}\n`;
+}
+
+export function vitestConfig(): string {
+  return `import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    // llamon ships TypeScript sources: let vitest transform them.
+    server: { deps: { inline: ["llamon"] } },
+  },
+});
+`;
+}
+
+export function gitignore(): string {
+  return [
+    "node_modules/",
+    ".wrangler/",
+    "# embedded Postgres data of `llamon run`",
+    ".llamon/",
+    "# local secrets",
+    ".dev.vars",
+    "# `llamon prepare-offline` output (large; ship it, don't commit it)",
+    "offline/",
+    "*.log",
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,165 @@
+/** The README of a scaffolded project: Korean first, then English (like the product docs). */
+import { localDsn, type ProjectSpec } from "./files.ts";
+
+const PRODUCT_BODY = (text: string) =>
+  JSON.stringify({
+    jsonrpc: "2.0",
+    method: "message/send",
+    params: {
+      message: { contextId: "user-alice-session", role: "user", parts: [{ kind: "text", text }] },
+    },
+  });
+
+function curl(text: string): string {
+  return `curl -s http://127.0.0.1:8787/ -H 'content-type: application/json' \\\n  -d '${PRODUCT_BODY(text)}'`;
+}
+
+const MODE_KO: Record<string, string> = {
+  off: "메모리 없음: 요청마다 새 대화입니다.",
+  in_memory:
+    "대화마다 Durable Object 메모리에 보관합니다. 재시작·배포·유휴 시 사라지므로 실험용입니다.",
+  postgres:
+    "Postgres(운영은 Neon, HTTP 드라이버)에 저장합니다. 재시작 후에도 유지되는 운영 기본값입니다.",
+  sqlite:
+    "대화의 Durable Object SQLite 저장소에 보관합니다(레거시 호환). 새 프로젝트는 postgres를 쓰세요.",
+};
+
+const MODE_EN: Record<string, string> = {
+  off: "no memory: every request is a new conversation.",
+  in_memory:
+    "kept in the memory of one Durable Object per conversation; lost on restart, deploy or idle eviction (experiments).",
+  postgres:
+    "stored in Postgres (Neon in production, over its HTTP driver); survives restarts (the production default).",
+  sqlite:
+    "kept in the conversation Durable Object's SQLite storage (legacy); new projects should use postgres.",
+};
+
+export function readme(spec: ProjectSpec): string {
+  const pg = spec.backend === "postgres";
+  const files = [
+    "| `src/agent.ts` | 에이전트 정의: 지시문, 메모리 설정(`memory.backend`) / the agent and its MemoryConfig |",
+    "| `src/index.ts` | Worker 진입점 (`createWorker`, `ThreadDO`) / the Worker entry |",
+    ...(spec.template.id === "agent-tools"
+      ? ["| `src/tools.ts` | 도구 (calculate, current_time) / the tools |"]
+      : []),
+    ...(spec.template.kind === "flow"
+      ? [
+          "| `src/flow.ts` | LangGraph 워크플로 / the LangGraph workflow |",
+          "| `src/flow-model.ts` | 모델 자리에서 워크플로 실행 / runs the workflow in the model's place |",
+        ]
+      : []),
+    "| `test/` | `npm test` (vitest, 네트워크 불필요 / no network) |",
+    "| `wrangler.toml` | Worker 설정, `AGENT_ID`, `MEMORY_BACKEND`, Durable Object |",
+    "| `.dev.vars` | 로컬 설정·비밀값 (커밋하지 않음) / local settings and secrets |",
+    "| `.dev.vars.example` | 모든 변수 설명 / every variable, one line each |",
+    ...(pg ? ["| `compose.yml` | 컨테이너로 Postgres 실행 / Postgres in a container |"] : []),
+    "| `vendor/` | 이 프로젝트가 쓰는 llamon 패키지 / the llamon package this project uses |",
+  ];
+  const tryIt =
+    spec.template.id === "agent-tools"
+      ? [
+          "",
+          "LLM 없이 도구를 시험하려면 (오프라인 모델) / To try a tool without an LLM (offline model):",
+          "",
+          "```sh",
+          curl('/tool calculate {"expression":"(12.5 + 7) * 3"}'),
+          "```",
+        ]
+      : [];
+  return `# ${spec.name}
+
+${spec.template.title} — ${spec.template.description}. llamon으로 만든 Cloudflare Workers
+A2A 에이전트입니다 (템플릿 \`${spec.template.id}\`, 메모리 \`${spec.memory}\`).
+
+## 시작하기
+
+\`\`\`sh
+npm install          # 처음 한 번 (scaffold가 이미 했으면 생략)
+npx llamon run .     # http://127.0.0.1:8787
+\`\`\`
+
+${
+  pg
+    ? `\`llamon run\`은 \`.dev.vars\`의 \`POSTGRES_MEMORY_DSN\`(\`${localDsn(spec)}\`)에 접속할 수 있으면
+그 DB를 쓰고(없으면 만듭니다), 접속할 수 없으면 프로젝트 폴더 \`.llamon/\`에 데이터를 두는 내장 Postgres를
+띄웁니다. 컨테이너를 쓰면 \`docker compose up -d\`로 \`compose.yml\`의 Postgres를 먼저 띄우세요.
+`
+    : ""
+}
+같은 대화를 이어가려면 매 요청에 같은 \`message.contextId\`를 보냅니다:
+
+\`\`\`sh
+${curl("이전에 뭐 얘기했지?")}
+\`\`\`
+${tryIt.length > 0 ? `${tryIt.join("\n")}\n` : ""}
+대화형으로 시험하려면 \`npx llamon chat http://127.0.0.1:8787\` (\`--context-id\`로 이어가기).
+모델은 \`.dev.vars\`의 \`LLM_PROVIDER\`, \`LLM_MODEL\`, \`LLM_API_KEY\`로 고릅니다. 설정하지 않으면
+받은 내용을 설명해 주는 오프라인 모델이 답합니다.
+
+## 메모리 모드: \`${spec.memory}\`
+
+${MODE_KO[spec.backend]} 코드(\`src/agent.ts\`의 \`memory.backend\`)에는 \`${spec.backend}\`로
+적혀 있고, \`wrangler.toml\`/\`.dev.vars\`의 \`MEMORY_BACKEND\`가 있으면 그 값이 우선합니다. 모드를 바꿀 때는
+설정만 바꾸면 됩니다. 떠 있던 in-memory 대화는 Postgres로 옮겨지지 않습니다.
+
+## 파일
+
+| 파일 / file | 내용 / what |
+|---|---|
+${files.join("\n")}
+
+## 명령
+
+| 명령 | 하는 일 |
+|---|---|
+| \`npx llamon run .\` | 로컬 실행 (wrangler dev${pg ? ", DB 준비" : ""}) |
+| \`npx llamon chat http://127.0.0.1:8787\` | 대화형 A2A 클라이언트 |
+| \`npm test\` / \`npm run typecheck\` | 테스트 / 타입 검사 |
+${
+  pg
+    ? `| \`npx llamon migrate --dsn …\` | 운영 DB에 테이블 생성 (배포 전 한 번) |
+| \`npx llamon memory prune --older-than-days 30\` | 오래된 대화 목록 (\`--apply\`로 삭제) |
+`
+    : ""
+}| \`npx llamon prepare-offline . --clean\` | 폐쇄망 설치용 \`offline/\` 묶음 생성 |
+| \`npx wrangler deploy\` | Cloudflare에 배포 |
+
+## 배포
+
+\`\`\`sh
+${pg ? 'npx wrangler secret put POSTGRES_MEMORY_DSN   # Neon 연결 문자열\nnpx llamon migrate --dsn "$NEON_DSN"\n' : ""}npx wrangler deploy
+\`\`\`
+
+## 폐쇄망 설치
+
+인터넷이 되는 곳에서 \`npx llamon prepare-offline . --clean\`을 실행하고 프로젝트 폴더를 통째로 옮긴 뒤:
+
+\`\`\`sh
+npm ci --cache offline/npm-cache --offline
+\`\`\`
+
+---
+
+## English
+
+An llamon A2A agent on Cloudflare Workers (template \`${spec.template.id}\`, memory \`${spec.memory}\`).
+
+- Start: \`npm install\` (once, unless the scaffold did it), then \`npx llamon run .\` → http://127.0.0.1:8787.
+${
+  pg
+    ? `  It uses \`POSTGRES_MEMORY_DSN\` from \`.dev.vars\` when reachable (creating the database), else an
+  embedded Postgres with data in \`.llamon/\`. \`docker compose up -d\` runs the one in \`compose.yml\`.
+`
+    : ""
+}- Continue a conversation by sending the same \`message.contextId\` (see the curl above), or use
+  \`npx llamon chat http://127.0.0.1:8787 [--context-id ID]\`.
+- Model: \`LLM_PROVIDER\`, \`LLM_MODEL\`, \`LLM_API_KEY\` in \`.dev.vars\`; none set → the offline model,
+  which describes what it received.
+- Memory \`${spec.memory}\`: ${MODE_EN[spec.backend]} Code says \`backend: "${spec.backend}"\`;
+  \`MEMORY_BACKEND\` in \`wrangler.toml\` / \`.dev.vars\` overrides it, so switching modes is a
+  config change. Live in-memory conversations are not moved to Postgres.
+- \`npm test\`, \`npm run typecheck\`; deploy with \`npx wrangler deploy\`${pg ? " after `wrangler secret put POSTGRES_MEMORY_DSN` and `npx llamon migrate --dsn …`" : ""}.
+${pg ? "- Old conversations: `npx llamon memory prune --older-than-days 30` lists them, `--apply` deletes them.\n" : ""}- Air-gapped install: \`npx llamon prepare-offline . --clean\` where there is internet, copy the folder,
+  then \`npm ci --cache offline/npm-cache --offline\`.
+`;
+}

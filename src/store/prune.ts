@@ -1,0 +1,357 @@
+/**
+ * Pruning old conversations of ONE agent (SPEC R4.3, `llamon memory prune`).
+ *
+ * - {@link planPrune} lists what would go: the agent's threads that match the filter, with
+ *   the rows and bytes each holds in checkpoints, checkpoint_blobs, checkpoint_writes,
+ *   persistent_memory and llamon_threads. It changes nothing.
+ * - {@link applyPrune} deletes exactly the threads of a plan, in batches of threads, one
+ *   transaction per batch. Each batch first locks the threads' registry rows, then deletes
+ *   across the five tables in one statement that re-checks the age cut-off, so a thread
+ *   that became active after the plan was made is skipped, not deleted.
+ *
+ * Ownership (R2.3): the agent's threads are found by `agent_id` (registry, persistent_memory)
+ * and by the storage id `<agent_id>:<thread_id>` (checkpoint tables). Agent ids contain no
+ * ':', so no other agent's thread can ever match.
+ *
+ * Which threads exist: the registry (llamon_threads) is the authority for last activity.
+ * Threads that have rows but no registry row (written by another checkpointer, or left
+ * over) are found too; their last activity is the newest checkpoint `ts` or memory
+ * `updated_at`. Finding those needs a scan of the agent's checkpoint rows by prefix, which
+ * is a sequential scan of `checkpoints` unless thread ids are given; prune is maintenance.
+ *
+ * Pooler safety (R10.1): every statement is parameterised and runs through the `Db`
+ * interface (node-postgres with unnamed statements unless MEMORY_PG_STATEMENT_CACHE_SIZE
+ * > 0, or Neon HTTP); nothing outlives a transaction. Bytes are `pg_column_size` of the
+ * rows (their stored size, compressed values as stored; indexes not counted).
+ */
+import { dbErrorFields, LlamonError } from "../errors.ts";
+import type { Db, QueryResult, SqlParam } from "./db.ts";
+import { assertAgentId, assertThreadId } from "./thread-key.ts";
+
+export const PRUNE_TABLES = [
+  "checkpoints",
+  "checkpoint_blobs",
+  "checkpoint_writes",
+  "persistent_memory",
+  "llamon_threads",
+] as const;
+export type PruneTable = (typeof PRUNE_TABLES)[number];
+
+export interface RowsAndBytes {
+  rows: number;
+  bytes: number;
+}
+export type TableCounts = Record<PruneTable, RowsAndBytes>;
+
+export interface PruneFilter {
+  readonly agentId: string;
+  /** Only threads whose last activity is more than this many days ago (0 = before now). */
+  readonly olderThanDays?: number | undefined;
+  /** Only these threads (A2A contextIds). */
+  readonly threadIds?: readonly string[] | undefined;
+}
+
+export interface PruneThread {
+  readonly threadId: string;
+  /** Last activity: the registry's, or the newest row's for unregistered threads. */
+  readonly lastActivityAt: Date | null;
+  /** Has a row in llamon_threads. */
+  readonly registered: boolean;
+  readonly tables: TableCounts;
+  readonly rows: number;
+  readonly bytes: number;
+}
+
+export interface PrunePlan {
+  readonly agentId: string;
+  /** Threads with last activity before this instant match (null: no age filter). */
+  readonly cutoff: Date | null;
+  readonly threadIds: readonly string[] | undefined;
+  /** Matching threads, least recently active first. */
+  readonly threads: readonly PruneThread[];
+  /** Requested thread ids (threadIds filter) that this agent does not have or that are too recent. */
+  readonly notMatched: readonly string[];
+  readonly totals: TableCounts;
+}
+
+export interface PruneResult {
+  readonly agentId: string;
+  /** Threads deleted, in plan order. */
+  readonly deleted: readonly string[];
+  /** Threads of the plan left alone because they were active again (or already gone). */
+  readonly skipped: readonly string[];
+  readonly tables: TableCounts;
+  readonly batches: number;
+}
+
+export interface ApplyOptions {
+  /** Threads per transaction (default 100). */
+  readonly batchSize?: number;
+  /** Called after each committed batch. */
+  readonly onBatch?: (progress: { batch: number; batches: number; deleted: number }) => void;
+}
+
+export const DEFAULT_PRUNE_BATCH_SIZE = 100;
+const DAY_MS = 86_400_000;
+
+/** Last activity of each of the agent's threads, from every table that holds them. */
+const CANDIDATES = `WITH registry AS (
+  SELECT thread_id, last_activity_at FROM llamon_threads
+   WHERE agent_id = $1 AND ($3::text[] IS NULL OR thread_id = ANY($3::text[]))
+), checkpoint_threads AS (
+  SELECT substr(thread_id, length($2) + 1) AS thread_id,
+         max(CASE WHEN checkpoint ->> 'ts' ~ '^\\d{4}-\\d{2}-\\d{2}T'
+                  THEN (checkpoint ->> 'ts')::timestamptz END) AS last_at
+    FROM checkpoints
+   WHERE starts_with(thread_id, $2)
+     AND ($3::text[] IS NULL OR thread_id IN (SELECT $2 || x FROM unnest($3::text[]) AS x))
+   GROUP BY thread_id
+), memory_threads AS (
+  SELECT thread_id, max(updated_at) AS last_at FROM persistent_memory
+   WHERE agent_id = $1 AND thread_id <> '' AND ($3::text[] IS NULL OR thread_id = ANY($3::text[]))
+   GROUP BY thread_id
+), candidates AS (
+  SELECT coalesce(r.thread_id, c.thread_id, m.thread_id) AS thread_id,
+         r.thread_id IS NOT NULL AS registered,
+         coalesce(r.last_activity_at, greatest(c.last_at, m.last_at)) AS last_activity_at
+    FROM registry r
+    FULL JOIN checkpoint_threads c ON c.thread_id = r.thread_id
+    FULL JOIN memory_threads m ON m.thread_id = coalesce(r.thread_id, c.thread_id)
+)`;
+
+/** $1 agent, $2 "<agent>:", $3 thread ids or NULL, $4 cutoff or NULL. */
+const PLAN = `${CANDIDATES}
+SELECT t.thread_id, t.registered, t.last_activity_at,
+       cp.rows AS cp_rows, cp.bytes AS cp_bytes, bl.rows AS bl_rows, bl.bytes AS bl_bytes,
+       wr.rows AS wr_rows, wr.bytes AS wr_bytes, pm.rows AS pm_rows, pm.bytes AS pm_bytes,
+       rg.rows AS rg_rows, rg.bytes AS rg_bytes
+  FROM candidates t
+  CROSS JOIN LATERAL (SELECT count(*) AS rows, coalesce(sum(pg_column_size(x.*)), 0) AS bytes
+                        FROM checkpoints x WHERE x.thread_id = $2 || t.thread_id) cp
+  CROSS JOIN LATERAL (SELECT count(*) AS rows, coalesce(sum(pg_column_size(x.*)), 0) AS bytes
+                        FROM checkpoint_blobs x WHERE x.thread_id = $2 || t.thread_id) bl
+  CROSS JOIN LATERAL (SELECT count(*) AS rows, coalesce(sum(pg_column_size(x.*)), 0) AS bytes
+                        FROM checkpoint_writes x WHERE x.thread_id = $2 || t.thread_id) wr
+  CROSS JOIN LATERAL (SELECT count(*) AS rows, coalesce(sum(pg_column_size(x.*)), 0) AS bytes
+                        FROM persistent_memory x WHERE x.agent_id = $1 AND x.thread_id = t.thread_id) pm
+  CROSS JOIN LATERAL (SELECT count(*) AS rows, coalesce(sum(pg_column_size(x.*)), 0) AS bytes
+                        FROM llamon_threads x WHERE x.agent_id = $1 AND x.thread_id = t.thread_id) rg
+ WHERE $4::timestamptz IS NULL OR coalesce(t.last_activity_at, '-infinity') < $4::timestamptz
+ ORDER BY t.last_activity_at ASC NULLS FIRST, t.thread_id`;
+
+/** Lock the registry rows of a batch: $1 agent, $2 thread ids. */
+const LOCK_BATCH = `SELECT thread_id FROM llamon_threads
+ WHERE agent_id = $1 AND thread_id = ANY($2::text[])
+ ORDER BY thread_id
+   FOR UPDATE`;
+
+/**
+ * Delete a batch across the five tables, re-checking the cut-off against the (locked)
+ * registry: $1 agent, $2 thread ids, $3 "<agent>:", $4 cutoff or NULL.
+ */
+const DELETE_BATCH = `WITH target AS (
+  SELECT x.thread_id, $3 || x.thread_id AS storage_id
+    FROM unnest($2::text[]) AS x(thread_id)
+    LEFT JOIN llamon_threads r ON r.agent_id = $1 AND r.thread_id = x.thread_id
+   WHERE $4::timestamptz IS NULL OR coalesce(r.last_activity_at, '-infinity') < $4::timestamptz
+), wr AS (
+  DELETE FROM checkpoint_writes d USING target t WHERE d.thread_id = t.storage_id
+  RETURNING pg_column_size(d.*) AS size
+), bl AS (
+  DELETE FROM checkpoint_blobs d USING target t WHERE d.thread_id = t.storage_id
+  RETURNING pg_column_size(d.*) AS size
+), cp AS (
+  DELETE FROM checkpoints d USING target t WHERE d.thread_id = t.storage_id
+  RETURNING pg_column_size(d.*) AS size
+), pm AS (
+  DELETE FROM persistent_memory d USING target t WHERE d.agent_id = $1 AND d.thread_id = t.thread_id
+  RETURNING pg_column_size(d.*) AS size
+), rg AS (
+  DELETE FROM llamon_threads d USING target t WHERE d.agent_id = $1 AND d.thread_id = t.thread_id
+  RETURNING pg_column_size(d.*) AS size
+)
+SELECT (SELECT coalesce(jsonb_agg(thread_id), '[]'::jsonb) FROM target) AS deleted,
+       (SELECT count(*) FROM cp) AS cp_rows, (SELECT coalesce(sum(size), 0) FROM cp) AS cp_bytes,
+       (SELECT count(*) FROM bl) AS bl_rows, (SELECT coalesce(sum(size), 0) FROM bl) AS bl_bytes,
+       (SELECT count(*) FROM wr) AS wr_rows, (SELECT coalesce(sum(size), 0) FROM wr) AS wr_bytes,
+       (SELECT count(*) FROM pm) AS pm_rows, (SELECT coalesce(sum(size), 0) FROM pm) AS pm_bytes,
+       (SELECT count(*) FROM rg) AS rg_rows, (SELECT coalesce(sum(size), 0) FROM rg) AS rg_bytes`;
+
+type CountColumns = Record<
+  `${"cp" | "bl" | "wr" | "pm" | "rg"}_${"rows" | "bytes"}`,
+  string | number
+>;
+
+interface PlanRow extends CountColumns {
+  thread_id: string;
+  registered: boolean;
+  last_activity_at: Date | string | null;
+}
+
+interface DeleteRow extends CountColumns {
+  deleted: string[];
+}
+
+const PREFIX_OF: Record<PruneTable, "cp" | "bl" | "wr" | "pm" | "rg"> = {
+  checkpoints: "cp",
+  checkpoint_blobs: "bl",
+  checkpoint_writes: "wr",
+  persistent_memory: "pm",
+  llamon_threads: "rg",
+};
+
+export function emptyCounts(): TableCounts {
+  const counts = {} as TableCounts;
+  for (const table of PRUNE_TABLES) counts[table] = { rows: 0, bytes: 0 };
+  return counts;
+}
+
+function countsOf(row: CountColumns): TableCounts {
+  const counts = emptyCounts();
+  for (const table of PRUNE_TABLES) {
+    const p = PREFIX_OF[table];
+    counts[table] = { rows: Number(row[`${p}_rows`]), bytes: Number(row[`${p}_bytes`]) };
+  }
+  return counts;
+}
+
+function addCounts(into: TableCounts, more: TableCounts): void {
+  for (const table of PRUNE_TABLES) {
+    into[table].rows += more[table].rows;
+    into[table].bytes += more[table].bytes;
+  }
+}
+
+/** Sum of rows and bytes over the tables. */
+export function sumCounts(counts: TableCounts): RowsAndBytes {
+  let rows = 0;
+  let bytes = 0;
+  for (const table of PRUNE_TABLES) {
+    rows += counts[table].rows;
+    bytes += counts[table].bytes;
+  }
+  return { rows, bytes };
+}
+
+function checkFilter(filter: PruneFilter): void {
+  assertAgentId(filter.agentId);
+  const days = filter.olderThanDays;
+  if (days !== undefined && (!Number.isInteger(days) || days < 0)) {
+    throw new LlamonError(
+      "CONFIG_INVALID",
+      `older-than-days must be a whole number ≥ 0, got ${String(days)}`,
+    );
+  }
+  for (const id of filter.threadIds ?? []) assertThreadId(id);
+}
+
+/** Run a prune statement; a database without llamon's tables gets a message that says what to do. */
+async function run<R>(db: Db, text: string, params: readonly SqlParam[]): Promise<QueryResult<R>> {
+  try {
+    return await db.query<R>(text, params);
+  } catch (error) {
+    throw missingTables(error);
+  }
+}
+
+function missingTables(error: unknown): unknown {
+  if (dbErrorFields(error)?.sqlstate !== "42P01") return error;
+  return new LlamonError(
+    "CONFIG_INVALID",
+    "this database has no llamon tables: check the DSN, or create them with `npx llamon migrate --dsn …`",
+    { cause: error },
+  );
+}
+
+function toDate(value: Date | string | null): Date | null {
+  if (value === null) return null;
+  return value instanceof Date ? value : new Date(value);
+}
+
+/** What a prune with this filter would delete. Reads only. */
+export async function planPrune(db: Db, filter: PruneFilter): Promise<PrunePlan> {
+  checkFilter(filter);
+  const prefix = `${filter.agentId}:`;
+  let cutoff: Date | null = null;
+  if (filter.olderThanDays !== undefined) {
+    const now = await run<{ now: Date | string }>(db, "SELECT now() AS now", []);
+    const dbNow = toDate(now.rows[0]?.now ?? null) ?? new Date();
+    cutoff = new Date(dbNow.getTime() - filter.olderThanDays * DAY_MS);
+  }
+  const threadIds =
+    filter.threadIds === undefined ? undefined : [...new Set(filter.threadIds)].sort();
+  const { rows } = await run<PlanRow>(db, PLAN, [
+    filter.agentId,
+    prefix,
+    threadIds ?? null,
+    cutoff,
+  ]);
+  const totals = emptyCounts();
+  const threads = rows.map((row): PruneThread => {
+    const tables = countsOf(row);
+    addCounts(totals, tables);
+    const sum = sumCounts(tables);
+    return {
+      threadId: row.thread_id,
+      lastActivityAt: toDate(row.last_activity_at),
+      registered: row.registered,
+      tables,
+      rows: sum.rows,
+      bytes: sum.bytes,
+    };
+  });
+  const found = new Set(threads.map((t) => t.threadId));
+  return {
+    agentId: filter.agentId,
+    cutoff,
+    threadIds,
+    threads,
+    notMatched: (threadIds ?? []).filter((id) => !found.has(id)),
+    totals,
+  };
+}
+
+/** Delete the threads of `plan`, batch by batch (one transaction each). */
+export async function applyPrune(
+  db: Db,
+  plan: PrunePlan,
+  options: ApplyOptions = {},
+): Promise<PruneResult> {
+  assertAgentId(plan.agentId);
+  const batchSize = options.batchSize ?? DEFAULT_PRUNE_BATCH_SIZE;
+  if (!Number.isInteger(batchSize) || batchSize < 1) {
+    throw new LlamonError(
+      "CONFIG_INVALID",
+      `batch size must be a whole number ≥ 1, got ${batchSize}`,
+    );
+  }
+  const ids = plan.threads.map((t) => t.threadId);
+  const batches = Math.ceil(ids.length / batchSize);
+  const tables = emptyCounts();
+  const deleted: string[] = [];
+  const skipped: string[] = [];
+  for (let i = 0; i < batches; i++) {
+    const batch = ids.slice(i * batchSize, (i + 1) * batchSize);
+    let results: QueryResult[];
+    try {
+      results = await db.batch(
+        [
+          { text: LOCK_BATCH, params: [plan.agentId, batch] },
+          { text: DELETE_BATCH, params: [plan.agentId, batch, `${plan.agentId}:`, plan.cutoff] },
+        ],
+        { isolationLevel: "ReadCommitted" },
+      );
+    } catch (error) {
+      throw missingTables(error);
+    }
+    const row = results[1]?.rows[0] as DeleteRow | undefined;
+    if (row === undefined) {
+      throw new LlamonError("INTERNAL", "the prune statement returned no result row");
+    }
+    addCounts(tables, countsOf(row));
+    const gone = new Set(row.deleted);
+    for (const id of batch) (gone.has(id) ? deleted : skipped).push(id);
+    options.onBatch?.({ batch: i + 1, batches, deleted: deleted.length });
+  }
+  return { agentId: plan.agentId, deleted, skipped, tables, batches };
+}

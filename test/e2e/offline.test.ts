@@ -1,0 +1,128 @@
+/**
+ * R9.4 `llamon prepare-offline`: a scaffolded project (llamon packed into vendor/, lockfile
+ * cut from llamon's) is bundled where the registry is reachable, moved, and installed with
+ * `npm ci --cache offline/npm-cache --offline` with the network blocked (proxy to a closed
+ * port). The installed project then typechecks, passes its own test and runs its llamon.
+ *
+ * Needs the npm registry for the bundling step; skipped (with a message) without it.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
+import { cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const REPO = resolve(import.meta.dirname, "../..");
+const BIN = join(REPO, "bin/llamon.mjs");
+const BLOCKED = "http://127.0.0.1:9";
+
+function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}) {
+  const child = spawn(command, args, { cwd, env: { ...process.env, CI: "1", ...env } });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => {
+    stdout += d;
+  });
+  child.stderr.on("data", (d) => {
+    stderr += d;
+  });
+  child.stdin.end();
+  return once(child, "exit").then(([code]) => ({ code: code as number, stdout, stderr }));
+}
+
+function registryReachable(): boolean {
+  const ping = spawnSync("npm", ["ping"], { encoding: "utf8", timeout: 20_000 });
+  return ping.status === 0;
+}
+
+let root: string;
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), "llamon-offline-"));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe("llamon prepare-offline", () => {
+  it("R9.4 bundles every tarball + the lockfile; the project installs from it with no registry, typechecks and passes its test", async (ctx) => {
+    if (!registryReachable()) {
+      console.warn("skipped: the npm registry is not reachable, so nothing can be bundled");
+      ctx.skip();
+    }
+    const made = await run(
+      process.execPath,
+      [
+        BIN,
+        "agent",
+        "air-agent",
+        "--template",
+        "agent-tools",
+        "--memory",
+        "postgres",
+        "--yes",
+        "--no-install",
+      ],
+      root,
+    );
+    expect(made.code, made.stderr).toBe(0);
+    const project = join(root, "air-agent");
+
+    const bundled = await run(process.execPath, [BIN, "prepare-offline", project, "--clean"], root);
+    expect(bundled.code, bundled.stderr).toBe(0);
+    expect(bundled.stdout).toMatch(/offline\/npm-cache\s+\d+(\.\d)? MB/);
+    expect(bundled.stdout).toMatch(/total \d+(\.\d)? MB · \d+ packages/);
+    expect(bundled.stdout).toContain("npm ci --cache offline/npm-cache --offline");
+    expect(bundled.stdout).toContain("local tarball vendor/llamon-");
+    const offline = join(project, "offline");
+    expect((await readdir(offline)).sort()).toEqual([
+      "README.txt",
+      "npm-cache",
+      "package-lock.json",
+      "package.json",
+      "packages.txt",
+    ]);
+    expect(await readFile(join(offline, "package-lock.json"), "utf8")).toBe(
+      await readFile(join(project, "package-lock.json"), "utf8"),
+    );
+    const listed = (await readFile(join(offline, "packages.txt"), "utf8")).split("\n");
+    expect(listed).toEqual(expect.arrayContaining([expect.stringMatching(/^wrangler@/)]));
+
+    // The air-gapped machine: another folder, no registry, only the shipped cache.
+    const moved = join(root, "moved-air-agent");
+    await cp(project, moved, { recursive: true });
+    const blocked = {
+      npm_config_proxy: BLOCKED,
+      npm_config_https_proxy: BLOCKED,
+      npm_config_update_notifier: "false",
+    };
+    const installed = await run(
+      "npm",
+      ["ci", "--cache", "offline/npm-cache", "--offline", "--no-audit", "--no-fund"],
+      moved,
+      blocked,
+    );
+    expect(installed.code, installed.stderr).toBe(0);
+    expect(installed.stdout).toMatch(/added \d+ packages/);
+
+    const bin = (name: string) => join(moved, "node_modules/.bin", name);
+    const tsc = await run(process.execPath, [bin("tsc"), "--noEmit", "-p", "tsconfig.json"], moved);
+    expect(tsc.stdout + tsc.stderr).toBe("");
+    expect(tsc.code).toBe(0);
+    const test = await run(process.execPath, [bin("vitest"), "run"], moved, { NO_COLOR: "1" });
+    expect(test.code, test.stdout + test.stderr).toBe(0);
+    expect(test.stdout).toMatch(/Tests\s+3 passed/);
+    const help = await run(bin("llamon"), ["--help"], moved, {
+      PATH: `${join(moved, "node_modules/.bin")}:${process.env.PATH}`,
+    });
+    expect(help.code, help.stderr).toBe(0);
+    expect(help.stdout).toContain("prepare-offline");
+  }, 600_000);
+
+  it("says what to do outside a project, exit 1", async () => {
+    const { code, stderr } = await run(process.execPath, [BIN, "prepare-offline", root], root);
+    expect(code).toBe(1);
+    expect(stderr).toContain("no package.json in");
+    expect(stderr).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);
+  });
+});

@@ -1,0 +1,361 @@
+/**
+ * `llamon agent` / `llamon flow` as a user runs them (R1.2, R2.3, R9.1, R9.2): every
+ * template × every memory mode with --yes; the generated projects typecheck and their own
+ * tests pass; the interactive prompts through a pseudo-terminal offer no sqlite; names
+ * are validated.
+ *
+ * The generated projects are checked against this checkout without `npm install`: they sit
+ * in one folder whose node_modules links `llamon` to this repository and every other
+ * package to this repository's node_modules (what npm would install from the lockfile).
+ * The real install from the packed tarball and lockfile runs in offline.test.ts.
+ */
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parse as parseToml } from "smol-toml";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseDevVars } from "../../src/cli/dev-vars.ts";
+
+const REPO = resolve(import.meta.dirname, "../..");
+const BIN = join(REPO, "bin/llamon.mjs");
+const VERSION = (
+  JSON.parse(await readFile(join(REPO, "package.json"), "utf8")) as { version: string }
+).version;
+
+function run(args: string[], options: { cwd?: string; input?: string } = {}) {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: options.cwd,
+    env: { ...process.env, CI: "1" },
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => {
+    stdout += d;
+  });
+  child.stderr.on("data", (d) => {
+    stderr += d;
+  });
+  child.stdin.end(options.input ?? "");
+  return once(child, "exit").then(([code]) => ({ code: code as number, stdout, stderr }));
+}
+
+async function inParallel<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>) {
+  const queue = [...items];
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await fn(item);
+    }),
+  );
+}
+
+async function filesUnder(dir: string, base = dir): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (entry.name === "node_modules") continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await filesUnder(path, base)));
+    else out.push(path.slice(base.length + 1));
+  }
+  return out.sort();
+}
+
+const COMBOS = [
+  ["agent", "agent-general"],
+  ["agent", "agent-tools"],
+  ["flow", "flow-intake"],
+].flatMap(([kind, template]) =>
+  ["off", "in-memory", "postgres", "sqlite"].map((memory) => ({
+    kind: kind as string,
+    template: template as string,
+    memory,
+    name: `t-${template}-${memory}`,
+    backend: memory === "in-memory" ? "in_memory" : memory,
+    // The default (llamon packed into vendor/ + a lockfile) once per template; the others
+    // link this checkout (--llamon), which keeps the test fast.
+    vendored: memory === "postgres",
+  })),
+);
+
+let root: string;
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), "llamon-scaffold-"));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe("llamon agent / flow (scaffold)", () => {
+  it("R9.1 R9.2 R2.3 every template × memory mode with --yes: files and values; the projects typecheck and their own tests pass", async () => {
+    const all = join(root, "all");
+    await mkdir(all);
+    await inParallel(COMBOS, 3, async (c) => {
+      const args = [c.kind, c.name, "--template", c.template, "--memory", c.memory, "--yes"];
+      args.push("--no-install", ...(c.vendored ? [] : ["--llamon", `file:${REPO}`]));
+      const result = await run(args, { cwd: all });
+      expect(result.code, `${c.name}: ${result.stderr}`).toBe(0);
+      expect(result.stdout).toContain(`created ${c.name} (${c.template}, memory ${c.memory})`);
+      if (c.memory === "sqlite") expect(result.stderr).toContain("sqlite is the legacy backend");
+    });
+
+    for (const c of COMBOS) {
+      const dir = join(all, c.name);
+      const read = (file: string) => readFile(join(dir, file), "utf8");
+      const files = await filesUnder(dir);
+      const postgres = c.backend === "postgres";
+      const db = `${c.name.replaceAll("-", "_")}_memory`;
+      for (const file of [
+        "package.json",
+        "wrangler.toml",
+        ".dev.vars",
+        ".dev.vars.example",
+        ".gitignore",
+        "README.md",
+        "tsconfig.json",
+        "vitest.config.ts",
+        "src/agent.ts",
+        "src/index.ts",
+      ]) {
+        expect(files, `${c.name} ${file}`).toContain(file);
+      }
+      const vendored = [`vendor/llamon-${VERSION}.tgz`, "package-lock.json"];
+      for (const file of vendored)
+        expect(files.includes(file), `${c.name} ${file}`).toBe(c.vendored);
+      expect(files.some((f) => f.startsWith("test/") && f.endsWith(".test.ts"))).toBe(true);
+      expect(files.includes("compose.yml"), c.name).toBe(postgres);
+
+      const pkg = JSON.parse(await read("package.json")) as {
+        name: string;
+        dependencies: Record<string, string>;
+        devDependencies: Record<string, string>;
+        scripts: Record<string, string>;
+      };
+      expect(pkg.name).toBe(c.name);
+      expect(pkg.dependencies.llamon).toBe(
+        c.vendored ? `file:vendor/llamon-${VERSION}.tgz` : `file:${REPO}`,
+      );
+      expect(Object.keys(pkg.devDependencies)).toEqual(
+        expect.arrayContaining(["wrangler", "typescript", "vitest", "@cloudflare/workers-types"]),
+      );
+      expect(pkg.scripts.start).toBe("llamon run .");
+      if (c.vendored) {
+        const lock = JSON.parse(await read("package-lock.json")) as {
+          packages: Record<string, { resolved?: string; integrity?: string }>;
+        };
+        expect(lock.packages["node_modules/llamon"]?.resolved).toBe(pkg.dependencies.llamon);
+        expect(lock.packages["node_modules/llamon"]?.integrity).toMatch(/^sha512-/);
+        expect(lock.packages["node_modules/wrangler"]?.resolved).toMatch(/^https:\/\/registry/);
+        expect(lock.packages["node_modules/@biomejs/biome"]).toBeUndefined(); // llamon's dev tool
+      }
+
+      const toml = parseToml(await read("wrangler.toml")) as {
+        name: string;
+        main: string;
+        vars: Record<string, string>;
+        durable_objects: { bindings: { name: string; class_name: string }[] };
+        migrations: { new_sqlite_classes: string[] }[];
+      };
+      expect(toml.name).toBe(c.name);
+      expect(toml.main).toBe("src/index.ts");
+      expect(toml.vars).toEqual({ AGENT_ID: c.name, MEMORY_BACKEND: c.backend });
+      expect(toml.durable_objects.bindings).toEqual([{ name: "THREADS", class_name: "ThreadDO" }]);
+      expect(toml.migrations[0]?.new_sqlite_classes).toEqual(["ThreadDO"]);
+
+      const vars = parseDevVars(await read(".dev.vars"));
+      expect(vars.AGENT_ID).toBe(c.name);
+      if (postgres) {
+        expect(vars.POSTGRES_MEMORY_DSN).toBe(`postgresql://postgres@localhost:5432/${db}`);
+        expect(await read("compose.yml")).toContain(`POSTGRES_DB: ${db}`);
+      } else {
+        expect(vars.POSTGRES_MEMORY_DSN).toBeUndefined();
+      }
+      const example = parseDevVars(await read(".dev.vars.example"));
+      expect(example.AGENT_ID).toBe(c.name);
+      expect(example.MEMORY_BACKEND).toBe(c.backend);
+      expect(await read("src/agent.ts")).toContain(`backend: "${c.backend}"`);
+      const readme = await read("README.md");
+      expect(readme).toContain("## 시작하기");
+      expect(readme).toContain("## English");
+      expect(readme).toContain("npx llamon run .");
+      for (const file of files.filter((f) => !f.endsWith(".tgz"))) {
+        expect(await read(file), `${c.name}/${file}`).not.toMatch(/__[A-Z_]+__/);
+      }
+    }
+
+    // Install without a registry: link what npm would install from the lockfile.
+    const modules = join(all, "node_modules");
+    await mkdir(modules);
+    for (const entry of await readdir(join(REPO, "node_modules"))) {
+      if (entry.startsWith(".")) continue;
+      await symlink(join(REPO, "node_modules", entry), join(modules, entry));
+    }
+    await symlink(REPO, join(modules, "llamon"));
+    await writeFile(
+      join(all, "tsconfig.json"),
+      JSON.stringify({
+        extends: `./${COMBOS[0]?.name}/tsconfig.json`,
+        include: ["*/src", "*/test", "*/vitest.config.ts"],
+      }),
+    );
+    const tsc = spawnSync(
+      process.execPath,
+      [join(REPO, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", join(all, "tsconfig.json")],
+      { encoding: "utf8" },
+    );
+    expect(tsc.stdout + tsc.stderr, "tsc").toBe("");
+    expect(tsc.status).toBe(0);
+
+    await writeFile(
+      join(all, "vitest.config.mts"),
+      'import { defineConfig } from "vitest/config";\nexport default defineConfig({ test: { projects: ["./*/vitest.config.ts"] } });\n',
+    );
+    const tests = spawnSync(
+      process.execPath,
+      [join(REPO, "node_modules/vitest/vitest.mjs"), "run", "--root", all, "--reporter", "dot"],
+      { encoding: "utf8", env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" } },
+    );
+    const output = tests.stdout + tests.stderr;
+    expect(tests.status, output).toBe(0);
+    expect(output).toMatch(/Test Files\s+12 passed \(12\)/);
+  }, 420_000);
+
+  it("R1.2 R9.1 without --yes it asks with arrow-key prompts on a terminal; sqlite is not offered", async () => {
+    const script = spawnSync("script", ["--version"]);
+    if (script.status !== 0) {
+      console.warn("skipped: util-linux `script` (pseudo-terminal) is not installed");
+      return;
+    }
+    const cwd = join(root, "pty");
+    await mkdir(cwd);
+    const command = [process.execPath, BIN, "agent", "--no-install", "--llamon", `file:${REPO}`]
+      .map((a) => `'${a.replaceAll("'", "'\\''")}'`)
+      .join(" ");
+    const child = spawn("script", ["-qfec", command, "/dev/null"], {
+      cwd,
+      env: { ...process.env, TERM: "xterm", COLUMNS: "120", LINES: "40" },
+    }) as ChildProcessWithoutNullStreams;
+    let screen = "";
+    child.stdout.on("data", (d) => {
+      screen += d;
+    });
+    const exited = once(child, "exit");
+    const waitFor = async (text: string, from = 0) => {
+      const deadline = Date.now() + 30_000;
+      while (!screen.slice(from).includes(text)) {
+        if (Date.now() > deadline) throw new Error(`no "${text}" on the terminal:\n${screen}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return screen.length;
+    };
+    try {
+      await waitFor("Project name");
+      child.stdin.write("Bad Name\r");
+      await waitFor("use lowercase letters");
+      child.stdin.write("pty-agent\r");
+      const templateAt = await waitFor("Template");
+      await waitFor("agent-tools", templateAt - 200);
+      child.stdin.write("\r"); // the first choice: agent-general
+      const memoryAt = await waitFor("Memory");
+      await waitFor("off", memoryAt - 200);
+      const menu = screen.slice(memoryAt - 200);
+      expect(menu).toContain("postgres");
+      expect(menu).toContain("in-memory");
+      expect(screen).not.toContain("sqlite");
+      child.stdin.write("\x1b[B"); // ↓ to in-memory
+      await new Promise((r) => setTimeout(r, 200));
+      child.stdin.write("\r");
+      await waitFor("created pty-agent");
+      const [code] = await exited;
+      expect(code).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill("SIGKILL");
+    }
+    const agent = await readFile(join(cwd, "pty-agent/src/agent.ts"), "utf8");
+    expect(agent).toContain('backend: "in_memory"');
+    expect(agent).toContain("helpful assistant"); // agent-general
+    const pkg = JSON.parse(await readFile(join(cwd, "pty-agent/package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
+    expect(pkg.dependencies.llamon).toBe(`file:${REPO}`);
+    expect(existsSync(join(cwd, "pty-agent/vendor"))).toBe(false);
+  }, 60_000);
+
+  it("names that cannot be a Worker or database name, and other mistakes, exit 1 with what to do", async () => {
+    const cwd = join(root, "errors");
+    await mkdir(join(cwd, "taken"), { recursive: true });
+    await writeFile(join(cwd, "taken", "file.txt"), "x");
+    const long = `a${"b".repeat(56)}`;
+    const cases: [string[], RegExp][] = [
+      [
+        ["agent", "My Agent", "--yes"],
+        /"My Agent" cannot be a project name: use lowercase.*Try "my-agent"/,
+      ],
+      [["agent", "1agent", "--yes"], /starting with a letter/],
+      [["agent", "my_agent", "--yes"], /Try "my-agent"/],
+      [["agent", "a--b", "--yes"], /not doubled/],
+      [["agent", long, "--yes"], /at most 56 fit/],
+      [["agent", "llamon", "--yes"], /name of a package the project depends on/],
+      [["agent", "taken", "--yes", "--no-install"], /already exists and is not empty/],
+      [["agent", "ok-name", "--memory", "in_memory", "--yes"], /the CLI spells it "in-memory"/],
+      [
+        ["agent", "ok-name", "--memory", "redis", "--yes"],
+        /--memory must be one of off, in-memory, postgres/,
+      ],
+      [
+        ["flow", "ok-name", "--template", "agent-general", "--yes"],
+        /is an agent template: use `llamon agent …`/,
+      ],
+      [
+        ["agent", "ok-name", "--template", "nope", "--yes"],
+        /unknown agent template "nope": choose one of agent-general, agent-tools/,
+      ],
+      [
+        ["agent", "ok-name"],
+        /not a terminal, so nothing can be asked: give --template, --memory \(or --yes/,
+      ],
+      [["agent", "--yes"], /give the project name: npx llamon agent my-agent --yes/],
+    ];
+    for (const [args, pattern] of cases) {
+      const { code, stderr } = await run(args, { cwd });
+      expect(code, args.join(" ")).toBe(1);
+      expect(stderr, args.join(" ")).toMatch(pattern);
+      expect(stderr).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);
+    }
+    expect(await readdir(cwd)).toEqual(["taken"]);
+  }, 120_000);
+
+  it("--help of every command shows an example", async () => {
+    for (const args of [
+      ["--help"],
+      ["agent", "--help"],
+      ["flow", "--help"],
+      ["chat", "--help"],
+      ["memory", "--help"],
+      ["memory", "prune", "--help"],
+      ["prepare-offline", "--help"],
+      ["migrate", "--help"],
+      ["run", "--help"],
+      ["dev", "--help"],
+      ["dev", "proxy", "--help"],
+    ]) {
+      const { code, stdout } = await run(args);
+      expect(code, args.join(" ")).toBe(0);
+      expect(stdout).toContain("Usage: llamon");
+      if (args.length > 1) expect(stdout, args.join(" ")).toMatch(/Examples?:\n\s+\$ npx llamon/);
+    }
+    const top = (await run(["--help"])).stdout;
+    for (const command of [
+      "agent",
+      "flow",
+      "run",
+      "chat",
+      "memory",
+      "migrate",
+      "prepare-offline",
+    ]) {
+      expect(top).toMatch(new RegExp(`\\n\\s+${command} `));
+    }
+  }, 120_000);
+});
