@@ -13,7 +13,11 @@ import type { BaseMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { createModelFromEnv } from "../llm/select.ts";
 import { createLogger } from "../log.ts";
-import { type MemoryConfig, resolveMemoryConfig } from "../memory/config.ts";
+import {
+  type MemoryConfig,
+  type MemoryConfigPatch,
+  resolveMemoryConfig,
+} from "../memory/config.ts";
 import type { MultiturnSignals } from "../memory/prompt.ts";
 import { parseHistorySeed, type SeedReport } from "../memory/seed.ts";
 import { registeredAgent } from "./registry.ts";
@@ -37,8 +41,15 @@ export interface TurnOutput {
   readonly merges: number;
 }
 
-export function effectiveMemoryConfig(env: Env): MemoryConfig {
-  return resolveMemoryConfig({ code: registeredAgent().agent.memory, env }).config;
+/**
+ * The agent's MemoryConfig: code → env → registry → runtime (resolveMemoryConfig). The
+ * caller passes the run-time layer (the Worker loads it with loadRuntimeLayer from
+ * src/admin, cached per isolate), so this stays synchronous and storage-free.
+ */
+export function effectiveMemoryConfig(env: Env, runtime?: MemoryConfigPatch): MemoryConfig {
+  const { agent, registryLayer } = registeredAgent();
+  const registry = registryLayer?.(String(env.AGENT_ID ?? ""));
+  return resolveMemoryConfig({ code: agent.memory, env, registry, runtime }).config;
 }
 
 /** Durable Object names: threads and task records never collide (agent ids have no ':'). */
@@ -62,9 +73,9 @@ export async function executeTurnHere(
   input: TurnInput,
   checkpointer: BaseCheckpointSaver | undefined,
   afterTurn?: AfterTurn,
+  config: MemoryConfig = effectiveMemoryConfig(env),
 ): Promise<TurnOutput> {
   const { agent, model } = registeredAgent();
-  const config = effectiveMemoryConfig(env);
   const seed =
     input.history === undefined
       ? undefined

@@ -4,12 +4,15 @@
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { LlamonError } from "../errors.ts";
+import type { MemoryConfigPatch } from "../memory/config.ts";
 import type { AgentDefinition } from "./define.ts";
 
 export interface RegisteredAgent {
   readonly agent: AgentDefinition;
   /** Build the model from the Worker's env; default: the provider configured in env. */
   readonly model?: ((env: Record<string, unknown>) => BaseChatModel) | undefined;
+  /** The registry layer of MemoryConfig for an AGENT_ID (`createWorker(agent, { registry })`). */
+  readonly registryLayer?: ((agentId: string) => MemoryConfigPatch) | undefined;
 }
 
 let registered: RegisteredAgent | undefined;

@@ -80,6 +80,17 @@ export async function runTurn(deps: TurnDeps, request: TurnRequest): Promise<Tur
     memory: () => (hasTurnMemoryAccess(saver) ? saver.memoryOf(request.threadId) : undefined),
     onModelCall: (prompt) => {
       lastPrompt = prompt;
+      if (hasTurnMemoryAccess(saver)) {
+        saver.stageMemory(request.threadId, "last_turn", {
+          at: new Date().toISOString(),
+          signals: { ...prompt.signals },
+          sent_ids: prompt.window.messages.flatMap((m) => (m.id ? [m.id] : [])),
+          config: {
+            window_size: deps.config.window_size,
+            max_history_tokens: deps.config.max_history_tokens ?? null,
+          },
+        });
+      }
     },
     userMessageId: userMessage.id as string,
     stageMemory: hasTurnMemoryAccess(saver)

@@ -15,10 +15,11 @@
  * configuration fails the object loudly instead of silently picking a default.
  */
 import { DurableObject } from "cloudflare:workers";
+import { mapChatMessagesToStoredMessages, type StoredMessage } from "@langchain/core/messages";
 import { executeTurnHere, type TurnInput, type TurnOutput } from "../agent/execute.ts";
 import { findRegisteredAgent } from "../agent/registry.ts";
 import { LlamonError } from "../errors.ts";
-import { type MemoryBackend, resolveMemoryConfig } from "../memory/config.ts";
+import { type MemoryBackend, type MemoryConfig, resolveMemoryConfig } from "../memory/config.ts";
 import { summaryAfterTurn } from "../queue/enqueue.ts";
 import { summarizeHere } from "../queue/host.ts";
 import type { SummarizeJob } from "../queue/jobs.ts";
@@ -64,7 +65,9 @@ export class ThreadDO extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     // The same layers as the Worker: the agent's code config, then env.
-    const { config } = resolveMemoryConfig({ code: findRegisteredAgent()?.agent.memory, env });
+    const registered = findRegisteredAgent();
+    const registry = registered?.registryLayer?.(String(env.AGENT_ID ?? ""));
+    const { config } = resolveMemoryConfig({ code: registered?.agent.memory, env, registry });
     this.trim = config.persist_trim_keep_groups !== undefined;
     this.memoryBackend = config.enabled ? config.backend : "off";
     const local = this.memoryBackend === "in_memory" || this.memoryBackend === "sqlite";
@@ -107,18 +110,60 @@ export class ThreadDO extends DurableObject<Env> {
    * and sqlite): the whole turn runs under the lock, so concurrent sends on one contextId
    * are applied one after another and none is lost (R2.4).
    */
-  turn(input: TurnInput): Promise<TurnOutput> {
+  turn(input: TurnInput, config?: MemoryConfig): Promise<TurnOutput> {
     return this.withLock(() =>
-      executeTurnHere(this.env, input, this.saver, (turn, config) =>
-        summaryAfterTurn(turn, {
-          env: this.env,
-          config,
-          saver: this.saver,
-          memory: this.memory,
-          waitUntil: (promise) => this.ctx.waitUntil(promise),
-        }),
+      executeTurnHere(
+        this.env,
+        input,
+        this.saver,
+        (turn, config) =>
+          summaryAfterTurn(turn, {
+            env: this.env,
+            config,
+            saver: this.saver,
+            memory: this.memory,
+            waitUntil: (promise) => this.ctx.waitUntil(promise),
+          }),
+        config,
       ),
     );
+  }
+
+  /**
+   * The stored thread of `agentId` kept in this object, for the memory inspector (RPC):
+   * messages as LangChain StoredMessages (plain data), the thread's memory keys. Empty when
+   * this object keeps nothing for that agent (R2.3).
+   */
+  async inspect(
+    agentId: string,
+    threadId: string,
+  ): Promise<{
+    checkpointId: string | null;
+    messages: StoredMessage[];
+    memory: Record<string, unknown>;
+  }> {
+    const store = this.storeFor(agentId);
+    if (store === undefined) return { checkpointId: null, messages: [], memory: {} };
+    const tuple = await store.saver.getTuple({
+      configurable: { thread_id: threadId, checkpoint_ns: "" },
+    });
+    const messages = (tuple?.checkpoint.channel_values as Record<string, unknown> | undefined)
+      ?.messages;
+    return {
+      checkpointId: tuple?.checkpoint.id ?? null,
+      messages: Array.isArray(messages) ? mapChatMessagesToStoredMessages(messages) : [],
+      memory: (await store.memory.load(threadId)).thread,
+    };
+  }
+
+  /** Erase everything of one conversation of `agentId` kept here (RPC; right to be forgotten). */
+  erase(agentId: string, threadId: string): Promise<{ erased: boolean }> {
+    return this.withLock(async () => {
+      const store = this.storeFor(agentId);
+      if (store === undefined) return { erased: false };
+      await store.saver.deleteThread(threadId);
+      return { erased: true };
+    });
   }
 
   /** Summary RPC from the queue consumer (in_memory/sqlite, R7.5). Not under the turn lock. */

@@ -18,6 +18,7 @@
  * Where the job runs: postgres in this isolate (host.ts), in_memory / sqlite inside the
  * conversation's Durable Object (`THREADS.getByName(threadObjectName(...)).summarize(job)`).
  */
+import { loadRuntimeLayer } from "../admin/runtime-config.ts";
 import { effectiveMemoryConfig, threadObjectName } from "../agent/execute.ts";
 import { isLlamonError, LlamonError } from "../errors.ts";
 import { createLogger, type Logger } from "../log.ts";
@@ -45,7 +46,7 @@ export async function runQueueJob(env: Env, job: SummarizeJob): Promise<QueueJob
   const threadId = job.thread_id;
   const { AGENT_ID: agentId } = parseWorkerVars(env);
   if (job.agent_id !== agentId) return { status: "declined", threadId, reason: "other_agent" };
-  const config = effectiveMemoryConfig(env);
+  const config = effectiveMemoryConfig(env, await loadRuntimeLayer(env));
   if (!config.enabled || config.backend === "off") {
     return { status: "declined", threadId, reason: "memory_off" };
   }

@@ -4,9 +4,11 @@
  */
 import { Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { createAdminApp } from "../admin/app.ts";
 import type { AgentDefinition } from "../agent/define.ts";
 import { dbErrorFields, type ErrorCode, isLlamonError, LlamonError } from "../errors.ts";
 import { resolveMemoryConfig } from "../memory/config.ts";
+import { createStudioApp } from "../studio/app.ts";
 import { a2aAppFor } from "./a2a.ts";
 import { workerDb } from "./db.ts";
 import { type Env, parseWorkerVars } from "./env.ts";
@@ -49,6 +51,10 @@ export function createApp(agent: AgentDefinition): Hono<{ Bindings: Env }> {
     }
     return c.json(body);
   });
+
+  // Management API and Studio (LLAMON_ADMIN_TOKEN; off when unset) — docs/admin.md.
+  app.route("/api/v1", createAdminApp());
+  app.route("/studio", createStudioApp(agent));
 
   // A2A JSON-RPC (POST /) and the agent card (GET /.well-known/agent-card.json).
   app.all("*", async (c, next) => {

@@ -7,6 +7,7 @@
  *   export { ThreadDO };
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { loadRegistry, registryLayerFor } from "../admin/registry.ts";
 import type { AgentDefinition } from "../agent/define.ts";
 import { registerAgent } from "../agent/registry.ts";
 import { handleQueueBatch } from "../queue/consumer.ts";
@@ -16,13 +17,27 @@ import type { Env } from "./env.ts";
 export interface WorkerOptions {
   /** Build the model yourself instead of from LLM_* variables. */
   readonly model?: (env: Record<string, unknown>) => BaseChatModel;
+  /**
+   * A registry file (parsed JSON, e.g. `import registry from "./llamon.registry.json" with
+   * { type: "json" }`): its Memory entity's config is the `registry` layer of MemoryConfig
+   * (docs/admin.md). Validated here, so a bad file fails the Worker at startup.
+   */
+  readonly registry?: unknown;
 }
 
 export function createWorker(
   agent: AgentDefinition,
   options: WorkerOptions = {},
 ): ExportedHandler<Env> {
-  registerAgent({ agent, model: options.model });
+  const registry =
+    options.registry === undefined
+      ? undefined
+      : loadRegistry(options.registry, "createWorker registry");
+  registerAgent({
+    agent,
+    model: options.model,
+    registryLayer: registry && ((agentId: string) => registryLayerFor(registry, agentId)),
+  });
   const app = createApp(agent);
   return { fetch: app.fetch, queue: handleQueueBatch };
 }

@@ -2,6 +2,8 @@
  * Dispatch of a turn to where it runs: postgres and off in this isolate, in_memory and
  * sqlite in the conversation's Durable Object (SPEC R1).
  */
+
+import { loadRuntimeLayer } from "../admin/runtime-config.ts";
 import {
   effectiveMemoryConfig,
   executeTurnHere,
@@ -17,10 +19,10 @@ import { type Env, parseWorkerVars } from "./env.ts";
 
 /** Run a turn on the configured backend. */
 export async function executeTurn(env: Env, input: TurnInput): Promise<TurnOutput> {
-  const config = effectiveMemoryConfig(env);
+  const config = effectiveMemoryConfig(env, await loadRuntimeLayer(env));
   const backend = config.enabled ? config.backend : "off";
   const { AGENT_ID: agentId } = parseWorkerVars(env);
-  if (backend === "off") return executeTurnHere(env, input, undefined);
+  if (backend === "off") return executeTurnHere(env, input, undefined, undefined, config);
   if (backend === "postgres") {
     const saver = new NeonSaver({
       db: workerDb(env),
@@ -28,8 +30,12 @@ export async function executeTurn(env: Env, input: TurnInput): Promise<TurnOutpu
       guardHead: true,
       keepLatestOnly: config.persist_trim_keep_groups !== undefined,
     });
-    return executeTurnHere(env, input, saver, (turn, config) =>
-      summaryAfterTurn(turn, { env, config, saver }),
+    return executeTurnHere(
+      env,
+      input,
+      saver,
+      (turn, config) => summaryAfterTurn(turn, { env, config, saver }),
+      config,
     );
   }
   const threads = env.THREADS;
@@ -39,5 +45,5 @@ export async function executeTurn(env: Env, input: TurnInput): Promise<TurnOutpu
       `MEMORY_BACKEND=${backend} needs the THREADS Durable Object binding (class ThreadDO) in wrangler.toml`,
     );
   }
-  return threads.getByName(threadObjectName(agentId, input.contextId)).turn(input);
+  return threads.getByName(threadObjectName(agentId, input.contextId)).turn(input, config);
 }

@@ -172,7 +172,7 @@ describe("llamon memory prune", () => {
       deleted_totals: Record<string, { rows: number }>;
     };
     expect(json.deleted).toEqual(["user-session-abc"]);
-    expect(json.deleted_totals.persistent_memory?.rows).toBe(1);
+    expect(json.deleted_totals.persistent_memory?.rows).toBe(2); // summary + last_turn
     expect(json.deleted_totals.llamon_threads?.rows).toBe(1);
     const { rows } = await db.query<{ agent_id: string }>(
       "SELECT agent_id FROM llamon_threads WHERE thread_id = 'user-session-abc'",

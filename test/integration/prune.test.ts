@@ -89,7 +89,7 @@ describe("memory prune (store)", () => {
       expect(t.registered).toBe(true);
       expect(t.tables.checkpoints.rows).toBeGreaterThan(0);
       expect(t.tables.checkpoint_blobs.rows).toBeGreaterThan(0);
-      expect(t.tables.persistent_memory.rows).toBe(1);
+      expect(t.tables.persistent_memory.rows).toBe(2); // summary + last_turn
       expect(t.tables.llamon_threads.rows).toBe(1);
       expect(t.bytes).toBeGreaterThan(0);
       expect(t.lastActivityAt?.getTime()).toBeLessThan(plan.cutoff?.getTime() ?? 0);
@@ -110,7 +110,7 @@ describe("memory prune (store)", () => {
     const after = await rowsOf(backend.pg, "shop");
     const fresh = plan.threads.length; // two registry rows gone, "fresh" left
     expect(after.llamon_threads).toBe(before.llamon_threads - fresh);
-    expect(after.persistent_memory).toBe(before.persistent_memory - 2);
+    expect(after.persistent_memory).toBe(before.persistent_memory - 4);
     expect(after.checkpoints).toBe(before.checkpoints - plan.totals.checkpoints.rows);
     expect(after.checkpoint_blobs).toBe(
       before.checkpoint_blobs - plan.totals.checkpoint_blobs.rows,

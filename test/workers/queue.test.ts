@@ -143,6 +143,7 @@ describe("summary queue consumer in workerd (R7.5)", () => {
     const calls: { name: string; job: SummarizeJob }[] = [];
     const threads = {
       getByName: (name: string) => ({
+        kvGet: async () => undefined,
         summarize: async (j: SummarizeJob) => {
           calls.push({ name, job: j });
           if (j.upto === 99) throw new Error("object failed");

@@ -1,0 +1,222 @@
+/**
+ * The memory inspector's view of one conversation (GET /api/v1/memory/threads/:contextId),
+ * computed from the stored thread, its persistent_memory rows and the effective config.
+ * Pure: no storage, HTTP or Workers here.
+ *
+ * - `messages`: the stored thread, in order; `conversation: false` marks stored messages the
+ *   model never gets (system-role claims, stale runtime context; prompt-thread.ts).
+ * - `groups`: the conversation split as the window sees it (groups.ts), each marked
+ *   `in_window` when the window chosen now (current config) keeps it.
+ * - `signals`: the R3.4 numbers for the stored thread as it is now (assemblePrompt with the
+ *   current config); `last_turn`: what the last turn recorded about its model call, when
+ *   the runtime records it (persistent_memory key `last_turn`).
+ * - `hints`: the product document's debugging table, for the rows that apply — judged on
+ *   the last turn's signals when recorded, else on the signals now.
+ */
+import type { BaseMessage } from "@langchain/core/messages";
+import { AIMessage, ToolMessage } from "@langchain/core/messages";
+import { z } from "zod";
+import type { MemoryConfig } from "../memory/config.ts";
+import { groupMessages, type MessageGroupKind } from "../memory/groups.ts";
+import { assemblePrompt, HISTORY_NOTE, type MultiturnSignals } from "../memory/prompt.ts";
+import { conversationMessages } from "../memory/prompt-thread.ts";
+import { effectiveCovers, parseSummaryCache } from "../memory/summary.ts";
+import { messageText } from "../memory/summary-input.ts";
+import { type Hint, hintsFor } from "./hints.ts";
+
+/** persistent_memory key the runtime may record the last model call under. */
+export const LAST_TURN_KEY = "last_turn";
+
+export interface MessageView {
+  index: number;
+  id: string | null;
+  type: string;
+  text: string;
+  conversation: boolean;
+  tool_calls?: { id: string | null; name: string; args: unknown }[];
+  tool_call_id?: string;
+  name?: string;
+}
+
+export interface GroupView {
+  kind: MessageGroupKind;
+  /** Stored-thread indexes of the group's messages. */
+  indexes: number[];
+  message_ids: (string | null)[];
+  in_window: boolean;
+}
+
+export interface LastTurnView {
+  at: string | null;
+  signals: MultiturnSignals;
+  sent_ids: string[];
+  config?: { window_size?: number; max_history_tokens?: number | null } | undefined;
+}
+
+export interface ThreadView {
+  context_id: string;
+  messages: MessageView[];
+  groups: GroupView[];
+  window: {
+    window_size: number;
+    max_history_tokens: number | null;
+    kept_ids: (string | null)[];
+    dropped_groups: number;
+    malformed_groups: number;
+  };
+  signals: MultiturnSignals;
+  system_prompt: string | null;
+  history_note: boolean;
+  summary: {
+    text: string;
+    covers: number;
+    covers_id: string | null;
+    effective_covers: number;
+    updated_at: string | null;
+  } | null;
+  facts: Record<string, unknown>[] | null;
+  last_turn: LastTurnView | null;
+  hints: Hint[];
+  hints_basis: "last_turn" | "now";
+}
+
+export interface InspectInput {
+  contextId: string;
+  messages: readonly BaseMessage[];
+  /** The thread's persistent_memory keys (summary, facts, last_turn, …). */
+  memory: Readonly<Record<string, unknown>>;
+  config: MemoryConfig;
+  systemText?: string | undefined;
+  skills?: readonly string[] | undefined;
+}
+
+const signalsSchema = z.object({
+  thread_msgs: z.number().int().nonnegative(),
+  window: z.number().int().nonnegative(),
+  sent_to_llm: z.number().int().nonnegative(),
+  has_prior: z.boolean(),
+});
+
+const lastTurnSchema = z.object({
+  at: z.string().optional(),
+  signals: signalsSchema,
+  sent_ids: z.array(z.string()).default([]),
+  config: z
+    .object({
+      window_size: z.number().optional(),
+      max_history_tokens: z.number().nullable().optional(),
+    })
+    .optional(),
+});
+
+function messageView(message: BaseMessage, index: number, conversation: boolean): MessageView {
+  const view: MessageView = {
+    index,
+    id: message.id ?? null,
+    type: message.getType(),
+    text: messageText(message),
+    conversation,
+  };
+  if (AIMessage.isInstance(message) && (message.tool_calls?.length ?? 0) > 0) {
+    view.tool_calls = (message.tool_calls ?? []).map((call) => ({
+      id: call.id ?? null,
+      name: call.name,
+      args: call.args,
+    }));
+  }
+  if (ToolMessage.isInstance(message)) view.tool_call_id = message.tool_call_id;
+  if (typeof message.name === "string" && message.name !== "") view.name = message.name;
+  return view;
+}
+
+/** Fact rows in any stored shape (`[…]` or `{ facts: […] }`), as plain objects. */
+export function factsView(value: unknown): Record<string, unknown>[] | null {
+  const list = Array.isArray(value)
+    ? value
+    : value && typeof value === "object" && Array.isArray((value as { facts?: unknown }).facts)
+      ? (value as { facts: unknown[] }).facts
+      : undefined;
+  if (list === undefined) return null;
+  return list.flatMap((item) => {
+    if (typeof item === "string") return [{ text: item }];
+    if (item && typeof item === "object" && typeof (item as { text?: unknown }).text === "string")
+      return [item as Record<string, unknown>];
+    return [];
+  });
+}
+
+export function lastTurnView(value: unknown): LastTurnView | null {
+  const parsed = lastTurnSchema.safeParse(value);
+  if (!parsed.success) return null;
+  return {
+    at: parsed.data.at ?? null,
+    signals: parsed.data.signals,
+    sent_ids: parsed.data.sent_ids,
+    config: parsed.data.config,
+  };
+}
+
+export function inspectThread(input: InspectInput): ThreadView {
+  const { messages, config } = input;
+  const conversation = conversationMessages(messages);
+  const inConversation = new Set<BaseMessage>(conversation);
+  const storedIndex = new Map<BaseMessage, number>(messages.map((m, i) => [m, i]));
+  const summaryCache = parseSummaryCache(input.memory.summary);
+  const facts = factsView(input.memory.facts);
+
+  const prompt = assemblePrompt({
+    systemText: input.systemText,
+    skills: input.skills,
+    summary: summaryCache?.text,
+    facts: facts?.map((f) => String(f.text)),
+    thread: messages,
+    config,
+  });
+  const kept = new Set<BaseMessage>(prompt.window.messages);
+  const groups: GroupView[] = groupMessages(conversation).map((group) => ({
+    kind: group.kind,
+    indexes: group.messages.map((m) => storedIndex.get(m) ?? -1),
+    message_ids: group.messages.map((m) => m.id ?? null),
+    in_window: group.messages.some((m) => kept.has(m)),
+  }));
+
+  const lastTurn = lastTurnView(input.memory[LAST_TURN_KEY]);
+  const basis = lastTurn?.signals ?? prompt.signals;
+  const hasSystemText = (input.systemText?.trim() ?? "") !== "";
+  return {
+    context_id: input.contextId,
+    messages: messages.map((m, i) => messageView(m, i, inConversation.has(m))),
+    groups,
+    window: {
+      window_size: config.window_size,
+      max_history_tokens: config.max_history_tokens ?? null,
+      kept_ids: prompt.window.messages.map((m) => m.id ?? null),
+      dropped_groups: prompt.window.dropped.length,
+      malformed_groups: prompt.window.malformed.length,
+    },
+    signals: prompt.signals,
+    system_prompt: prompt.system ?? null,
+    history_note: prompt.system?.includes(HISTORY_NOTE) ?? false,
+    summary:
+      summaryCache === undefined
+        ? null
+        : {
+            text: summaryCache.text,
+            covers: summaryCache.covers,
+            covers_id: summaryCache.covers_id ?? null,
+            effective_covers: effectiveCovers(messages, summaryCache),
+            updated_at: summaryCache.updated_at === "" ? null : summaryCache.updated_at,
+          },
+    facts,
+    last_turn: lastTurn,
+    hints: hintsFor(basis, {
+      historyAware: config.history_aware,
+      hasSystemText,
+      windowSize: config.window_size,
+      maxHistoryTokens: config.max_history_tokens,
+      droppedGroups: prompt.window.dropped.length,
+      malformedGroups: prompt.window.malformed.length,
+    }),
+    hints_basis: lastTurn === null ? "now" : "last_turn",
+  };
+}

@@ -1,0 +1,244 @@
+/**
+ * The run-time layer of MemoryConfig (R7.6, R10.2): what `PATCH /api/v1/memory/config`
+ * stores, per agent, and how every isolate picks it up.
+ *
+ * Where it is stored — decided by the deploy-time layers (code, env, registry), never by
+ * the run-time layer itself:
+ * - backend `postgres` (with POSTGRES_MEMORY_DSN): persistent_memory, agent-level row
+ *   (agent_id, thread_id '', key `settings`), value `{"memory": {…}, "updated_at": "…"}`;
+ *   patches are merged in one SQL statement, so concurrent PATCHes never lose a key;
+ * - other backends: the agent's settings Durable Object `settings:<AGENT_ID>` (THREADS
+ *   binding), storage key `settings`, same value (read-modify-write: the last of two
+ *   simultaneous PATCHes wins);
+ * - neither available: no run-time layer (PATCH answers 501).
+ *
+ * Propagation bound: each isolate caches the layer for LLAMON_RUNTIME_CONFIG_TTL_SECONDS
+ * (default 5; 0 = read on every use). The isolate that served the PATCH uses the new value
+ * at once; every other isolate within that many seconds (plus the time of one read).
+ * Concurrent cache misses in one isolate share one read.
+ *
+ * `backend` and `postgres_dsn` cannot be changed at run time: they decide where
+ * conversations (and this layer) live. Change them in code, env or the registry and deploy.
+ */
+import { LlamonError } from "../errors.ts";
+import {
+  type MemoryConfigKey,
+  type MemoryConfigPatch,
+  parseMemoryConfigPatch,
+  resolveMemoryConfig,
+} from "../memory/config.ts";
+import { createPostgresMemory } from "../store/persistent-memory.ts";
+import { workerDb } from "../worker/db.ts";
+import type { Env } from "../worker/env.ts";
+import { agentIdOf, deployLayers } from "./layers.ts";
+import { MERGE_RUNTIME_CONFIG, RESET_RUNTIME_CONFIG } from "./sql.ts";
+
+export const RUNTIME_SETTINGS_KEY = "settings";
+export const RUNTIME_CONFIG_TTL_VAR = "LLAMON_RUNTIME_CONFIG_TTL_SECONDS";
+export const DEFAULT_RUNTIME_CONFIG_TTL_SECONDS = 5;
+/** Keys a PATCH may not change (see the file header). */
+export const DEPLOY_TIME_KEYS: readonly MemoryConfigKey[] = ["backend", "postgres_dsn"];
+
+export type RuntimeStoreKind = "postgres" | "durable_object";
+
+/** The stored run-time layer of one agent. */
+export interface RuntimeSettings {
+  /** The layer as stored (validated when read into a config). */
+  readonly memory: Record<string, unknown>;
+  readonly updated_at: string | undefined;
+}
+
+interface RuntimeStore {
+  readonly kind: RuntimeStoreKind;
+  read(): Promise<RuntimeSettings>;
+  merge(patch: MemoryConfigPatch, now: string): Promise<RuntimeSettings>;
+  /** Remove these keys (all when empty). */
+  reset(keys: readonly string[], now: string): Promise<RuntimeSettings>;
+}
+
+const EMPTY: RuntimeSettings = { memory: {}, updated_at: undefined };
+
+function toSettings(value: unknown): RuntimeSettings {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return EMPTY;
+  const v = value as { memory?: unknown; updated_at?: unknown };
+  const memory =
+    typeof v.memory === "object" && v.memory !== null && !Array.isArray(v.memory)
+      ? (v.memory as Record<string, unknown>)
+      : {};
+  return { memory, updated_at: typeof v.updated_at === "string" ? v.updated_at : undefined };
+}
+
+/** The settings Durable Object of an agent (never collides with thread:/task: objects). */
+export function settingsObjectName(agentId: string): string {
+  return `settings:${agentId}`;
+}
+
+/** Where this deployment keeps its run-time layer, or undefined when nowhere. */
+export function runtimeStoreFor(env: Env): RuntimeStore | undefined {
+  const agentId = agentIdOf(env);
+  const base = resolveMemoryConfig(deployLayers(env)).config;
+  const dsn = env.POSTGRES_MEMORY_DSN;
+  if (base.backend === "postgres" && typeof dsn === "string" && dsn !== "") {
+    const db = workerDb(env);
+    return {
+      kind: "postgres",
+      read: async () => toSettings(await createPostgresMemory(db, agentId).get(null, "settings")),
+      merge: async (patch, now) => {
+        const { rows } = await db.query<{ value: unknown }>(MERGE_RUNTIME_CONFIG, [
+          agentId,
+          JSON.stringify(patch),
+          now,
+        ]);
+        return toSettings(rows[0]?.value);
+      },
+      reset: async (keys, now) => {
+        const { rows } = await db.query<{ value: unknown }>(RESET_RUNTIME_CONFIG, [
+          agentId,
+          [...keys],
+          now,
+        ]);
+        return toSettings(rows[0]?.value);
+      },
+    };
+  }
+  const threads = env.THREADS;
+  if (threads === undefined) return undefined;
+  const object = () => threads.getByName(settingsObjectName(agentId));
+  const read = async () => toSettings(await object().kvGet(RUNTIME_SETTINGS_KEY));
+  const write = async (settings: RuntimeSettings) => {
+    await object().kvPut(RUNTIME_SETTINGS_KEY, settings);
+    return settings;
+  };
+  return {
+    kind: "durable_object",
+    read,
+    merge: async (patch, now) =>
+      write({ memory: { ...(await read()).memory, ...patch }, updated_at: now }),
+    reset: async (keys, now) => {
+      const current = await read();
+      const memory =
+        keys.length === 0
+          ? {}
+          : Object.fromEntries(Object.entries(current.memory).filter(([k]) => !keys.includes(k)));
+      return write({ memory, updated_at: now });
+    },
+  };
+}
+
+// ---- the per-isolate cache -----------------------------------------------------------------
+
+interface IsolateCache {
+  /** Last value read or written, per agent id, and until when it is fresh. */
+  readonly entries: Map<string, { settings: RuntimeSettings; expires: number }>;
+  /** Reads in flight, per agent id: concurrent misses share one. */
+  readonly reads: Map<string, Promise<RuntimeSettings>>;
+}
+
+/** Per Worker env object (one per isolate). */
+const caches = new WeakMap<object, IsolateCache>();
+
+export function runtimeConfigTtlMs(env: Env): number {
+  const raw = env[RUNTIME_CONFIG_TTL_VAR];
+  if (raw === undefined || raw === null || raw === "") {
+    return DEFAULT_RUNTIME_CONFIG_TTL_SECONDS * 1000;
+  }
+  const seconds = typeof raw === "number" ? raw : Number(String(raw).trim());
+  if (!Number.isFinite(seconds) || seconds < 0 || seconds > 3600) {
+    throw new LlamonError(
+      "CONFIG_INVALID",
+      `${RUNTIME_CONFIG_TTL_VAR} must be a number of seconds from 0 to 3600, got ${JSON.stringify(raw)}`,
+    );
+  }
+  return seconds * 1000;
+}
+
+function cacheOf(env: Env): IsolateCache {
+  let cache = caches.get(env);
+  if (cache === undefined) {
+    cache = { entries: new Map(), reads: new Map() };
+    caches.set(env, cache);
+  }
+  return cache;
+}
+
+/** Put a value just read or written into this isolate's cache. */
+function remember(env: Env, settings: RuntimeSettings): RuntimeSettings {
+  const expires = Date.now() + runtimeConfigTtlMs(env);
+  cacheOf(env).entries.set(agentIdOf(env), { settings, expires });
+  return settings;
+}
+
+/**
+ * The stored run-time settings of this agent, from this isolate's cache while fresh
+ * (`fresh: true` always reads, and refreshes the cache). EMPTY when there is no store.
+ * A failed cached read falls back to the last value this isolate saw, if any (and retries
+ * on the next use); a failed fresh read throws.
+ */
+export async function loadRuntimeSettings(
+  env: Env,
+  options: { fresh?: boolean } = {},
+): Promise<RuntimeSettings> {
+  const { entries, reads } = cacheOf(env);
+  const agentId = agentIdOf(env);
+  const entry = entries.get(agentId);
+  if (!options.fresh) {
+    if (entry !== undefined && entry.expires > Date.now()) return entry.settings;
+    const inflight = reads.get(agentId);
+    if (inflight !== undefined) return inflight;
+  }
+  const store = runtimeStoreFor(env);
+  if (store === undefined) return remember(env, EMPTY);
+  const read: Promise<RuntimeSettings> = store
+    .read()
+    .then(
+      (settings) => remember(env, settings),
+      (error: unknown) => {
+        if (!options.fresh && entry !== undefined) return entry.settings;
+        throw error;
+      },
+    )
+    .finally(() => {
+      if (reads.get(agentId) === read) reads.delete(agentId);
+    });
+  if (!options.fresh) reads.set(agentId, read);
+  return read;
+}
+
+/**
+ * The run-time MemoryConfig layer for this isolate's next turn (cached, see the file
+ * header). Pass it as `runtime` to resolveMemoryConfig / effectiveMemoryConfig. An invalid
+ * stored layer is a CONFIG_INVALID error naming the source "runtime".
+ */
+export async function loadRuntimeLayer(env: Env): Promise<MemoryConfigPatch> {
+  const settings = await loadRuntimeSettings(env);
+  return parseMemoryConfigPatch(settings.memory, "runtime");
+}
+
+/** Merge a validated patch into the stored layer; this isolate sees it at once. */
+export async function mergeRuntimeLayer(
+  env: Env,
+  patch: MemoryConfigPatch,
+): Promise<RuntimeSettings> {
+  const store = requireStore(env);
+  return remember(env, await store.merge(patch, new Date().toISOString()));
+}
+
+/** Remove keys from the stored layer (all when `keys` is empty); this isolate sees it at once. */
+export async function resetRuntimeLayer(
+  env: Env,
+  keys: readonly string[],
+): Promise<RuntimeSettings> {
+  const store = requireStore(env);
+  return remember(env, await store.reset(keys, new Date().toISOString()));
+}
+
+function requireStore(env: Env): RuntimeStore {
+  const store = runtimeStoreFor(env);
+  if (store === undefined) {
+    throw new LlamonError(
+      "CONFIG_INVALID",
+      "nowhere to keep run-time settings: use the postgres backend (with POSTGRES_MEMORY_DSN) or bind the THREADS Durable Object in wrangler.toml",
+    );
+  }
+  return store;
+}

@@ -1,0 +1,99 @@
+/**
+ * `/api/v1/memory/threads`: this agent's conversations (R2.3: never another agent's).
+ *
+ * - GET `?limit=20&cursor=…`: a page, newest activity first; `next_cursor` is null on the
+ *   last page (postgres; the Durable Object backends answer 501, see threads.ts).
+ * - GET `/:contextId`: the stored thread as the window sees it (inspect.ts).
+ * - DELETE `/:contextId`: erase everything of the conversation (right to be forgotten).
+ */
+import type { Hono } from "hono";
+import { currentSkills } from "../agent/define.ts";
+import { registeredAgent } from "../agent/registry.ts";
+import { resolveMemoryConfig } from "../memory/config.ts";
+import { MAX_THREAD_ID_LENGTH } from "../store/thread-key.ts";
+import type { Env } from "../worker/env.ts";
+import { badRequest, notFound } from "./errors.ts";
+import { inspectThread } from "./inspect.ts";
+import { agentIdOf, deployLayers, resolveWithRuntime } from "./layers.ts";
+import { loadRuntimeLayer } from "./runtime-config.ts";
+import {
+  DEFAULT_PAGE_SIZE,
+  decodeCursor,
+  eraseThread,
+  listThreads,
+  MAX_PAGE_SIZE,
+  readThread,
+} from "./threads.ts";
+
+/** Where this deployment stores conversations (deploy-time layers; runtime cannot move them). */
+function storageBackend(env: Env) {
+  return resolveMemoryConfig(deployLayers(env)).config.backend;
+}
+
+function contextIdParam(raw: string): string {
+  if (raw.length === 0 || raw.length > MAX_THREAD_ID_LENGTH) {
+    throw badRequest(`contextId must be 1–${MAX_THREAD_ID_LENGTH} characters`, {
+      contextId: ["bad length"],
+    });
+  }
+  return raw;
+}
+
+export function registerThreadRoutes(app: Hono<{ Bindings: Env }>): void {
+  app.get("/memory/threads", async (c) => {
+    const rawLimit = c.req.query("limit");
+    const limit = rawLimit === undefined ? DEFAULT_PAGE_SIZE : Number(rawLimit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+      throw badRequest("invalid query", {
+        limit: [`must be a whole number from 1 to ${MAX_PAGE_SIZE}, got ${rawLimit}`],
+      });
+    }
+    const rawCursor = c.req.query("cursor");
+    const cursor =
+      rawCursor === undefined || rawCursor === "" ? undefined : decodeCursor(rawCursor);
+    if (rawCursor !== undefined && rawCursor !== "" && cursor === undefined) {
+      throw badRequest("invalid query", { cursor: ["not a cursor from this API"] });
+    }
+    const agentId = agentIdOf(c.env);
+    const page = await listThreads(c.env, agentId, storageBackend(c.env), { limit, cursor });
+    return c.json({ agent_id: agentId, ...page });
+  });
+
+  app.get("/memory/threads/:contextId", async (c) => {
+    const contextId = contextIdParam(c.req.param("contextId"));
+    const agentId = agentIdOf(c.env);
+    const backend = storageBackend(c.env);
+    const [stored, runtime] = await Promise.all([
+      readThread(c.env, agentId, backend, contextId),
+      loadRuntimeLayer(c.env),
+    ]);
+    if (stored === undefined) {
+      throw notFound(`agent "${agentId}" has no stored conversation "${contextId}"`);
+    }
+    // The config this isolate's next turn uses (same cache as the turn path).
+    const { config } = resolveWithRuntime(c.env, runtime);
+    const { agent } = registeredAgent();
+    const view = inspectThread({
+      contextId,
+      messages: stored.messages,
+      memory: stored.memory,
+      config,
+      systemText: agent.system,
+      skills: currentSkills(agent),
+    });
+    return c.json({
+      agent_id: agentId,
+      backend,
+      checkpoint_id: stored.checkpoint_id,
+      registry: stored.registry,
+      ...view,
+    });
+  });
+
+  app.delete("/memory/threads/:contextId", async (c) => {
+    const contextId = contextIdParam(c.req.param("contextId"));
+    const agentId = agentIdOf(c.env);
+    await eraseThread(c.env, agentId, storageBackend(c.env), contextId);
+    return c.json({ agent_id: agentId, context_id: contextId, erased: true });
+  });
+}

@@ -1,0 +1,238 @@
+/**
+ * Reading, listing and erasing one agent's conversations wherever the backend keeps them
+ * (SPEC R1). Every call is scoped to AGENT_ID (R2.3): Postgres rows are filtered by
+ * agent_id / the `<agent>:` storage prefix, Durable Objects are named and asked per agent.
+ *
+ * | backend     | list                          | read / erase                               |
+ * |-------------|-------------------------------|--------------------------------------------|
+ * | postgres    | llamon_threads, newest first  | NeonSaver (checkpoint + memory rows)       |
+ * | sqlite      | 501: no per-agent index       | ThreadDO RPC `inspect` / `erase`           |
+ * | in_memory   | 501: no per-agent index       | ThreadDO RPC `inspect` / `erase`           |
+ * | off         | 501: nothing is stored        | 501                                        |
+ */
+import {
+  type BaseMessage,
+  mapStoredMessagesToChatMessages,
+  type StoredMessage,
+} from "@langchain/core/messages";
+import { threadObjectName } from "../agent/execute.ts";
+import type { MemoryBackend } from "../memory/config.ts";
+import { NeonSaver } from "../store/neon-saver.ts";
+import { assertThreadId } from "../store/thread-key.ts";
+import { workerDb } from "../worker/db.ts";
+import type { Env } from "../worker/env.ts";
+import { notAvailable } from "./errors.ts";
+import { LIST_THREADS, SELECT_THREAD_ROW } from "./sql.ts";
+
+export interface ThreadSummary {
+  context_id: string;
+  created_at: string;
+  last_activity_at: string;
+  message_count: number;
+}
+
+export interface ThreadPage {
+  threads: ThreadSummary[];
+  /** Pass as `cursor` for the next page; null on the last page. */
+  next_cursor: string | null;
+}
+
+export interface StoredThread {
+  checkpoint_id: string | null;
+  messages: BaseMessage[];
+  /** The thread's persistent_memory keys (summary, facts, last_turn, …). */
+  memory: Record<string, unknown>;
+  /** Postgres only: the registry row (created, last activity, message count). */
+  registry: Omit<ThreadSummary, "context_id"> | null;
+}
+
+/** What the Worker asks a ThreadDO (RPC) on the object backends. */
+export interface InspectedThread {
+  checkpointId: string | null;
+  messages: StoredMessage[];
+  memory: Record<string, unknown>;
+}
+
+export interface ThreadInspectionHost {
+  inspect(agentId: string, threadId: string): Promise<InspectedThread>;
+  erase(agentId: string, threadId: string): Promise<{ erased: boolean }>;
+}
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+interface CursorKey {
+  at: string;
+  id: string;
+}
+
+export function encodeCursor(key: CursorKey): string {
+  const bytes = new TextEncoder().encode(JSON.stringify([key.at, key.id]));
+  let binary = "";
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+/** The cursor's key, or undefined when it is not one of ours. */
+export function decodeCursor(cursor: string): CursorKey | undefined {
+  try {
+    const binary = atob(cursor.replaceAll("-", "+").replaceAll("_", "/"));
+    const bytes = Uint8Array.from(binary, (ch) => ch.charCodeAt(0));
+    const value: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      typeof value[0] === "string" &&
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(value[0]) &&
+      typeof value[1] === "string"
+    ) {
+      return { at: value[0], id: value[1] };
+    }
+  } catch {
+    // not base64 / not JSON
+  }
+  return undefined;
+}
+
+const NO_INDEX =
+  "listing conversations needs the postgres backend: the Durable Object backends (in_memory, sqlite) keep each conversation in its own object and have no per-agent index. Open a conversation by its contextId instead (GET /api/v1/memory/threads/:contextId).";
+const MEMORY_OFF =
+  "memory is off (MEMORY_BACKEND=off): conversations are not stored, so there is nothing to list, show or erase";
+const NO_RPC =
+  "this deployment's ThreadDO cannot be inspected (it lacks the inspect/erase RPC methods): update llamon and redeploy";
+
+type Row = {
+  thread_id: string;
+  created_at: string;
+  last_activity_at: string;
+  message_count: number;
+};
+
+function summaryOf(row: Row): ThreadSummary {
+  return {
+    context_id: row.thread_id,
+    created_at: row.created_at,
+    last_activity_at: row.last_activity_at,
+    message_count: Number(row.message_count),
+  };
+}
+
+export async function listThreads(
+  env: Env,
+  agentId: string,
+  backend: MemoryBackend,
+  page: { limit: number; cursor: CursorKey | undefined },
+): Promise<ThreadPage> {
+  if (backend === "off") throw notAvailable(MEMORY_OFF);
+  if (backend !== "postgres") throw notAvailable(NO_INDEX);
+  const { rows } = await workerDb(env).query<Row>(LIST_THREADS, [
+    agentId,
+    page.cursor?.at ?? null,
+    page.cursor?.id ?? "",
+    page.limit + 1,
+  ]);
+  const threads = rows.slice(0, page.limit).map(summaryOf);
+  const last = threads.at(-1);
+  return {
+    threads,
+    next_cursor:
+      rows.length > page.limit && last !== undefined
+        ? encodeCursor({ at: last.last_activity_at, id: last.context_id })
+        : null,
+  };
+}
+
+function inspectionHost(env: Env, agentId: string, contextId: string): ThreadInspectionHost {
+  const threads = env.THREADS;
+  if (threads === undefined) {
+    throw notAvailable("the THREADS Durable Object binding is missing in wrangler.toml");
+  }
+  return threads.getByName(threadObjectName(agentId, contextId)) as unknown as ThreadInspectionHost;
+}
+
+async function viaRpc<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (/does not (implement|have)|not a function|no such method/i.test(message)) {
+      throw notAvailable(NO_RPC);
+    }
+    throw error;
+  }
+}
+
+/** One stored conversation of this agent, or undefined when nothing of it is stored. */
+export async function readThread(
+  env: Env,
+  agentId: string,
+  backend: MemoryBackend,
+  contextId: string,
+): Promise<StoredThread | undefined> {
+  assertThreadId(contextId);
+  if (backend === "off") throw notAvailable(MEMORY_OFF);
+  if (backend === "postgres") {
+    const db = workerDb(env);
+    const saver = new NeonSaver({ db, agentId });
+    const [tuple, registry] = await Promise.all([
+      saver.getTuple({ configurable: { thread_id: contextId } }),
+      db.query<Row>(SELECT_THREAD_ROW, [agentId, contextId]),
+    ]);
+    const memory = saver.memoryOf(contextId)?.thread ?? {};
+    const row = registry.rows[0];
+    if (tuple === undefined && row === undefined && Object.keys(memory).length === 0) {
+      return undefined;
+    }
+    const messages = (tuple?.checkpoint.channel_values as Record<string, unknown> | undefined)
+      ?.messages;
+    return {
+      checkpoint_id: tuple?.checkpoint.id ?? null,
+      messages: Array.isArray(messages) ? (messages as BaseMessage[]) : [],
+      memory,
+      registry:
+        row === undefined
+          ? null
+          : {
+              created_at: row.created_at,
+              last_activity_at: row.last_activity_at,
+              message_count: Number(row.message_count),
+            },
+    };
+  }
+  const inspected = await viaRpc(() =>
+    inspectionHost(env, agentId, contextId).inspect(agentId, contextId),
+  );
+  if (
+    inspected.checkpointId === null &&
+    inspected.messages.length === 0 &&
+    Object.keys(inspected.memory).length === 0
+  ) {
+    return undefined;
+  }
+  return {
+    checkpoint_id: inspected.checkpointId,
+    messages: mapStoredMessagesToChatMessages(inspected.messages),
+    memory: inspected.memory,
+    registry: null,
+  };
+}
+
+/**
+ * Erase everything of one conversation of this agent: checkpoints, blobs, pending writes,
+ * persistent_memory rows (summary, facts, …) and the registry row (postgres), or the
+ * thread kept in its Durable Object. Idempotent.
+ */
+export async function eraseThread(
+  env: Env,
+  agentId: string,
+  backend: MemoryBackend,
+  contextId: string,
+): Promise<void> {
+  assertThreadId(contextId);
+  if (backend === "off") throw notAvailable(MEMORY_OFF);
+  if (backend === "postgres") {
+    await new NeonSaver({ db: workerDb(env), agentId }).deleteThread(contextId);
+    return;
+  }
+  await viaRpc(() => inspectionHost(env, agentId, contextId).erase(agentId, contextId));
+}

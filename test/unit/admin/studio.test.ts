@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { projectNameProblem } from "../../../src/cli/scaffold/names.ts";
+import { MEMORY_CONFIG_KEYS } from "../../../src/memory/config.ts";
+import { STUDIO_JS, studioLang } from "../../../src/studio/app.ts";
+import { STUDIO_FIELDS } from "../../../src/studio/fields.ts";
+import { STUDIO_MESSAGES } from "../../../src/studio/i18n.ts";
+import { PROJECT_NAME_RULE, renderStudioPage } from "../../../src/studio/page.ts";
+
+describe("Studio assets", () => {
+  it("the browser script parses, and never writes HTML from data", () => {
+    expect(() => new Function(STUDIO_JS)).not.toThrow();
+    expect(STUDIO_JS).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(/);
+  });
+
+  it("has a form field for every MemoryConfig key, deploy-time keys read-only", () => {
+    expect(STUDIO_FIELDS.map((f) => f.key)).toEqual(MEMORY_CONFIG_KEYS);
+    expect(STUDIO_FIELDS.filter((f) => f.deployTime).map((f) => f.key)).toEqual([
+      "backend",
+      "postgres_dsn",
+    ]);
+    for (const f of STUDIO_FIELDS) {
+      expect(f.help.ko, f.key).not.toBe("");
+      expect(f.help.en, f.key).not.toBe("");
+    }
+  });
+
+  it("has every label in Korean and English", () => {
+    expect(Object.keys(STUDIO_MESSAGES.en).sort()).toEqual(Object.keys(STUDIO_MESSAGES.ko).sort());
+    for (const [key, text] of Object.entries(STUDIO_MESSAGES.en)) expect(text, key).not.toBe("");
+  });
+
+  it("R1.2 the new-project form offers off, in-memory and postgres, never sqlite", () => {
+    const page = renderStudioPage({ lang: "ko", agentName: "x" });
+    const choices = [...page.matchAll(/name="memory"[^>]*value="([^"]+)"/g)].map((m) => m[1]);
+    expect(choices).toEqual(["postgres", "in-memory", "off"]);
+    expect(page).not.toContain('value="sqlite"');
+  });
+
+  it("checks project names like the CLI does (src/cli/scaffold/names.ts)", () => {
+    const pattern = new RegExp(PROJECT_NAME_RULE.pattern);
+    const clientOk = (name: string) =>
+      pattern.test(name) &&
+      name.length <= PROJECT_NAME_RULE.maxLength &&
+      !PROJECT_NAME_RULE.reserved.includes(name);
+    for (const name of [
+      "my-agent",
+      "a",
+      "a1-b2",
+      "My-Agent",
+      "1agent",
+      "agent-",
+      "a--b",
+      "a_b",
+      "llamon",
+      "test",
+      "x".repeat(56),
+      "x".repeat(57),
+      "",
+    ]) {
+      expect(clientOk(name), name).toBe(projectNameProblem(name) === undefined);
+    }
+  });
+
+  it("renders the page in the chosen language and escapes the agent name", () => {
+    const ko = renderStudioPage({ lang: "ko", agentName: '<img src=x onerror="x">' });
+    expect(ko).toContain('<html lang="ko">');
+    expect(ko).toContain("&lt;img src=x onerror=&quot;x&quot;&gt;");
+    expect(ko).not.toContain("<img");
+    expect(ko).toContain(">대화하기<");
+    expect(renderStudioPage({ lang: "en", agentName: "a" })).toContain(">Chat<");
+    const data = /<script type="application\/json" id="studio-data">(.*?)<\/script>/s.exec(ko)?.[1];
+    expect(JSON.parse(data ?? "").lang).toBe("ko");
+  });
+
+  it("picks the language from ?lang=, then the browser's first language", () => {
+    expect(studioLang("en", "ko-KR")).toBe("en");
+    expect(studioLang(undefined, "ko-KR,ko;q=0.9,en;q=0.8")).toBe("ko");
+    expect(studioLang(undefined, "en-US,en;q=0.9,ko;q=0.8")).toBe("en");
+    expect(studioLang(undefined, undefined)).toBe("ko");
+    expect(studioLang("fr", "de")).toBe("en");
+  });
+});

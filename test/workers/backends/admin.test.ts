@@ -1,0 +1,84 @@
+/**
+ * The management API on the Durable Object backends (runs in workers-sqlite and
+ * workers-in-memory): inspect and erase through the ThreadDO RPCs; the run-time layer in the
+ * agent's settings object `settings:<AGENT_ID>`.
+ *
+ * The ThreadDO keeps threads under its own env's AGENT_ID, so inspect/erase use the binding's
+ * agent; the PATCH test uses an agent of its own, so it never changes the config the other
+ * test files of this project run with.
+ */
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createWorker } from "../../../src/worker/create-worker.ts";
+import { referenceAgent } from "../../../src/worker/reference-agent.ts";
+import { firstLine, productDocumentBody, sendRaw } from "../a2a-helpers.ts";
+
+const backend = (env as unknown as { MEMORY_BACKEND: string }).MEMORY_BACKEND;
+
+function instance(vars: Record<string, unknown> = {}) {
+  const worker = createWorker(referenceAgent);
+  const instanceEnv: Record<string, unknown> = { ...env, LLAMON_ADMIN_TOKEN: "t", ...vars };
+  const ctx = { waitUntil: () => {}, passThroughOnException: () => {}, props: {} };
+  const fetcher = ((input: RequestInfo | URL, init?: RequestInit) =>
+    Promise.resolve(
+      worker.fetch?.(
+        new Request(input, init) as never,
+        instanceEnv as never,
+        ctx as never,
+      ) as Response,
+    )) as typeof fetch;
+  const api = async (method: string, path: string, body?: unknown) => {
+    const res = await fetcher(`http://agent.local${path}`, {
+      method,
+      headers: { authorization: "Bearer t", "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  return { fetch: fetcher, api };
+}
+
+describe(`management API on the ${backend} backend`, () => {
+  it("R2.3 R4.3 shows a conversation through the ThreadDO, erases it; listing is 501", async () => {
+    const worker = instance();
+    const contextId = `admin-${crypto.randomUUID()}`;
+    await sendRaw(productDocumentBody(contextId, "one"), worker);
+    await sendRaw(productDocumentBody(contextId, "two"), worker);
+    const list = await worker.api("GET", "/api/v1/memory/threads");
+    expect(list.status).toBe(501);
+    expect(String(list.body.message)).toContain("postgres");
+    const view = await worker.api("GET", `/api/v1/memory/threads/${contextId}`);
+    expect(view.status).toBe(200);
+    expect(view.body).toMatchObject({
+      backend: backend.replace("-", "_"),
+      signals: { thread_msgs: 4, window: 20, sent_to_llm: 4, has_prior: true },
+      last_turn: { signals: { thread_msgs: 3, sent_to_llm: 3 } },
+    });
+    const other = instance({ AGENT_ID: "someone-else" });
+    expect((await other.api("GET", `/api/v1/memory/threads/${contextId}`)).status).toBe(404);
+    expect((await worker.api("DELETE", `/api/v1/memory/threads/${contextId}`)).status).toBe(200);
+    expect((await worker.api("GET", `/api/v1/memory/threads/${contextId}`)).status).toBe(404);
+    const again = await sendRaw(productDocumentBody(contextId, "again"), worker);
+    expect(firstLine(again.replyText)).toBe("offline-model: received=1 has_prior=false");
+  });
+
+  it("R10.2 keeps the run-time layer in the agent's settings object; the next turn follows it", async () => {
+    const agent = `do-admin-${crypto.randomUUID().slice(0, 8)}`;
+    const worker = instance({ AGENT_ID: agent });
+    const contextId = `patch-${crypto.randomUUID()}`;
+    await sendRaw(productDocumentBody(contextId, "one"), worker);
+    await sendRaw(productDocumentBody(contextId, "two"), worker);
+    const patched = await worker.api("PATCH", "/api/v1/memory/config", { window_size: 2 });
+    expect(patched.status).toBe(200);
+    expect(patched.body.runtime).toMatchObject({
+      layer: { window_size: 2 },
+      store: "durable_object",
+    });
+    const third = await sendRaw(productDocumentBody(contextId, "three"), worker);
+    expect(firstLine(third.replyText)).toBe("offline-model: received=2 has_prior=true");
+    const other = instance({ AGENT_ID: `${agent}-x` });
+    expect((await other.api("GET", "/api/v1/memory/config")).body.config).toMatchObject({
+      window_size: 20,
+    });
+  });
+});
