@@ -43,7 +43,10 @@ export function createFactsStep(deps: {
   return {
     async update(utterance) {
       const mode = deps.config.facts_mode;
-      if (mode === "off") return (known = []);
+      if (mode === "off") {
+        known = [];
+        return known;
+      }
       const stored = parseStoredFacts(deps.memory()?.thread[FACTS_MEMORY_KEY]);
       let next = updateFacts(stored, utterance);
       if (mode === "llm") {
