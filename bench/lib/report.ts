@@ -1,0 +1,266 @@
+/** Tables, ratios and the issue-8 targets of a bench run, as console text and as Markdown. */
+import type { PointResult } from "./run-conversation.ts";
+
+export interface Report {
+  command: string;
+  machine: string;
+  date: string;
+  totalSeconds: number;
+  /** Wall time of each system's measured conversation. */
+  seconds: Record<string, number>;
+  /** Turns written by prefill instead of run, per system. */
+  prefilled: Record<string, number>;
+  points: PointResult[];
+}
+
+export interface JsonRow {
+  system: string;
+  turns: number;
+  round_trips_per_turn: number;
+  statements_per_turn: number;
+  /** Bytes sent to the database in the turn (see "What is measured"). */
+  bytes_written_per_turn: number;
+  cpu_ms_per_turn: number;
+  /** Bytes the turn added to the thread's rows in Postgres. */
+  bytes_stored_per_turn: number;
+  /** CPU inside the checkpointer's methods (the memory layer). */
+  memory_cpu_ms_per_turn: number;
+  /** memory_cpu_ms_per_turn as a share of the Workers Free plan's 10 ms CPU per request. */
+  memory_cpu_share_of_workers_free: number;
+}
+
+export const WORKERS_FREE_CPU_MS = 10;
+export const TARGET_ROUND_TRIPS = 2;
+export const TARGET_GROWTH = 1.5;
+export const TARGET_CPU_MS = 2;
+const BASELINE = "postgres-saver";
+
+type Table = { head: string[]; rows: string[][]; right: boolean[] };
+
+const int = (n: number) => Math.round(n).toLocaleString("en-US");
+const ms = (n: number) => n.toFixed(2);
+const ratio = (n: number) => (Number.isFinite(n) ? `${n.toFixed(n >= 10 ? 1 : 2)}×` : "–");
+const pct = (n: number) => `${Math.round(n * 100)}%`;
+
+function costTable(points: PointResult[]): Table {
+  return {
+    head: [
+      "system",
+      "turn",
+      "round trips",
+      "statements",
+      "bytes sent",
+      "bytes stored",
+      "CPU ms",
+      "memory CPU ms",
+      "memory of 10 ms",
+    ],
+    right: [false, true, true, true, true, true, true, true, true],
+    rows: points.map((p) => [
+      p.system,
+      String(p.turns),
+      String(p.roundTrips),
+      String(p.statements),
+      int(p.bytesSent),
+      int(p.bytesStored),
+      ms(p.cpuMs),
+      ms(p.memoryCpuMs),
+      pct(p.memoryCpuMs / WORKERS_FREE_CPU_MS),
+    ]),
+  };
+}
+
+function ratioTable(points: PointResult[]): Table | undefined {
+  const llamon = points.filter((p) => p.system === "llamon");
+  const base = points.filter((p) => p.system === BASELINE);
+  if (base.length === 0) return undefined;
+  return {
+    head: ["turn", "round trips", "statements", "bytes sent", "bytes stored", "CPU", "memory CPU"],
+    right: [true, true, true, true, true, true, true],
+    rows: llamon.map((l) => {
+      const b = base.find((p) => p.turns === l.turns) as PointResult;
+      return [
+        String(l.turns),
+        ratio(b.roundTrips / l.roundTrips),
+        ratio(b.statements / l.statements),
+        ratio(b.bytesSent / l.bytesSent),
+        ratio(b.bytesStored / l.bytesStored),
+        ratio(b.cpuMs / l.cpuMs),
+        ratio(b.memoryCpuMs / l.memoryCpuMs),
+      ];
+    }),
+  };
+}
+
+function growthTable(points: PointResult[], systems: string[], turns: number[]): Table {
+  const first = turns[0] as number;
+  return {
+    head: ["system", ...turns.slice(1).map((t) => `bytes sent, turn ${t} ÷ turn ${first}`)],
+    right: [false, ...turns.slice(1).map(() => true)],
+    rows: systems.map((s) => {
+      const at = (t: number) => points.find((p) => p.system === s && p.turns === t) as PointResult;
+      return [s, ...turns.slice(1).map((t) => ratio(at(t).bytesSent / at(first).bytesSent))];
+    }),
+  };
+}
+
+interface Target {
+  text: string;
+  met: boolean;
+  detail: string;
+}
+
+function targets(points: PointResult[], turns: number[]): Target[] {
+  const llamon = points.filter((p) => p.system === "llamon");
+  const first = llamon[0] as PointResult;
+  const last = llamon.at(-1) as PointResult;
+  const floor = points.filter((p) => p.system === "no-memory").at(-1)?.cpuMs;
+  const maxRt = Math.max(...llamon.map((p) => p.roundTrips));
+  const growth = last.bytesSent / first.bytesSent;
+  const out: Target[] = [
+    {
+      text: `≤ ${TARGET_ROUND_TRIPS} database round trips per turn at every length`,
+      met: maxRt <= TARGET_ROUND_TRIPS,
+      detail: llamon.map((p) => `${p.roundTrips} at turn ${p.turns}`).join(", "),
+    },
+    {
+      text: `bytes written per turn at turn ${last.turns} ≤ ${TARGET_GROWTH}× turn ${first.turns}`,
+      met: growth <= TARGET_GROWTH,
+      detail: `${ratio(growth)} (${int(last.bytesSent)} B at turn ${last.turns} vs ${int(first.bytesSent)} B at turn ${first.turns}): every turn re-serialises the whole message list`,
+    },
+    {
+      text: `llamon's own CPU per turn < ${TARGET_CPU_MS} ms at ${last.turns} turns (window 20)`,
+      met: last.cpuMs < TARGET_CPU_MS,
+      detail: `${ms(last.cpuMs)} ms`,
+    },
+    {
+      text: `memory-layer CPU per turn (the checkpointer: read, (de)serialise, write) within the Workers Free plan's ${WORKERS_FREE_CPU_MS} ms per request`,
+      met: Math.max(...llamon.map((p) => p.memoryCpuMs)) < WORKERS_FREE_CPU_MS,
+      detail: llamon
+        .map(
+          (p) =>
+            `${ms(p.memoryCpuMs)} ms = ${pct(p.memoryCpuMs / WORKERS_FREE_CPU_MS)} at turn ${p.turns}`,
+        )
+        .join(", "),
+    },
+    {
+      text: `the whole turn's CPU (LangGraph run + memory, model excluded) within the Workers Free plan's ${WORKERS_FREE_CPU_MS} ms`,
+      met: Math.max(...llamon.map((p) => p.cpuMs)) < WORKERS_FREE_CPU_MS,
+      detail: llamon
+        .map((p) => `${ms(p.cpuMs)} ms = ${pct(p.cpuMs / WORKERS_FREE_CPU_MS)} at turn ${p.turns}`)
+        .join(", ")
+        .concat(floor === undefined ? "" : `; memory off, the same turn costs ${ms(floor)} ms`),
+    },
+  ];
+  if (turns[0] !== 10 || turns.at(-1) !== 1000) {
+    out[1] = {
+      ...(out[1] as Target),
+      text: `${(out[1] as Target).text} (the issue's target compares turn 1000 with turn 10)`,
+    };
+  }
+  return out;
+}
+
+function textTable(t: Table): string {
+  const widths = t.head.map((h, i) =>
+    Math.max(h.length, ...t.rows.map((r) => (r[i] ?? "").length)),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (t.right[i] ? c.padStart(widths[i] as number) : c.padEnd(widths[i] as number)))
+      .join("  ");
+  return [line(t.head), line(widths.map((w) => "-".repeat(w))), ...t.rows.map(line)].join("\n");
+}
+
+function mdTable(t: Table): string {
+  const sep = t.right.map((r) => (r ? "---:" : "---"));
+  return [t.head, sep, ...t.rows].map((r) => `| ${r.join(" | ")} |`).join("\n");
+}
+
+export function renderReport(report: Report): {
+  console: string;
+  markdown: string;
+  rows: JsonRow[];
+} {
+  const systems = [...new Set(report.points.map((p) => p.system))];
+  const turns = [...new Set(report.points.map((p) => p.turns))].sort((a, b) => a - b);
+  const ordered = turns.flatMap((t) =>
+    systems.map((s) => report.points.find((p) => p.system === s && p.turns === t) as PointResult),
+  );
+  const cost = costTable(ordered);
+  const ratios = ratioTable(report.points);
+  const growth = growthTable(report.points, systems, turns);
+  const goals = targets(report.points, turns);
+  const mark = (g: Target) => (g.met ? "met" : "NOT MET");
+
+  const consoleText = [
+    `Per-turn cost at turn N (one conversation per system; CPU = median of turns N−8…N, model excluded)`,
+    textTable(cost),
+    "",
+    ...(ratios
+      ? [
+          `${BASELINE} ÷ llamon (how many times llamon's cost the official saver pays)`,
+          textTable(ratios),
+          "",
+        ]
+      : []),
+    "Growth with the conversation",
+    textTable(growth),
+    "",
+    "Targets (issue 8)",
+    ...goals.map((g) => `  [${mark(g)}] ${g.text}: ${g.detail}`),
+    "",
+    `${report.machine}; ${report.totalSeconds.toFixed(0)} s in all`,
+  ].join("\n");
+
+  const markdown = [
+    "## Per-turn cost as the conversation grows",
+    "",
+    "Produced by:",
+    "",
+    "```sh",
+    report.command,
+    "```",
+    "",
+    `Machine: ${report.machine}. Run ${report.date}, ${report.totalSeconds.toFixed(0)} s in all (${Object.entries(
+      report.seconds,
+    )
+      .map(([s, sec]) => `${s} ${sec.toFixed(0)} s`)
+      .join(", ")}).`,
+    "",
+    "### Targets (issue 8)",
+    "",
+    ...goals.map((g) => `- **${mark(g)}** — ${g.text}: ${g.detail}.`),
+    "",
+    "### Per-turn cost at turn N",
+    "",
+    mdTable(cost),
+    "",
+    ...(ratios
+      ? [
+          `### ${BASELINE} ÷ llamon`,
+          "",
+          "How many times llamon's per-turn cost the official PostgresSaver pays at the same turn (above 1× = llamon is cheaper).",
+          "",
+          mdTable(ratios),
+          "",
+        ]
+      : []),
+    "### Growth with the conversation",
+    "",
+    mdTable(growth),
+  ].join("\n");
+
+  const rows: JsonRow[] = ordered.map((p) => ({
+    system: p.system,
+    turns: p.turns,
+    round_trips_per_turn: p.roundTrips,
+    statements_per_turn: p.statements,
+    bytes_written_per_turn: p.bytesSent,
+    cpu_ms_per_turn: Number(p.cpuMs.toFixed(3)),
+    bytes_stored_per_turn: p.bytesStored,
+    memory_cpu_ms_per_turn: Number(p.memoryCpuMs.toFixed(3)),
+    memory_cpu_share_of_workers_free: Number((p.memoryCpuMs / WORKERS_FREE_CPU_MS).toFixed(3)),
+  }));
+  return { console: consoleText, markdown, rows };
+}

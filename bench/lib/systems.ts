@@ -1,0 +1,315 @@
+/**
+ * The systems the bench compares, all on the same llamon graph (prepare → agent → persist,
+ * offline model, window 20, history note) and the same messages:
+ *
+ * - `llamon`: runTurn + NeonSaver over the Neon HTTP driver → the Neon-protocol proxy (in its
+ *   own process) → Postgres; exactly what the Worker does per request (`guardHead: true`).
+ * - `llamon-trim20`: the same with `persist_trim_keep_groups: 20` (R4.2, keeps only the newest
+ *   checkpoint): what a bounded thread costs. It deletes history, so it is shown for context,
+ *   not as the answer to the growth target.
+ * - `postgres-saver`: the official `@langchain/langgraph-checkpoint-postgres` PostgresSaver
+ *   (node-postgres pool straight to Postgres) with LangGraph's default durability — how the
+ *   official checkpointer is normally used.
+ * - `postgres-saver-exit`: the official PostgresSaver under runTurn itself (durability "exit",
+ *   like llamon), so the difference to `llamon` is the saver and the transport alone.
+ */
+import { type BaseMessage, HumanMessage, RemoveMessage } from "@langchain/core/messages";
+import { type BaseCheckpointSaver, REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
+import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
+import type pg from "pg";
+import { currentSkills, defineAgent } from "../../src/agent/define.ts";
+import { buildAgentGraph } from "../../src/agent/graph.ts";
+import { runTurn } from "../../src/agent/run-turn.ts";
+import { createLogger, type Logger } from "../../src/log.ts";
+import { type MemoryConfig, resolveMemoryConfig } from "../../src/memory/config.ts";
+import {
+  FACTS_MEMORY_KEY,
+  type Fact,
+  factsToJson,
+  parseStoredFacts,
+  updateFacts,
+} from "../../src/memory/facts/index.ts";
+import { trimToLastGroups } from "../../src/memory/groups.ts";
+import { assemblePrompt } from "../../src/memory/prompt.ts";
+import { createNeonDb } from "../../src/store/db-neon.ts";
+import { NeonSaver } from "../../src/store/neon-saver.ts";
+import { hasTurnMemoryAccess } from "../../src/store/persistent-memory.ts";
+import { storageThreadId } from "../../src/store/thread-key.ts";
+import {
+  countingPool,
+  cpuMicros,
+  SaverCpu,
+  storedBytes,
+  TimedOfflineModel,
+  userText,
+} from "./measure.ts";
+import type { ChildProxy } from "./proxy.ts";
+
+export const AGENT_ID = "bench-agent";
+
+export interface TurnSample {
+  roundTrips: number;
+  statements: number;
+  bytesSent: number;
+  /** CPU of the turn in this process, model excluded (µs). */
+  ownCpuMicros: number;
+  /** CPU inside the checkpointer's methods (µs): the memory layer's share. */
+  memoryCpuMicros: number;
+  /** CPU inside the model (µs), for the record. */
+  modelCpuMicros: number;
+}
+
+export interface BenchSystem {
+  readonly name: string;
+  /** Run turn `i` (1-based) of conversation `threadId`. */
+  turn(threadId: string, i: number): Promise<TurnSample>;
+  /**
+   * Bring the conversation from after turn `from - 1` to after turn `to` without running the
+   * turns: the same messages (the offline model is deterministic) in one state write.
+   */
+  prefill(threadId: string, from: number, to: number): Promise<void>;
+  /** Bytes the thread occupies in Postgres now. */
+  stored(threadId: string, admin: pg.Client): Promise<number>;
+  close(): Promise<void>;
+}
+
+export const agent = defineAgent({
+  name: "Bench agent",
+  description: "the llamon reference agent's shape",
+  system:
+    "You are a helpful assistant. Answer in the language the user writes in. Keep answers short.",
+});
+
+/** Silent: the `multiturn:` line would cost console I/O in every system alike. */
+const quietLog: Logger = createLogger(() => {});
+
+/**
+ * The reference agent's settings with every feature that runs inside a turn: window 20, the
+ * history note, heuristic fact recall (facts staged with the checkpoint). The summary cache is
+ * read in the same read batch whether or not one exists; summarising itself runs in the queue
+ * consumer, off the turn.
+ */
+function memoryConfig(patch: Record<string, unknown> = {}): MemoryConfig {
+  return resolveMemoryConfig({
+    code: { window_size: 20, history_aware: true, facts_mode: "heuristic", ...patch },
+  }).config;
+}
+
+/**
+ * What turns `from`…`to` would add to the thread, written as one state update: for each turn
+ * the user message, the prompt the agent node would assemble (window, system, history note)
+ * and the offline model's answer to it — the agent node's work without the graph run and the
+ * checkpoint per turn. With `persist_trim_keep_groups` the kept groups, as the persist node
+ * leaves them; with fact recall on, the facts the turns' messages would have left (staged with
+ * the same write).
+ */
+async function prefillThread(
+  checkpointer: BaseCheckpointSaver,
+  model: TimedOfflineModel,
+  config: MemoryConfig,
+  threadId: string,
+  from: number,
+  to: number,
+): Promise<void> {
+  const graph = buildAgentGraph({
+    agent,
+    config,
+    model,
+    checkpointer,
+    log: quietLog,
+    memory: () => undefined,
+    userMessageId: `${threadId}-prefill`,
+  });
+  const runConfig = { configurable: { thread_id: threadId } };
+  const state = await graph.getState(runConfig);
+  let thread: BaseMessage[] = [...((state.values as { messages?: BaseMessage[] }).messages ?? [])];
+  const memory = hasTurnMemoryAccess(checkpointer) ? checkpointer : undefined;
+  const storedFacts = parseStoredFacts(memory?.memoryOf(threadId)?.thread[FACTS_MEMORY_KEY]);
+  let facts: readonly Fact[] = storedFacts;
+  for (let i = from; i <= to; i++) {
+    thread.push(new HumanMessage({ content: userText(i), id: `${threadId}-m${i}` }));
+    if (config.facts_mode !== "off") facts = updateFacts(facts, userText(i));
+    const prompt = assemblePrompt({
+      systemText: agent.system,
+      skills: currentSkills(agent),
+      summary: undefined,
+      facts: undefined,
+      thread,
+      config,
+    });
+    const reply = await model.invoke(prompt.messages);
+    reply.id ??= crypto.randomUUID();
+    thread.push(reply);
+    const keep = config.persist_trim_keep_groups;
+    if (keep !== undefined) thread = trimToLastGroups(thread, keep).kept;
+  }
+  if (memory && JSON.stringify(factsToJson(facts)) !== JSON.stringify(factsToJson(storedFacts))) {
+    memory.stageMemory(threadId, FACTS_MEMORY_KEY, factsToJson(facts));
+  }
+  await graph.updateState(
+    runConfig,
+    { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...thread] },
+    "persist",
+  );
+}
+
+/** llamon: a fresh Neon db handle and NeonSaver per turn, as the Worker makes per request. */
+export function llamonSystem(
+  proxy: ChildProxy,
+  neonDsn: string,
+  options: { name?: string; trimKeepGroups?: number } = {},
+): BenchSystem {
+  const model = new TimedOfflineModel();
+  const saverCpu = new SaverCpu();
+  const config = memoryConfig(
+    options.trimKeepGroups === undefined
+      ? {}
+      : { persist_trim_keep_groups: options.trimKeepGroups },
+  );
+  return {
+    name: options.name ?? "llamon",
+    async turn(threadId, i) {
+      const before = await proxy.counters();
+      const modelBefore = model.cpuMicros;
+      const memoryBefore = saverCpu.micros;
+      const start = process.cpuUsage();
+      const saver = saverCpu.wrap(
+        new NeonSaver({
+          db: createNeonDb({ connectionString: neonDsn, fetchEndpoint: proxy.url }),
+          agentId: AGENT_ID,
+          guardHead: true,
+          keepLatestOnly: options.trimKeepGroups !== undefined,
+        }),
+      );
+      await runTurn(
+        { agent, config, model, checkpointer: saver, log: quietLog },
+        { threadId, text: userText(i), messageId: `${threadId}-m${i}` },
+      );
+      const cpu = cpuMicros(start);
+      const after = await proxy.counters();
+      if (after.failed !== before.failed) throw new Error(`turn ${i}: a database request failed`);
+      const modelCpu = model.cpuMicros - modelBefore;
+      return {
+        roundTrips: after.requests - before.requests,
+        statements: after.statements - before.statements,
+        bytesSent: after.requestBytes - before.requestBytes,
+        ownCpuMicros: cpu - modelCpu,
+        memoryCpuMicros: saverCpu.micros - memoryBefore,
+        modelCpuMicros: modelCpu,
+      };
+    },
+    prefill: (threadId, from, to) =>
+      prefillThread(
+        new NeonSaver({
+          db: createNeonDb({ connectionString: neonDsn, fetchEndpoint: proxy.url }),
+          agentId: AGENT_ID,
+          guardHead: true,
+          keepLatestOnly: options.trimKeepGroups !== undefined,
+        }),
+        model,
+        config,
+        threadId,
+        from,
+        to,
+      ),
+    stored: (threadId, admin) =>
+      storedBytes(admin, storageThreadId(AGENT_ID, threadId), { agentId: AGENT_ID, threadId }),
+    async close() {},
+  };
+}
+
+/**
+ * The floor: runTurn with memory off (no checkpointer; every turn a fresh conversation) — the
+ * CPU of the LangGraph run and prompt assembly alone, for context.
+ */
+export function noMemorySystem(): BenchSystem {
+  const model = new TimedOfflineModel();
+  const config = memoryConfig({ enabled: false });
+  return {
+    name: "no-memory",
+    async turn(threadId, i) {
+      const modelBefore = model.cpuMicros;
+      const start = process.cpuUsage();
+      await runTurn(
+        { agent, config, model, log: quietLog },
+        { threadId, text: userText(i), messageId: `${threadId}-m${i}` },
+      );
+      const cpu = cpuMicros(start);
+      const modelCpu = model.cpuMicros - modelBefore;
+      return {
+        roundTrips: 0,
+        statements: 0,
+        bytesSent: 0,
+        ownCpuMicros: cpu - modelCpu,
+        memoryCpuMicros: 0,
+        modelCpuMicros: modelCpu,
+      };
+    },
+    prefill: async () => {},
+    stored: async () => 0,
+    async close() {},
+  };
+}
+
+/** The official PostgresSaver on the same graph. */
+export async function postgresSaverSystem(
+  dsn: string,
+  durability: "default" | "exit",
+): Promise<BenchSystem> {
+  const counting = countingPool(dsn);
+  const saver = new PostgresSaver(counting.pool);
+  await saver.setup();
+  const saverCpu = new SaverCpu();
+  saverCpu.wrap(saver);
+  const model = new TimedOfflineModel();
+  const config = memoryConfig();
+  const run = async (threadId: string, i: number) => {
+    const messageId = `${threadId}-m${i}`;
+    if (durability === "exit") {
+      await runTurn(
+        { agent, config, model, checkpointer: saver as BaseCheckpointSaver, log: quietLog },
+        { threadId, text: userText(i), messageId },
+      );
+      return;
+    }
+    const graph = buildAgentGraph({
+      agent,
+      config,
+      model,
+      checkpointer: saver as BaseCheckpointSaver,
+      log: quietLog,
+      memory: () => undefined,
+      userMessageId: messageId,
+    });
+    await graph.invoke(
+      { messages: [new HumanMessage({ content: userText(i), id: messageId })], seed: [] },
+      { configurable: { thread_id: threadId } },
+    );
+  };
+  return {
+    name: durability === "exit" ? "postgres-saver-exit" : "postgres-saver",
+    async turn(threadId, i) {
+      const before = counting.counters();
+      const modelBefore = model.cpuMicros;
+      const memoryBefore = saverCpu.micros;
+      const start = process.cpuUsage();
+      await run(threadId, i);
+      const cpu = cpuMicros(start);
+      const after = counting.counters();
+      const modelCpu = model.cpuMicros - modelBefore;
+      const statements = after.statements - before.statements;
+      return {
+        roundTrips: statements,
+        statements,
+        bytesSent: after.bytesWritten - before.bytesWritten,
+        ownCpuMicros: cpu - modelCpu,
+        memoryCpuMicros: saverCpu.micros - memoryBefore,
+        modelCpuMicros: modelCpu,
+      };
+    },
+    prefill: (threadId, from, to) =>
+      prefillThread(saver as BaseCheckpointSaver, model, config, threadId, from, to),
+    stored: (threadId, admin) => storedBytes(admin, threadId),
+    close: () => counting.pool.end(),
+  };
+}
