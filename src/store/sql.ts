@@ -108,7 +108,9 @@ export const CAS_THREAD_HEAD = `WITH prev AS (
   INSERT INTO llamon_threads (agent_id, thread_id, storage_thread_id, head_checkpoint_id, message_count)
   SELECT $1, $2, $3, $4, coalesce($5, 0)
    WHERE $6::text IS NULL AND NOT EXISTS (SELECT 1 FROM prev)
-  ON CONFLICT (agent_id, thread_id) DO NOTHING
+  -- No conflict target: two first turns racing on a new thread may collide on either
+  -- unique index (primary key or storage_thread_id); both mean "another turn won".
+  ON CONFLICT DO NOTHING
   RETURNING 1
 ), upd AS (
   UPDATE llamon_threads
