@@ -232,8 +232,10 @@ const EXTENDED_CARD_METHODS = new Set([
 
 /** The spec of a known A2A method (push-notification and card methods: any params object). */
 export function methodSpec(method: string): MethodSpec {
+  // Own keys only: "toString", "constructor" … must not resolve to Object.prototype.
+  const known = Object.hasOwn(SPECS, method) ? SPECS[method] : undefined;
   return (
-    SPECS[method] ?? {
+    known ?? {
       schema: anyParams,
       streaming: false,
       send: false,
