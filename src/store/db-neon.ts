@@ -2,6 +2,12 @@
  * Transport A: Neon's serverless driver over HTTP — what the Worker uses. Every `query`
  * and every `batch` is exactly one HTTP request; nothing is held between requests, so it
  * is safe behind Neon's pooler (R10.1).
+ *
+ * Deadline: the driver sets none, so each request carries its own
+ * `AbortSignal.timeout(timeoutMs)` through the driver's per-request `fetchOptions` (merged
+ * into the `fetch` init by `sql.query(text, params, opts)` and `sql.transaction(qs, opts)`).
+ * A `query` gets one deadline; a `batch` — one HTTP request — gets one for the whole
+ * request. When it fires the caller gets DB_UNAVAILABLE, never a held request.
  */
 import { neon, neonConfig } from "@neondatabase/serverless";
 import { LlamonError } from "../errors.ts";
@@ -23,6 +29,36 @@ export interface NeonDbOptions {
    * `http://127.0.0.1:4444/sql`. Global to the driver (one per isolate).
    */
   readonly fetchEndpoint?: string | undefined;
+  /**
+   * Deadline of each request (one `query`, or one whole `batch`) in milliseconds: a whole
+   * number from 1 to 600000. Default 10000. In the Worker: MEMORY_DB_TIMEOUT_MS.
+   */
+  readonly timeoutMs?: number | undefined;
+}
+
+export const DEFAULT_DB_TIMEOUT_MS = 10_000;
+export const MAX_DB_TIMEOUT_MS = 600_000;
+
+/**
+ * Why `value` is not a valid deadline (undefined when it is): a whole number of
+ * milliseconds from 1 to MAX_DB_TIMEOUT_MS. `name` is what the user set (option or
+ * variable); `raw` is what they wrote, shown in the message (default: `value`).
+ */
+export function dbTimeoutProblem(
+  value: unknown,
+  name: string,
+  raw: unknown = value,
+): string | undefined {
+  if (
+    typeof value === "number" &&
+    Number.isInteger(value) &&
+    value >= 1 &&
+    value <= MAX_DB_TIMEOUT_MS
+  ) {
+    return undefined;
+  }
+  const shown = typeof raw === "string" ? JSON.stringify(raw) : String(raw);
+  return `${name} must be a whole number of milliseconds from 1 to ${MAX_DB_TIMEOUT_MS} (the deadline of each database request; default ${DEFAULT_DB_TIMEOUT_MS}), got ${shown}`;
 }
 
 /**
@@ -53,20 +89,39 @@ function routeToEndpoint(connectionString: string, endpoint: string): void {
 }
 
 export function createNeonDb(options: NeonDbOptions): Db {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_DB_TIMEOUT_MS;
+  const problem = dbTimeoutProblem(timeoutMs, "timeoutMs");
+  if (problem !== undefined) throw new LlamonError("CONFIG_INVALID", problem);
   if (options.fetchEndpoint !== undefined && options.fetchEndpoint !== "") {
     routeToEndpoint(options.connectionString, options.fetchEndpoint);
   }
   const sql = neon(options.connectionString, { fullResults: true });
-  const run = (text: string, params: readonly SqlParam[] = []) =>
+  /** Statements of a batch carry no options: the driver ignores per-statement fetchOptions. */
+  const statement = (text: string, params: readonly SqlParam[] = []) =>
     sql.query(text, params as unknown[]);
+
+  /** The request's own deadline; a failure after it fired is reported as the deadline. */
+  function failure(error: unknown, deadline: AbortSignal): LlamonError {
+    if (deadline.aborted && !(error instanceof LlamonError)) {
+      return new LlamonError(
+        "DB_UNAVAILABLE",
+        `the database did not answer within ${timeoutMs} ms (timeoutMs; MEMORY_DB_TIMEOUT_MS in the Worker); nothing was confirmed — a write may or may not have committed. Check that the database (or the local Neon proxy) is reachable, or raise the deadline.`,
+        { cause: error, details: { timeoutMs, timedOut: true } },
+      );
+    }
+    return toDbError(error, "neon-http");
+  }
 
   return {
     transport: "neon-http",
-    async query<R>(text: string, params?: readonly SqlParam[]): Promise<QueryResult<R>> {
+    async query<R>(text: string, params: readonly SqlParam[] = []): Promise<QueryResult<R>> {
+      const deadline = AbortSignal.timeout(timeoutMs);
       try {
-        return toQueryResult<R>(await run(text, params));
+        return toQueryResult<R>(
+          await sql.query(text, params as unknown[], { fetchOptions: { signal: deadline } }),
+        );
       } catch (error) {
-        throw toDbError(error, "neon-http");
+        throw failure(error, deadline);
       }
     },
     async batch(
@@ -74,10 +129,12 @@ export function createNeonDb(options: NeonDbOptions): Db {
       options: BatchOptions = {},
     ): Promise<QueryResult[]> {
       if (statements.length === 0) return [];
+      const deadline = AbortSignal.timeout(timeoutMs);
       try {
         const results = await sql.transaction(
-          statements.map((s) => run(s.text, s.params)),
+          statements.map((s) => statement(s.text, s.params)),
           {
+            fetchOptions: { signal: deadline },
             ...(options.isolationLevel === undefined
               ? {}
               : { isolationLevel: options.isolationLevel }),
@@ -87,7 +144,7 @@ export function createNeonDb(options: NeonDbOptions): Db {
         );
         return results.map((r) => toQueryResult(r));
       } catch (error) {
-        throw toDbError(error, "neon-http");
+        throw failure(error, deadline);
       }
     },
     async close() {},

@@ -15,5 +15,6 @@ export function workerDb(env: Env): Db {
   return createNeonDb({
     connectionString: vars.POSTGRES_MEMORY_DSN,
     fetchEndpoint: vars.LLAMON_NEON_FETCH_ENDPOINT,
+    timeoutMs: vars.MEMORY_DB_TIMEOUT_MS,
   });
 }

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { LlamonError } from "../errors.ts";
+import { dbTimeoutProblem } from "../store/db-neon.ts";
 import { AGENT_ID_RE } from "../store/thread-key.ts";
 
 /** Agent ids name Workers and databases: lowercase letters, digits, '-' and '_'; no ':'. */
@@ -15,11 +16,28 @@ export const agentIdSchema = z
     "AGENT_ID must be 1–63 characters of lowercase letters, digits, '-' or '_', starting with a letter or digit",
   );
 
+/**
+ * MEMORY_DB_TIMEOUT_MS: the deadline of each database request (ms). Digits only (a number
+ * from wrangler.toml `[vars]` is accepted too); empty or unset means the default (10000).
+ */
+const dbTimeoutSchema = z
+  .unknown()
+  .transform((value, ctx): number | undefined => {
+    if (value === undefined || (typeof value === "string" && value.trim() === "")) return undefined;
+    const n = typeof value === "string" && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+    const problem = dbTimeoutProblem(n, "MEMORY_DB_TIMEOUT_MS", value);
+    if (problem === undefined) return n as number;
+    ctx.issues.push({ code: "custom", message: problem, input: value });
+    return z.NEVER;
+  })
+  .optional();
+
 const envSchema = z.looseObject({
   AGENT_ID: agentIdSchema,
   POSTGRES_MEMORY_DSN: z.string().optional(),
   /** Dev only: send Neon HTTP queries to the local Neon-protocol proxy instead of Neon. */
   LLAMON_NEON_FETCH_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  MEMORY_DB_TIMEOUT_MS: dbTimeoutSchema,
 });
 
 export type WorkerVars = z.infer<typeof envSchema>;
