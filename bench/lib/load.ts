@@ -6,6 +6,7 @@
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import { createNeonDb } from "../../src/store/db-neon.ts";
+import { readThreadMessages } from "../../src/store/delta.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { percentile } from "./measure.ts";
 
@@ -133,8 +134,9 @@ export async function verifyStored(
   const saver = new NeonSaver({ db, agentId });
   const problems: string[] = [];
   for (const conv of conversations) {
-    const tuple = await saver.getTuple({ configurable: { thread_id: conv.contextId } });
-    const messages = (tuple?.checkpoint.channel_values.messages as BaseMessage[] | undefined) ?? [];
+    const { messages } = await readThreadMessages(saver, {
+      configurable: { thread_id: conv.contextId },
+    });
     const where = conv.contextId;
     if (messages.length !== conv.messageIds.length * 2) {
       problems.push(

@@ -3,14 +3,17 @@
  * (turn N for every N asked for):
  *
  * - round trips, statements, bytes sent: those of turn N itself (they do not vary by chance);
+ * - bytes sent, mean of the last 50 turns (N−49…N): with delta storage a turn sends only its
+ *   own messages, and about every 50th turn also a snapshot of the whole list; this mean is
+ *   what a turn costs on average, snapshots included;
  * - bytes stored: what turn N added to the thread's rows (size after N minus size after N−1);
  * - CPU (of the turn, model excluded; and of the checkpointer's methods alone): the median of
  *   turns N−8…N (CPU time is noisy; the median of nine neighbours is not moved by a garbage
  *   collection or another process taking the core for a moment).
  *
  * Every turn up to `realUpTo` (default 100) runs for real. To reach a later sample point N the
- * conversation is brought to turn N−9 by `prefill` — the same messages, written in one state
- * update — and turns N−8…N run for real. So a 1000-turn point costs 9 real turns at that
+ * conversation is brought to turn N−50 by `prefill` — the same messages, written in one state
+ * update — and turns N−49…N run for real. So a 1000-turn point costs 50 real turns at that
  * length instead of 1000 (turns get slower as history grows; running all of them takes the
  * bench past its 10-minute budget). `--full` runs every turn (realUpTo = Infinity).
  *
@@ -22,6 +25,8 @@ import { median } from "./measure.ts";
 import type { BenchSystem, TurnSample } from "./systems.ts";
 
 export const CPU_WINDOW = 9;
+/** Turns over which the mean bytes sent is taken: one snapshot period of the messages. */
+export const BYTES_WINDOW = 50;
 export const WARMUP_TURNS = 20;
 export const DEFAULT_REAL_UP_TO = 100;
 
@@ -31,6 +36,8 @@ export interface PointResult {
   roundTrips: number;
   statements: number;
   bytesSent: number;
+  /** Mean bytes sent per turn over turns N−49…N (those that ran). */
+  bytesSentMean: number;
   bytesStored: number;
   cpuMs: number;
   memoryCpuMs: number;
@@ -75,7 +82,7 @@ export async function runConversation(
   };
 
   for (const n of [...points].sort((a, b) => a - b)) {
-    const firstReal = n > realUpTo ? Math.max(done + 1, n - CPU_WINDOW + 1) : done + 1;
+    const firstReal = n > realUpTo ? Math.max(done + 1, n - BYTES_WINDOW + 1) : done + 1;
     if (firstReal > done + 1) {
       await system.prefill(threadId, done + 1, firstReal - 1);
       prefilledTurns += firstReal - 1 - done;
@@ -91,12 +98,18 @@ export async function runConversation(
       const s = samples.get(i);
       if (s) window.push(s);
     }
+    const sent: number[] = [];
+    for (let i = Math.max(1, n - BYTES_WINDOW + 1); i <= n; i++) {
+      const s = samples.get(i);
+      if (s) sent.push(s.bytesSent);
+    }
     return {
       system: system.name,
       turns: n,
       roundTrips: turn.roundTrips,
       statements: turn.statements,
       bytesSent: turn.bytesSent,
+      bytesSentMean: sent.reduce((a, b) => a + b, 0) / sent.length,
       bytesStored: (storedAfter.get(n) ?? 0) - (storedAfter.get(n - 1) ?? 0),
       cpuMs: median(window.map((s) => s.ownCpuMicros)) / 1000,
       memoryCpuMs: median(window.map((s) => s.memoryCpuMicros)) / 1000,

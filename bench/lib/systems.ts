@@ -33,7 +33,7 @@ import { trimToLastGroups } from "../../src/memory/groups.ts";
 import { assemblePrompt } from "../../src/memory/prompt.ts";
 import { createNeonDb } from "../../src/store/db-neon.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
-import { hasTurnMemoryAccess } from "../../src/store/persistent-memory.ts";
+import { hasTurnMemoryAccess, hasTurnWriteControl } from "../../src/store/persistent-memory.ts";
 import { storageThreadId } from "../../src/store/thread-key.ts";
 import {
   countingPool,
@@ -151,6 +151,9 @@ async function prefillThread(
     { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...thread] },
     "persist",
   );
+  if (hasTurnWriteControl(checkpointer)) {
+    await checkpointer.flushTurn(threadId, { messageCount: thread.length });
+  }
 }
 
 /** llamon: a fresh Neon db handle and NeonSaver per turn, as the Worker makes per request. */

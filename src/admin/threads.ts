@@ -17,6 +17,7 @@ import {
 } from "@langchain/core/messages";
 import { threadObjectName } from "../agent/execute.ts";
 import type { MemoryBackend } from "../memory/config.ts";
+import { readThreadMessages } from "../store/delta.ts";
 import { NeonSaver } from "../store/neon-saver.ts";
 import { assertThreadId } from "../store/thread-key.ts";
 import { workerDb } from "../worker/db.ts";
@@ -174,8 +175,8 @@ export async function readThread(
   if (backend === "postgres") {
     const db = workerDb(env);
     const saver = new NeonSaver({ db, agentId });
-    const [tuple, registry] = await Promise.all([
-      saver.getTuple({ configurable: { thread_id: contextId } }),
+    const [{ tuple, messages }, registry] = await Promise.all([
+      readThreadMessages(saver, { configurable: { thread_id: contextId } }),
       db.query<Row>(SELECT_THREAD_ROW, [agentId, contextId]),
     ]);
     const memory = saver.memoryOf(contextId)?.thread ?? {};
@@ -183,11 +184,9 @@ export async function readThread(
     if (tuple === undefined && row === undefined && Object.keys(memory).length === 0) {
       return undefined;
     }
-    const messages = (tuple?.checkpoint.channel_values as Record<string, unknown> | undefined)
-      ?.messages;
     return {
       checkpoint_id: tuple?.checkpoint.id ?? null,
-      messages: Array.isArray(messages) ? (messages as BaseMessage[]) : [],
+      messages,
       memory,
       registry:
         row === undefined

@@ -3,10 +3,12 @@
  *
  *   START → prepare → agent ⇄ tools → persist → END
  *
- * - prepare: a retried message (its messageId is already answered in the thread) ends the
- *   turn here — no model call, no new messages (idempotency by messageId);
- *   seeds an empty thread from `metadata.history` (R5.1) — the thread is empty
- *   exactly when the only message is the one this turn brought;
+ * - prepare: the incoming message arrives in its own ephemeral channel, so nothing reaches the
+ *   stored thread before this node decides: a retried message (its messageId already in the
+ *   thread) adds nothing — answered, it ends the turn here (no model call; idempotency by
+ *   messageId), and a resend under the same id with another text never rewrites what was
+ *   stored; otherwise it is appended, after the `metadata.history` seed when the thread
+ *   is empty (R5.1);
  * - agent: rebuilds the model input on every call (window, system prompt, history note,
  *   summary/facts slots; R3, R6), logs the `multiturn:` line right before the call (R3.4);
  * - tools: LangGraph's ToolNode when the agent has tools;
@@ -16,15 +18,7 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage } from "@langchain/core/messages";
 import type { Runnable } from "@langchain/core/runnables";
-import {
-  Annotation,
-  type BaseCheckpointSaver,
-  END,
-  MessagesAnnotation,
-  REMOVE_ALL_MESSAGES,
-  START,
-  StateGraph,
-} from "@langchain/langgraph";
+import { Annotation, type BaseCheckpointSaver, END, START, StateGraph } from "@langchain/langgraph";
 import { EphemeralValue } from "@langchain/langgraph/channels";
 import { ToolNode } from "@langchain/langgraph/prebuilt";
 import { textOf } from "../llm/offline.ts";
@@ -38,15 +32,25 @@ import {
   SUMMARY_KEY,
   summaryTextOf,
 } from "../memory/summary.ts";
+import { messagesChannel } from "../store/delta.ts";
 import type { JsonValue, MemoryRows } from "../store/persistent-memory.ts";
 import { type AgentDefinition, currentSkills } from "./define.ts";
 import { createFactsStep } from "./facts-step.ts";
 
-export const TurnState = Annotation.Root({
-  ...MessagesAnnotation.spec,
-  /** History to seed an empty thread with; never stored (ephemeral). */
-  seed: new EphemeralValue<BaseMessage[]>(false),
-});
+/**
+ * The state of a turn. `messages` is the stored thread, kept as deltas (store/delta.ts); with
+ * trim every update snapshots, since only the newest checkpoint is kept.
+ */
+function turnState(options: { trim: boolean }) {
+  return Annotation.Root({
+    messages: messagesChannel(options),
+    /** This turn's user message; never stored as such (ephemeral) — prepare adds it. */
+    incoming: new EphemeralValue<BaseMessage>(false),
+    /** History to seed an empty thread with; never stored (ephemeral). */
+    seed: new EphemeralValue<BaseMessage[]>(false),
+  });
+}
+type TurnState = ReturnType<typeof turnState>;
 
 export interface GraphDeps {
   readonly agent: AgentDefinition;
@@ -83,22 +87,23 @@ export function buildAgentGraph(deps: GraphDeps) {
     log: deps.log,
   });
 
-  const graph = new StateGraph(TurnState)
-    .addNode("prepare", async (state: typeof TurnState.State) => {
-      if (isAnsweredRetry(state.messages, deps.userMessageId)) return {};
-      const incoming = state.messages.find((m) => m.id === deps.userMessageId);
-      if (incoming !== undefined) await facts.update(textOf(incoming));
+  const State = turnState({ trim: deps.config.persist_trim_keep_groups !== undefined });
+  const graph = new StateGraph(State)
+    .addNode("prepare", async (state: TurnState["State"]) => {
+      const incoming = state.incoming;
+      if (incoming === undefined || state.messages.some((m) => m.id === incoming.id)) return {};
+      await facts.update(textOf(incoming));
       const seed = state.seed ?? [];
-      if (seed.length === 0 || state.messages.length !== 1 || incoming === undefined) return {};
+      if (seed.length === 0 || state.messages.length > 0) return { messages: [incoming] };
       // Seed ids are scoped to this turn's message id, so a client messageId can never
       // collide with (and, through the id-merging reducer, replace) a seeded message.
       const scoped = seed.map((m, i) => {
         const Ctor = AIMessage.isInstance(m) ? AIMessage : HumanMessage;
         return new Ctor({ content: m.content, id: `${incoming.id}:seed-${i}` });
       });
-      return { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...scoped, incoming] };
+      return { messages: [...scoped, incoming] };
     })
-    .addNode("agent", async (state: typeof TurnState.State) => {
+    .addNode("agent", async (state: TurnState["State"]) => {
       const rows = deps.memory();
       const summary = summaryTextOf(rows?.thread[SUMMARY_KEY]);
       const prompt = assemblePrompt({
@@ -114,7 +119,7 @@ export function buildAgentGraph(deps: GraphDeps) {
       const reply = await model.invoke(prompt.messages);
       return { messages: [reply] };
     })
-    .addNode("persist", (state: typeof TurnState.State) => {
+    .addNode("persist", (state: TurnState["State"]) => {
       const keep = deps.config.persist_trim_keep_groups;
       if (keep === undefined) return {};
       let { removed } = trimToLastGroups(state.messages, keep);
@@ -130,7 +135,7 @@ export function buildAgentGraph(deps: GraphDeps) {
       };
     })
     .addEdge(START, "prepare")
-    .addConditionalEdges("prepare", (state: typeof TurnState.State) =>
+    .addConditionalEdges("prepare", (state: TurnState["State"]) =>
       isAnsweredRetry(state.messages, deps.userMessageId) ? END : "agent",
     )
     .addEdge("persist", END);
@@ -138,7 +143,7 @@ export function buildAgentGraph(deps: GraphDeps) {
   if (tools.length > 0) {
     graph
       .addNode("tools", new ToolNode([...tools]))
-      .addConditionalEdges("agent", (state: typeof TurnState.State) => {
+      .addConditionalEdges("agent", (state: TurnState["State"]) => {
         const last = state.messages.at(-1);
         return last && AIMessage.isInstance(last) && (last.tool_calls?.length ?? 0) > 0
           ? "tools"

@@ -5,23 +5,27 @@
  *   assemble the model input and log `multiturn:` → model (tool loop) → persist (checkpoint
  *   + memory rows + trim, one atomic round trip).
  *
- * `durability: "exit"` makes LangGraph call the checkpointer exactly twice (getTuple, put).
+ * `durability: "exit"` makes LangGraph read once (getTuple, with the messages' delta history)
+ * and write only at the end (the turn's message writes and its checkpoint); a saver with
+ * turn write control (NeonSaver `deferWrites`) sends those as one atomic batch, and drops
+ * them if the turn failed — a failed turn leaves the thread exactly as it was.
  * When another turn on the same conversation saved first (THREAD_CONFLICT from the head
  * compare-and-set), this turn's messages are appended to the new head instead of
- * overwriting it (R2.4): no message of either turn is lost.
+ * overwriting it (R2.4): no message of either turn is lost — unless the new head already
+ * answers this messageId (a late commit of an earlier attempt), whose answer is then taken.
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
-import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import { type BaseCheckpointSaver, messagesDeltaReducer } from "@langchain/langgraph";
 import { isLlamonError, LlamonError } from "../errors.ts";
 import { textOf } from "../llm/offline.ts";
 import { createLogger, type Logger } from "../log.ts";
 import type { MemoryConfig } from "../memory/config.ts";
 import type { AssembledPrompt, MultiturnSignals } from "../memory/prompt.ts";
-import { hasTurnMemoryAccess } from "../store/persistent-memory.ts";
+import { hasTurnMemoryAccess, hasTurnWriteControl } from "../store/persistent-memory.ts";
 import { assertThreadId } from "../store/thread-key.ts";
 import type { AgentDefinition } from "./define.ts";
-import { buildAgentGraph } from "./graph.ts";
+import { buildAgentGraph, isAnsweredRetry } from "./graph.ts";
 
 export interface TurnDeps {
   readonly agent: AgentDefinition;
@@ -98,40 +102,59 @@ export async function runTurn(deps: TurnDeps, request: TurnRequest): Promise<Tur
       : undefined,
   });
   const runConfig = { configurable: { thread_id: request.threadId }, durability: "exit" as const };
+  // With a saver that holds the turn's writes (NeonSaver deferWrites), the whole turn is
+  // written in one atomic batch at the end, or not at all.
+  const flush = async (messageCount: number) => {
+    if (hasTurnWriteControl(saver)) await saver.flushTurn(request.threadId, { messageCount });
+  };
+  const discard = () => {
+    if (hasTurnWriteControl(saver)) saver.discardTurn(request.threadId);
+  };
 
   // Stream values so the turn's messages are known even if the final save loses the race.
   let finalMessages: BaseMessage[] = [];
   let conflict: LlamonError | undefined;
   try {
     const stream = await graph.stream(
-      { messages: [userMessage], seed: [...(request.seed ?? [])] },
-      {
-        ...runConfig,
-        streamMode: "values",
-      },
+      { incoming: userMessage, seed: [...(request.seed ?? [])] },
+      { ...runConfig, streamMode: "values" },
     );
     for await (const values of stream)
       finalMessages = (values as { messages: BaseMessage[] }).messages;
+    // A retry that was already answered changes nothing: its held writes are dropped.
+    if (lastPrompt === undefined) discard();
+    else await flush(finalMessages.length);
   } catch (error) {
+    discard();
     if (!isLlamonError(error, "THREAD_CONFLICT")) throw error;
     conflict = error;
   }
 
-  const added = turnMessages(finalMessages, userMessage);
+  let added = turnMessages(finalMessages, userMessage);
   let merges = 0;
+  let answeredBefore = false;
   if (conflict !== undefined && saver !== undefined) {
     const limit = deps.maxMergeAttempts ?? 50;
+    const cfg = { configurable: { thread_id: request.threadId } };
     for (;;) {
       try {
-        // Appends to whatever the head is now; the saver's compare-and-set guards this too.
-        await graph.updateState(
-          { configurable: { thread_id: request.threadId } },
-          { messages: added },
-          "persist",
-        );
+        // The head that won may already answer this very message (a timed-out attempt that
+        // committed late, then the client's retry): that answer is the turn's answer.
+        const head = await graph.getState(cfg);
+        const stored = (head.values.messages ?? []) as BaseMessage[];
+        if (isAnsweredRetry(stored, userMessage.id as string)) {
+          added = turnMessages(stored, userMessage);
+          finalMessages = stored;
+          answeredBefore = true;
+          break;
+        }
+        // Appends to the head just read; if it moved again, the compare-and-set refuses.
+        await graph.updateState(head.config, { messages: added }, "persist");
+        await flush(messagesDeltaReducer(stored, added).length);
         merges += 1;
         break;
       } catch (error) {
+        discard();
         if (!isLlamonError(error, "THREAD_CONFLICT") || merges + 1 >= limit) throw error;
         merges += 1;
         await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 5 * merges)));
@@ -148,7 +171,7 @@ export async function runTurn(deps: TurnDeps, request: TurnRequest): Promise<Tur
     lastPrompt,
     merges,
     thread: finalMessages,
-    replayed: lastPrompt === undefined,
+    replayed: lastPrompt === undefined || answeredBefore,
   };
 }
 

@@ -24,6 +24,7 @@ import { summaryAfterTurn } from "../queue/enqueue.ts";
 import { summarizeHere } from "../queue/host.ts";
 import type { SummarizeJob } from "../queue/jobs.ts";
 import type { SummarizeOutcome } from "../queue/summarize.ts";
+import { readThreadMessages } from "../store/delta.ts";
 import { createMapMemory, createSqliteMemory, type ThreadSaver } from "../store/do-memory.ts";
 import { InMemorySaver } from "../store/memory-saver.ts";
 import type { PersistentMemory } from "../store/persistent-memory.ts";
@@ -144,14 +145,12 @@ export class ThreadDO extends DurableObject<Env> {
   }> {
     const store = this.storeFor(agentId);
     if (store === undefined) return { checkpointId: null, messages: [], memory: {} };
-    const tuple = await store.saver.getTuple({
+    const { tuple, messages } = await readThreadMessages(store.saver, {
       configurable: { thread_id: threadId, checkpoint_ns: "" },
     });
-    const messages = (tuple?.checkpoint.channel_values as Record<string, unknown> | undefined)
-      ?.messages;
     return {
       checkpointId: tuple?.checkpoint.id ?? null,
-      messages: Array.isArray(messages) ? mapChatMessagesToStoredMessages(messages) : [],
+      messages: mapChatMessagesToStoredMessages(messages),
       memory: (await store.memory.load(threadId)).thread,
     };
   }
@@ -199,14 +198,12 @@ export class ThreadDO extends DurableObject<Env> {
         `this conversation object keeps no thread state with MEMORY_BACKEND=${this.memoryBackend}; read the thread from its backend`,
       );
     }
-    const tuple = await store.saver.getTuple({
+    const { tuple, messages } = await readThreadMessages(store.saver, {
       configurable: { thread_id: threadId, checkpoint_ns: "" },
     });
-    const messages = (tuple?.checkpoint.channel_values as Record<string, unknown> | undefined)
-      ?.messages;
     return {
       checkpointId: tuple?.checkpoint.id ?? null,
-      messageCount: Array.isArray(messages) ? messages.length : 0,
+      messageCount: messages.length,
     };
   }
 

@@ -25,6 +25,7 @@ import {
   SUMMARY_KEY,
 } from "../memory/summary.ts";
 import { messageText, SUMMARY_MAX_CHARS, summarizerInput } from "../memory/summary-input.ts";
+import { readThreadMessages } from "../store/delta.ts";
 import type { JsonValue, PersistentMemory } from "../store/persistent-memory.ts";
 import type { SummarizeJob } from "./jobs.ts";
 
@@ -56,10 +57,8 @@ export async function loadThreadMessages(
   saver: BaseCheckpointSaver,
   threadId: string,
 ): Promise<BaseMessage[]> {
-  const tuple = await saver.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: "" } });
-  const messages = (tuple?.checkpoint.channel_values as Record<string, unknown> | undefined)
-    ?.messages;
-  return Array.isArray(messages) ? (messages as BaseMessage[]) : [];
+  const config = { configurable: { thread_id: threadId, checkpoint_ns: "" } };
+  return (await readThreadMessages(saver, config)).messages;
 }
 
 /**

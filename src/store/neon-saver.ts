@@ -21,6 +21,7 @@ import {
   type CheckpointMetadata,
   type CheckpointPendingWrite,
   type CheckpointTuple,
+  type DeltaChannelHistory,
   maxChannelVersion,
   type PendingWrite,
   type SerializerProtocol,
@@ -29,6 +30,12 @@ import {
 } from "@langchain/langgraph-checkpoint";
 import { dbErrorFields, LlamonError } from "../errors.ts";
 import type { Db, SqlStatement } from "./db.ts";
+import {
+  assembleDeltaHistory,
+  canPruneOlder,
+  type DeltaChainLink,
+  storedMessageCount,
+} from "./delta.ts";
 import {
   type JsonValue,
   type MemoryRows,
@@ -48,6 +55,7 @@ import {
   PRUNE_OLDER_CHECKPOINTS,
   PRUNE_OLDER_WRITES,
   PRUNE_UNREFERENCED_BLOBS,
+  SELECT_DELTA_HISTORY,
   SELECT_MEMORY_ROWS,
   SELECT_TUPLE,
   SQLSTATE_HEAD_MOVED,
@@ -82,6 +90,22 @@ export interface NeonSaverOptions {
    * checkpoints. Off by default (LangGraph keeps history for time travel).
    */
   readonly keepLatestOnly?: boolean;
+  /**
+   * Channels LangGraph rebuilds from deltas (`DeltaChannel`): `getTuple` reads their history
+   * in the same round trip, so `getDeltaChannelHistory` right after it costs none.
+   * Default `["messages"]` (llamon's graph; see store/delta.ts).
+   */
+  readonly deltaChannels?: readonly string[];
+  /**
+   * Hold every `put` and `putWrites` until {@link NeonSaver.flushTurn}, which writes them all
+   * in one atomic batch (with the head compare-and-set and the staged memory rows); a failed
+   * turn calls {@link NeonSaver.discardTurn} and nothing of it is stored. The turn runner
+   * turns this on (LangGraph's `durability: "exit"` writes only at the end of a run). Never
+   * use it without calling flushTurn: held writes are not visible to other savers.
+   * Default: the value of `guardHead` — the head compare-and-set is only sound with it, since
+   * a turn's message writes and its checkpoint must land (or fail) together.
+   */
+  readonly deferWrites?: boolean;
 }
 
 interface TupleRow {
@@ -98,12 +122,35 @@ interface TupleRow {
 
 type StagedMemory = Map<string, JsonValue | null>;
 
+interface DeltaHistoryRow {
+  target_id: string | null;
+  needed: string[] | null;
+  chain: [string, [string, string, string][], [string, string, string, string][]][];
+}
+
+/** History read with a checkpoint, for the getDeltaChannelHistory call that follows it. */
+interface PrefetchedHistory {
+  readonly key: string;
+  readonly channels: ReadonlySet<string>;
+  readonly row: DeltaHistoryRow;
+}
+
+/** A held write: its statements are built at flush time (the registry count is known then). */
+interface HeldWrite {
+  readonly threadId: string;
+  readonly build: (messageCount: number | null) => SqlStatement[];
+}
+
 export class NeonSaver extends BaseCheckpointSaver {
   readonly db: Db;
   readonly agentId: string;
   private readonly guardHead: boolean;
   private readonly prefetchMemory: boolean;
   private readonly keepLatestOnly: boolean;
+  private readonly deltaChannels: readonly string[];
+  private readonly deferWrites: boolean;
+  private held: HeldWrite[] = [];
+  private prefetched: PrefetchedHistory | undefined;
   private readonly loadedMemory = new Map<string, MemoryRows>();
   private readonly staged = new Map<string, StagedMemory>();
 
@@ -115,6 +162,8 @@ export class NeonSaver extends BaseCheckpointSaver {
     this.guardHead = options.guardHead ?? false;
     this.prefetchMemory = options.prefetchMemory ?? true;
     this.keepLatestOnly = options.keepLatestOnly ?? false;
+    this.deltaChannels = options.deltaChannels ?? ["messages"];
+    this.deferWrites = options.deferWrites ?? this.guardHead;
   }
 
   /** The persistent_memory rows read with the last getTuple of this thread. */
@@ -137,23 +186,103 @@ export class NeonSaver extends BaseCheckpointSaver {
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     if (config.configurable?.thread_id === undefined) return undefined;
     const { threadId, ns, checkpointId } = checkpointTarget(config);
+    if (this.held.some((h) => h.threadId === threadId)) await this.flushTurn(threadId);
+    const storageId = storageThreadId(this.agentId, threadId);
     const statements: SqlStatement[] = [
-      {
-        text: SELECT_TUPLE,
-        params: [storageThreadId(this.agentId, threadId), ns, checkpointId ?? null],
-      },
+      { text: SELECT_TUPLE, params: [storageId, ns, checkpointId ?? null] },
     ];
+    if (this.deltaChannels.length > 0) {
+      statements.push({
+        text: SELECT_DELTA_HISTORY,
+        params: [storageId, ns, checkpointId ?? null, [...this.deltaChannels], true],
+      });
+    }
+    const memoryAt = statements.length;
     if (this.prefetchMemory)
       statements.push({ text: SELECT_MEMORY_ROWS, params: [this.agentId, threadId] });
-    const [tuple, memory] = await this.db.batch(statements, { readOnly: true });
+    // One snapshot for all statements: the history belongs to the checkpoint read with it.
+    const results = await this.db.batch(statements, {
+      readOnly: true,
+      isolationLevel: "RepeatableRead",
+    });
+    const memory = this.prefetchMemory ? results[memoryAt] : undefined;
     if (memory) {
       this.loadedMemory.set(
         threadId,
         toMemoryRows(memory.rows as { thread_id: string; key: string; value: unknown }[]),
       );
     }
-    const row = tuple?.rows[0] as TupleRow | undefined;
+    const row = results[0]?.rows[0] as TupleRow | undefined;
+    const history =
+      this.deltaChannels.length > 0
+        ? (results[1]?.rows[0] as unknown as DeltaHistoryRow | undefined)
+        : undefined;
+    this.prefetched =
+      row !== undefined && history !== undefined && history.target_id === row.checkpoint_id
+        ? {
+            key: historyKey(storageId, ns, row.checkpoint_id),
+            channels: new Set(history.needed ?? []),
+            row: history,
+          }
+        : undefined;
     return row === undefined ? undefined : this.toTuple(row, threadId);
+  }
+
+  /**
+   * The ancestor walk that rebuilds delta channels (LangGraph calls it right after getTuple
+   * when a channel's value is not stored in the checkpoint): served from what getTuple read
+   * with the checkpoint, otherwise one query.
+   */
+  override async getDeltaChannelHistory(options: {
+    config: RunnableConfig;
+    channels: string[];
+  }): Promise<Record<string, DeltaChannelHistory>> {
+    const { channels } = options;
+    if (channels.length === 0) return {};
+    const { threadId, ns, checkpointId } = checkpointTarget(options.config);
+    const storageId = storageThreadId(this.agentId, threadId);
+    const cached = this.prefetched;
+    let row: DeltaHistoryRow | undefined;
+    if (
+      cached !== undefined &&
+      checkpointId !== undefined &&
+      cached.key === historyKey(storageId, ns, checkpointId) &&
+      channels.every((c) => cached.channels.has(c))
+    ) {
+      row = cached.row;
+    } else {
+      const result = await this.db.query<DeltaHistoryRow>(SELECT_DELTA_HISTORY, [
+        storageId,
+        ns,
+        checkpointId ?? null,
+        channels,
+        false,
+      ]);
+      row = result.rows[0];
+    }
+    const chain: DeltaChainLink[] = await Promise.all(
+      (row?.chain ?? []).map(async ([, seeds, writes]) => ({
+        seeds: new Map(
+          await Promise.all(
+            seeds.map(
+              async ([channel, type, blob]) =>
+                [channel, await this.serde.loadsTyped(type, fromBase64(blob))] as const,
+            ),
+          ),
+        ),
+        writes: await Promise.all(
+          writes.map(
+            async ([taskId, channel, type, blob]) =>
+              [
+                taskId,
+                channel,
+                await this.serde.loadsTyped(type, fromBase64(blob)),
+              ] as CheckpointPendingWrite,
+          ),
+        ),
+      })),
+    );
+    return assembleDeltaHistory(chain, channels);
   }
 
   override async *list(
@@ -195,62 +324,70 @@ export class NeonSaver extends BaseCheckpointSaver {
     );
     const [, metaBytes] = await this.serde.dumpsTyped(metadata);
     const metadataJson = new TextDecoder().decode(metaBytes).replace(/\\u0000|\0/g, "");
-    const messages = (values as Record<string, unknown>).messages;
-    const messageCount = Array.isArray(messages) ? messages.length : null;
+    const storedCount = storedMessageCount(values as Record<string, unknown>);
+    const prune = this.keepLatestOnly && canPruneOlder(checkpoint, metadata);
 
-    const statements: SqlStatement[] = [];
-    if (ns === ROOT_NS && this.guardHead) {
+    const build = (heldCount: number | null): SqlStatement[] => {
+      const messageCount = storedCount ?? heldCount;
+      const statements: SqlStatement[] = [];
+      if (ns === ROOT_NS && this.guardHead) {
+        statements.push({
+          text: CAS_THREAD_HEAD,
+          params: [
+            this.agentId,
+            threadId,
+            storageId,
+            checkpoint.id,
+            messageCount,
+            parentId ?? null,
+          ],
+        });
+      } else {
+        statements.push({
+          text: TOUCH_THREAD,
+          params: [
+            this.agentId,
+            threadId,
+            storageId,
+            ns === ROOT_NS ? checkpoint.id : null,
+            messageCount,
+          ],
+        });
+      }
+      if (blobs.length > 0)
+        statements.push({ text: INSERT_BLOBS, params: [storageId, ns, JSON.stringify(blobs)] });
       statements.push({
-        text: CAS_THREAD_HEAD,
-        params: [this.agentId, threadId, storageId, checkpoint.id, messageCount, parentId ?? null],
-      });
-    } else {
-      statements.push({
-        text: TOUCH_THREAD,
+        text: UPSERT_CHECKPOINT,
         params: [
-          this.agentId,
-          threadId,
           storageId,
-          ns === ROOT_NS ? checkpoint.id : null,
-          messageCount,
+          ns,
+          checkpoint.id,
+          parentId ?? null,
+          JSON.stringify(rest),
+          metadataJson,
         ],
       });
-    }
-    if (blobs.length > 0)
-      statements.push({ text: INSERT_BLOBS, params: [storageId, ns, JSON.stringify(blobs)] });
-    statements.push({
-      text: UPSERT_CHECKPOINT,
-      params: [storageId, ns, checkpoint.id, parentId ?? null, JSON.stringify(rest), metadataJson],
-    });
-    if (this.keepLatestOnly) {
-      statements.push(
-        { text: PRUNE_OLDER_WRITES, params: [storageId, ns, checkpoint.id] },
-        { text: PRUNE_OLDER_CHECKPOINTS, params: [storageId, ns, checkpoint.id] },
-        {
-          text: PRUNE_UNREFERENCED_BLOBS,
-          params: [storageId, ns, JSON.stringify(checkpoint.channel_versions)],
-        },
-      );
-    }
-    statements.push(...this.stagedStatements(threadId));
-    try {
-      await this.db.batch(statements);
-    } catch (error) {
-      // Staged memory writes stay staged, so a retried put still carries them.
-      if (dbErrorFields(error)?.sqlstate === SQLSTATE_HEAD_MOVED) {
-        throw new LlamonError(
-          "THREAD_CONFLICT",
-          `another turn on conversation "${threadId}" was saved first; nothing of this turn was written`,
-          { cause: error, details: { threadId } },
+      if (prune) {
+        statements.push(
+          { text: PRUNE_OLDER_WRITES, params: [storageId, ns, checkpoint.id] },
+          { text: PRUNE_OLDER_CHECKPOINTS, params: [storageId, ns, checkpoint.id] },
+          {
+            text: PRUNE_UNREFERENCED_BLOBS,
+            params: [storageId, ns, JSON.stringify(checkpoint.channel_versions)],
+          },
         );
       }
-      throw error;
-    }
-    this.staged.delete(threadId);
-    this.staged.delete("");
-    return {
+      return statements;
+    };
+    const result = {
       configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id },
     };
+    if (this.deferWrites) {
+      this.held.push({ threadId, build });
+      return result;
+    }
+    await this.write(threadId, build(null));
+    return result;
   }
 
   override async putWrites(
@@ -271,14 +408,62 @@ export class NeonSaver extends BaseCheckpointSaver {
         return { idx: WRITES_IDX_MAP[channel] ?? idx, channel, type, blob: toBase64(bytes) };
       }),
     );
-    await this.db.query(special ? UPSERT_WRITES : INSERT_WRITES, [
-      storageThreadId(this.agentId, threadId),
-      ns,
-      checkpointId,
-      taskId,
-      taskPath,
-      JSON.stringify(rows),
-    ]);
+    const statement: SqlStatement = {
+      text: special ? UPSERT_WRITES : INSERT_WRITES,
+      params: [
+        storageThreadId(this.agentId, threadId),
+        ns,
+        checkpointId,
+        taskId,
+        taskPath,
+        JSON.stringify(rows),
+      ],
+    };
+    if (this.deferWrites) {
+      this.held.push({ threadId, build: () => [statement] });
+      return;
+    }
+    await this.db.query(statement.text, statement.params);
+  }
+
+  /**
+   * Write everything held for this thread (deferWrites) in one atomic batch, with the memory
+   * rows staged for it. `messageCount` is the thread's length after the turn, for the
+   * registry when the checkpoint does not store the whole list. THREAD_CONFLICT when another
+   * turn moved the head first: then nothing was written and the held writes are dropped.
+   */
+  async flushTurn(threadId: string, options: { messageCount?: number } = {}): Promise<void> {
+    const mine = this.held.filter((h) => h.threadId === threadId);
+    if (mine.length === 0) return;
+    this.held = this.held.filter((h) => h.threadId !== threadId);
+    await this.write(
+      threadId,
+      mine.flatMap((h) => h.build(options.messageCount ?? null)),
+    );
+  }
+
+  /** Drop what is held for this thread (a failed turn stores nothing). */
+  discardTurn(threadId: string): void {
+    this.held = this.held.filter((h) => h.threadId !== threadId);
+  }
+
+  /** One atomic batch: the statements, then the memory rows staged for the thread. */
+  private async write(threadId: string, statements: SqlStatement[]): Promise<void> {
+    try {
+      await this.db.batch([...statements, ...this.stagedStatements(threadId)]);
+    } catch (error) {
+      // Staged memory writes stay staged, so a retried put still carries them.
+      if (dbErrorFields(error)?.sqlstate === SQLSTATE_HEAD_MOVED) {
+        throw new LlamonError(
+          "THREAD_CONFLICT",
+          `another turn on conversation "${threadId}" was saved first; nothing of this turn was written`,
+          { cause: error, details: { threadId } },
+        );
+      }
+      throw error;
+    }
+    this.staged.delete(threadId);
+    this.staged.delete("");
   }
 
   /** Erase a conversation of this agent everywhere: checkpoints, blobs, writes, memory, registry. */
@@ -370,6 +555,10 @@ export class NeonSaver extends BaseCheckpointSaver {
       pendingWrites,
     };
   }
+}
+
+function historyKey(storageId: string, ns: string, checkpointId: string): string {
+  return `${storageId}\u0000${ns}\u0000${checkpointId}`;
 }
 
 function toBase64(bytes: Uint8Array): string {

@@ -101,6 +101,24 @@ export interface TurnMemoryAccess {
   stageMemory(threadId: string | null, key: string, value: JsonValue | null): void;
 }
 
+/**
+ * A saver that holds a turn's writes until the turn ends (NeonSaver with `deferWrites`): the
+ * turn runner writes them in one atomic batch, or drops them when the turn failed.
+ */
+export interface TurnWriteControl {
+  flushTurn(threadId: string, options?: { messageCount?: number }): Promise<void>;
+  discardTurn(threadId: string): void;
+}
+
+export function hasTurnWriteControl(saver: unknown): saver is TurnWriteControl {
+  return (
+    typeof saver === "object" &&
+    saver !== null &&
+    typeof (saver as Partial<TurnWriteControl>).flushTurn === "function" &&
+    typeof (saver as Partial<TurnWriteControl>).discardTurn === "function"
+  );
+}
+
 export function hasTurnMemoryAccess(saver: unknown): saver is TurnMemoryAccess {
   return (
     typeof saver === "object" &&

@@ -18,7 +18,7 @@ const TUPLE_COLUMNS = `
        ON bl.thread_id = cp.thread_id AND bl.checkpoint_ns = cp.checkpoint_ns
       AND bl.channel = v.key AND bl.version = v.value) AS channel_values,
   (SELECT coalesce(jsonb_agg(jsonb_build_array(cw.task_id, cw.channel, cw.type, encode(cw.blob, 'base64'))
-                             ORDER BY cw.task_path, cw.task_id, cw.idx), '[]'::jsonb)
+                             ORDER BY cw.task_path COLLATE "C", cw.task_id COLLATE "C", cw.idx), '[]'::jsonb)
      FROM checkpoint_writes cw
     WHERE cw.thread_id = cp.thread_id AND cw.checkpoint_ns = cp.checkpoint_ns
       AND cw.checkpoint_id = cp.checkpoint_id) AS pending_writes,
@@ -26,7 +26,7 @@ const TUPLE_COLUMNS = `
   -- expects them migrated into the __pregel_tasks channel on read.
   CASE WHEN (cp.checkpoint ->> 'v')::int < 4 AND cp.parent_checkpoint_id IS NOT NULL THEN
     (SELECT jsonb_agg(jsonb_build_array(cw.type, encode(cw.blob, 'base64'))
-                      ORDER BY cw.task_path, cw.task_id, cw.idx)
+                      ORDER BY cw.task_path COLLATE "C", cw.task_id COLLATE "C", cw.idx)
        FROM checkpoint_writes cw
       WHERE cw.thread_id = cp.thread_id AND cw.checkpoint_ns = cp.checkpoint_ns
         AND cw.checkpoint_id = cp.parent_checkpoint_id AND cw.channel = '__pregel_tasks')
@@ -54,6 +54,80 @@ export const LIST_TUPLES = `SELECT ${TUPLE_COLUMNS}
    AND ($6::text IS NULL OR cp.checkpoint_id < $6)
  ORDER BY cp.checkpoint_id DESC
  LIMIT $7`;
+
+/**
+ * The ancestor walk that rebuilds LangGraph `DeltaChannel`s (the thread's messages are one):
+ * from the parent of the target checkpoint up to, for every channel asked for, the nearest
+ * ancestor that stores the channel's value (a snapshot, or a full value written before the
+ * channel became a delta channel). One statement, so a checkpoint and its history are read in
+ * one round trip (it runs in the same read-only batch as {@link SELECT_TUPLE}).
+ *
+ * $1 storage thread id, $2 checkpoint_ns, $3 target checkpoint_id or NULL for the latest,
+ * $4 channel names (text[]), $5 prefetch: true = only the channels LangGraph will ask for
+ * (a version and no stored value at the target), false = every channel named (the contract
+ * of `getDeltaChannelHistory`: walk from the parent whatever the target holds).
+ *
+ * One row: the target's id and `chain`, a jsonb array ordered from the parent upwards of
+ * [checkpoint_id, seeds [[channel, type, base64]], writes [[task_id, channel, type, base64]]]
+ * — seeds only for channels first found there, writes only for channels still walked there,
+ * in LangGraph's replay order (task_path, task_id, idx by code point).
+ */
+export const SELECT_DELTA_HISTORY = `WITH RECURSIVE target AS (
+  SELECT t.checkpoint_id, t.parent_checkpoint_id,
+         ARRAY(SELECT ch FROM unnest($4::text[]) AS ch
+                WHERE NOT $5::boolean
+                   OR (t.checkpoint -> 'channel_versions' ? ch AND NOT EXISTS (
+                        SELECT 1 FROM checkpoint_blobs b
+                         WHERE b.thread_id = t.thread_id AND b.checkpoint_ns = t.checkpoint_ns
+                           AND b.channel = ch AND b.type <> 'empty'
+                           AND b.version = t.checkpoint -> 'channel_versions' ->> ch))) AS needed
+    FROM checkpoints t
+   WHERE t.thread_id = $1 AND t.checkpoint_ns = $2 AND ($3::text IS NULL OR t.checkpoint_id = $3)
+   ORDER BY t.checkpoint_id DESC
+   LIMIT 1
+), chain AS (
+  SELECT p.checkpoint_id, p.parent_checkpoint_id, 1 AS depth, tg.needed,
+         '{}'::text[] AS prev,
+         ARRAY(SELECT ch FROM unnest(tg.needed) AS ch WHERE EXISTS (
+                 SELECT 1 FROM checkpoint_blobs b
+                  WHERE b.thread_id = p.thread_id AND b.checkpoint_ns = p.checkpoint_ns
+                    AND b.channel = ch AND b.type <> 'empty'
+                    AND b.version = p.checkpoint -> 'channel_versions' ->> ch)) AS here
+    FROM target tg
+    JOIN checkpoints p
+      ON p.thread_id = $1 AND p.checkpoint_ns = $2 AND p.checkpoint_id = tg.parent_checkpoint_id
+   WHERE cardinality(tg.needed) > 0
+  UNION ALL
+  SELECT p.checkpoint_id, p.parent_checkpoint_id, c.depth + 1, c.needed,
+         c.prev || c.here,
+         ARRAY(SELECT ch FROM unnest(c.needed) AS ch
+                WHERE NOT ch = ANY(c.prev || c.here) AND EXISTS (
+                  SELECT 1 FROM checkpoint_blobs b
+                   WHERE b.thread_id = p.thread_id AND b.checkpoint_ns = p.checkpoint_ns
+                     AND b.channel = ch AND b.type <> 'empty'
+                     AND b.version = p.checkpoint -> 'channel_versions' ->> ch))
+    FROM chain c
+    JOIN checkpoints p
+      ON p.thread_id = $1 AND p.checkpoint_ns = $2 AND p.checkpoint_id = c.parent_checkpoint_id
+   WHERE NOT (c.needed <@ (c.prev || c.here))
+)
+SELECT (SELECT checkpoint_id FROM target) AS target_id,
+       (SELECT needed FROM target) AS needed,
+       coalesce(jsonb_agg(jsonb_build_array(
+         c.checkpoint_id,
+         (SELECT coalesce(jsonb_agg(jsonb_build_array(b.channel, b.type, encode(b.blob, 'base64'))), '[]'::jsonb)
+            FROM checkpoints p
+            JOIN checkpoint_blobs b
+              ON b.thread_id = p.thread_id AND b.checkpoint_ns = p.checkpoint_ns
+             AND b.channel = ANY(c.here) AND b.version = p.checkpoint -> 'channel_versions' ->> b.channel
+           WHERE p.thread_id = $1 AND p.checkpoint_ns = $2 AND p.checkpoint_id = c.checkpoint_id),
+         (SELECT coalesce(jsonb_agg(jsonb_build_array(cw.task_id, cw.channel, cw.type, encode(cw.blob, 'base64'))
+                                    ORDER BY cw.task_path COLLATE "C", cw.task_id COLLATE "C", cw.idx), '[]'::jsonb)
+            FROM checkpoint_writes cw
+           WHERE cw.thread_id = $1 AND cw.checkpoint_ns = $2 AND cw.checkpoint_id = c.checkpoint_id
+             AND cw.channel = ANY(c.needed) AND NOT cw.channel = ANY(c.prev))
+       ) ORDER BY c.depth), '[]'::jsonb) AS chain
+  FROM chain c`;
 
 /** The thread's and the agent's persistent_memory rows: $1 agent_id, $2 thread_id. */
 export const SELECT_MEMORY_ROWS = `SELECT thread_id, key, value

@@ -23,6 +23,7 @@ import {
   WRITES_IDX_MAP,
 } from "@langchain/langgraph-checkpoint";
 import { LlamonError } from "../errors.ts";
+import { canPruneOlder } from "./delta.ts";
 import {
   MemoryStaging,
   readSqliteMemory,
@@ -185,7 +186,7 @@ export class SqliteSaver extends BaseCheckpointSaver implements ThreadSaver {
         JSON.stringify(rest),
         metadataJson,
       );
-      if (this.keepLatestOnly) {
+      if (this.keepLatestOnly && canPruneOlder(checkpoint, metadata)) {
         for (const text of SQ_PRUNE_OLDER) rows(this.sql, text, storageId, ns, checkpoint.id);
         rows(
           this.sql,

@@ -24,6 +24,7 @@ import { OfflineChatModel } from "../../src/llm/offline.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import { resolveMemoryConfig } from "../../src/memory/config.ts";
 import { createNeonDb } from "../../src/store/db-neon.ts";
+import { readThreadMessages } from "../../src/store/delta.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { createTestDatabase, SERVER_DSN, type TestDatabase } from "../helpers/pg.ts";
 
@@ -200,8 +201,7 @@ describe.skipIf(!bouncer.path)("through PgBouncer in transaction mode", () => {
 
       await Promise.all(["a", "b", "c", "d"].map((t) => turn("t2", `message ${t}`)));
       const saver = new NeonSaver({ db, agentId: "bouncer" });
-      const tuple = await saver.getTuple({ configurable: { thread_id: "t2" } });
-      const messages = (tuple?.checkpoint.channel_values.messages ?? []) as { content: unknown }[];
+      const { messages } = await readThreadMessages(saver, { configurable: { thread_id: "t2" } });
       const texts = messages.map((m) => String(m.content));
       for (const t of ["a", "b", "c", "d"]) expect(texts).toContain(`message ${t}`);
       expect(texts).toHaveLength(8);

@@ -10,16 +10,12 @@
  * - a retry of the same message (same messageId) succeeds and the thread then holds that
  *   user message and one reply, each exactly once (idempotency by messageId).
  *
- * Timeouts: the Neon driver has no deadline of its own and db-neon sets none, so this file
- * gives the driver one through `neonConfig.fetchFunction` (a stand-in for a `timeoutMs`
- * option of createNeonDb; see docs/performance.md "Faults").
+ * Timeouts: createNeonDb's deadline (`timeoutMs`, MEMORY_DB_TIMEOUT_MS in the Worker) ends a
+ * held request with DB_UNAVAILABLE.
  *
- * Two tests are `it.fails`: gaps in idempotency by messageId that exist today (a resend with
- * another text rewrites the stored message; a late commit during the retry stores a second
- * reply). They pass — and so fail — once the changes described in docs/performance.md land.
+ * Idempotency by messageId also holds when an attempt commits late (after the client gave up
+ * and retried) and when a resend under the same messageId carries another text.
  */
-import type { BaseMessage } from "@langchain/core/messages";
-import { neonConfig } from "@neondatabase/serverless";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createA2AApp, InMemoryKv, KvTaskStore } from "../../src/a2a/index.ts";
 import { defineAgent } from "../../src/agent/define.ts";
@@ -29,6 +25,7 @@ import { OfflineChatModel } from "../../src/llm/offline.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import { resolveMemoryConfig } from "../../src/memory/config.ts";
 import { createNeonDb } from "../../src/store/db-neon.ts";
+import { readThreadMessages } from "../../src/store/delta.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { startTestBackend, type TestBackend } from "../helpers/backend.ts";
 
@@ -43,18 +40,12 @@ const FAULTY_DSN = "postgresql://postgres:local@faulty.localhost/llamon";
 
 let backend: TestBackend;
 let faults: FaultProxy;
-const originalFetchFunction: unknown = neonConfig.fetchFunction;
 
 beforeAll(async () => {
   backend = await startTestBackend();
   faults = await startFaultProxy({ target: backend.proxy.url, holdMs: 20_000 });
-  neonConfig.fetchFunction = (url: string, init: RequestInit = {}) =>
-    url === faults.url
-      ? fetch(url, { ...init, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) })
-      : fetch(url, init);
 });
 afterAll(async () => {
-  neonConfig.fetchFunction = originalFetchFunction;
   await faults?.close();
   await backend?.close();
 });
@@ -76,7 +67,11 @@ function makeApp() {
     log,
     execute: async (input) => {
       const saver = new NeonSaver({
-        db: createNeonDb({ connectionString: FAULTY_DSN, fetchEndpoint: faults.url }),
+        db: createNeonDb({
+          connectionString: FAULTY_DSN,
+          fetchEndpoint: faults.url,
+          timeoutMs: FETCH_TIMEOUT_MS,
+        }),
         agentId: AGENT_ID,
         guardHead: true,
       });
@@ -132,8 +127,7 @@ interface StoredMessage {
 /** The stored thread, read straight from Postgres (node-postgres: no fault on this path). */
 async function stored(threadId: string): Promise<StoredMessage[]> {
   const saver = new NeonSaver({ db: backend.pg, agentId: AGENT_ID });
-  const tuple = await saver.getTuple({ configurable: { thread_id: threadId } });
-  const messages = (tuple?.checkpoint.channel_values.messages as BaseMessage[] | undefined) ?? [];
+  const { messages } = await readThreadMessages(saver, { configurable: { thread_id: threadId } });
   return messages.map((m) => ({ id: m.id, type: m.getType(), content: m.content }));
 }
 
@@ -225,18 +219,16 @@ describe("faults at each database step of a turn", () => {
         // The stored reply is the answer: the model is not asked again.
         expect(model.calls.length).toBe(callsBefore);
         expect(after).toEqual(afterFault);
-        // The replay reads the thread and (today) writes one checkpoint with the same messages.
-        expect(faults.log.slice(retryLogStart).map((e) => e.step)).toContain("read");
+        // The replay reads the thread and writes nothing.
+        expect(faults.log.slice(retryLogStart).map((e) => e.step)).toEqual(["read"]);
       }
     });
   }
 
-  // Known gap (issue 8, idempotency by messageId): the retry's write loses the head to the late
-  // commit (THREAD_CONFLICT), and the merge of R2.4 appends the retry's messages onto a head
-  // that already answers this messageId — the user message merges by id, but a second reply is
-  // stored. `.fails` until the merge checks for the answered messageId first (the change is in
-  // docs/performance.md, "Faults"); remove `.fails` then.
-  it.fails("late-commit: the lost write commits while the retry runs (after its read); the thread still holds the turn once", async () => {
+  // The retry's write loses the head to the late commit (THREAD_CONFLICT); before merging its
+  // messages (R2.4) the turn reads the new head, finds this messageId answered there, and
+  // returns that answer instead of storing a second reply.
+  it("late-commit: the lost write commits while the retry runs (after its read); the thread still holds the turn once", async () => {
     const { app } = makeApp();
     faults.clear();
     const { contextId, before } = await conversation(app, "late");
@@ -256,12 +248,10 @@ describe("faults at each database step of a turn", () => {
     expect(after.map((m) => m.type)).toEqual([...before.map((m) => m.type), "human", "ai"]);
   });
 
-  // Known gap (issue 8, idempotency by messageId): the incoming message enters the state through
-  // the id-merging reducer before `prepare` sees it, so a resend with the same messageId and a
-  // different text replaces the stored user message in place — its stored answer then answers
-  // a text that was never asked. `.fails` until runTurn keeps the stored message (or rejects
-  // the resend); remove `.fails` then. The change is in docs/performance.md ("Faults").
-  it.fails("a resend with the same messageId but another text keeps the stored message as it was", async () => {
+  // The incoming message reaches the graph in its own channel and `prepare` adds it only when
+  // its messageId is not stored yet, so a resend can never rewrite a stored message (through
+  // the id-merging reducer) and make its stored answer answer a text that was never asked.
+  it("a resend with the same messageId but another text keeps the stored message as it was", async () => {
     const { app } = makeApp();
     faults.clear();
     const { contextId, before } = await conversation(app, "resend");

@@ -12,6 +12,7 @@ import { runTurn, type TurnDeps } from "../../src/agent/run-turn.ts";
 import { OfflineChatModel } from "../../src/llm/offline.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import { type MemoryConfig, resolveMemoryConfig } from "../../src/memory/config.ts";
+import { readThreadMessages } from "../../src/store/delta.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { createPostgresMemory } from "../../src/store/persistent-memory.ts";
 import { startTestBackend, type TestBackend } from "../helpers/backend.ts";
@@ -64,8 +65,7 @@ function deps(
 
 async function storedMessages(agentId: string, threadId: string): Promise<BaseMessage[]> {
   const saver = new NeonSaver({ db: backend.neon, agentId });
-  const tuple = await saver.getTuple({ configurable: { thread_id: threadId } });
-  return (tuple?.checkpoint.channel_values.messages as BaseMessage[] | undefined) ?? [];
+  return (await readThreadMessages(saver, { configurable: { thread_id: threadId } })).messages;
 }
 
 describe("a turn on the postgres backend", () => {

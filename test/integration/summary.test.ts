@@ -16,6 +16,7 @@ import { parseSummaryCache, SUMMARY_HEADER, SUMMARY_KEY } from "../../src/memory
 import { summaryAfterTurn } from "../../src/queue/enqueue.ts";
 import { summarizeInPostgres } from "../../src/queue/host.ts";
 import type { SummarizeJob } from "../../src/queue/jobs.ts";
+import { readThreadMessages } from "../../src/store/delta.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { createPostgresMemory } from "../../src/store/persistent-memory.ts";
 import { NEON_STYLE_DSN, startTestBackend, type TestBackend } from "../helpers/backend.ts";
@@ -59,8 +60,7 @@ function workerEnv(agentId: string) {
 
 async function storedMessages(agentId: string, threadId: string): Promise<BaseMessage[]> {
   const saver = new NeonSaver({ db: backend.neon, agentId });
-  const tuple = await saver.getTuple({ configurable: { thread_id: threadId } });
-  return (tuple?.checkpoint.channel_values.messages as BaseMessage[] | undefined) ?? [];
+  return (await readThreadMessages(saver, { configurable: { thread_id: threadId } })).messages;
 }
 
 interface TurnOptions {

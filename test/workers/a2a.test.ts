@@ -6,6 +6,7 @@ import { env } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createNeonDb } from "../../src/store/db-neon.ts";
+import { readThreadMessages } from "../../src/store/delta.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { createWorker } from "../../src/worker/create-worker.ts";
 import { referenceAgent } from "../../src/worker/reference-agent.ts";
@@ -19,9 +20,8 @@ const db = () =>
 
 async function storedMessageCount(contextId: string): Promise<number> {
   const saver = new NeonSaver({ db: db(), agentId: env.AGENT_ID });
-  const tuple = await saver.getTuple({ configurable: { thread_id: contextId } });
-  const messages = tuple?.checkpoint.channel_values.messages;
-  return Array.isArray(messages) ? messages.length : 0;
+  const { messages } = await readThreadMessages(saver, { configurable: { thread_id: contextId } });
+  return messages.length;
 }
 
 describe("A2A on the reference Worker (postgres)", () => {
@@ -73,11 +73,12 @@ describe("A2A on the reference Worker (postgres)", () => {
     );
     for (const r of results) expect(r.status).toBe(200);
     const saver = new NeonSaver({ db: db(), agentId: env.AGENT_ID });
-    const tuple = await saver.getTuple({ configurable: { thread_id: contextId } });
-    const messages = tuple?.checkpoint.channel_values.messages as { id: string; content: string }[];
+    const { messages } = await readThreadMessages(saver, {
+      configurable: { thread_id: contextId },
+    });
     expect(messages).toHaveLength(40);
     expect(new Set(messages.map((m) => m.id)).size).toBe(40);
-    const texts = messages.map((m) => m.content).filter((c) => c.startsWith("message "));
+    const texts = messages.map((m) => String(m.content)).filter((c) => c.startsWith("message "));
     expect(new Set(texts).size).toBe(20);
   });
 

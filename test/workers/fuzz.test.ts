@@ -19,10 +19,10 @@
  */
 import { env } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
-import type { BaseMessage } from "@langchain/core/messages";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createNeonDb } from "../../src/store/db-neon.ts";
+import { readThreadMessages } from "../../src/store/delta.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 
 const RUNS = 200;
@@ -43,8 +43,9 @@ interface ThreadState {
 
 async function threadState(contextId: string): Promise<ThreadState> {
   const saver = new NeonSaver({ db: db(), agentId: env.AGENT_ID });
-  const tuple = await saver.getTuple({ configurable: { thread_id: contextId } });
-  const messages = (tuple?.checkpoint.channel_values.messages as BaseMessage[] | undefined) ?? [];
+  const { tuple, messages } = await readThreadMessages(saver, {
+    configurable: { thread_id: contextId },
+  });
   return {
     head: tuple?.checkpoint.id,
     messages: messages.map((m) => ({ type: m.getType(), id: m.id })),

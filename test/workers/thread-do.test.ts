@@ -18,6 +18,7 @@ import { emptyCheckpoint, uuid6 } from "@langchain/langgraph-checkpoint";
 import { describe, expect, it } from "vitest";
 import { durableObjectSqlite, ThreadDO } from "../../src/durable/thread-do.ts";
 import { isLlamonError } from "../../src/errors.ts";
+import { readThreadMessages } from "../../src/store/delta.ts";
 import type { ThreadSaver } from "../../src/store/do-memory.ts";
 import { SqliteSaver } from "../../src/store/sqlite-saver.ts";
 
@@ -101,8 +102,11 @@ describe("ThreadDO backends (R1)", () => {
         checkpointId: before.id,
         messageCount: 3,
       });
-      const tuple = await object.saver?.getTuple({ configurable: { thread_id: "r1-sqlite" } });
-      const messages = tuple?.checkpoint.channel_values.messages as HumanMessage[];
+      const saver = object.saver;
+      if (saver === undefined) throw new Error("the sqlite object has no saver");
+      const { messages } = await readThreadMessages(saver, {
+        configurable: { thread_id: "r1-sqlite" },
+      });
       expect(messages.map((m) => m.content)).toEqual(["hi", "hello", "tea?"]);
       expect(messages[0]).toBeInstanceOf(HumanMessage);
       expect(object.saver?.memoryOf("r1-sqlite")?.thread).toEqual({
