@@ -81,7 +81,6 @@ async function checkpoints(agentId: string, threadId: string) {
 }
 
 const text = (i: number) => `message number ${String(i).padStart(4, "0")} of a long conversation`;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 describe("delta storage of the messages", () => {
   it("a turn's write does not grow with the conversation, snapshots included; the thread reads back whole", async () => {
