@@ -16,6 +16,7 @@ describe(".dev.vars.example", () => {
       "LLM_API_KEY",
       "AGENT_ID",
       "MEMORY_PG_STATEMENT_CACHE_SIZE",
+      "MEMORY_DB_TIMEOUT_MS",
       "LLAMON_ADMIN_TOKEN",
     ];
     const lines = example.split("\n");
