@@ -44,7 +44,7 @@ export class SaverCpu {
 
   wrap<T extends object>(saver: T): T {
     const target = saver as Record<string, unknown>;
-    for (const name of ["getTuple", "put", "putWrites"]) {
+    for (const name of ["getTuple", "getDeltaChannelHistory", "put", "putWrites", "flushTurn"]) {
       const method = target[name];
       if (typeof method !== "function") continue;
       const bound = (method as (...args: unknown[]) => Promise<unknown>).bind(saver);

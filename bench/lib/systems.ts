@@ -18,7 +18,7 @@ import { type BaseCheckpointSaver, REMOVE_ALL_MESSAGES } from "@langchain/langgr
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import type pg from "pg";
 import { currentSkills, defineAgent } from "../../src/agent/define.ts";
-import { buildAgentGraph } from "../../src/agent/graph.ts";
+import { buildAgentGraph, type MessagesStorage } from "../../src/agent/graph.ts";
 import { runTurn } from "../../src/agent/run-turn.ts";
 import { createLogger, type Logger } from "../../src/log.ts";
 import { type MemoryConfig, resolveMemoryConfig } from "../../src/memory/config.ts";
@@ -110,8 +110,10 @@ async function prefillThread(
   threadId: string,
   from: number,
   to: number,
+  messagesStorage: MessagesStorage = "delta",
 ): Promise<void> {
   const graph = buildAgentGraph({
+    messagesStorage,
     agent,
     config,
     model,
@@ -270,7 +272,14 @@ export async function postgresSaverSystem(
     const messageId = `${threadId}-m${i}`;
     if (durability === "exit") {
       await runTurn(
-        { agent, config, model, checkpointer: saver as BaseCheckpointSaver, log: quietLog },
+        {
+          agent,
+          config,
+          model,
+          checkpointer: saver as BaseCheckpointSaver,
+          log: quietLog,
+          messagesStorage: "full",
+        },
         { threadId, text: userText(i), messageId },
       );
       return;
@@ -283,9 +292,10 @@ export async function postgresSaverSystem(
       log: quietLog,
       memory: () => undefined,
       userMessageId: messageId,
+      messagesStorage: "full",
     });
     await graph.invoke(
-      { messages: [new HumanMessage({ content: userText(i), id: messageId })], seed: [] },
+      { incoming: new HumanMessage({ content: userText(i), id: messageId }), seed: [] },
       { configurable: { thread_id: threadId } },
     );
   };
@@ -311,7 +321,7 @@ export async function postgresSaverSystem(
       };
     },
     prefill: (threadId, from, to) =>
-      prefillThread(saver as BaseCheckpointSaver, model, config, threadId, from, to),
+      prefillThread(saver as BaseCheckpointSaver, model, config, threadId, from, to, "full"),
     stored: (threadId, admin) => storedBytes(admin, threadId),
     close: () => counting.pool.end(),
   };

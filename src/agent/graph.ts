@@ -18,7 +18,14 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage } from "@langchain/core/messages";
 import type { Runnable } from "@langchain/core/runnables";
-import { Annotation, type BaseCheckpointSaver, END, START, StateGraph } from "@langchain/langgraph";
+import {
+  Annotation,
+  type BaseCheckpointSaver,
+  END,
+  MessagesAnnotation,
+  START,
+  StateGraph,
+} from "@langchain/langgraph";
 import { EphemeralValue } from "@langchain/langgraph/channels";
 import { ToolNode } from "@langchain/langgraph/prebuilt";
 import { textOf } from "../llm/offline.ts";
@@ -41,9 +48,12 @@ import { createFactsStep } from "./facts-step.ts";
  * The state of a turn. `messages` is the stored thread, kept as deltas (store/delta.ts); with
  * trim every update snapshots, since only the newest checkpoint is kept.
  */
-function turnState(options: { trim: boolean }) {
+function turnState(options: { trim: boolean; storage: MessagesStorage }) {
   return Annotation.Root({
-    messages: messagesChannel(options),
+    messages:
+      options.storage === "full"
+        ? (MessagesAnnotation.spec.messages as unknown as ReturnType<typeof messagesChannel>)
+        : messagesChannel(options),
     /** This turn's user message; never stored as such (ephemeral) — prepare adds it. */
     incoming: new EphemeralValue<BaseMessage>(false),
     /** History to seed an empty thread with; never stored (ephemeral). */
@@ -51,6 +61,13 @@ function turnState(options: { trim: boolean }) {
   });
 }
 type TurnState = ReturnType<typeof turnState>;
+
+/**
+ * How the thread's messages are stored: `delta` (llamon's savers: each turn writes what it
+ * added, store/delta.ts) or `full` (LangGraph's classic messages channel: the whole list in
+ * every checkpoint — for checkpointers without a fast ancestor walk, and for comparisons).
+ */
+export type MessagesStorage = "delta" | "full";
 
 export interface GraphDeps {
   readonly agent: AgentDefinition;
@@ -66,6 +83,8 @@ export interface GraphDeps {
   readonly userMessageId: string;
   /** Stage a persistent_memory write of this thread, saved with the turn's checkpoint. */
   readonly stageMemory?: ((key: string, value: JsonValue) => void) | undefined;
+  /** Default `delta`. */
+  readonly messagesStorage?: MessagesStorage | undefined;
 }
 
 /** The user message is already in the thread with a reply after it: a retry. */
@@ -87,7 +106,10 @@ export function buildAgentGraph(deps: GraphDeps) {
     log: deps.log,
   });
 
-  const State = turnState({ trim: deps.config.persist_trim_keep_groups !== undefined });
+  const State = turnState({
+    trim: deps.config.persist_trim_keep_groups !== undefined,
+    storage: deps.messagesStorage ?? "delta",
+  });
   const graph = new StateGraph(State)
     .addNode("prepare", async (state: TurnState["State"]) => {
       const incoming = state.incoming;

@@ -25,7 +25,7 @@ import type { AssembledPrompt, MultiturnSignals } from "../memory/prompt.ts";
 import { hasTurnMemoryAccess, hasTurnWriteControl } from "../store/persistent-memory.ts";
 import { assertThreadId } from "../store/thread-key.ts";
 import type { AgentDefinition } from "./define.ts";
-import { buildAgentGraph, isAnsweredRetry } from "./graph.ts";
+import { buildAgentGraph, isAnsweredRetry, type MessagesStorage } from "./graph.ts";
 
 export interface TurnDeps {
   readonly agent: AgentDefinition;
@@ -34,6 +34,8 @@ export interface TurnDeps {
   /** undefined for the `off` backend: every request is a fresh conversation. */
   readonly checkpointer?: BaseCheckpointSaver | undefined;
   readonly log?: Logger | undefined;
+  /** How the thread's messages are stored (see graph.ts). Default `delta`. */
+  readonly messagesStorage?: MessagesStorage | undefined;
   /** How many times to re-apply a turn after a concurrent turn won the head. Default 50. */
   readonly maxMergeAttempts?: number;
 }
@@ -97,6 +99,7 @@ export async function runTurn(deps: TurnDeps, request: TurnRequest): Promise<Tur
       }
     },
     userMessageId: userMessage.id as string,
+    messagesStorage: deps.messagesStorage,
     stageMemory: hasTurnMemoryAccess(saver)
       ? (key, value) => saver.stageMemory(request.threadId, key, value)
       : undefined,
