@@ -12,26 +12,18 @@
  * message before it; within a merged user message `tool_result` blocks come first.
  * System messages anywhere in the input are hoisted into `system`, in order.
  */
-import type { BaseLanguageModelInput } from "@langchain/core/language_models/base";
-import {
-  BaseChatModel,
-  type BaseChatModelParams,
-  type BindToolsInput,
-} from "@langchain/core/language_models/chat_models";
+import type { BaseChatModelParams } from "@langchain/core/language_models/chat_models";
 import {
   AIMessage,
-  type AIMessageChunk,
   type BaseMessage,
   type ChatMessage,
   type ToolCall,
   ToolMessage,
   type UsageMetadata,
 } from "@langchain/core/messages";
-import type { ChatResult } from "@langchain/core/outputs";
-import type { Runnable } from "@langchain/core/runnables";
 import { LlamonError } from "../errors.ts";
+import { LlamonChatModel } from "./chat-model.ts";
 import {
-  bindableTools,
   type LlamonChatCallOptions,
   messageText,
   newToolCallId,
@@ -82,7 +74,7 @@ export interface AnthropicWireMessage {
 
 const PROVIDER = "anthropic";
 
-export class AnthropicChatModel extends BaseChatModel<LlamonChatCallOptions> {
+export class AnthropicChatModel extends LlamonChatModel {
   readonly model: string;
   readonly baseURL: string;
   readonly temperature: number | undefined;
@@ -127,13 +119,6 @@ export class AnthropicChatModel extends BaseChatModel<LlamonChatCallOptions> {
     return PROVIDER;
   }
 
-  override bindTools(
-    tools: BindToolsInput[],
-    kwargs?: Partial<LlamonChatCallOptions>,
-  ): Runnable<BaseLanguageModelInput, AIMessageChunk, LlamonChatCallOptions> {
-    return this.withConfig({ ...kwargs, tools: bindableTools(tools) });
-  }
-
   /** The JSON body this model sends for `messages`. */
   requestBody(
     messages: readonly BaseMessage[],
@@ -160,10 +145,10 @@ export class AnthropicChatModel extends BaseChatModel<LlamonChatCallOptions> {
     return body;
   }
 
-  async _generate(
+  protected async _reply(
     messages: BaseMessage[],
     options: this["ParsedCallOptions"],
-  ): Promise<ChatResult> {
+  ): Promise<AIMessage> {
     const data = await postJson({
       provider: PROVIDER,
       url: `${this.baseURL}/v1/messages`,
@@ -181,10 +166,7 @@ export class AnthropicChatModel extends BaseChatModel<LlamonChatCallOptions> {
       signal: options.signal,
       fetch: this.#fetch,
     });
-    const message = parseAnthropicMessage(data);
-    return {
-      generations: [{ message, text: typeof message.content === "string" ? message.content : "" }],
-    };
+    return parseAnthropicMessage(data);
   }
 }
 

@@ -12,24 +12,16 @@
  * servers repeat ids, which would make the messages reducer replace an older reply);
  * the provider's id is in `response_metadata.id`.
  */
-import type { BaseLanguageModelInput } from "@langchain/core/language_models/base";
-import {
-  BaseChatModel,
-  type BaseChatModelParams,
-  type BindToolsInput,
-} from "@langchain/core/language_models/chat_models";
+import type { BaseChatModelParams } from "@langchain/core/language_models/chat_models";
 import {
   AIMessage,
-  type AIMessageChunk,
   type BaseMessage,
   type ChatMessage,
   type ToolCall,
 } from "@langchain/core/messages";
-import type { ChatResult } from "@langchain/core/outputs";
-import type { Runnable } from "@langchain/core/runnables";
 import { LlamonError } from "../errors.ts";
+import { LlamonChatModel } from "./chat-model.ts";
 import {
-  bindableTools,
   type LlamonChatCallOptions,
   messageText,
   newToolCallId,
@@ -64,7 +56,7 @@ export interface OpenAICompatibleChatModelFields extends BaseChatModelParams {
   providerName?: string | undefined;
 }
 
-export class OpenAICompatibleChatModel extends BaseChatModel<LlamonChatCallOptions> {
+export class OpenAICompatibleChatModel extends LlamonChatModel {
   readonly model: string;
   readonly baseURL: string;
   readonly temperature: number | undefined;
@@ -113,13 +105,6 @@ export class OpenAICompatibleChatModel extends BaseChatModel<LlamonChatCallOptio
     return "openai-compatible";
   }
 
-  override bindTools(
-    tools: BindToolsInput[],
-    kwargs?: Partial<LlamonChatCallOptions>,
-  ): Runnable<BaseLanguageModelInput, AIMessageChunk, LlamonChatCallOptions> {
-    return this.withConfig({ ...kwargs, tools: bindableTools(tools) });
-  }
-
   /** The JSON body this model sends for `messages` (exported for tests and debugging). */
   requestBody(
     messages: readonly BaseMessage[],
@@ -141,10 +126,10 @@ export class OpenAICompatibleChatModel extends BaseChatModel<LlamonChatCallOptio
     return body;
   }
 
-  async _generate(
+  protected async _reply(
     messages: BaseMessage[],
     options: this["ParsedCallOptions"],
-  ): Promise<ChatResult> {
+  ): Promise<AIMessage> {
     const headers: Record<string, string> = { ...this.#headers };
     if (this.#apiKey) headers.authorization = `Bearer ${this.#apiKey}`;
     const data = await postJson({
@@ -160,10 +145,7 @@ export class OpenAICompatibleChatModel extends BaseChatModel<LlamonChatCallOptio
       signal: options.signal,
       fetch: this.#fetch,
     });
-    const message = parseOpenAIChatCompletion(data, this.provider);
-    return {
-      generations: [{ message, text: typeof message.content === "string" ? message.content : "" }],
-    };
+    return parseOpenAIChatCompletion(data, this.provider);
   }
 }
 

@@ -13,24 +13,11 @@
  * newer models return.
  * Workers AI caps replies at 256 tokens unless `max_tokens` is sent; we send 1024 by default.
  */
-import type { BaseLanguageModelInput } from "@langchain/core/language_models/base";
-import {
-  BaseChatModel,
-  type BaseChatModelParams,
-  type BindToolsInput,
-} from "@langchain/core/language_models/chat_models";
-import {
-  AIMessage,
-  type AIMessageChunk,
-  type BaseMessage,
-  type ToolCall,
-  ToolMessage,
-} from "@langchain/core/messages";
-import type { ChatResult } from "@langchain/core/outputs";
-import type { Runnable } from "@langchain/core/runnables";
+import type { BaseChatModelParams } from "@langchain/core/language_models/chat_models";
+import { AIMessage, type BaseMessage, type ToolCall, ToolMessage } from "@langchain/core/messages";
 import { LlamonError } from "../errors.ts";
+import { LlamonChatModel } from "./chat-model.ts";
 import {
-  bindableTools,
   type LlamonChatCallOptions,
   newToolCallId,
   openAIUsage,
@@ -63,7 +50,7 @@ export interface WorkersAIChatModelFields extends BaseChatModelParams {
 
 const PROVIDER = "workers-ai";
 
-export class WorkersAIChatModel extends BaseChatModel<LlamonChatCallOptions> {
+export class WorkersAIChatModel extends LlamonChatModel {
   readonly model: string;
   readonly temperature: number | undefined;
   readonly maxTokens: number;
@@ -94,13 +81,6 @@ export class WorkersAIChatModel extends BaseChatModel<LlamonChatCallOptions> {
     return PROVIDER;
   }
 
-  override bindTools(
-    tools: BindToolsInput[],
-    kwargs?: Partial<LlamonChatCallOptions>,
-  ): Runnable<BaseLanguageModelInput, AIMessageChunk, LlamonChatCallOptions> {
-    return this.withConfig({ ...kwargs, tools: bindableTools(tools) });
-  }
-
   /** The input object this model passes to `AI.run`. */
   requestBody(
     messages: readonly BaseMessage[],
@@ -114,10 +94,10 @@ export class WorkersAIChatModel extends BaseChatModel<LlamonChatCallOptions> {
     return input;
   }
 
-  async _generate(
+  protected async _reply(
     messages: BaseMessage[],
     options: this["ParsedCallOptions"],
-  ): Promise<ChatResult> {
+  ): Promise<AIMessage> {
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     let output: unknown;
@@ -133,10 +113,7 @@ export class WorkersAIChatModel extends BaseChatModel<LlamonChatCallOptions> {
       if (options.signal?.aborted) throw error;
       throw workersAIError(error, this.model, timeout.aborted ? this.timeoutMs : undefined);
     }
-    const message = parseWorkersAIOutput(output);
-    return {
-      generations: [{ message, text: typeof message.content === "string" ? message.content : "" }],
-    };
+    return parseWorkersAIOutput(output);
   }
 }
 

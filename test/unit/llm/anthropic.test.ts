@@ -1,21 +1,10 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
-import { tool } from "@langchain/core/tools";
-import { END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
-import { ToolNode, toolsCondition } from "@langchain/langgraph/prebuilt";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { z } from "zod";
-import { isLlamonError, type LlamonError } from "../../../src/errors.ts";
+import { describe, expect, it } from "vitest";
 import { AnthropicChatModel, toAnthropicMessages } from "../../../src/llm/anthropic.ts";
-import type { ModelErrorDetails } from "../../../src/llm/http.ts";
-import { type StubServer, startStub } from "./stub-server.ts";
+import { failure as failed, runWeatherLoop, WEATHER_PARAMETERS, weather } from "./fixtures.ts";
+import { useStub } from "./stub-server.ts";
 
 const KEY = "sk-ant-test-SECRET-987654321";
-
-const weather = tool(async ({ city }: { city: string }) => `sunny in ${city}`, {
-  name: "weather",
-  description: "Current weather of a city",
-  schema: z.object({ city: z.string().describe("City name") }),
-});
 
 function answer(content: unknown[], usage: Record<string, number> = {}) {
   return {
@@ -30,14 +19,7 @@ function answer(content: unknown[], usage: Record<string, number> = {}) {
   };
 }
 
-let stub: StubServer;
-beforeAll(async () => {
-  stub = await startStub();
-});
-afterAll(() => stub.close());
-beforeEach(() => {
-  stub.requests.length = 0;
-});
+const stub = useStub();
 
 function model(fields: Partial<ConstructorParameters<typeof AnthropicChatModel>[0]> = {}) {
   return new AnthropicChatModel({
@@ -48,17 +30,7 @@ function model(fields: Partial<ConstructorParameters<typeof AnthropicChatModel>[
   });
 }
 
-async function failure(promise: Promise<unknown>): Promise<LlamonError<ModelErrorDetails>> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(isLlamonError(error)).toBe(true);
-    const e = error as LlamonError<ModelErrorDetails>;
-    expect(e.message).not.toContain(KEY);
-    return e;
-  }
-  throw new Error("expected the call to fail");
-}
+const failure = (promise: Promise<unknown>) => failed(promise, KEY);
 
 describe("AnthropicChatModel wire format", () => {
   it("posts /v1/messages with x-api-key, version, system blocks with cache_control, max_tokens", async () => {
@@ -163,12 +135,7 @@ describe("AnthropicChatModel wire format", () => {
         {
           name: "weather",
           description: "Current weather of a city",
-          input_schema: {
-            type: "object",
-            properties: { city: { type: "string", description: "City name" } },
-            required: ["city"],
-            additionalProperties: false,
-          },
+          input_schema: WEATHER_PARAMETERS,
         },
       ],
     });
@@ -249,18 +216,12 @@ describe("AnthropicChatModel wire format", () => {
       },
       { body: answer([{ type: "text", text: "Both sunny." }]) },
     );
-    const bound = model().bindTools([weather]);
-    const graph = new StateGraph(MessagesAnnotation)
-      .addNode("agent", async (s: typeof MessagesAnnotation.State) => ({
-        messages: [await bound.invoke([new SystemMessage("sys"), ...s.messages])],
-      }))
-      .addNode("tools", new ToolNode([weather]))
-      .addEdge(START, "agent")
-      .addConditionalEdges("agent", toolsCondition, ["tools", END])
-      .addEdge("tools", "agent")
-      .compile();
-    const out = await graph.invoke({ messages: [new HumanMessage("Paris and Rome?")] });
-    expect(out.messages.at(-1)?.content).toBe("Both sunny.");
+    const messages = await runWeatherLoop(
+      model().bindTools([weather]),
+      "Paris and Rome?",
+      new SystemMessage("sys"),
+    );
+    expect(messages.at(-1)?.content).toBe("Both sunny.");
     const second = stub.body<{ messages: unknown[] }>(1);
     expect(second.messages.at(-1)).toEqual({
       role: "user",

@@ -5,37 +5,12 @@ import {
   SystemMessage,
   ToolMessage,
 } from "@langchain/core/messages";
-import { tool } from "@langchain/core/tools";
-import { END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
-import { ToolNode, toolsCondition } from "@langchain/langgraph/prebuilt";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { z } from "zod";
-import { isLlamonError, type LlamonError } from "../../../src/errors.ts";
-import type { ModelErrorDetails } from "../../../src/llm/http.ts";
+import { describe, expect, it } from "vitest";
 import { OpenAICompatibleChatModel } from "../../../src/llm/openai-compatible.ts";
-import { closedPort, type StubServer, startStub } from "./stub-server.ts";
+import { failure as failed, runWeatherLoop, WEATHER_WIRE, weather } from "./fixtures.ts";
+import { closedPort, useStub } from "./stub-server.ts";
 
 const KEY = "sk-test-SECRET-0123456789";
-
-const weather = tool(async ({ city }: { city: string }) => `sunny in ${city}`, {
-  name: "weather",
-  description: "Current weather of a city",
-  schema: z.object({ city: z.string().describe("City name") }),
-});
-
-const WEATHER_WIRE = {
-  type: "function",
-  function: {
-    name: "weather",
-    description: "Current weather of a city",
-    parameters: {
-      type: "object",
-      properties: { city: { type: "string", description: "City name" } },
-      required: ["city"],
-      additionalProperties: false,
-    },
-  },
-};
 
 function completion(message: Record<string, unknown>, extra: Record<string, unknown> = {}) {
   return {
@@ -48,14 +23,7 @@ function completion(message: Record<string, unknown>, extra: Record<string, unkn
   };
 }
 
-let stub: StubServer;
-beforeAll(async () => {
-  stub = await startStub();
-});
-afterAll(() => stub.close());
-beforeEach(() => {
-  stub.requests.length = 0;
-});
+const stub = useStub();
 
 function model(fields: Partial<ConstructorParameters<typeof OpenAICompatibleChatModel>[0]> = {}) {
   return new OpenAICompatibleChatModel({
@@ -66,18 +34,7 @@ function model(fields: Partial<ConstructorParameters<typeof OpenAICompatibleChat
   });
 }
 
-async function failure(promise: Promise<unknown>): Promise<LlamonError<ModelErrorDetails>> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(isLlamonError(error)).toBe(true);
-    const e = error as LlamonError<ModelErrorDetails>;
-    expect(e.message).not.toContain(KEY);
-    expect(JSON.stringify(e.toJSON())).not.toContain(KEY);
-    return e;
-  }
-  throw new Error("expected the call to fail");
-}
+const failure = (promise: Promise<unknown>) => failed(promise, KEY);
 
 describe("OpenAICompatibleChatModel wire format", () => {
   it("posts to {baseURL}/chat/completions with bearer key, model and options", async () => {
@@ -267,18 +224,8 @@ describe("OpenAICompatibleChatModel wire format", () => {
       },
       { body: completion({ content: "Both sunny." }) },
     );
-    const bound = model().bindTools([weather]);
-    const graph = new StateGraph(MessagesAnnotation)
-      .addNode("agent", async (s: typeof MessagesAnnotation.State) => ({
-        messages: [await bound.invoke(s.messages)],
-      }))
-      .addNode("tools", new ToolNode([weather]))
-      .addEdge(START, "agent")
-      .addConditionalEdges("agent", toolsCondition, ["tools", END])
-      .addEdge("tools", "agent")
-      .compile();
-    const out = await graph.invoke({ messages: [new HumanMessage("Paris and Rome?")] });
-    expect(out.messages.at(-1)?.content).toBe("Both sunny.");
+    const messages = await runWeatherLoop(model().bindTools([weather]), "Paris and Rome?");
+    expect(messages.at(-1)?.content).toBe("Both sunny.");
     expect(stub.requests).toHaveLength(2);
     const second = stub.body<{ messages: unknown[] }>(1);
     expect(second.messages.slice(2)).toEqual([

@@ -1,5 +1,5 @@
 import { HumanMessage } from "@langchain/core/messages";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isLlamonError, type LlamonError } from "../../../src/errors.ts";
 import { AnthropicChatModel } from "../../../src/llm/anthropic.ts";
 import { OfflineChatModel } from "../../../src/llm/offline.ts";
@@ -11,7 +11,7 @@ import {
   OFFLINE_UNCONFIGURED_LABEL,
 } from "../../../src/llm/select.ts";
 import { WorkersAIChatModel } from "../../../src/llm/workers-ai.ts";
-import { type StubServer, startStub } from "./stub-server.ts";
+import { useStub } from "./stub-server.ts";
 
 function configError(env: Record<string, unknown>): LlamonError<ModelConfigErrorDetails> {
   try {
@@ -189,11 +189,7 @@ describe("createModelFromEnv", () => {
 });
 
 describe("createModelFromEnv against a stub provider", () => {
-  let stub: StubServer;
-  beforeAll(async () => {
-    stub = await startStub();
-  });
-  afterAll(() => stub.close());
+  const stub = useStub();
 
   it("a rejected fallback key names the variable it came from", async () => {
     stub.reply({ status: 401, body: { error: { message: "bad key" } } });

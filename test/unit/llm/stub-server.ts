@@ -4,6 +4,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 
 export interface RecordedRequest {
   method: string;
@@ -76,6 +77,39 @@ export async function startStub(): Promise<StubServer> {
       server.closeAllConnections();
       return new Promise((resolve) => server.close(() => resolve()));
     },
+  };
+}
+
+/**
+ * The stub of a whole test file: started before its tests, its request log cleared
+ * before each test, closed after them. Call at the top level of the file.
+ */
+export function useStub(): StubServer {
+  let current: StubServer | undefined;
+  const stub = (): StubServer => {
+    if (!current) throw new Error("the stub server is not started yet");
+    return current;
+  };
+  beforeAll(async () => {
+    current = await startStub();
+  });
+  afterAll(() => current?.close());
+  beforeEach(() => {
+    stub().requests.length = 0;
+  });
+  return {
+    get url() {
+      return stub().url;
+    },
+    get requests() {
+      return stub().requests;
+    },
+    get last() {
+      return stub().last;
+    },
+    body: <T>(index?: number): T => stub().body<T>(index),
+    reply: (...replies) => stub().reply(...replies),
+    close: () => stub().close(),
   };
 }
 

@@ -1,20 +1,9 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
-import { tool } from "@langchain/core/tools";
-import { END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
-import { ToolNode, toolsCondition } from "@langchain/langgraph/prebuilt";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
-import { isLlamonError, type LlamonError } from "../../../src/errors.ts";
-import type { ModelErrorDetails } from "../../../src/llm/http.ts";
 import { type WorkersAIBinding, WorkersAIChatModel } from "../../../src/llm/workers-ai.ts";
+import { failure, runWeatherLoop, WEATHER_WIRE, weather } from "./fixtures.ts";
 
 const MODEL = "@cf/meta/llama-3.3-70b-instruct-fp8-fast";
-
-const weather = tool(async ({ city }: { city: string }) => `sunny in ${city}`, {
-  name: "weather",
-  description: "Current weather of a city",
-  schema: z.object({ city: z.string().describe("City name") }),
-});
 
 interface RunCall {
   model: string;
@@ -39,16 +28,6 @@ function fakeAI(...answers: (unknown | (() => Promise<unknown>))[]) {
     },
   };
   return { binding, calls };
-}
-
-async function failure(promise: Promise<unknown>): Promise<LlamonError<ModelErrorDetails>> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(isLlamonError(error)).toBe(true);
-    return error as LlamonError<ModelErrorDetails>;
-  }
-  throw new Error("expected the call to fail");
 }
 
 describe("WorkersAIChatModel", () => {
@@ -129,21 +108,7 @@ describe("WorkersAIChatModel", () => {
         { role: "tool", tool_call_id: "c1", name: "weather", content: "sunny in Paris" },
         { role: "tool", tool_call_id: "c2", name: "weather", content: "rain in Rome" },
       ],
-      tools: [
-        {
-          type: "function",
-          function: {
-            name: "weather",
-            description: "Current weather of a city",
-            parameters: {
-              type: "object",
-              properties: { city: { type: "string", description: "City name" } },
-              required: ["city"],
-              additionalProperties: false,
-            },
-          },
-        },
-      ],
+      tools: [WEATHER_WIRE],
       max_tokens: 200,
     });
   });
@@ -199,22 +164,13 @@ describe("WorkersAIChatModel", () => {
       { response: "", tool_calls: [{ name: "weather", arguments: { city: "Paris" } }] },
       { response: "It is sunny in Paris." },
     );
-    const bound = new WorkersAIChatModel({ binding: ai.binding, model: MODEL }).bindTools([
-      weather,
-    ]);
-    const graph = new StateGraph(MessagesAnnotation)
-      .addNode("agent", async (s: typeof MessagesAnnotation.State) => ({
-        messages: [await bound.invoke(s.messages)],
-      }))
-      .addNode("tools", new ToolNode([weather]))
-      .addEdge(START, "agent")
-      .addConditionalEdges("agent", toolsCondition, ["tools", END])
-      .addEdge("tools", "agent")
-      .compile();
-    const out = await graph.invoke({ messages: [new HumanMessage("Paris?")] });
-    expect(out.messages.at(-1)?.content).toBe("It is sunny in Paris.");
+    const messages = await runWeatherLoop(
+      new WorkersAIChatModel({ binding: ai.binding, model: MODEL }).bindTools([weather]),
+      "Paris?",
+    );
+    expect(messages.at(-1)?.content).toBe("It is sunny in Paris.");
     const second = ai.calls[1]?.input.messages as Record<string, unknown>[];
-    const callId = (out.messages[1] as AIMessage).tool_calls?.[0]?.id;
+    const callId = (messages[1] as AIMessage).tool_calls?.[0]?.id;
     expect(second.at(-1)).toEqual({
       role: "tool",
       tool_call_id: callId,
