@@ -9,6 +9,8 @@
  *   transaction; `getTuple` also loads the thread's persistent_memory rows (`memoryOf`).
  * - Pending writes come back in writesSortKey order (task_path, task_id, idx); checkpoints
  *   before format v4 get their Send packets migrated into the TASKS channel on read.
+ * - `getDeltaChannelHistory` (how LangGraph rebuilds the thread's messages, a DeltaChannel)
+ *   walks the ancestors in one recursive query instead of a getTuple per ancestor.
  */
 import type { RunnableConfig } from "@langchain/core/runnables";
 import {
@@ -18,12 +20,14 @@ import {
   type CheckpointListOptions,
   type CheckpointMetadata,
   type CheckpointTuple,
+  type DeltaChannelHistory,
   type PendingWrite,
   type SerializerProtocol,
+  TASKS,
   WRITES_IDX_MAP,
 } from "@langchain/langgraph-checkpoint";
 import { LlamonError } from "../errors.ts";
-import { canPruneOlder } from "./delta.ts";
+import { assembleDeltaHistory, canPruneOlder } from "./delta.ts";
 import {
   MemoryStaging,
   readSqliteMemory,
@@ -48,7 +52,12 @@ import {
   SQ_UPSERT_WRITE,
   type SqliteExec,
 } from "./sqlite-sql.ts";
-import { type CheckpointRow, jsonContains, readCheckpointTuple } from "./sqlite-tuple.ts";
+import {
+  type CheckpointRow,
+  jsonContains,
+  readCheckpointTuple,
+  readDeltaChain,
+} from "./sqlite-tuple.ts";
 import {
   assertAgentId,
   assertThreadId,
@@ -115,6 +124,32 @@ export class SqliteSaver extends BaseCheckpointSaver implements ThreadSaver {
       this.memory.remember(threadId, readSqliteMemory(this.sql, this.agentId, threadId));
     }
     return row === undefined ? undefined : this.toTuple(row, threadId);
+  }
+
+  /**
+   * LangGraph's ancestor walk for delta channels, with the base implementation's result: from
+   * the parent of the checkpoint (the latest if none is named) up to, per channel, the nearest
+   * ancestor storing its value — even for channels the checkpoint itself stores. One recursive
+   * query returns the chain with only the seeds and writes it needs; only those are
+   * deserialised. TASKS is left to the base walk: its value can come from the pre-v4 Send
+   * migration of getTuple, which is no stored blob.
+   */
+  override async getDeltaChannelHistory(options: {
+    config: RunnableConfig;
+    channels: string[];
+  }): Promise<Record<string, DeltaChannelHistory>> {
+    const { config, channels } = options;
+    if (channels.length === 0) return {};
+    if (channels.includes(TASKS)) return super.getDeltaChannelHistory(options);
+    if (config.configurable?.thread_id === undefined) return assembleDeltaHistory([], channels);
+    const { threadId, ns, checkpointId } = checkpointTarget(config);
+    const chain = await readDeltaChain(
+      this.sql,
+      this.serde,
+      { storageId: storageThreadId(this.agentId, threadId), ns, checkpointId },
+      channels,
+    );
+    return assembleDeltaHistory(chain, channels);
   }
 
   override async *list(

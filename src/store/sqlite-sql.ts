@@ -203,3 +203,66 @@ export const SQ_PRUNE_OLDER = [
 export const SQ_PRUNE_UNREFERENCED_BLOBS = `DELETE FROM checkpoint_blobs
  WHERE thread_id = ?1 AND checkpoint_ns = ?2
    AND NOT EXISTS (SELECT 1 FROM json_each(?3) AS v WHERE v.key = checkpoint_blobs.channel AND CAST(v.value AS TEXT) = checkpoint_blobs.version)`;
+
+/** The version (as stored in checkpoint_blobs) of channel `ch` at chain row `link`. */
+const VERSION_AT = (link: string, ch: string) =>
+  `(SELECT CAST(v.value AS TEXT) FROM json_each(${link}.versions) AS v WHERE v.key = ${ch})`;
+
+/** Blob row `b` holds the value of channel `ch` stored at chain row `link` (not 'empty'). */
+const STORED_AT = (b: string, link: string, ch: string) =>
+  `${b}.thread_id = ?1 AND ${b}.checkpoint_ns = ?2 AND ${b}.channel = ${ch}
+   AND ${b}.version = ${VERSION_AT(link, ch)} AND ${b}.type <> 'empty' AND ${b}.blob IS NOT NULL`;
+
+/**
+ * The ancestor walk that rebuilds LangGraph `DeltaChannel`s (`getDeltaChannelHistory`; the
+ * thread's messages are one) in one statement: from the PARENT of the target checkpoint up
+ * to, for every channel asked for, the nearest ancestor that stores the channel's value (a
+ * blob other than 'empty' at that checkpoint's version of the channel: a snapshot, or a full
+ * value written before the channel became a delta channel). `needed` (JSON array) is what is
+ * still walked at a link; the step that finds the last one ends the walk.
+ *
+ * ?1 storage thread id, ?2 checkpoint_ns, ?3 target checkpoint_id or NULL for the latest,
+ * ?4 channel names (JSON array of strings).
+ *
+ * Rows ordered by `depth` (1 = the target's parent) then `kind`: per link one kind 0 row (its
+ * checkpoint_id), kind 1 rows for the channels first found stored there (channel, type, blob),
+ * kind 2 rows for its pending writes of the channels still walked there (task_id, channel,
+ * type, blob) in LangGraph's replay order (task_path, task_id, idx; BINARY = code point).
+ */
+export const SQ_SELECT_DELTA_HISTORY = `WITH RECURSIVE chain(depth, checkpoint_id, parent_checkpoint_id, versions, needed) AS (
+  SELECT 1, p.checkpoint_id, p.parent_checkpoint_id,
+         json_extract(p.checkpoint, '$.channel_versions'),
+         (SELECT json_group_array(DISTINCT value) FROM json_each(?4))
+    FROM (SELECT parent_checkpoint_id FROM checkpoints
+           WHERE thread_id = ?1 AND checkpoint_ns = ?2 AND (?3 IS NULL OR checkpoint_id = ?3)
+           ORDER BY checkpoint_id DESC LIMIT 1) AS t
+    JOIN checkpoints AS p
+      ON p.thread_id = ?1 AND p.checkpoint_ns = ?2 AND p.checkpoint_id = t.parent_checkpoint_id
+  UNION ALL
+  SELECT c.depth + 1, p.checkpoint_id, p.parent_checkpoint_id,
+         json_extract(p.checkpoint, '$.channel_versions'),
+         (SELECT json_group_array(n.value) FROM json_each(c.needed) AS n
+           WHERE NOT EXISTS (SELECT 1 FROM checkpoint_blobs AS b WHERE ${STORED_AT("b", "c", "n.value")}))
+    FROM chain AS c
+    JOIN checkpoints AS p
+      ON p.thread_id = ?1 AND p.checkpoint_ns = ?2 AND p.checkpoint_id = c.parent_checkpoint_id
+   WHERE c.needed <> '[]'
+), links AS MATERIALIZED (
+  SELECT depth, checkpoint_id, versions, needed FROM chain WHERE needed <> '[]'
+)
+SELECT l.depth, 0 AS kind, l.checkpoint_id, NULL AS task_path, NULL AS task_id, NULL AS idx,
+       NULL AS channel, NULL AS type, NULL AS blob
+  FROM links AS l
+UNION ALL
+SELECT l.depth, 1, l.checkpoint_id, NULL, NULL, NULL, s.channel, s.type, s.blob
+  FROM links AS l
+ CROSS JOIN json_each(l.needed) AS n
+ CROSS JOIN checkpoint_blobs AS s
+ WHERE ${STORED_AT("s", "l", "n.value")}
+UNION ALL
+SELECT l.depth, 2, l.checkpoint_id, w.task_path, w.task_id, w.idx, w.channel, w.type, w.blob
+  FROM links AS l
+ CROSS JOIN checkpoint_writes AS w
+ WHERE w.thread_id = ?1 AND w.checkpoint_ns = ?2 AND w.checkpoint_id = l.checkpoint_id
+   AND w.channel IN (SELECT value FROM json_each(l.needed))
+ORDER BY depth, kind, task_path, task_id, idx`;

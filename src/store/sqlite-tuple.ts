@@ -2,7 +2,7 @@
  * The read side of SqliteSaver: a stored checkpoint row → a LangGraph CheckpointTuple, with
  * its blobs, its pending writes in writesSortKey order (task_path, task_id, idx) and, for
  * checkpoints before format v4, the parent's Send packets migrated into the TASKS channel
- * (what NeonSaver's SQL does in Postgres).
+ * (what NeonSaver's SQL does in Postgres); and the delta channels' ancestor walk.
  */
 import {
   type ChannelVersions,
@@ -14,9 +14,11 @@ import {
   type SerializerProtocol,
   TASKS,
 } from "@langchain/langgraph-checkpoint";
+import type { DeltaChainLink } from "./delta.ts";
 import {
   rows,
   SQ_SELECT_BLOBS,
+  SQ_SELECT_DELTA_HISTORY,
   SQ_SELECT_SENDS,
   SQ_SELECT_WRITES,
   type SqliteExec,
@@ -107,6 +109,53 @@ export async function readCheckpointTuple(
     parentConfig: row.parent_checkpoint_id ? at(row.parent_checkpoint_id) : undefined,
     pendingWrites,
   };
+}
+
+/** A row of SQ_SELECT_DELTA_HISTORY: a link (kind 0), a seed (1) or a pending write (2). */
+interface DeltaHistoryRow {
+  depth: number;
+  kind: number;
+  task_id: string | null;
+  channel: string | null;
+  type: string | null;
+  blob: unknown;
+}
+
+/**
+ * The ancestor chain (parent first) that rebuilds `channels` of a checkpoint (the latest when
+ * `checkpointId` is undefined), read in one statement; only the values it needs are
+ * deserialised: the first stored value of each channel and the writes of the channels still
+ * walked. Feed it to `assembleDeltaHistory`.
+ */
+export async function readDeltaChain(
+  db: SqliteExec,
+  serde: SerializerProtocol,
+  at: { storageId: string; ns: string; checkpointId: string | undefined },
+  channels: readonly string[],
+): Promise<DeltaChainLink[]> {
+  const found = rows<DeltaHistoryRow>(
+    db,
+    SQ_SELECT_DELTA_HISTORY,
+    at.storageId,
+    at.ns,
+    at.checkpointId ?? null,
+    JSON.stringify(channels),
+  );
+  const chain: { seeds: Map<string, unknown>; writes: CheckpointPendingWrite[] }[] = [];
+  for (const row of found) {
+    const kind = Number(row.kind);
+    if (kind === 0) {
+      chain.push({ seeds: new Map(), writes: [] });
+      continue;
+    }
+    const link = chain[Number(row.depth) - 1];
+    if (link === undefined) continue;
+    const channel = row.channel as string;
+    const value = await serde.loadsTyped(row.type as string, toBytes(row.blob));
+    if (kind === 1) link.seeds.set(channel, value);
+    else link.writes.push([row.task_id as string, channel, value]);
+  }
+  return chain;
 }
 
 /**
