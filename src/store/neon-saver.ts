@@ -22,10 +22,8 @@ import {
   type CheckpointPendingWrite,
   type CheckpointTuple,
   type DeltaChannelHistory,
-  maxChannelVersion,
   type PendingWrite,
   type SerializerProtocol,
-  TASKS,
   WRITES_IDX_MAP,
 } from "@langchain/langgraph-checkpoint";
 import { dbErrorFields, LlamonError } from "../errors.ts";
@@ -43,6 +41,7 @@ import {
   toMemoryRows,
 } from "./persistent-memory.ts";
 import { checkpointTarget, listQuery, ROOT_NS } from "./saver-target.ts";
+import { assembleTuple, serializeBlobs } from "./saver-tuple.ts";
 import {
   CAS_THREAD_HEAD,
   DELETE_MEMORY_KEYS,
@@ -314,13 +313,8 @@ export class NeonSaver extends BaseCheckpointSaver {
     const { threadId, ns, checkpointId: parentId } = checkpointTarget(config);
     const storageId = storageThreadId(this.agentId, threadId);
     const { channel_values: values, ...rest } = checkpoint;
-    const blobs = await Promise.all(
-      Object.entries(newVersions).map(async ([channel, version]) => {
-        if (!(channel in values))
-          return { channel, version: String(version), type: "empty", blob: null };
-        const [type, bytes] = await this.serde.dumpsTyped(values[channel]);
-        return { channel, version: String(version), type, blob: toBase64(bytes) };
-      }),
+    const blobs = (await serializeBlobs(this.serde, values, newVersions)).map(
+      ({ bytes, ...blob }) => ({ ...blob, blob: bytes === null ? null : toBase64(bytes) }),
     );
     const [, metaBytes] = await this.serde.dumpsTyped(metadata);
     const metadataJson = new TextDecoder().decode(metaBytes).replace(/\\u0000|\0/g, "");
@@ -500,60 +494,24 @@ export class NeonSaver extends BaseCheckpointSaver {
     return statements;
   }
 
-  private async toTuple(row: TupleRow, threadId: string): Promise<CheckpointTuple> {
-    const channelValues: Record<string, unknown> = {};
-    for (const [channel, type, blob] of row.channel_values) {
-      if (type === "empty" || blob === null) continue;
-      channelValues[channel] = await this.serde.loadsTyped(type, fromBase64(blob));
-    }
-    const pendingWrites: CheckpointPendingWrite[] = await Promise.all(
-      row.pending_writes.map(
-        async ([taskId, channel, type, blob]) =>
-          [
-            taskId,
-            channel,
-            await this.serde.loadsTyped(type, fromBase64(blob)),
-          ] as CheckpointPendingWrite,
+  private toTuple(row: TupleRow, threadId: string): Promise<CheckpointTuple> {
+    return assembleTuple(this.serde, {
+      threadId,
+      ns: row.checkpoint_ns,
+      checkpointId: row.checkpoint_id,
+      parentId: row.parent_checkpoint_id,
+      checkpoint: row.checkpoint,
+      metadataJson: JSON.stringify(row.metadata),
+      blobs: row.channel_values.map(
+        ([channel, type, blob]) =>
+          [channel, type, blob === null ? null : fromBase64(blob)] as const,
       ),
-    );
-    if (row.pending_sends !== null && row.pending_sends.length > 0) {
-      channelValues[TASKS] = await Promise.all(
-        row.pending_sends.map(([type, blob]) => this.serde.loadsTyped(type, fromBase64(blob))),
-      );
-      const versions = Object.values(row.checkpoint.channel_versions ?? {});
-      row.checkpoint.channel_versions = {
-        ...row.checkpoint.channel_versions,
-        [TASKS]:
-          versions.length > 0 ? maxChannelVersion(...versions) : this.getNextVersion(undefined),
-      };
-    }
-    const checkpoint: Checkpoint = {
-      ...row.checkpoint,
-      channel_versions: row.checkpoint.channel_versions ?? {},
-      versions_seen: row.checkpoint.versions_seen ?? {},
-      channel_values: channelValues,
-    } as Checkpoint;
-    const ns = row.checkpoint_ns;
-    return {
-      config: {
-        configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: row.checkpoint_id },
-      },
-      checkpoint,
-      metadata: (await this.serde.loadsTyped(
-        "json",
-        JSON.stringify(row.metadata),
-      )) as CheckpointMetadata,
-      parentConfig: row.parent_checkpoint_id
-        ? {
-            configurable: {
-              thread_id: threadId,
-              checkpoint_ns: ns,
-              checkpoint_id: row.parent_checkpoint_id,
-            },
-          }
-        : undefined,
-      pendingWrites,
-    };
+      writes: row.pending_writes.map(
+        ([taskId, channel, type, blob]) => [taskId, channel, type, fromBase64(blob)] as const,
+      ),
+      sends: (row.pending_sends ?? []).map(([type, blob]) => [type, fromBase64(blob)] as const),
+      firstVersion: () => this.getNextVersion(undefined),
+    });
   }
 }
 

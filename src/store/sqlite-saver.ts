@@ -36,6 +36,7 @@ import {
 } from "./do-memory.ts";
 import type { JsonValue, MemoryRows } from "./persistent-memory.ts";
 import { checkpointTarget, listQuery, ROOT_NS } from "./saver-target.ts";
+import { serializeBlobs } from "./saver-tuple.ts";
 import {
   ensureSqliteSchema,
   rows,
@@ -187,12 +188,8 @@ export class SqliteSaver extends BaseCheckpointSaver implements ThreadSaver {
     const { threadId, ns, checkpointId: parentId } = checkpointTarget(config);
     const storageId = storageThreadId(this.agentId, threadId);
     const { channel_values: values, ...rest } = checkpoint;
-    const blobs = await Promise.all(
-      Object.entries(newVersions).map(async ([channel, version]) => {
-        if (!(channel in values)) return [channel, String(version), "empty", null] as const;
-        const [type, bytes] = await this.serde.dumpsTyped(values[channel]);
-        return [channel, String(version), type, bytes] as const;
-      }),
+    const blobs = (await serializeBlobs(this.serde, values, newVersions)).map(
+      ({ channel, version, type, bytes }) => [channel, version, type, bytes] as const,
     );
     const [, metaBytes] = await this.serde.dumpsTyped(metadata);
     const metadataJson = new TextDecoder().decode(metaBytes);

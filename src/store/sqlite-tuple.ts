@@ -7,14 +7,13 @@
 import {
   type ChannelVersions,
   type Checkpoint,
-  type CheckpointMetadata,
   type CheckpointPendingWrite,
   type CheckpointTuple,
-  maxChannelVersion,
   type SerializerProtocol,
   TASKS,
 } from "@langchain/langgraph-checkpoint";
 import type { DeltaChainLink } from "./delta.ts";
+import { assembleTuple } from "./saver-tuple.ts";
 import {
   rows,
   SQ_SELECT_BLOBS,
@@ -70,45 +69,22 @@ export async function readCheckpointTuple(
   firstVersion: () => ChannelVersions[string],
 ): Promise<CheckpointTuple> {
   const stored = readStored(db, row);
-  const channelValues: Record<string, unknown> = {};
-  for (const { channel, type, blob } of stored.blobs) {
-    if (type === "empty" || blob === null) continue;
-    channelValues[channel] = await serde.loadsTyped(type, toBytes(blob));
-  }
-  const pendingWrites: CheckpointPendingWrite[] = await Promise.all(
-    stored.writes.map(
-      async ({ task_id, channel, type, blob }) =>
-        [task_id, channel, await serde.loadsTyped(type, toBytes(blob))] as const,
+  return assembleTuple(serde, {
+    threadId,
+    ns: row.checkpoint_ns,
+    checkpointId: row.checkpoint_id,
+    parentId: row.parent_checkpoint_id,
+    checkpoint: stored.checkpoint,
+    metadataJson: row.metadata,
+    blobs: stored.blobs.map(
+      ({ channel, type, blob }) => [channel, type, blob === null ? null : toBytes(blob)] as const,
     ),
-  );
-  let channelVersions = stored.checkpoint.channel_versions ?? {};
-  if (stored.sends.length > 0) {
-    channelValues[TASKS] = await Promise.all(
-      stored.sends.map(({ type, blob }) => serde.loadsTyped(type, toBytes(blob))),
-    );
-    const versions = Object.values(channelVersions);
-    channelVersions = {
-      ...channelVersions,
-      [TASKS]: versions.length > 0 ? maxChannelVersion(...versions) : firstVersion(),
-    };
-  }
-  const checkpoint = {
-    ...stored.checkpoint,
-    channel_versions: channelVersions,
-    versions_seen: stored.checkpoint.versions_seen ?? {},
-    channel_values: channelValues,
-  } as Checkpoint;
-  const ns = row.checkpoint_ns;
-  const at = (checkpointId: string) => ({
-    configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpointId },
+    writes: stored.writes.map(
+      ({ task_id, channel, type, blob }) => [task_id, channel, type, toBytes(blob)] as const,
+    ),
+    sends: stored.sends.map(({ type, blob }) => [type, toBytes(blob)] as const),
+    firstVersion,
   });
-  return {
-    config: at(row.checkpoint_id),
-    checkpoint,
-    metadata: (await serde.loadsTyped("json", row.metadata)) as CheckpointMetadata,
-    parentConfig: row.parent_checkpoint_id ? at(row.parent_checkpoint_id) : undefined,
-    pendingWrites,
-  };
 }
 
 /** A row of SQ_SELECT_DELTA_HISTORY: a link (kind 0), a seed (1) or a pending write (2). */

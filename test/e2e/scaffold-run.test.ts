@@ -6,17 +6,21 @@
  * the product document's JSON sent twice is remembered, and again after a restart.
  * The project's packages resolve from this checkout (as in scaffold.test.ts), no install.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, rm, symlink } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  freePort,
+  llamon,
+  REPO,
+  sendMessage,
+  startLlamonRun,
+  stopLlamonRun,
+} from "../helpers/llamon-run.ts";
 
-const REPO = resolve(import.meta.dirname, "../..");
-const BIN = join(REPO, "bin/llamon.mjs");
 let root: string;
 
 beforeAll(async () => {
@@ -33,58 +37,14 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
-
-function llamon(args: string[], cwd: string, env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, ...env } });
-}
-
-async function startRun(dir: string, port: number) {
+function startRun(dir: string, port: number) {
   // An unreachable DSN: llamon run must fall back to the embedded Postgres in the project.
-  const child = llamon(["run", ".", "--port", String(port)], dir, {
-    POSTGRES_MEMORY_DSN: "postgresql://postgres@localhost:1/nowhere_memory",
+  return startLlamonRun([".", "--port", String(port)], {
+    cwd: dir,
+    env: { POSTGRES_MEMORY_DSN: "postgresql://postgres@localhost:1/nowhere_memory" },
+    readyMs: 150_000,
+    pollMs: 250,
   });
-  let out = "";
-  child.stdout?.on("data", (d) => {
-    out += d;
-  });
-  child.stderr?.on("data", (d) => {
-    out += d;
-  });
-  const deadline = Date.now() + 150_000;
-  while (!out.includes("is running at")) {
-    if (child.exitCode !== null) throw new Error(`llamon run exited early:\n${out}`);
-    if (Date.now() > deadline) throw new Error(`llamon run did not get ready:\n${out}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return { child, output: () => out };
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  const exited = once(child, "exit");
-  child.kill("SIGINT");
-  await exited;
-}
-
-async function send(port: number, text: string): Promise<string> {
-  const body = JSON.stringify({
-    jsonrpc: "2.0",
-    method: "message/send",
-    params: {
-      message: { contextId: "user-alice-session", role: "user", parts: [{ kind: "text", text }] },
-    },
-  });
-  const res = await fetch(`http://127.0.0.1:${port}/`, { method: "POST", body });
-  const json = (await res.json()) as {
-    result: { status: { message: { parts: { text: string }[] } } };
-  };
-  return json.result.status.message.parts.map((p) => p.text).join("");
 }
 
 describe("scaffold → llamon run (the product document's three commands)", () => {
@@ -112,22 +72,22 @@ describe("scaffold → llamon run (the product document's three commands)", () =
     const first = await startRun(dir, port);
     try {
       expect(first.output()).toContain("not reachable; using the embedded Postgres");
-      const a = await send(port, "내 이름은 앨리스야");
+      const a = await sendMessage(port, "user-alice-session", "내 이름은 앨리스야");
       expect(a.split("\n")[0]).toBe("offline-model: received=1 has_prior=false");
-      const b = await send(port, "이전에 뭐 얘기했지?");
+      const b = await sendMessage(port, "user-alice-session", "이전에 뭐 얘기했지?");
       expect(b.split("\n")[0]).toBe("offline-model: received=3 has_prior=true");
       expect(b).toContain("내 이름은 앨리스야");
     } finally {
-      await stop(first.child);
+      await stopLlamonRun(first.child);
     }
     expect(existsSync(join(dir, ".llamon", "pgdata"))).toBe(true);
 
     const second = await startRun(dir, port);
     try {
-      const c = await send(port, "still there?");
+      const c = await sendMessage(port, "user-alice-session", "still there?");
       expect(c.split("\n")[0]).toBe("offline-model: received=5 has_prior=true");
     } finally {
-      await stop(second.child);
+      await stopLlamonRun(second.child);
     }
   }, 400_000);
 });

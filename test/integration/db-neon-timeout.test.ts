@@ -15,6 +15,7 @@ import { createNeonDb, DEFAULT_DB_TIMEOUT_MS } from "../../src/store/db-neon.ts"
 import { workerDb } from "../../src/worker/db.ts";
 import { parseWorkerVars } from "../../src/worker/env.ts";
 import { startTestBackend, type TestBackend } from "../helpers/backend.ts";
+import { caught } from "../helpers/caught.ts";
 
 const TIMEOUT_MS = 500;
 /** Its own host name, so the driver routes it to the fault proxy (endpoints are per host). */
@@ -37,15 +38,6 @@ afterAll(async () => {
   await faults?.close();
   await backend?.close();
 });
-
-async function caught(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the promise to reject");
-}
 
 function expectDeadline(error: unknown, ms: number): void {
   expect(isLlamonError(error, "DB_UNAVAILABLE"), String(error)).toBe(true);

@@ -14,8 +14,7 @@ import {
   START,
   StateGraph,
 } from "@langchain/langgraph";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defineAgent } from "../../src/agent/define.ts";
+import { describe, expect, it } from "vitest";
 import { runTurn, type TurnDeps } from "../../src/agent/run-turn.ts";
 import { OfflineChatModel } from "../../src/llm/offline.ts";
 import { createMemoryLogger } from "../../src/log.ts";
@@ -23,21 +22,11 @@ import { resolveMemoryConfig } from "../../src/memory/config.ts";
 import { MESSAGES_SNAPSHOT_EVERY, readThreadMessages } from "../../src/store/delta.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { storageThreadId } from "../../src/store/thread-key.ts";
-import { startTestBackend, type TestBackend } from "../helpers/backend.ts";
+import { testAgent, useTestBackend } from "../helpers/turn-setup.ts";
 
-let backend: TestBackend;
-beforeAll(async () => {
-  backend = await startTestBackend();
-});
-afterAll(async () => {
-  await backend.close();
-});
+const backend = useTestBackend();
 
-const agent = defineAgent({
-  name: "Delta agent",
-  description: "for tests",
-  system: "You are a helpful agent.",
-});
+const agent = testAgent("Delta agent");
 
 function deps(
   agentId: string,

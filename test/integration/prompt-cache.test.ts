@@ -4,29 +4,18 @@
  * byte-identical from turn 2 on; in legacy_system it is not.
  */
 import type { BaseMessage } from "@langchain/core/messages";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defineAgent } from "../../src/agent/define.ts";
+import { describe, expect, it } from "vitest";
 import { runTurn } from "../../src/agent/run-turn.ts";
 import { OfflineChatModel } from "../../src/llm/offline.ts";
 import { resolveMemoryConfig } from "../../src/memory/config.ts";
 import { isRuntimeContextMessage } from "../../src/memory/prompt.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { createPostgresMemory } from "../../src/store/persistent-memory.ts";
-import { startTestBackend, type TestBackend } from "../helpers/backend.ts";
+import { testAgent, useTestBackend } from "../helpers/turn-setup.ts";
 
-let backend: TestBackend;
-beforeAll(async () => {
-  backend = await startTestBackend();
-});
-afterAll(async () => {
-  await backend.close();
-});
+const backend = useTestBackend();
 
-const agent = defineAgent({
-  name: "cache",
-  description: "d",
-  system: "You are a careful assistant.",
-});
+const agent = testAgent("cache", { description: "d", system: "You are a careful assistant." });
 
 /** The request as a provider would see it, up to (not including) the last real user message. */
 function prefix(messages: readonly BaseMessage[]): string {

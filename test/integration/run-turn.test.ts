@@ -5,7 +5,7 @@
  */
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineAgent } from "../../src/agent/define.ts";
 import { runTurn, type TurnDeps } from "../../src/agent/run-turn.ts";
@@ -15,21 +15,11 @@ import { type MemoryConfig, resolveMemoryConfig } from "../../src/memory/config.
 import { readThreadMessages } from "../../src/store/delta.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { createPostgresMemory } from "../../src/store/persistent-memory.ts";
-import { startTestBackend, type TestBackend } from "../helpers/backend.ts";
+import { testAgent, useTestBackend } from "../helpers/turn-setup.ts";
 
-let backend: TestBackend;
-beforeAll(async () => {
-  backend = await startTestBackend();
-});
-afterAll(async () => {
-  await backend.close();
-});
+const backend = useTestBackend();
 
-const agent = defineAgent({
-  name: "Test agent",
-  description: "for tests",
-  system: "You are a helpful agent.",
-});
+const agent = testAgent("Test agent");
 const echo = tool(async ({ text }: { text: string }) => `echo:${text}`, {
   name: "echo",
   description: "echo the text",

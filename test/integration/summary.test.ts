@@ -6,8 +6,7 @@
  * (summarizeInPostgres) is exercised with the same env a Worker has.
  */
 import type { BaseMessage } from "@langchain/core/messages";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defineAgent } from "../../src/agent/define.ts";
+import { describe, expect, it } from "vitest";
 import { runTurn } from "../../src/agent/run-turn.ts";
 import { OfflineChatModel } from "../../src/llm/offline.ts";
 import { createMemoryLogger } from "../../src/log.ts";
@@ -19,21 +18,12 @@ import type { SummarizeJob } from "../../src/queue/jobs.ts";
 import { readThreadMessages } from "../../src/store/delta.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { createPostgresMemory } from "../../src/store/persistent-memory.ts";
-import { NEON_STYLE_DSN, startTestBackend, type TestBackend } from "../helpers/backend.ts";
+import { NEON_STYLE_DSN } from "../helpers/backend.ts";
+import { testAgent, useTestBackend } from "../helpers/turn-setup.ts";
 
-let backend: TestBackend;
-beforeAll(async () => {
-  backend = await startTestBackend();
-});
-afterAll(async () => {
-  await backend.close();
-});
+const backend = useTestBackend();
 
-const agent = defineAgent({
-  name: "Summary agent",
-  description: "for tests",
-  system: "You are a helpful agent.",
-});
+const agent = testAgent("Summary agent");
 
 class FailingModel extends OfflineChatModel {
   attempts = 0;

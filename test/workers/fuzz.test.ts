@@ -24,6 +24,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createNeonDb } from "../../src/store/db-neon.ts";
 import { readThreadMessages } from "../../src/store/delta.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
+import {
+  anyJson,
+  type BodyPath,
+  SEND_PATHS,
+  truncated,
+  withOneMutation,
+} from "../helpers/rpc-arbitraries.ts";
 
 const RUNS = 200;
 const RUN_ID = crypto.randomUUID().slice(0, 8);
@@ -61,7 +68,6 @@ async function watchedState(named: string | undefined): Promise<Map<string, Thre
 
 // ---- generators ---------------------------------------------------------------------------
 
-const anyJson = fc.jsonValue({ maxDepth: 3 });
 /** Mostly the pool; sometimes a conversation nobody used yet, so seeds meet empty threads. */
 const contextId = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...POOL) },
@@ -157,17 +163,8 @@ const v1Send = fc.record({
   ),
 });
 
-const PATHS: (string | number)[][] = [
-  ["jsonrpc"],
-  ["id"],
-  ["method"],
-  ["params"],
-  ["params", "message"],
-  ["params", "message", "role"],
-  ["params", "message", "parts"],
-  ["params", "message", "parts", 0],
-  ["params", "message", "parts", 0, "text"],
-  ["params", "message", "parts", 0, "kind"],
+const PATHS: BodyPath[] = [
+  ...SEND_PATHS,
   ["params", "message", "messageId"],
   ["params", "message", "taskId"],
   ["params", "message", "referenceTaskIds"],
@@ -176,31 +173,7 @@ const PATHS: (string | number)[][] = [
   ["params", "configuration"],
 ];
 
-/** The body with the value at `path` replaced (or removed when `value` is undefined). */
-function mutate(body: unknown, path: (string | number)[], value: unknown): unknown {
-  const copy = structuredClone(body) as Record<string | number, unknown>;
-  let node: Record<string | number, unknown> | undefined = copy;
-  for (const key of path.slice(0, -1)) {
-    const next: unknown = node?.[key];
-    node = typeof next === "object" && next !== null ? (next as typeof node) : undefined;
-  }
-  const last = path.at(-1);
-  if (node !== undefined && last !== undefined) {
-    if (value === undefined) delete node[last];
-    else node[last] = value;
-  }
-  return copy;
-}
-
-const nearlyValid = fc
-  .tuple(
-    fc.oneof(v03Send, v1Send),
-    fc.option(fc.tuple(fc.constantFrom(...PATHS), fc.option(anyJson, { nil: undefined })), {
-      nil: undefined,
-      freq: 2,
-    }),
-  )
-  .map(([valid, m]) => JSON.stringify(m === undefined ? valid : mutate(valid, m[0], m[1])));
+const nearlyValid = withOneMutation(fc.oneof(v03Send, v1Send), PATHS, { freq: 2 });
 
 const envelope = fc
   .record(
@@ -233,10 +206,7 @@ const body = fc.oneof(
   { weight: 3, arbitrary: envelope },
   { weight: 1, arbitrary: anyJson.map((v) => JSON.stringify(v)) },
   { weight: 1, arbitrary: fc.string({ maxLength: 80 }) },
-  {
-    weight: 1,
-    arbitrary: nearlyValid.chain((s) => fc.nat({ max: s.length - 1 }).map((n) => s.slice(0, n))),
-  },
+  { weight: 1, arbitrary: truncated(nearlyValid) },
 );
 
 // ---- the property -------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { dbErrorFields, isLlamonError } from "../../src/errors.ts";
 import { createNeonDb } from "../../src/store/db-neon.ts";
+import { caught } from "../helpers/caught.ts";
 import { normalise, TYPE_CASES } from "../helpers/type-cases.ts";
 
 const db = () =>
@@ -13,15 +14,6 @@ const db = () =>
     connectionString: env.POSTGRES_MEMORY_DSN,
     fetchEndpoint: env.LLAMON_NEON_FETCH_ENDPOINT,
   });
-
-async function caught(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the promise to reject");
-}
 
 describe("Neon HTTP from workerd", () => {
   it.each(TYPE_CASES)("round-trips $name", async ({ sql, params, expected }) => {

@@ -5,6 +5,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { validateRpcBody } from "../../../src/a2a/validate.ts";
+import {
+  anyJson,
+  type BodyPath,
+  SEND_PATHS,
+  truncated,
+  withOneMutation,
+} from "../../helpers/rpc-arbitraries.ts";
 import { makeApp, post } from "./helpers.ts";
 
 const METHODS = [
@@ -24,8 +31,6 @@ const METHODS = [
   "GetExtendedAgentCard",
   "CreateTaskPushNotificationConfig",
 ];
-
-const anyJson = fc.jsonValue({ maxDepth: 3 });
 
 const textPart = fc.record(
   { kind: fc.constantFrom("text", "data", "file", "x"), text: fc.oneof(fc.string(), anyJson) },
@@ -140,17 +145,8 @@ const validV1 = fc.record({
     { requiredKeys: ["message"] },
   ),
 });
-const MUTABLE_PATHS: (string | number)[][] = [
-  ["jsonrpc"],
-  ["id"],
-  ["method"],
-  ["params"],
-  ["params", "message"],
-  ["params", "message", "role"],
-  ["params", "message", "parts"],
-  ["params", "message", "parts", 0],
-  ["params", "message", "parts", 0, "text"],
-  ["params", "message", "parts", 0, "kind"],
+const MUTABLE_PATHS: BodyPath[] = [
+  ...SEND_PATHS,
   ["params", "message", "contextId"],
   ["params", "message", "taskId"],
   ["params", "metadata"],
@@ -158,33 +154,7 @@ const MUTABLE_PATHS: (string | number)[][] = [
   ["params", "metadata", "history", 0],
   ["params", "configuration"],
 ];
-function mutate(value: unknown, path: (string | number)[], replacement: unknown): unknown {
-  const copy = structuredClone(value) as Record<string | number, unknown>;
-  let node: Record<string | number, unknown> | undefined = copy;
-  for (const key of path.slice(0, -1)) {
-    const next: unknown = node?.[key];
-    node =
-      typeof next === "object" && next !== null
-        ? (next as Record<string | number, unknown>)
-        : undefined;
-  }
-  const last = path.at(-1);
-  if (node !== undefined && last !== undefined) {
-    if (replacement === undefined) delete node[last];
-    else node[last] = replacement;
-  }
-  return copy;
-}
-const nearlyValid = fc
-  .tuple(
-    fc.oneof(validV03, validV1),
-    fc.option(fc.tuple(fc.constantFrom(...MUTABLE_PATHS), fc.option(anyJson, { nil: undefined })), {
-      nil: undefined,
-    }),
-  )
-  .map(([valid, mutation]) =>
-    JSON.stringify(mutation === undefined ? valid : mutate(valid, mutation[0], mutation[1])),
-  );
+const nearlyValid = withOneMutation(fc.oneof(validV03, validV1), MUTABLE_PATHS);
 
 const body = fc.oneof(
   { weight: 6, arbitrary: nearlyValid },
@@ -192,12 +162,7 @@ const body = fc.oneof(
   { weight: 1, arbitrary: anyJson.map((v) => JSON.stringify(v)) },
   { weight: 1, arbitrary: fc.string() },
   { weight: 1, arbitrary: fc.array(envelope, { maxLength: 2 }).map((e) => JSON.stringify(e)) },
-  {
-    weight: 1,
-    arbitrary: envelope
-      .map((e) => JSON.stringify(e))
-      .chain((s) => fc.nat({ max: Math.max(0, s.length - 1) }).map((n) => s.slice(0, n))),
-  },
+  { weight: 1, arbitrary: truncated(envelope.map((e) => JSON.stringify(e))) },
 );
 
 const STACK_FRAME =

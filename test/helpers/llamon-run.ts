@@ -1,0 +1,86 @@
+/**
+ * `llamon run` as a child process for the end-to-end tests: a free port, start and wait until it
+ * says it is running, send the product document's JSON, stop it with SIGINT. Node only.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { createServer } from "node:net";
+import { resolve } from "node:path";
+
+/** This checkout (where bin/llamon.mjs lives). */
+export const REPO = resolve(import.meta.dirname, "../..");
+export const LLAMON_BIN = resolve(REPO, "bin/llamon.mjs");
+
+/** A TCP port free on 127.0.0.1 at the time of asking. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
+/** `node bin/llamon.mjs <args>` in `cwd`, with `env` over this process's environment. */
+export function llamon(
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): ChildProcess {
+  return spawn(process.execPath, [LLAMON_BIN, ...args], { cwd, env: { ...process.env, ...env } });
+}
+
+export interface RunningLlamon {
+  readonly child: ChildProcess;
+  /** Everything it wrote so far, stdout and stderr together. */
+  output(): string;
+}
+
+/**
+ * Starts `llamon run <args>` and resolves once its output says "is running at"; throws (with
+ * the output) if it exits first or is not ready within `readyMs`.
+ */
+export async function startLlamonRun(
+  args: string[],
+  options: { cwd: string; env?: Record<string, string>; readyMs: number; pollMs: number },
+): Promise<RunningLlamon> {
+  const child = llamon(["run", ...args], options.cwd, options.env);
+  let out = "";
+  child.stdout?.on("data", (d) => {
+    out += d;
+  });
+  child.stderr?.on("data", (d) => {
+    out += d;
+  });
+  const deadline = Date.now() + options.readyMs;
+  while (!out.includes("is running at")) {
+    if (child.exitCode !== null) throw new Error(`llamon run exited early:\n${out}`);
+    if (Date.now() > deadline) throw new Error(`llamon run did not get ready:\n${out}`);
+    await new Promise((r) => setTimeout(r, options.pollMs));
+  }
+  return { child, output: () => out };
+}
+
+/** SIGINT, then waits for the process to exit. */
+export async function stopLlamonRun(child: ChildProcess): Promise<void> {
+  const exited = once(child, "exit");
+  child.kill("SIGINT");
+  await exited;
+}
+
+/** A v0.3 `message/send` of `text` in `contextId`; resolves to the reply's text. */
+export async function sendMessage(port: number, contextId: string, text: string): Promise<string> {
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    method: "message/send",
+    params: { message: { contextId, role: "user", parts: [{ kind: "text", text }] } },
+  });
+  const res = await fetch(`http://127.0.0.1:${port}/`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body,
+  });
+  const json = (await res.json()) as {
+    result: { status: { message: { parts: { text: string }[] } } };
+  };
+  return json.result.status.message.parts.map((p) => p.text).join("");
+}
