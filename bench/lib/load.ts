@@ -83,10 +83,14 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
               },
             }),
           });
-          const body = (await res.json()) as {
-            result?: { status?: { state?: string } };
-            error?: { message?: string };
-          };
+          const raw = await res.text();
+          let body: { result?: { status?: { state?: string } }; error?: { message?: string } };
+          try {
+            body = JSON.parse(raw);
+          } catch {
+            // Not JSON: say what came back (e.g. wrangler dev restarting the Worker).
+            throw new Error(`HTTP ${res.status}, not JSON: ${raw.slice(0, 160)}`);
+          }
           if (res.status !== 200 || body.result?.status?.state !== "completed") {
             throw new Error(`HTTP ${res.status}: ${body.error?.message ?? JSON.stringify(body)}`);
           }

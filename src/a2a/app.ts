@@ -122,7 +122,12 @@ export function createA2AApp(options: A2AAppOptions): Hono {
       });
       let state: TurnState | undefined;
       if (call.turn !== undefined) {
-        state = { ...call.turn, streaming: call.streaming, signal: c.req.raw.signal };
+        state = {
+          ...call.turn,
+          streaming: call.streaming,
+          signal: c.req.raw.signal,
+          waitUntil: waitUntilOf(c),
+        };
         attachTurnState(context, state);
       }
       let result: Envelope | AsyncGenerator<Envelope, void, undefined>;

@@ -110,6 +110,7 @@ export class TurnExecutor implements AgentExecutor {
       text: state?.text ?? textOf(user),
     };
     if (state?.hasHistory) input.history = state.history;
+    if (state?.waitUntil !== undefined) input.waitUntil = state.waitUntil;
     const history = ctx.task !== undefined ? [...ctx.task.history] : [user];
     const entry: Running = { contextId, controller: new AbortController(), canceled: false };
     const onClientGone = () => entry.controller.abort(state?.signal?.reason);

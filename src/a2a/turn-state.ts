@@ -16,6 +16,8 @@ export interface TurnState {
   readonly streaming: boolean;
   /** Aborts when the client goes away. */
   readonly signal: AbortSignal | undefined;
+  /** The Worker's `ctx.waitUntil` for this request; undefined outside workerd. */
+  readonly waitUntil?: ((promise: Promise<unknown>) => void) | undefined;
   /** The task id this request created (nothing stored under it yet before the first save). */
   newTaskId?: string;
   /** Tasks saved by this request (read back without a store round trip, blocking sends only). */

@@ -20,6 +20,11 @@ export interface A2ATurnInput {
    * is checked here; the seed rules are applied by the turn. Absent when the client sent none.
    */
   history?: unknown;
+  /**
+   * Keeps the request's isolate alive for work the turn starts but does not wait for (the
+   * Worker's `ctx.waitUntil`); undefined outside workerd.
+   */
+  waitUntil?: ((promise: Promise<unknown>) => void) | undefined;
 }
 
 export interface A2ATurnOutput {

@@ -23,12 +23,16 @@ export function a2aAppFor(agent: AgentDefinition, env: Env): Hono {
       card: { name: agent.name, description: agent.description, version: pkg.version },
       taskStore: new KvTaskStore({ kv: durableKv(env), agentId }),
       execute: async (input) => {
-        const out = await executeTurn(env, {
-          contextId: input.contextId,
-          messageId: input.messageId,
-          text: input.text,
-          history: input.history,
-        });
+        const out = await executeTurn(
+          env,
+          {
+            contextId: input.contextId,
+            messageId: input.messageId,
+            text: input.text,
+            history: input.history,
+          },
+          { waitUntil: input.waitUntil },
+        );
         return { reply: out.reply, seedReport: out.seedReport };
       },
     });

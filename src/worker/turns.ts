@@ -17,8 +17,15 @@ import { NeonSaver } from "../store/neon-saver.ts";
 import { workerDb } from "./db.ts";
 import { type Env, parseWorkerVars } from "./env.ts";
 
-/** Run a turn on the configured backend. */
-export async function executeTurn(env: Env, input: TurnInput): Promise<TurnOutput> {
+/**
+ * Run a turn on the configured backend. `waitUntil` (the request's `ctx.waitUntil`) keeps the
+ * isolate alive for a summary run in the background when no SUMMARY_QUEUE is bound.
+ */
+export async function executeTurn(
+  env: Env,
+  input: TurnInput,
+  request: { waitUntil?: ((promise: Promise<unknown>) => void) | undefined } = {},
+): Promise<TurnOutput> {
   const config = effectiveMemoryConfig(env, await loadRuntimeLayer(env));
   const backend = config.enabled ? config.backend : "off";
   const { AGENT_ID: agentId } = parseWorkerVars(env);
@@ -34,7 +41,8 @@ export async function executeTurn(env: Env, input: TurnInput): Promise<TurnOutpu
       env,
       input,
       saver,
-      (turn, config) => summaryAfterTurn(turn, { env, config, saver }),
+      (turn, config) =>
+        summaryAfterTurn(turn, { env, config, saver, waitUntil: request.waitUntil }),
       config,
     );
   }
