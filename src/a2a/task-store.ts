@@ -14,7 +14,8 @@
  * stored without its history, and one still too large fails with DB_PAYLOAD_TOO_LARGE.
  * Task ids longer than 256 characters are never stored nor looked up.
  *
- * Nothing here deletes tasks: the backend owner prunes them (e.g. an alarm dropping old keys).
+ * Nothing here deletes tasks. The Worker's backend indexes each task under its conversation,
+ * and erasing a conversation (DELETE /api/v1/memory/threads/:contextId) erases its tasks.
  */
 import { type ListTasksRequest, type ListTasksResponse, Task } from "@a2a-js/sdk";
 import { LegacyA2AError } from "@a2a-js/sdk/compat/v0_3/server";
@@ -26,7 +27,8 @@ import { MAX_ID_CHARS } from "./schemas.ts";
 /** The storage a KvTaskStore needs; Durable Object storage fits it directly. */
 export interface KvBackend {
   get(key: string): Promise<unknown>;
-  put(key: string, value: unknown): Promise<void>;
+  /** `contextId`: the conversation the task belongs to (a backend may index it for erasure). */
+  put(key: string, value: unknown, meta?: { contextId: string }): Promise<void>;
   /** Optional: entries whose key starts with `prefix`. Only `ListTasks` needs it. */
   list?(prefix: string): Promise<Iterable<readonly [string, unknown]>>;
 }
@@ -96,7 +98,7 @@ export class KvTaskStore implements TaskStore {
         `task ${task.id} is ${bytes} bytes as JSON; the task store accepts at most ${this.maxTaskBytes}`,
       );
     }
-    await this.kv.put(this.keyOf(task.id), value);
+    await this.kv.put(this.keyOf(task.id), value, { contextId: task.contextId });
   }
 
   /**

@@ -93,7 +93,12 @@ export function registerThreadRoutes(app: Hono<{ Bindings: Env }>): void {
   app.delete("/memory/threads/:contextId", async (c) => {
     const contextId = contextIdParam(c.req.param("contextId"));
     const agentId = agentIdOf(c.env);
-    await eraseThread(c.env, agentId, storageBackend(c.env), contextId);
-    return c.json({ agent_id: agentId, context_id: contextId, erased: true });
+    const { tasksErased } = await eraseThread(c.env, agentId, storageBackend(c.env), contextId);
+    return c.json({
+      agent_id: agentId,
+      context_id: contextId,
+      erased: true,
+      tasks_erased: tasksErased,
+    });
   });
 }

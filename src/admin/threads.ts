@@ -57,6 +57,8 @@ export interface InspectedThread {
 export interface ThreadInspectionHost {
   inspect(agentId: string, threadId: string): Promise<InspectedThread>;
   erase(agentId: string, threadId: string): Promise<{ erased: boolean }>;
+  /** Erase the conversation's A2A task records (indexed in its object); how many. */
+  eraseTasks(): Promise<number>;
 }
 
 export const DEFAULT_PAGE_SIZE = 20;
@@ -219,19 +221,23 @@ export async function readThread(
 /**
  * Erase everything of one conversation of this agent: checkpoints, blobs, pending writes,
  * persistent_memory rows (summary, facts, …) and the registry row (postgres), or the
- * thread kept in its Durable Object. Idempotent.
+ * thread kept in its Durable Object; then the conversation's A2A task records (each holds a
+ * user message and its reply). Idempotent. Returns how many task records were erased.
  */
 export async function eraseThread(
   env: Env,
   agentId: string,
   backend: MemoryBackend,
   contextId: string,
-): Promise<void> {
+): Promise<{ tasksErased: number }> {
   assertThreadId(contextId);
   if (backend === "off") throw notAvailable(MEMORY_OFF);
   if (backend === "postgres") {
     await new NeonSaver({ db: workerDb(env), agentId }).deleteThread(contextId);
-    return;
+  } else {
+    await viaRpc(() => inspectionHost(env, agentId, contextId).erase(agentId, contextId));
   }
-  await viaRpc(() => inspectionHost(env, agentId, contextId).erase(agentId, contextId));
+  if (env.THREADS === undefined) return { tasksErased: 0 };
+  const tasksErased = await viaRpc(() => inspectionHost(env, agentId, contextId).eraseTasks());
+  return { tasksErased };
 }

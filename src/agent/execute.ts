@@ -57,8 +57,9 @@ export function threadObjectName(agentId: string, contextId: string): string {
   return `thread:${agentId}:${contextId}`;
 }
 
-export function taskObjectName(agentId: string, taskId: string): string {
-  return `task:${agentId}:${taskId}`;
+/** The object holding one A2A task record, by its task-store key (`a2a-task:<agent>:<task>`). */
+export function taskRecordObjectName(key: string): string {
+  return `task:${key}`;
 }
 
 /** What runs after a turn that added messages (the summary scheduler, R7.5). */

@@ -16,7 +16,12 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { mapChatMessagesToStoredMessages, type StoredMessage } from "@langchain/core/messages";
-import { executeTurnHere, type TurnInput, type TurnOutput } from "../agent/execute.ts";
+import {
+  executeTurnHere,
+  type TurnInput,
+  type TurnOutput,
+  taskRecordObjectName,
+} from "../agent/execute.ts";
 import { findRegisteredAgent } from "../agent/registry.ts";
 import { LlamonError } from "../errors.ts";
 import { type MemoryBackend, type MemoryConfig, resolveMemoryConfig } from "../memory/config.ts";
@@ -32,6 +37,9 @@ import { SqliteSaver } from "../store/sqlite-saver.ts";
 import type { SqliteExec } from "../store/sqlite-sql.ts";
 import { type Env, parseWorkerVars } from "../worker/env.ts";
 import { AsyncLock } from "./lock.ts";
+
+/** Storage keys of the conversation's task index (the task-store keys follow the prefix). */
+const TASK_INDEX_PREFIX = "task-index:";
 
 /** What the inspector and tests read about a stored thread. */
 export interface ThreadState {
@@ -184,6 +192,39 @@ export class ThreadDO extends DurableObject<Env> {
 
   async kvPut(key: string, value: unknown): Promise<void> {
     await this.ctx.storage.put(key, value);
+  }
+
+  async kvDelete(key: string): Promise<void> {
+    await this.ctx.storage.delete(key);
+  }
+
+  /**
+   * Remember that an A2A task record of this conversation exists (this is the conversation's
+   * object; the record lives in its own object), so erasing the conversation can find it.
+   */
+  async indexTask(key: string): Promise<void> {
+    await this.ctx.storage.put(`${TASK_INDEX_PREFIX}${key}`, 1);
+  }
+
+  /**
+   * Erase every A2A task record indexed here (each holds the task's user message and reply),
+   * then the index. Returns how many records were erased. Right to be forgotten (R10.2).
+   */
+  async eraseTasks(): Promise<number> {
+    const threads = this.env.THREADS;
+    const indexed = await this.ctx.storage.list({ prefix: TASK_INDEX_PREFIX });
+    if (indexed.size === 0) return 0;
+    if (threads === undefined) {
+      throw new LlamonError("CONFIG_INVALID", "the THREADS Durable Object binding is missing");
+    }
+    let erased = 0;
+    for (const name of indexed.keys()) {
+      const key = name.slice(TASK_INDEX_PREFIX.length);
+      await threads.getByName(taskRecordObjectName(key)).kvDelete(key);
+      await this.ctx.storage.delete(name);
+      erased += 1;
+    }
+    return erased;
   }
 
   /**

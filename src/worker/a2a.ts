@@ -9,6 +9,7 @@ import pkg from "../../package.json" with { type: "json" };
 import { createA2AApp, KvTaskStore } from "../a2a/index.ts";
 import type { KvBackend } from "../a2a/task-store.ts";
 import type { AgentDefinition } from "../agent/define.ts";
+import { taskRecordObjectName, threadObjectName } from "../agent/execute.ts";
 import { LlamonError } from "../errors.ts";
 import { type Env, parseWorkerVars } from "./env.ts";
 import { executeTurn } from "./turns.ts";
@@ -21,7 +22,7 @@ export function a2aAppFor(agent: AgentDefinition, env: Env): Hono {
     const { AGENT_ID: agentId } = parseWorkerVars(env);
     app = createA2AApp({
       card: { name: agent.name, description: agent.description, version: pkg.version },
-      taskStore: new KvTaskStore({ kv: durableKv(env), agentId }),
+      taskStore: new KvTaskStore({ kv: durableKv(env, agentId), agentId }),
       execute: async (input) => {
         const out = await executeTurn(
           env,
@@ -41,19 +42,30 @@ export function a2aAppFor(agent: AgentDefinition, env: Env): Hono {
   return app;
 }
 
-/** Task records in Durable Object storage: each key in its own object (no hot spot). */
-function durableKv(env: Env): KvBackend {
-  const objectFor = (key: string) => {
+/**
+ * Task records in Durable Object storage: each key in its own object (no hot spot), indexed
+ * in the conversation's object (in parallel, no added latency) so erasing the conversation
+ * erases its tasks too.
+ */
+function durableKv(env: Env, agentId: string): KvBackend {
+  const threads = () => {
     if (env.THREADS === undefined) {
       throw new LlamonError(
         "CONFIG_INVALID",
         "the A2A task store needs the THREADS Durable Object binding in wrangler.toml",
       );
     }
-    return env.THREADS.getByName(`task:${key}`);
+    return env.THREADS;
   };
   return {
-    get: (key) => objectFor(key).kvGet(key),
-    put: (key, value) => objectFor(key).kvPut(key, value),
+    get: (key) => threads().getByName(taskRecordObjectName(key)).kvGet(key),
+    put: async (key, value, meta) => {
+      await Promise.all([
+        threads().getByName(taskRecordObjectName(key)).kvPut(key, value),
+        meta === undefined
+          ? undefined
+          : threads().getByName(threadObjectName(agentId, meta.contextId)).indexTask(key),
+      ]);
+    },
   };
 }

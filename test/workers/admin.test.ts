@@ -140,6 +140,23 @@ async function say(worker: Instance, contextId: string, text: string): Promise<s
   return firstLine(result.replyText);
 }
 
+/** Sends a message; returns the id of the A2A task that answered it. */
+async function sayTask(worker: Instance, contextId: string, text: string): Promise<string> {
+  const result = await sendRaw(productDocumentBody(contextId, text), worker);
+  expect(result.status).toBe(200);
+  return String((result.body.result as { id: string }).id);
+}
+
+/** tasks/get: the stored task's history texts, or the JSON-RPC error. */
+async function getTask(worker: Instance, id: string) {
+  const res = await worker.fetch("http://agent.local/", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id } }),
+  });
+  return (await res.json()) as { result?: { id: string }; error?: { code: number } };
+}
+
 afterEach(() => {
   vi.useRealTimers();
 });
@@ -480,9 +497,12 @@ describe("management API: conversations (R2.3)", () => {
     const worker = instance({ AGENT_ID: agent });
     const otherAgent = instance({ AGENT_ID: agentId("keep") });
     const contextId = `forget-${crypto.randomUUID()}`;
-    await say(worker, contextId, "please forget me");
-    await say(worker, contextId, "really");
-    await say(worker, `${contextId}-kept`, "keep me");
+    const tasks = [
+      await sayTask(worker, contextId, "please forget me"),
+      await sayTask(worker, contextId, "really"),
+    ];
+    const keptTask = await sayTask(worker, `${contextId}-kept`, "keep me");
+    for (const id of [...tasks, keptTask]) expect((await getTask(worker, id)).result?.id).toBe(id);
     await say(otherAgent, contextId, "same contextId, other agent");
     // Rows the turn path may not have written yet in this configuration: summary, facts, a
     // pending write.
@@ -509,7 +529,15 @@ describe("management API: conversations (R2.3)", () => {
 
     const res = await worker.api("DELETE", `/api/v1/memory/threads/${contextId}`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ agent_id: agent, context_id: contextId, erased: true });
+    expect(res.body).toEqual({
+      agent_id: agent,
+      context_id: contextId,
+      erased: true,
+      tasks_erased: 2,
+    });
+    // The A2A task records (each holds a user message and its reply) are gone too.
+    for (const id of tasks) expect((await getTask(worker, id)).error?.code).toBe(-32001);
+    expect((await getTask(worker, keptTask)).result?.id).toBe(keptTask);
     expect(await rowCounts(agent, contextId)).toEqual({
       checkpoints: 0,
       checkpoint_blobs: 0,
