@@ -63,7 +63,10 @@ export function durableObjectSqlite(storage: DurableObjectStorage): SqliteExec {
 
 export class ThreadDO extends DurableObject<Env> {
   private readonly memoryBackend: MemoryBackend;
-  /** persist_trim_keep_groups is set: older checkpoints are deleted with each save (R4.2). */
+  /**
+   * persist_trim_keep_groups is set in code/env/registry: older checkpoints are deleted with
+   * each save (R4.2). A turn's run-time configuration overrides it for that turn.
+   */
   private readonly trim: boolean;
   private readonly agentId: string | undefined;
   private readonly lock = new AsyncLock();
@@ -120,22 +123,28 @@ export class ThreadDO extends DurableObject<Env> {
    * are applied one after another and none is lost (R2.4).
    */
   turn(input: TurnInput, config?: MemoryConfig): Promise<TurnOutput> {
-    return this.withLock(() =>
-      executeTurnHere(
+    return this.withLock(() => {
+      // The turn's effective configuration (the run-time layer included) decides trim.
+      const saver = this.saver;
+      if (saver !== undefined) {
+        saver.keepLatestOnly =
+          config === undefined ? this.trim : config.persist_trim_keep_groups !== undefined;
+      }
+      return executeTurnHere(
         this.env,
         input,
-        this.saver,
+        saver,
         (turn, config) =>
           summaryAfterTurn(turn, {
             env: this.env,
             config,
-            saver: this.saver,
+            saver,
             memory: this.memory,
             waitUntil: (promise) => this.ctx.waitUntil(promise),
           }),
         config,
-      ),
-    );
+      );
+    });
   }
 
   /**
@@ -258,7 +267,7 @@ export class ThreadDO extends DurableObject<Env> {
         memory: createSqliteMemory(this.sql, agentId),
       };
     } else if (this.memoryBackend === "in_memory") {
-      const saver = new InMemorySaver({ agentId });
+      const saver = new InMemorySaver({ agentId, keepLatestOnly: this.trim });
       store = { saver, memory: createMapMemory(saver.memoryRows, agentId) };
     } else {
       return undefined;

@@ -34,6 +34,11 @@ export interface ThreadSaver extends BaseCheckpointSaver {
   memoryOf(threadId: string): MemoryRows | undefined;
   /** Stage a memory write (null deletes) for the thread's next put; null thread = agent key. */
   stageMemory(threadId: string | null, key: string, value: JsonValue | null): void;
+  /**
+   * Keep only the newest checkpoint of a thread with each save (trim, R4.2). Settable: the
+   * object applies the turn's effective configuration (run-time layer included) to it.
+   */
+  keepLatestOnly: boolean;
 }
 
 /** One staged write: the stored thread column ('' = agent level), key, value (undefined deletes). */

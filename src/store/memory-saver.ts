@@ -21,6 +21,7 @@ import {
   type PendingWrite,
   type SerializerProtocol,
 } from "@langchain/langgraph-checkpoint";
+import { canPruneOlder } from "./delta.ts";
 import {
   type MemoryMap,
   MemoryStaging,
@@ -43,12 +44,16 @@ export interface InMemorySaverOptions {
   readonly memoryRows?: MemoryMap;
   /** Load the thread's memory rows with every getTuple. Default true. */
   readonly prefetchMemory?: boolean;
+  /** Keep only the newest checkpoint of each thread (trim, R4.2). Default false. */
+  readonly keepLatestOnly?: boolean;
 }
 
 export class InMemorySaver extends MemorySaver implements ThreadSaver {
   readonly agentId: string;
   readonly memoryRows: MemoryMap;
   private readonly prefetchMemory: boolean;
+  /** Keep only the newest checkpoint with each save (trim); settable per turn. */
+  keepLatestOnly: boolean;
   private readonly memory = new MemoryStaging();
 
   constructor(options: InMemorySaverOptions) {
@@ -57,6 +62,7 @@ export class InMemorySaver extends MemorySaver implements ThreadSaver {
     this.agentId = options.agentId;
     this.memoryRows = options.memoryRows ?? new Map();
     this.prefetchMemory = options.prefetchMemory ?? true;
+    this.keepLatestOnly = options.keepLatestOnly ?? false;
   }
 
   memoryOf(threadId: string): MemoryRows | undefined {
@@ -114,6 +120,13 @@ export class InMemorySaver extends MemorySaver implements ThreadSaver {
     const threadId = config.configurable?.thread_id;
     assertThreadId(threadId);
     const saved = await super.put(this.inward(config), checkpoint, metadata);
+    if (this.keepLatestOnly && canPruneOlder(checkpoint, metadata)) {
+      this.pruneOlder(
+        storageThreadId(this.agentId, threadId),
+        config.configurable?.checkpoint_ns ?? "",
+        checkpoint.id,
+      );
+    }
     for (const [column, key, value] of this.memory.pending(threadId)) {
       writeMapMemory(this.memoryRows, this.agentId, column, key, value);
     }
@@ -128,6 +141,20 @@ export class InMemorySaver extends MemorySaver implements ThreadSaver {
     taskPath?: string,
   ): Promise<void> {
     await super.putWrites(this.inward(config), writes, taskId, taskPath);
+  }
+
+  /**
+   * Trim (R4.2): what was cut must be gone from memory too, not only from the newest
+   * checkpoint — drop the thread namespace's other checkpoints and their pending writes.
+   */
+  private pruneOlder(storageId: string, ns: string, keep: string): void {
+    const checkpoints = this.storage[storageId]?.[ns];
+    if (checkpoints === undefined) return;
+    for (const id of Object.keys(checkpoints)) {
+      if (id === keep) continue;
+      delete checkpoints[id];
+      delete this.writes[JSON.stringify([storageId, ns, id])];
+    }
   }
 
   /** Erase a conversation of this agent: checkpoints, writes and its memory rows. */

@@ -88,7 +88,8 @@ export class SqliteSaver extends BaseCheckpointSaver implements ThreadSaver {
   readonly agentId: string;
   private readonly guardHead: boolean;
   private readonly prefetchMemory: boolean;
-  private readonly keepLatestOnly: boolean;
+  /** Keep only the newest checkpoint with each save (trim); settable per turn. */
+  keepLatestOnly: boolean;
   private readonly memory = new MemoryStaging();
 
   constructor(options: SqliteSaverOptions) {

@@ -2,9 +2,11 @@
  * The Durable Object backends through the Worker (R1): this file runs twice, in the
  * `workers-sqlite` and `workers-in-memory` projects (MEMORY_BACKEND overridden there).
  */
-import { env, evictAllDurableObjects } from "cloudflare:test";
+import { env, evictAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { threadObjectName } from "../../../src/agent/execute.ts";
+import type { ThreadDO } from "../../../src/durable/thread-do.ts";
+import { resolveMemoryConfig } from "../../../src/memory/config.ts";
 import { firstLine, productDocumentBody, sendRaw } from "../a2a-helpers.ts";
 
 const backend = (env as unknown as { MEMORY_BACKEND: string }).MEMORY_BACKEND;
@@ -52,5 +54,36 @@ describe(`conversations on the ${backend} backend`, () => {
     await sendRaw(productDocumentBody(contextId, "mine"));
     const stub = env.THREADS.getByName(threadObjectName(env.AGENT_ID, contextId));
     expect((await stub.threadState("someone-else", contextId)).messageCount).toBe(0);
+  });
+
+  it("R4.2 trim set at run time reaches the object on the next turn: one checkpoint, the last groups", async () => {
+    const contextId = `trim-${crypto.randomUUID()}`;
+    const stub = env.THREADS.getByName(threadObjectName(env.AGENT_ID, contextId));
+    const plain = resolveMemoryConfig({ env: { ...env } }).config;
+    const trimmed = resolveMemoryConfig({
+      env: { ...env },
+      runtime: { persist_trim_keep_groups: 4 },
+    }).config;
+    const say = (text: string, config: typeof plain) =>
+      stub.turn({ contextId, messageId: crypto.randomUUID(), text }, config);
+    for (const text of ["one", "two", "three"]) await say(text, plain);
+    const count = () =>
+      runInDurableObject(stub, async (object: ThreadDO) => {
+        let n = 0;
+        for await (const _ of object.saver?.list({ configurable: { thread_id: contextId } }) ??
+          []) {
+          n += 1;
+        }
+        return n;
+      });
+    expect(await count()).toBeGreaterThan(1);
+    expect(await stored(contextId)).toBe(6);
+    await say("four", trimmed);
+    expect(await count()).toBe(1);
+    expect(await stored(contextId)).toBe(4);
+    // Trim off again at run time: history accumulates again.
+    await say("five", plain);
+    expect(await count()).toBe(2);
+    expect(await stored(contextId)).toBe(6);
   });
 });
