@@ -31,6 +31,7 @@ import {
 
 const ALL_SYSTEMS = [
   "llamon",
+  "llamon-warm",
   "postgres-saver",
   "postgres-saver-exit",
   "llamon-trim20",
@@ -127,6 +128,9 @@ async function main(): Promise<void> {
       let dsn: string;
       if (name === "llamon") {
         system = llamonSystem(proxy, neonDsn);
+        dsn = llamonDb.dsn;
+      } else if (name === "llamon-warm") {
+        system = llamonSystem(proxy, neonDsn, { name, warmIsolate: true });
         dsn = llamonDb.dsn;
       } else if (name === "llamon-trim20") {
         system = llamonSystem(proxy, neonDsn, { name, trimKeepGroups: 20 });

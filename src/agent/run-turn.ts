@@ -107,8 +107,10 @@ export async function runTurn(deps: TurnDeps, request: TurnRequest): Promise<Tur
   const runConfig = { configurable: { thread_id: request.threadId }, durability: "exit" as const };
   // With a saver that holds the turn's writes (NeonSaver deferWrites), the whole turn is
   // written in one atomic batch at the end, or not at all.
-  const flush = async (messageCount: number) => {
-    if (hasTurnWriteControl(saver)) await saver.flushTurn(request.threadId, { messageCount });
+  const flush = async (messages: readonly BaseMessage[]) => {
+    if (hasTurnWriteControl(saver)) {
+      await saver.flushTurn(request.threadId, { messageCount: messages.length, messages });
+    }
   };
   const discard = () => {
     if (hasTurnWriteControl(saver)) saver.discardTurn(request.threadId);
@@ -126,7 +128,7 @@ export async function runTurn(deps: TurnDeps, request: TurnRequest): Promise<Tur
       finalMessages = (values as { messages: BaseMessage[] }).messages;
     // A retry that was already answered changes nothing: its held writes are dropped.
     if (lastPrompt === undefined) discard();
-    else await flush(finalMessages.length);
+    else await flush(finalMessages);
   } catch (error) {
     discard();
     if (!isLlamonError(error, "THREAD_CONFLICT")) throw error;
@@ -153,7 +155,7 @@ export async function runTurn(deps: TurnDeps, request: TurnRequest): Promise<Tur
         }
         // Appends to the head just read; if it moved again, the compare-and-set refuses.
         await graph.updateState(head.config, { messages: added }, "persist");
-        await flush(messagesDeltaReducer(stored, added).length);
+        await flush(messagesDeltaReducer(stored, added));
         merges += 1;
         break;
       } catch (error) {

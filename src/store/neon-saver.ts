@@ -12,6 +12,7 @@
  * staged during the turn in one atomic batch. So a turn costs two database round trips.
  */
 import { Buffer } from "node:buffer";
+import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import {
   BaseCheckpointSaver,
@@ -63,6 +64,7 @@ import {
   UPSERT_MEMORY,
   UPSERT_WRITES,
 } from "./sql.ts";
+import type { ThreadMessagesCache } from "./thread-cache.ts";
 import {
   assertAgentId,
   assertThreadId,
@@ -105,6 +107,11 @@ export interface NeonSaverOptions {
    * a turn's message writes and its checkpoint must land (or fail) together.
    */
   readonly deferWrites?: boolean;
+  /**
+   * Messages of threads this isolate saved recently (store/thread-cache.ts): when the head
+   * read is the checkpoint held there, its messages are not walked, sent or revived.
+   */
+  readonly cache?: ThreadMessagesCache | undefined;
 }
 
 interface TupleRow {
@@ -137,6 +144,8 @@ interface PrefetchedHistory {
 /** A held write: its statements are built at flush time (the registry count is known then). */
 interface HeldWrite {
   readonly threadId: string;
+  /** A put of the root namespace: the checkpoint it writes (the new head). */
+  readonly head?: string;
   readonly build: (messageCount: number | null) => SqlStatement[];
 }
 
@@ -150,6 +159,9 @@ export class NeonSaver extends BaseCheckpointSaver {
   private readonly deferWrites: boolean;
   private held: HeldWrite[] = [];
   private prefetched: PrefetchedHistory | undefined;
+  /** The head read by the last getTuple was the cached checkpoint: its messages. */
+  private cachedHead: { key: string; messages: readonly unknown[] } | undefined;
+  private readonly cache: ThreadMessagesCache | undefined;
   private readonly loadedMemory = new Map<string, MemoryRows>();
   private readonly staged = new Map<string, StagedMemory>();
 
@@ -163,6 +175,7 @@ export class NeonSaver extends BaseCheckpointSaver {
     this.keepLatestOnly = options.keepLatestOnly ?? false;
     this.deltaChannels = options.deltaChannels ?? ["messages"];
     this.deferWrites = options.deferWrites ?? this.guardHead;
+    this.cache = options.cache;
   }
 
   /** The persistent_memory rows read with the last getTuple of this thread. */
@@ -187,13 +200,21 @@ export class NeonSaver extends BaseCheckpointSaver {
     const { threadId, ns, checkpointId } = checkpointTarget(config);
     if (this.held.some((h) => h.threadId === threadId)) await this.flushTurn(threadId);
     const storageId = storageThreadId(this.agentId, threadId);
+    const cached = this.cache?.get(cacheKey(storageId, ns));
     const statements: SqlStatement[] = [
       { text: SELECT_TUPLE, params: [storageId, ns, checkpointId ?? null] },
     ];
     if (this.deltaChannels.length > 0) {
       statements.push({
         text: SELECT_DELTA_HISTORY,
-        params: [storageId, ns, checkpointId ?? null, [...this.deltaChannels], true],
+        params: [
+          storageId,
+          ns,
+          checkpointId ?? null,
+          [...this.deltaChannels],
+          true,
+          cached?.checkpointId ?? null,
+        ],
       });
     }
     const memoryAt = statements.length;
@@ -224,6 +245,10 @@ export class NeonSaver extends BaseCheckpointSaver {
             row: history,
           }
         : undefined;
+    this.cachedHead =
+      row !== undefined && cached !== undefined && cached.checkpointId === row.checkpoint_id
+        ? { key: historyKey(storageId, ns, row.checkpoint_id), messages: cached.messages }
+        : undefined;
     return row === undefined ? undefined : this.toTuple(row, threadId);
   }
 
@@ -240,6 +265,17 @@ export class NeonSaver extends BaseCheckpointSaver {
     if (channels.length === 0) return {};
     const { threadId, ns, checkpointId } = checkpointTarget(options.config);
     const storageId = storageThreadId(this.agentId, threadId);
+    const head = this.cachedHead;
+    if (
+      head !== undefined &&
+      checkpointId !== undefined &&
+      head.key === historyKey(storageId, ns, checkpointId) &&
+      channels.every((c) => c === "messages")
+    ) {
+      // The messages at this very checkpoint, as this isolate saved them: the history's
+      // result, replayed (a seed with nothing after it).
+      return { messages: { seed: [...head.messages], writes: [] } };
+    }
     const cached = this.prefetched;
     let row: DeltaHistoryRow | undefined;
     if (
@@ -256,6 +292,7 @@ export class NeonSaver extends BaseCheckpointSaver {
         checkpointId ?? null,
         channels,
         false,
+        null,
       ]);
       row = result.rows[0];
     }
@@ -377,9 +414,12 @@ export class NeonSaver extends BaseCheckpointSaver {
       configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id },
     };
     if (this.deferWrites) {
-      this.held.push({ threadId, build });
+      this.held.push(
+        ns === ROOT_NS ? { threadId, build, head: checkpoint.id } : { threadId, build },
+      );
       return result;
     }
+    this.cache?.forget(cacheKey(storageId, ns));
     await this.write(threadId, build(null));
     return result;
   }
@@ -426,14 +466,27 @@ export class NeonSaver extends BaseCheckpointSaver {
    * registry when the checkpoint does not store the whole list. THREAD_CONFLICT when another
    * turn moved the head first: then nothing was written and the held writes are dropped.
    */
-  async flushTurn(threadId: string, options: { messageCount?: number } = {}): Promise<void> {
+  async flushTurn(
+    threadId: string,
+    options: { messageCount?: number; messages?: readonly unknown[] } = {},
+  ): Promise<void> {
     const mine = this.held.filter((h) => h.threadId === threadId);
     if (mine.length === 0) return;
     this.held = this.held.filter((h) => h.threadId !== threadId);
-    await this.write(
-      threadId,
-      mine.flatMap((h) => h.build(options.messageCount ?? null)),
-    );
+    const key = cacheKey(storageThreadId(this.agentId, threadId), ROOT_NS);
+    try {
+      await this.write(
+        threadId,
+        mine.flatMap((h) => h.build(options.messageCount ?? null)),
+      );
+    } catch (error) {
+      this.cache?.forget(key);
+      throw error;
+    }
+    const head = mine.findLast((h) => h.head !== undefined)?.head;
+    if (this.cache === undefined || head === undefined) return;
+    if (options.messages === undefined) this.cache.forget(key);
+    else this.cache.set(key, head, options.messages as BaseMessage[]);
   }
 
   /** Drop what is held for this thread (a failed turn stores nothing). */
@@ -471,6 +524,7 @@ export class NeonSaver extends BaseCheckpointSaver {
     ]);
     this.loadedMemory.delete(threadId);
     this.staged.delete(threadId);
+    this.cache?.forget(cacheKey(storageId, ROOT_NS));
   }
 
   /** Statements for the memory writes staged for this thread's put (its keys and agent keys). */
@@ -513,6 +567,10 @@ export class NeonSaver extends BaseCheckpointSaver {
       firstVersion: () => this.getNextVersion(undefined),
     });
   }
+}
+
+function cacheKey(storageId: string, ns: string): string {
+  return `${storageId}\u0000${ns}`;
 }
 
 function historyKey(storageId: string, ns: string, checkpointId: string): string {

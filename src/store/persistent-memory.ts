@@ -106,7 +106,14 @@ export interface TurnMemoryAccess {
  * turn runner writes them in one atomic batch, or drops them when the turn failed.
  */
 export interface TurnWriteControl {
-  flushTurn(threadId: string, options?: { messageCount?: number }): Promise<void>;
+  /**
+   * `messages`: the thread after the turn (what the new head holds), for a saver that keeps
+   * recently saved threads in the isolate.
+   */
+  flushTurn(
+    threadId: string,
+    options?: { messageCount?: number; messages?: readonly unknown[] },
+  ): Promise<void>;
   discardTurn(threadId: string): void;
 }
 

@@ -65,7 +65,9 @@ export const LIST_TUPLES = `SELECT ${TUPLE_COLUMNS}
  * $1 storage thread id, $2 checkpoint_ns, $3 target checkpoint_id or NULL for the latest,
  * $4 channel names (text[]), $5 prefetch: true = only the channels LangGraph will ask for
  * (a version and no stored value at the target), false = every channel named (the contract
- * of `getDeltaChannelHistory`: walk from the parent whatever the target holds).
+ * of `getDeltaChannelHistory`: walk from the parent whatever the target holds), $6 a checkpoint
+ * whose values the caller already holds (store/thread-cache.ts) or NULL: no walk when it is
+ * the target.
  *
  * One row: the target's id and `chain`, a jsonb array ordered from the parent upwards of
  * [checkpoint_id, seeds [[channel, type, base64]], writes [[task_id, channel, type, base64]]]
@@ -96,7 +98,7 @@ export const SELECT_DELTA_HISTORY = `WITH RECURSIVE target AS (
     FROM target tg
     JOIN checkpoints p
       ON p.thread_id = $1 AND p.checkpoint_ns = $2 AND p.checkpoint_id = tg.parent_checkpoint_id
-   WHERE cardinality(tg.needed) > 0
+   WHERE cardinality(tg.needed) > 0 AND tg.checkpoint_id IS DISTINCT FROM $6::text
   UNION ALL
   SELECT p.checkpoint_id, p.parent_checkpoint_id, c.depth + 1, c.needed,
          c.prev || c.here,

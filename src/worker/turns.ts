@@ -14,8 +14,24 @@ import {
 import { LlamonError } from "../errors.ts";
 import { summaryAfterTurn } from "../queue/enqueue.ts";
 import { NeonSaver } from "../store/neon-saver.ts";
+import { ThreadMessagesCache } from "../store/thread-cache.ts";
 import { workerDb } from "./db.ts";
 import { type Env, parseWorkerVars } from "./env.ts";
+
+/**
+ * Threads this isolate saved recently, per deployment env (store/thread-cache.ts): the next
+ * turn of a conversation that lands here again skips reviving its stored messages.
+ */
+const threadCaches = new WeakMap<Env, ThreadMessagesCache>();
+
+function threadCacheFor(env: Env): ThreadMessagesCache {
+  let cache = threadCaches.get(env);
+  if (cache === undefined) {
+    cache = new ThreadMessagesCache();
+    threadCaches.set(env, cache);
+  }
+  return cache;
+}
 
 /**
  * Run a turn on the configured backend. `waitUntil` (the request's `ctx.waitUntil`) keeps the
@@ -36,6 +52,7 @@ export async function executeTurn(
       agentId,
       guardHead: true,
       keepLatestOnly: config.persist_trim_keep_groups !== undefined,
+      cache: threadCacheFor(env),
     });
     return executeTurnHere(
       env,
