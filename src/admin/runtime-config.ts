@@ -28,10 +28,10 @@ import {
   resolveMemoryConfig,
 } from "../memory/config.ts";
 import { createPostgresMemory } from "../store/persistent-memory.ts";
+import { MERGE_RUNTIME_CONFIG, RESET_RUNTIME_CONFIG } from "../store/sql.ts";
 import { workerDb } from "../worker/db.ts";
 import type { Env } from "../worker/env.ts";
 import { agentIdOf, deployLayers } from "./layers.ts";
-import { MERGE_RUNTIME_CONFIG, RESET_RUNTIME_CONFIG } from "./sql.ts";
 
 export const RUNTIME_SETTINGS_KEY = "settings";
 export const RUNTIME_CONFIG_TTL_VAR = "LLAMON_RUNTIME_CONFIG_TTL_SECONDS";

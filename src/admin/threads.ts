@@ -19,11 +19,11 @@ import { threadObjectName } from "../agent/execute.ts";
 import type { MemoryBackend } from "../memory/config.ts";
 import { readThreadMessages } from "../store/delta.ts";
 import { NeonSaver } from "../store/neon-saver.ts";
+import { LIST_THREADS, SELECT_THREAD_ROW } from "../store/sql.ts";
 import { assertThreadId } from "../store/thread-key.ts";
 import { workerDb } from "../worker/db.ts";
 import type { Env } from "../worker/env.ts";
 import { notAvailable } from "./errors.ts";
-import { LIST_THREADS, SELECT_THREAD_ROW } from "./sql.ts";
 
 export interface ThreadSummary {
   context_id: string;

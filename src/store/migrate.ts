@@ -14,6 +14,12 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { LlamonError } from "../errors.ts";
 import { redactDsn } from "./dsn.ts";
+import {
+  CREATE_MIGRATIONS_TABLE,
+  INSERT_MIGRATION,
+  MIGRATION_LOCK,
+  SELECT_APPLIED_MIGRATIONS,
+} from "./sql.ts";
 
 export interface MigrationFile {
   /** File name, e.g. "0001_langgraph_checkpoints.sql". */
@@ -115,17 +121,9 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
     // READ COMMITTED explicitly: each statement must see what a lock holder before us committed,
     // even when the server's default isolation is stricter.
     await client.query("BEGIN ISOLATION LEVEL READ COMMITTED");
-    await client.query("SELECT pg_advisory_xact_lock($1::bigint)", [LOCK_KEY]);
-    await client.query(
-      `CREATE TABLE IF NOT EXISTS llamon_migrations (
-        name text PRIMARY KEY,
-        checksum text NOT NULL,
-        applied_at timestamptz NOT NULL DEFAULT now()
-      )`,
-    );
-    const rows = await client.query<{ name: string; checksum: string }>(
-      "SELECT name, checksum FROM llamon_migrations",
-    );
+    await client.query(MIGRATION_LOCK, [LOCK_KEY]);
+    await client.query(CREATE_MIGRATIONS_TABLE);
+    const rows = await client.query<{ name: string; checksum: string }>(SELECT_APPLIED_MIGRATIONS);
     const applied = new Map(rows.rows.map((r) => [r.name, r.checksum]));
     checkUnchanged(files, applied);
     for (const name of applied.keys()) {
@@ -141,10 +139,7 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
       }
       current = file.name;
       await client.query(file.sql);
-      await client.query("INSERT INTO llamon_migrations (name, checksum) VALUES ($1, $2)", [
-        file.name,
-        file.checksum,
-      ]);
+      await client.query(INSERT_MIGRATION, [file.name, file.checksum]);
       result.applied.push(file.name);
     }
     current = undefined;

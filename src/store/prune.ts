@@ -26,6 +26,7 @@
  */
 import { dbErrorFields, LlamonError } from "../errors.ts";
 import type { Db, QueryResult, SqlParam } from "./db.ts";
+import { PRUNE_DELETE_BATCH, PRUNE_LOCK_BATCH, PRUNE_PLAN } from "./sql.ts";
 import { assertAgentId, assertThreadId } from "./thread-key.ts";
 
 export const PRUNE_TABLES = [
@@ -93,89 +94,6 @@ export interface ApplyOptions {
 
 export const DEFAULT_PRUNE_BATCH_SIZE = 100;
 const DAY_MS = 86_400_000;
-
-/** Last activity of each of the agent's threads, from every table that holds them. */
-const CANDIDATES = `WITH registry AS (
-  SELECT thread_id, last_activity_at FROM llamon_threads
-   WHERE agent_id = $1 AND ($3::text[] IS NULL OR thread_id = ANY($3::text[]))
-), checkpoint_threads AS (
-  SELECT substr(thread_id, length($2) + 1) AS thread_id,
-         max(CASE WHEN checkpoint ->> 'ts' ~ '^\\d{4}-\\d{2}-\\d{2}T'
-                  THEN (checkpoint ->> 'ts')::timestamptz END) AS last_at
-    FROM checkpoints
-   WHERE starts_with(thread_id, $2)
-     AND ($3::text[] IS NULL OR thread_id IN (SELECT $2 || x FROM unnest($3::text[]) AS x))
-   GROUP BY thread_id
-), memory_threads AS (
-  SELECT thread_id, max(updated_at) AS last_at FROM persistent_memory
-   WHERE agent_id = $1 AND thread_id <> '' AND ($3::text[] IS NULL OR thread_id = ANY($3::text[]))
-   GROUP BY thread_id
-), candidates AS (
-  SELECT coalesce(r.thread_id, c.thread_id, m.thread_id) AS thread_id,
-         r.thread_id IS NOT NULL AS registered,
-         coalesce(r.last_activity_at, greatest(c.last_at, m.last_at)) AS last_activity_at
-    FROM registry r
-    FULL JOIN checkpoint_threads c ON c.thread_id = r.thread_id
-    FULL JOIN memory_threads m ON m.thread_id = coalesce(r.thread_id, c.thread_id)
-)`;
-
-/** $1 agent, $2 "<agent>:", $3 thread ids or NULL, $4 cutoff or NULL. */
-const PLAN = `${CANDIDATES}
-SELECT t.thread_id, t.registered, t.last_activity_at,
-       cp.rows AS cp_rows, cp.bytes AS cp_bytes, bl.rows AS bl_rows, bl.bytes AS bl_bytes,
-       wr.rows AS wr_rows, wr.bytes AS wr_bytes, pm.rows AS pm_rows, pm.bytes AS pm_bytes,
-       rg.rows AS rg_rows, rg.bytes AS rg_bytes
-  FROM candidates t
-  CROSS JOIN LATERAL (SELECT count(*) AS rows, coalesce(sum(pg_column_size(x.*)), 0) AS bytes
-                        FROM checkpoints x WHERE x.thread_id = $2 || t.thread_id) cp
-  CROSS JOIN LATERAL (SELECT count(*) AS rows, coalesce(sum(pg_column_size(x.*)), 0) AS bytes
-                        FROM checkpoint_blobs x WHERE x.thread_id = $2 || t.thread_id) bl
-  CROSS JOIN LATERAL (SELECT count(*) AS rows, coalesce(sum(pg_column_size(x.*)), 0) AS bytes
-                        FROM checkpoint_writes x WHERE x.thread_id = $2 || t.thread_id) wr
-  CROSS JOIN LATERAL (SELECT count(*) AS rows, coalesce(sum(pg_column_size(x.*)), 0) AS bytes
-                        FROM persistent_memory x WHERE x.agent_id = $1 AND x.thread_id = t.thread_id) pm
-  CROSS JOIN LATERAL (SELECT count(*) AS rows, coalesce(sum(pg_column_size(x.*)), 0) AS bytes
-                        FROM llamon_threads x WHERE x.agent_id = $1 AND x.thread_id = t.thread_id) rg
- WHERE $4::timestamptz IS NULL OR coalesce(t.last_activity_at, '-infinity') < $4::timestamptz
- ORDER BY t.last_activity_at ASC NULLS FIRST, t.thread_id`;
-
-/** Lock the registry rows of a batch: $1 agent, $2 thread ids. */
-const LOCK_BATCH = `SELECT thread_id FROM llamon_threads
- WHERE agent_id = $1 AND thread_id = ANY($2::text[])
- ORDER BY thread_id
-   FOR UPDATE`;
-
-/**
- * Delete a batch across the five tables, re-checking the cut-off against the (locked)
- * registry: $1 agent, $2 thread ids, $3 "<agent>:", $4 cutoff or NULL.
- */
-const DELETE_BATCH = `WITH target AS (
-  SELECT x.thread_id, $3 || x.thread_id AS storage_id
-    FROM unnest($2::text[]) AS x(thread_id)
-    LEFT JOIN llamon_threads r ON r.agent_id = $1 AND r.thread_id = x.thread_id
-   WHERE $4::timestamptz IS NULL OR coalesce(r.last_activity_at, '-infinity') < $4::timestamptz
-), wr AS (
-  DELETE FROM checkpoint_writes d USING target t WHERE d.thread_id = t.storage_id
-  RETURNING pg_column_size(d.*) AS size
-), bl AS (
-  DELETE FROM checkpoint_blobs d USING target t WHERE d.thread_id = t.storage_id
-  RETURNING pg_column_size(d.*) AS size
-), cp AS (
-  DELETE FROM checkpoints d USING target t WHERE d.thread_id = t.storage_id
-  RETURNING pg_column_size(d.*) AS size
-), pm AS (
-  DELETE FROM persistent_memory d USING target t WHERE d.agent_id = $1 AND d.thread_id = t.thread_id
-  RETURNING pg_column_size(d.*) AS size
-), rg AS (
-  DELETE FROM llamon_threads d USING target t WHERE d.agent_id = $1 AND d.thread_id = t.thread_id
-  RETURNING pg_column_size(d.*) AS size
-)
-SELECT (SELECT coalesce(jsonb_agg(thread_id), '[]'::jsonb) FROM target) AS deleted,
-       (SELECT count(*) FROM cp) AS cp_rows, (SELECT coalesce(sum(size), 0) FROM cp) AS cp_bytes,
-       (SELECT count(*) FROM bl) AS bl_rows, (SELECT coalesce(sum(size), 0) FROM bl) AS bl_bytes,
-       (SELECT count(*) FROM wr) AS wr_rows, (SELECT coalesce(sum(size), 0) FROM wr) AS wr_bytes,
-       (SELECT count(*) FROM pm) AS pm_rows, (SELECT coalesce(sum(size), 0) FROM pm) AS pm_bytes,
-       (SELECT count(*) FROM rg) AS rg_rows, (SELECT coalesce(sum(size), 0) FROM rg) AS rg_bytes`;
 
 type CountColumns = Record<
   `${"cp" | "bl" | "wr" | "pm" | "rg"}_${"rows" | "bytes"}`,
@@ -280,7 +198,7 @@ export async function planPrune(db: Db, filter: PruneFilter): Promise<PrunePlan>
   }
   const threadIds =
     filter.threadIds === undefined ? undefined : [...new Set(filter.threadIds)].sort();
-  const { rows } = await run<PlanRow>(db, PLAN, [
+  const { rows } = await run<PlanRow>(db, PRUNE_PLAN, [
     filter.agentId,
     prefix,
     threadIds ?? null,
@@ -336,8 +254,11 @@ export async function applyPrune(
     try {
       results = await db.batch(
         [
-          { text: LOCK_BATCH, params: [plan.agentId, batch] },
-          { text: DELETE_BATCH, params: [plan.agentId, batch, `${plan.agentId}:`, plan.cutoff] },
+          { text: PRUNE_LOCK_BATCH, params: [plan.agentId, batch] },
+          {
+            text: PRUNE_DELETE_BATCH,
+            params: [plan.agentId, batch, `${plan.agentId}:`, plan.cutoff],
+          },
         ],
         { isolationLevel: "ReadCommitted" },
       );

@@ -1,5 +1,6 @@
 /**
- * Every SQL statement llamon runs at request time, in one place. All are parameterised;
+ * Every SQL statement llamon runs on Postgres, in one place (the migrations' DDL is in
+ * migrations/, the Durable Object's SQLite statements in sqlite-sql.ts). All are parameterised;
  * row sets travel as one jsonb parameter (`jsonb_to_recordset`) and bytes as base64 text,
  * which both transports encode identically and which keeps a whole write to one statement.
  */
@@ -238,3 +239,160 @@ export const PRUNE_OLDER_CHECKPOINTS =
 export const PRUNE_UNREFERENCED_BLOBS = `DELETE FROM checkpoint_blobs b
  WHERE b.thread_id = $1 AND b.checkpoint_ns = $2
    AND NOT EXISTS (SELECT 1 FROM jsonb_each_text($3::jsonb) AS v WHERE v.key = b.channel AND v.value = b.version)`;
+
+// --- The management API (src/admin) -------------------------------------------------------
+
+/**
+ * Merge a patch into the agent's run-time MemoryConfig layer, atomically (two admins
+ * patching at once never lose a key). Row: persistent_memory (agent, '', 'settings'), value
+ * `{"memory": {…}, "updated_at": "…"}`. $1 agent, $2 patch (jsonb object), $3 ISO time.
+ */
+export const MERGE_RUNTIME_CONFIG = `INSERT INTO persistent_memory (agent_id, thread_id, key, value)
+VALUES ($1, '', 'settings', jsonb_build_object('memory', $2::jsonb, 'updated_at', $3::text))
+ON CONFLICT (agent_id, thread_id, key) DO UPDATE
+   SET value = (CASE WHEN jsonb_typeof(persistent_memory.value) = 'object'
+                     THEN persistent_memory.value ELSE '{}'::jsonb END)
+               || jsonb_build_object(
+                    'memory',
+                    (CASE WHEN jsonb_typeof(persistent_memory.value -> 'memory') = 'object'
+                          THEN persistent_memory.value -> 'memory' ELSE '{}'::jsonb END) || $2::jsonb,
+                    'updated_at', $3::text),
+       updated_at = now()
+RETURNING value`;
+
+/**
+ * Remove keys from the run-time layer (they fall back to registry/env/code/defaults); an
+ * empty $2 removes them all. $1 agent, $2 keys text[], $3 ISO time.
+ */
+export const RESET_RUNTIME_CONFIG = `UPDATE persistent_memory
+   SET value = jsonb_build_object(
+         'memory',
+         CASE WHEN cardinality($2::text[]) = 0 OR jsonb_typeof(value -> 'memory') <> 'object'
+              THEN '{}'::jsonb ELSE (value -> 'memory') - $2::text[] END,
+         'updated_at', $3::text),
+       updated_at = now()
+ WHERE agent_id = $1 AND thread_id = '' AND key = 'settings'
+RETURNING value`;
+
+/**
+ * One page of an agent's conversations, newest activity first (keyset paging on
+ * (last_activity_at, thread_id); served by llamon_threads_agent_activity_idx).
+ * $1 agent, $2 cursor time (ISO, microseconds) or NULL, $3 cursor thread id, $4 limit.
+ */
+export const LIST_THREADS = `SELECT thread_id,
+       to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at,
+       to_char(last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS last_activity_at,
+       message_count
+  FROM llamon_threads
+ WHERE agent_id = $1
+   AND ($2::timestamptz IS NULL OR (last_activity_at, thread_id) < ($2::timestamptz, $3::text))
+ ORDER BY last_activity_at DESC, thread_id DESC
+ LIMIT $4`;
+
+/** The registry row of one conversation: $1 agent, $2 thread. */
+export const SELECT_THREAD_ROW = `SELECT thread_id,
+       to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at,
+       to_char(last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS last_activity_at,
+       message_count
+  FROM llamon_threads
+ WHERE agent_id = $1 AND thread_id = $2`;
+
+// --- Pruning old conversations (store/prune.ts, `llamon memory prune`) --------------------
+
+/** Last activity of each of the agent's threads, from every table that holds them. */
+const PRUNE_CANDIDATES = `WITH registry AS (
+  SELECT thread_id, last_activity_at FROM llamon_threads
+   WHERE agent_id = $1 AND ($3::text[] IS NULL OR thread_id = ANY($3::text[]))
+), checkpoint_threads AS (
+  SELECT substr(thread_id, length($2) + 1) AS thread_id,
+         max(CASE WHEN checkpoint ->> 'ts' ~ '^\\d{4}-\\d{2}-\\d{2}T'
+                  THEN (checkpoint ->> 'ts')::timestamptz END) AS last_at
+    FROM checkpoints
+   WHERE starts_with(thread_id, $2)
+     AND ($3::text[] IS NULL OR thread_id IN (SELECT $2 || x FROM unnest($3::text[]) AS x))
+   GROUP BY thread_id
+), memory_threads AS (
+  SELECT thread_id, max(updated_at) AS last_at FROM persistent_memory
+   WHERE agent_id = $1 AND thread_id <> '' AND ($3::text[] IS NULL OR thread_id = ANY($3::text[]))
+   GROUP BY thread_id
+), candidates AS (
+  SELECT coalesce(r.thread_id, c.thread_id, m.thread_id) AS thread_id,
+         r.thread_id IS NOT NULL AS registered,
+         coalesce(r.last_activity_at, greatest(c.last_at, m.last_at)) AS last_activity_at
+    FROM registry r
+    FULL JOIN checkpoint_threads c ON c.thread_id = r.thread_id
+    FULL JOIN memory_threads m ON m.thread_id = coalesce(r.thread_id, c.thread_id)
+)`;
+
+/** $1 agent, $2 "<agent>:", $3 thread ids or NULL, $4 cutoff or NULL. */
+export const PRUNE_PLAN = `${PRUNE_CANDIDATES}
+SELECT t.thread_id, t.registered, t.last_activity_at,
+       cp.rows AS cp_rows, cp.bytes AS cp_bytes, bl.rows AS bl_rows, bl.bytes AS bl_bytes,
+       wr.rows AS wr_rows, wr.bytes AS wr_bytes, pm.rows AS pm_rows, pm.bytes AS pm_bytes,
+       rg.rows AS rg_rows, rg.bytes AS rg_bytes
+  FROM candidates t
+  CROSS JOIN LATERAL (SELECT count(*) AS rows, coalesce(sum(pg_column_size(x.*)), 0) AS bytes
+                        FROM checkpoints x WHERE x.thread_id = $2 || t.thread_id) cp
+  CROSS JOIN LATERAL (SELECT count(*) AS rows, coalesce(sum(pg_column_size(x.*)), 0) AS bytes
+                        FROM checkpoint_blobs x WHERE x.thread_id = $2 || t.thread_id) bl
+  CROSS JOIN LATERAL (SELECT count(*) AS rows, coalesce(sum(pg_column_size(x.*)), 0) AS bytes
+                        FROM checkpoint_writes x WHERE x.thread_id = $2 || t.thread_id) wr
+  CROSS JOIN LATERAL (SELECT count(*) AS rows, coalesce(sum(pg_column_size(x.*)), 0) AS bytes
+                        FROM persistent_memory x WHERE x.agent_id = $1 AND x.thread_id = t.thread_id) pm
+  CROSS JOIN LATERAL (SELECT count(*) AS rows, coalesce(sum(pg_column_size(x.*)), 0) AS bytes
+                        FROM llamon_threads x WHERE x.agent_id = $1 AND x.thread_id = t.thread_id) rg
+ WHERE $4::timestamptz IS NULL OR coalesce(t.last_activity_at, '-infinity') < $4::timestamptz
+ ORDER BY t.last_activity_at ASC NULLS FIRST, t.thread_id`;
+
+/** Lock the registry rows of a batch: $1 agent, $2 thread ids. */
+export const PRUNE_LOCK_BATCH = `SELECT thread_id FROM llamon_threads
+ WHERE agent_id = $1 AND thread_id = ANY($2::text[])
+ ORDER BY thread_id
+   FOR UPDATE`;
+
+/**
+ * Delete a batch across the five tables, re-checking the cut-off against the (locked)
+ * registry: $1 agent, $2 thread ids, $3 "<agent>:", $4 cutoff or NULL.
+ */
+export const PRUNE_DELETE_BATCH = `WITH target AS (
+  SELECT x.thread_id, $3 || x.thread_id AS storage_id
+    FROM unnest($2::text[]) AS x(thread_id)
+    LEFT JOIN llamon_threads r ON r.agent_id = $1 AND r.thread_id = x.thread_id
+   WHERE $4::timestamptz IS NULL OR coalesce(r.last_activity_at, '-infinity') < $4::timestamptz
+), wr AS (
+  DELETE FROM checkpoint_writes d USING target t WHERE d.thread_id = t.storage_id
+  RETURNING pg_column_size(d.*) AS size
+), bl AS (
+  DELETE FROM checkpoint_blobs d USING target t WHERE d.thread_id = t.storage_id
+  RETURNING pg_column_size(d.*) AS size
+), cp AS (
+  DELETE FROM checkpoints d USING target t WHERE d.thread_id = t.storage_id
+  RETURNING pg_column_size(d.*) AS size
+), pm AS (
+  DELETE FROM persistent_memory d USING target t WHERE d.agent_id = $1 AND d.thread_id = t.thread_id
+  RETURNING pg_column_size(d.*) AS size
+), rg AS (
+  DELETE FROM llamon_threads d USING target t WHERE d.agent_id = $1 AND d.thread_id = t.thread_id
+  RETURNING pg_column_size(d.*) AS size
+)
+SELECT (SELECT coalesce(jsonb_agg(thread_id), '[]'::jsonb) FROM target) AS deleted,
+       (SELECT count(*) FROM cp) AS cp_rows, (SELECT coalesce(sum(size), 0) FROM cp) AS cp_bytes,
+       (SELECT count(*) FROM bl) AS bl_rows, (SELECT coalesce(sum(size), 0) FROM bl) AS bl_bytes,
+       (SELECT count(*) FROM wr) AS wr_rows, (SELECT coalesce(sum(size), 0) FROM wr) AS wr_bytes,
+       (SELECT count(*) FROM pm) AS pm_rows, (SELECT coalesce(sum(size), 0) FROM pm) AS pm_bytes,
+       (SELECT count(*) FROM rg) AS rg_rows, (SELECT coalesce(sum(size), 0) FROM rg) AS rg_bytes`;
+
+// --- Migrations and health -----------------------------------------------------------------
+
+/** The migration runner's lock (transaction-scoped): $1 the lock key. */
+export const MIGRATION_LOCK = "SELECT pg_advisory_xact_lock($1::bigint)";
+export const CREATE_MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS llamon_migrations (
+  name text PRIMARY KEY,
+  checksum text NOT NULL,
+  applied_at timestamptz NOT NULL DEFAULT now()
+)`;
+export const SELECT_APPLIED_MIGRATIONS = "SELECT name, checksum FROM llamon_migrations";
+/** $1 file name, $2 checksum. */
+export const INSERT_MIGRATION = "INSERT INTO llamon_migrations (name, checksum) VALUES ($1, $2)";
+/** The health check: are the tables there (42P01 when not). */
+export const COUNT_APPLIED_MIGRATIONS = "SELECT count(*)::text AS applied FROM llamon_migrations";

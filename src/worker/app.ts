@@ -8,6 +8,7 @@ import { createAdminApp } from "../admin/app.ts";
 import type { AgentDefinition } from "../agent/define.ts";
 import { dbErrorFields, type ErrorCode, isLlamonError, LlamonError } from "../errors.ts";
 import { resolveMemoryConfig } from "../memory/config.ts";
+import { COUNT_APPLIED_MIGRATIONS } from "../store/sql.ts";
 import { createStudioApp } from "../studio/app.ts";
 import { a2aAppFor } from "./a2a.ts";
 import { workerDb } from "./db.ts";
@@ -35,7 +36,7 @@ export function createApp(agent: AgentDefinition): Hono<{ Bindings: Env }> {
     if (config.enabled && config.backend === "postgres") {
       const db = workerDb(c.env);
       const result = await db
-        .query<{ applied: string }>("SELECT count(*)::text AS applied FROM llamon_migrations")
+        .query<{ applied: string }>(COUNT_APPLIED_MIGRATIONS)
         .catch((error: unknown) => {
           if (dbErrorFields(error)?.sqlstate !== "42P01") throw error;
           throw new LlamonError(
