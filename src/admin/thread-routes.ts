@@ -2,7 +2,8 @@
  * `/api/v1/memory/threads`: this agent's conversations (R2.3: never another agent's).
  *
  * - GET `?limit=20&cursor=…`: a page, newest activity first; `next_cursor` is null on the
- *   last page (postgres; the Durable Object backends answer 501, see threads.ts).
+ *   last page (postgres: llamon_threads; the Durable Object backends: the agent's index object,
+ *   see threads.ts).
  * - GET `/:contextId`: the stored thread as the window sees it (inspect.ts).
  * - DELETE `/:contextId`: erase everything of the conversation (right to be forgotten).
  */

@@ -6,8 +6,8 @@
  * | backend     | list                          | read / erase                               |
  * |-------------|-------------------------------|--------------------------------------------|
  * | postgres    | llamon_threads, newest first  | NeonSaver (checkpoint + memory rows)       |
- * | sqlite      | 501: no per-agent index       | ThreadDO RPC `inspect` / `erase`           |
- * | in_memory   | 501: no per-agent index       | ThreadDO RPC `inspect` / `erase`           |
+ * | sqlite      | the agent's index object      | ThreadDO RPC `inspect` / `erase`           |
+ * | in_memory   | the agent's index object      | ThreadDO RPC `inspect` / `erase`           |
  * | off         | 501: nothing is stored        | 501                                        |
  */
 import {
@@ -15,7 +15,7 @@ import {
   mapStoredMessagesToChatMessages,
   type StoredMessage,
 } from "@langchain/core/messages";
-import { threadObjectName } from "../agent/execute.ts";
+import { threadIndexObjectName, threadObjectName } from "../agent/execute.ts";
 import type { MemoryBackend } from "../memory/config.ts";
 import { readThreadMessages } from "../store/delta.ts";
 import { NeonSaver } from "../store/neon-saver.ts";
@@ -97,8 +97,6 @@ export function decodeCursor(cursor: string): CursorKey | undefined {
   return undefined;
 }
 
-const NO_INDEX =
-  "listing conversations needs the postgres backend: the Durable Object backends (in_memory, sqlite) keep each conversation in its own object and have no per-agent index. Open a conversation by its contextId instead (GET /api/v1/memory/threads/:contextId).";
 const MEMORY_OFF =
   "memory is off (MEMORY_BACKEND=off): conversations are not stored, so there is nothing to list, show or erase";
 const NO_RPC =
@@ -127,7 +125,23 @@ export async function listThreads(
   page: { limit: number; cursor: CursorKey | undefined },
 ): Promise<ThreadPage> {
   if (backend === "off") throw notAvailable(MEMORY_OFF);
-  if (backend !== "postgres") throw notAvailable(NO_INDEX);
+  if (backend !== "postgres") {
+    const threads = env.THREADS;
+    if (threads === undefined) {
+      throw notAvailable("the THREADS Durable Object binding is missing in wrangler.toml");
+    }
+    // The index object (durable/thread-index.ts): written after each turn on these backends.
+    const index = threads.getByName(threadIndexObjectName(agentId));
+    const found = await viaRpc(() => index.listThreads(page.cursor, page.limit));
+    const last = found.threads.at(-1);
+    return {
+      threads: found.threads.map((t) => ({ ...t })),
+      next_cursor:
+        found.more && last !== undefined
+          ? encodeCursor({ at: last.last_activity_at, id: last.context_id })
+          : null,
+    };
+  }
   const { rows } = await workerDb(env).query<Row>(LIST_THREADS, [
     agentId,
     page.cursor?.at ?? null,

@@ -39,6 +39,8 @@ export interface TurnOutput {
   readonly signals: MultiturnSignals | undefined;
   readonly seedReport: SeedReport | undefined;
   readonly merges: number;
+  /** Messages in the stored thread after the turn. */
+  readonly messageCount: number;
 }
 
 /**
@@ -55,6 +57,11 @@ export function effectiveMemoryConfig(env: Env, runtime?: MemoryConfigPatch): Me
 /** Durable Object names: threads and task records never collide (agent ids have no ':'). */
 export function threadObjectName(agentId: string, contextId: string): string {
   return `thread:${agentId}:${contextId}`;
+}
+
+/** The object listing an agent's conversations on the Durable Object backends. */
+export function threadIndexObjectName(agentId: string): string {
+  return `index:${agentId}`;
 }
 
 /** The object holding one A2A task record, by its task-store key (`a2a-task:<agent>:<task>`). */
@@ -108,5 +115,6 @@ export async function executeTurnHere(
     signals: result.signals,
     seedReport: seed?.report,
     merges: result.merges,
+    messageCount: result.thread.length,
   };
 }

@@ -21,9 +21,11 @@ import {
   type TurnInput,
   type TurnOutput,
   taskRecordObjectName,
+  threadIndexObjectName,
 } from "../agent/execute.ts";
 import { findRegisteredAgent } from "../agent/registry.ts";
 import { LlamonError } from "../errors.ts";
+import { createLogger } from "../log.ts";
 import { type MemoryBackend, type MemoryConfig, resolveMemoryConfig } from "../memory/config.ts";
 import { summaryAfterTurn } from "../queue/enqueue.ts";
 import { summarizeHere } from "../queue/host.ts";
@@ -37,6 +39,13 @@ import { SqliteSaver } from "../store/sqlite-saver.ts";
 import type { SqliteExec } from "../store/sqlite-sql.ts";
 import { type Env, parseWorkerVars } from "../worker/env.ts";
 import { AsyncLock } from "./lock.ts";
+import {
+  type IndexedThread,
+  indexTime,
+  pageOfThreads,
+  THREAD_INDEX_PREFIX,
+  touchedEntry,
+} from "./thread-index.ts";
 
 /** Storage keys of the conversation's task index (the task-store keys follow the prefix). */
 const TASK_INDEX_PREFIX = "task-index:";
@@ -123,14 +132,14 @@ export class ThreadDO extends DurableObject<Env> {
    * are applied one after another and none is lost (R2.4).
    */
   turn(input: TurnInput, config?: MemoryConfig): Promise<TurnOutput> {
-    return this.withLock(() => {
+    return this.withLock(async () => {
       // The turn's effective configuration (the run-time layer included) decides trim.
       const saver = this.saver;
       if (saver !== undefined) {
         saver.keepLatestOnly =
           config === undefined ? this.trim : config.persist_trim_keep_groups !== undefined;
       }
-      return executeTurnHere(
+      const out = await executeTurnHere(
         this.env,
         input,
         saver,
@@ -144,7 +153,43 @@ export class ThreadDO extends DurableObject<Env> {
           }),
         config,
       );
+      if (saver !== undefined) this.noteInIndex(saver.agentId, input.contextId, out.messageCount);
+      return out;
     });
+  }
+
+  /** The agent's conversation list (object backends): updated after the response. */
+  private noteInIndex(agentId: string, contextId: string, messageCount: number): void {
+    const index = this.env.THREADS?.getByName(threadIndexObjectName(agentId));
+    if (index === undefined) return;
+    this.ctx.waitUntil(
+      index.noteThread(contextId, messageCount).catch((error: unknown) => {
+        createLogger().warn(
+          `thread index: could not note conversation ${contextId}: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }),
+    );
+  }
+
+  /** Index object RPC: a turn of `contextId` was saved with this many messages. */
+  async noteThread(contextId: string, messageCount: number): Promise<void> {
+    const key = `${THREAD_INDEX_PREFIX}${contextId}`;
+    const previous = await this.ctx.storage.get<IndexedThread>(key);
+    await this.ctx.storage.put(key, touchedEntry(previous, contextId, messageCount, indexTime()));
+  }
+
+  /** Index object RPC: the conversation was erased. */
+  async dropThread(contextId: string): Promise<void> {
+    await this.ctx.storage.delete(`${THREAD_INDEX_PREFIX}${contextId}`);
+  }
+
+  /** Index object RPC: one page of the agent's conversations, newest activity first. */
+  async listThreads(
+    cursor: { at: string; id: string } | undefined,
+    limit: number,
+  ): Promise<{ threads: IndexedThread[]; more: boolean }> {
+    const entries = await this.ctx.storage.list<IndexedThread>({ prefix: THREAD_INDEX_PREFIX });
+    return pageOfThreads(entries.values(), cursor, limit);
   }
 
   /**
@@ -178,6 +223,7 @@ export class ThreadDO extends DurableObject<Env> {
       const store = this.storeFor(agentId);
       if (store === undefined) return { erased: false };
       await store.saver.deleteThread(threadId);
+      await this.env.THREADS?.getByName(threadIndexObjectName(agentId)).dropThread(threadId);
       return { erased: true };
     });
   }

@@ -38,15 +38,67 @@ function instance(vars: Record<string, unknown> = {}) {
   return { fetch: fetcher, api };
 }
 
+interface Listed {
+  context_id: string;
+  created_at: string;
+  last_activity_at: string;
+  message_count: number;
+}
+
+/** Every listed conversation of the instance's agent, page by page (checks the paging). */
+async function allThreads(worker: ReturnType<typeof instance>, limit = 2): Promise<Listed[]> {
+  const seen: Listed[] = [];
+  let cursor: string | null = null;
+  do {
+    const query: string = cursor === null ? `?limit=${limit}` : `?limit=${limit}&cursor=${cursor}`;
+    const page = await worker.api("GET", `/api/v1/memory/threads${query}`);
+    expect(page.status).toBe(200);
+    const threads = page.body.threads as Listed[];
+    expect(threads.length).toBeLessThanOrEqual(limit);
+    seen.push(...threads);
+    cursor = page.body.next_cursor as string | null;
+  } while (cursor !== null);
+  // Newest activity first, no conversation twice.
+  const order = seen.map((t) => `${t.last_activity_at} ${t.context_id}`);
+  expect(order).toEqual([...order].sort().reverse());
+  expect(new Set(seen.map((t) => t.context_id)).size).toBe(seen.length);
+  return seen;
+}
+
+/** Polls `probe` until it returns a value (the index is written after the answer). */
+async function eventually<T>(probe: () => Promise<T | undefined>, ms = 5000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error("not listed in time");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 describe(`management API on the ${backend} backend`, () => {
-  it("R2.3 R4.3 shows a conversation through the ThreadDO, erases it; listing is 501", async () => {
+  it("R2.3 R4.3 lists the conversation, shows it through the ThreadDO, erases it (and its list entry)", async () => {
     const worker = instance();
     const contextId = `admin-${crypto.randomUUID()}`;
     await sendRaw(productDocumentBody(contextId, "one"), worker);
     await sendRaw(productDocumentBody(contextId, "two"), worker);
-    const list = await worker.api("GET", "/api/v1/memory/threads");
-    expect(list.status).toBe(501);
-    expect(String(list.body.message)).toContain("postgres");
+    const others = [`admin-b-${crypto.randomUUID()}`, `admin-c-${crypto.randomUUID()}`];
+    for (const other of others) await sendRaw(productDocumentBody(other, "hi"), worker);
+    // The agent's index object is written after each turn's answer (waitUntil).
+    const listed = await eventually(async () => {
+      const entry = (await allThreads(worker)).find((t) => t.context_id === contextId);
+      return entry?.message_count === 4 ? entry : undefined;
+    });
+    expect(listed.created_at <= listed.last_activity_at).toBe(true);
+    // More than one page (limit 2), the later conversations first.
+    const ids = (
+      await eventually(async () => {
+        const all = await allThreads(worker);
+        return others.every((o) => all.some((t) => t.context_id === o)) ? all : undefined;
+      })
+    ).map((t) => t.context_id);
+    expect(ids.length).toBeGreaterThanOrEqual(3);
+    expect(ids.indexOf(others[1] as string)).toBeLessThan(ids.indexOf(contextId));
     const view = await worker.api("GET", `/api/v1/memory/threads/${contextId}`);
     expect(view.status).toBe(200);
     expect(view.body).toMatchObject({
@@ -58,6 +110,7 @@ describe(`management API on the ${backend} backend`, () => {
     expect((await other.api("GET", `/api/v1/memory/threads/${contextId}`)).status).toBe(404);
     expect((await worker.api("DELETE", `/api/v1/memory/threads/${contextId}`)).status).toBe(200);
     expect((await worker.api("GET", `/api/v1/memory/threads/${contextId}`)).status).toBe(404);
+    expect((await allThreads(worker)).some((t) => t.context_id === contextId)).toBe(false);
     const again = await sendRaw(productDocumentBody(contextId, "again"), worker);
     expect(firstLine(again.replyText)).toBe("offline-model: received=1 has_prior=false");
   });

@@ -1,0 +1,71 @@
+/**
+ * The per-agent list of conversations on the Durable Object backends (in_memory, sqlite),
+ * where no table lists them: one object per agent (`index:<agent_id>`) keeps an entry per
+ * conversation, written in the background after each turn and dropped when the conversation
+ * is erased. The management API pages through it like through `llamon_threads` on postgres:
+ * newest activity first, keyset cursor on (last activity, context id).
+ *
+ * Listing reads every entry of the agent (these backends are for experiments and small
+ * deployments; postgres keeps a real index). On in_memory a listed conversation may have lost
+ * its messages with its object (that is what in_memory means); the entry stays until erased.
+ */
+
+/** A conversation as the index keeps it (the management API's ThreadSummary fields). */
+export interface IndexedThread {
+  readonly context_id: string;
+  readonly created_at: string;
+  readonly last_activity_at: string;
+  readonly message_count: number;
+}
+
+/** Storage keys of the entries (the context id follows). */
+export const THREAD_INDEX_PREFIX = "thread-index:";
+
+/** The time as the API prints it: ISO 8601 UTC with microseconds, like Postgres's. */
+export function indexTime(date = new Date()): string {
+  return date.toISOString().replace(/Z$/, "000Z");
+}
+
+/** The entry after a turn: created once, then activity and length updated. */
+export function touchedEntry(
+  previous: IndexedThread | undefined,
+  contextId: string,
+  messageCount: number,
+  at: string,
+): IndexedThread {
+  return {
+    context_id: contextId,
+    created_at: previous?.created_at ?? at,
+    last_activity_at: at,
+    message_count: messageCount,
+  };
+}
+
+/**
+ * One page, newest activity first (ties: greater context id first), after `cursor` (the last
+ * entry of the previous page). `more`: there is a next page.
+ */
+export function pageOfThreads(
+  entries: Iterable<IndexedThread>,
+  cursor: { at: string; id: string } | undefined,
+  limit: number,
+): { threads: IndexedThread[]; more: boolean } {
+  const after = (e: IndexedThread) =>
+    cursor === undefined ||
+    e.last_activity_at < cursor.at ||
+    (e.last_activity_at === cursor.at && e.context_id < cursor.id);
+  const sorted = [...entries]
+    .filter(after)
+    .sort((a, b) =>
+      a.last_activity_at !== b.last_activity_at
+        ? a.last_activity_at < b.last_activity_at
+          ? 1
+          : -1
+        : a.context_id < b.context_id
+          ? 1
+          : a.context_id > b.context_id
+            ? -1
+            : 0,
+    );
+  return { threads: sorted.slice(0, limit), more: sorted.length > limit };
+}
