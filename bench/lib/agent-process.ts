@@ -8,11 +8,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import pg from "pg";
 import { createTestDatabase, SERVER_DSN } from "../../test/helpers/pg.ts";
+import { freePort } from "../../test/helpers/ports.ts";
+
+export { freePort };
 
 const ROOT = resolve(import.meta.dirname, "../..");
 
@@ -26,14 +28,6 @@ export interface RunningAgent {
   /** The last lines the agent printed. */
   output(): string;
   stop(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
 }
 
 async function serverReachable(): Promise<boolean> {

@@ -12,7 +12,6 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { existsSync } from "node:fs";
 import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import pg from "pg";
@@ -27,6 +26,7 @@ import { createNeonDb } from "../../src/store/db-neon.ts";
 import { readThreadMessages } from "../../src/store/delta.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { createTestDatabase, SERVER_DSN, type TestDatabase } from "../helpers/pg.ts";
+import { freePort } from "../helpers/ports.ts";
 
 const BIN = resolve(import.meta.dirname, "../../bin/llamon.mjs");
 
@@ -57,16 +57,6 @@ function ensurePgbouncer(): { path?: string; why?: string } {
   return path
     ? { path }
     : { why: `apt-get install pgbouncer failed: ${install.stderr?.slice(-300)}` };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, "close");
-  return port;
 }
 
 function cli(args: string[], env: Record<string, string> = {}) {

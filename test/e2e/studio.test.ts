@@ -12,12 +12,12 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { existsSync } from "node:fs";
 import { copyFile, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NEON_STYLE_DSN, startTestBackend, type TestBackend } from "../helpers/backend.ts";
+import { freePort } from "../helpers/ports.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const CHROMIUM = process.env.LLAMON_CHROMIUM ?? "/usr/bin/chromium";
@@ -39,14 +39,6 @@ let browser: Browser | undefined;
 let workDir = "";
 let baseUrl = "";
 let wranglerOutput = "";
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {

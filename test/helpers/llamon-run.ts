@@ -4,21 +4,14 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { createServer } from "node:net";
 import { resolve } from "node:path";
+import { freePort } from "./ports.ts";
+
+export { freePort };
 
 /** This checkout (where bin/llamon.mjs lives). */
 export const REPO = resolve(import.meta.dirname, "../..");
 export const LLAMON_BIN = resolve(REPO, "bin/llamon.mjs");
-
-/** A TCP port free on 127.0.0.1 at the time of asking. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 /** `node bin/llamon.mjs <args>` in `cwd`, with `env` over this process's environment. */
 export function llamon(

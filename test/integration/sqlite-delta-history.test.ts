@@ -6,7 +6,7 @@
  * (the whole list in every checkpoint), for several channels at once, and per agent (R2.3).
  * On Node's built-in SQLite, the same synchronous SQL a Durable Object's storage runs.
  */
-import { DatabaseSync, type SQLInputValue } from "node:sqlite";
+import { DatabaseSync } from "node:sqlite";
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import {
@@ -25,36 +25,8 @@ import { createMemoryLogger } from "../../src/log.ts";
 import { resolveMemoryConfig } from "../../src/memory/config.ts";
 import { MESSAGES_SNAPSHOT_EVERY, readThreadMessages } from "../../src/store/delta.ts";
 import { SqliteSaver } from "../../src/store/sqlite-saver.ts";
-import type { SqliteExec } from "../../src/store/sqlite-sql.ts";
 import { storageThreadId } from "../../src/store/thread-key.ts";
-
-/** node:sqlite behind the SqliteExec interface (savepoints nest), counting statements. */
-function nodeSqlite(db: DatabaseSync): SqliteExec & { statements: number } {
-  let depth = 0;
-  return {
-    statements: 0,
-    exec(sql, ...params) {
-      this.statements += 1;
-      const found = db.prepare(sql).all(...(params as SQLInputValue[]));
-      return { toArray: () => found };
-    },
-    transaction(fn) {
-      const name = `llamon_tx_${depth++}`;
-      db.exec(`SAVEPOINT ${name}`);
-      try {
-        const result = fn();
-        db.exec(`RELEASE ${name}`);
-        return result;
-      } catch (error) {
-        db.exec(`ROLLBACK TO ${name}`);
-        db.exec(`RELEASE ${name}`);
-        throw error;
-      } finally {
-        depth--;
-      }
-    },
-  };
-}
+import { nodeSqlite } from "../helpers/node-sqlite.ts";
 
 let database: DatabaseSync;
 let sql: ReturnType<typeof nodeSqlite>;

@@ -6,39 +6,14 @@
  * agents sharing a storage never see each other's threads (R2.3).
  */
 import { randomBytes } from "node:crypto";
-import { DatabaseSync, type SQLInputValue } from "node:sqlite";
+import { DatabaseSync } from "node:sqlite";
 import { validate } from "@langchain/langgraph-checkpoint-validation";
 import "../helpers/jest-globals.ts";
 import { describe } from "vitest";
 import { InMemorySaver } from "../../src/store/memory-saver.ts";
 import { SqliteSaver } from "../../src/store/sqlite-saver.ts";
 import type { SqliteExec } from "../../src/store/sqlite-sql.ts";
-
-/** node:sqlite behind the SqliteExec interface; savepoints make transactions nest. */
-function nodeSqlite(db: DatabaseSync): SqliteExec {
-  let depth = 0;
-  return {
-    exec(sql, ...params) {
-      const found = db.prepare(sql).all(...(params as SQLInputValue[]));
-      return { toArray: () => found };
-    },
-    transaction(fn) {
-      const name = `llamon_tx_${depth++}`;
-      db.exec(`SAVEPOINT ${name}`);
-      try {
-        const result = fn();
-        db.exec(`RELEASE ${name}`);
-        return result;
-      } catch (error) {
-        db.exec(`ROLLBACK TO ${name}`);
-        db.exec(`RELEASE ${name}`);
-        throw error;
-      } finally {
-        depth--;
-      }
-    },
-  };
-}
+import { nodeSqlite } from "../helpers/node-sqlite.ts";
 
 const agentId = (kind: string) => `conformance-${kind}-${randomBytes(4).toString("hex")}`;
 
