@@ -33,20 +33,45 @@ interface Expected {
 export interface Dialogue {
   id: string;
   lang: "ko" | "en" | "mixed";
-  split?: "dev" | "holdout";
+  /** dev, holdout1, holdout2, dev3: tuned on; holdout3: held out (see HELD_OUT). */
+  split?: string;
   note?: string;
   turns: string[];
   expectedFacts: Expected[];
+  /** A correction: values the dialogue corrected away, which must not be stored at the end. */
+  forbidden?: Expected[];
   followUp: string;
   expectedRecall: Expected[];
 }
+
+/** A line that states nothing about the user (chit-chat): it must give no fact. */
+export interface ChitChat {
+  text: string;
+  lang: "ko" | "en";
+  split: string;
+}
+
+/**
+ * Splits never tuned on: written before the rules were changed for them and not inspected
+ * case by case afterwards (`--verbose` hides them unless `--show-held-out`). The older
+ * holdout1/holdout2 were fixed after their first run, so they count as tuned.
+ */
+export const HELD_OUT: ReadonlySet<string> = new Set(["holdout3"]);
 
 export const FIXTURE = fileURLToPath(
   new URL("../test/fixtures/facts/dialogues.json", import.meta.url),
 );
 
+export const CHITCHAT_FIXTURE = fileURLToPath(
+  new URL("../test/fixtures/facts/chitchat.json", import.meta.url),
+);
+
 export function loadDialogues(path = FIXTURE): Dialogue[] {
   return JSON.parse(readFileSync(path, "utf8")) as Dialogue[];
+}
+
+export function loadChitChat(path = CHITCHAT_FIXTURE): ChitChat[] {
+  return JSON.parse(readFileSync(path, "utf8")) as ChitChat[];
 }
 
 /** Family facts also match by relation across languages ("딸" is family:daughter). */
@@ -72,6 +97,10 @@ interface Counts {
   emptyDialogues: number;
   empty1: number;
   empty3: number;
+  corrections: number;
+  correctionsRight: number;
+  chitchat: number;
+  chitchatSilent: number;
 }
 
 const zero = (): Counts => ({
@@ -86,6 +115,10 @@ const zero = (): Counts => ({
   emptyDialogues: 0,
   empty1: 0,
   empty3: 0,
+  corrections: 0,
+  correctionsRight: 0,
+  chitchat: 0,
+  chitchatSilent: 0,
 });
 
 export interface Metrics {
@@ -95,6 +128,10 @@ export interface Metrics {
   recallAt3: number;
   emptyAt1: number;
   emptyAt3: number;
+  /** Correction dialogues (with `forbidden`) and how many ended right. */
+  corrections: { n: number; right: number };
+  /** Chit-chat lines and the share that gave no fact. */
+  chitchat: { n: number; silent: number };
 }
 
 const ratio = (a: number, b: number): number => (b === 0 ? 1 : Math.round((a / b) * 1000) / 1000);
@@ -113,6 +150,8 @@ function metrics(c: Counts): Metrics {
     recallAt3: ratio(c.hits3, c.recallDialogues === 0 ? 0 : c.recallDialogues),
     emptyAt1: ratio(c.empty1, c.emptyDialogues),
     emptyAt3: ratio(c.empty3, c.emptyDialogues),
+    corrections: { n: c.corrections, right: c.correctionsRight },
+    chitchat: { n: c.chitchat, silent: ratio(c.chitchatSilent, c.chitchat) },
   };
 }
 
@@ -125,6 +164,8 @@ export interface DialogueResult {
   recall3: Fact[];
   score1: number;
   score3: number;
+  /** Corrections only: every expected fact stored, no forbidden one, recall@3 = 1. */
+  correctionRight?: boolean;
 }
 
 export function runDialogue(d: Dialogue): DialogueResult {
@@ -141,7 +182,7 @@ export function runDialogue(d: Dialogue): DialogueResult {
     const hits = d.expectedRecall.filter((e) => got.some((f) => matches(f, e))).length;
     return hits / Math.min(k, d.expectedRecall.length);
   };
-  return {
+  const result: DialogueResult = {
     id: d.id,
     facts,
     missing,
@@ -151,6 +192,14 @@ export function runDialogue(d: Dialogue): DialogueResult {
     score1: at(recall1, 1),
     score3: at(recall3, 3),
   };
+  if (d.forbidden !== undefined && d.forbidden.length > 0) {
+    const forbidden = d.forbidden;
+    result.correctionRight =
+      missing.length === 0 &&
+      !facts.some((f) => forbidden.some((e) => matches(f, e))) &&
+      result.score3 === 1;
+  }
+  return result;
 }
 
 export interface Report {
@@ -158,6 +207,8 @@ export interface Report {
   overall: Metrics;
   byLang: Record<string, Metrics>;
   bySplit: Record<string, Metrics>;
+  /** "tuned" (every split the rules were fixed on) and "held-out" ({@link HELD_OUT}). */
+  byGroup: Record<string, Metrics>;
   /** Wall-clock mean/p99 and CPU-time mean per utterance (extract+merge) and per recall, in ms. */
   latencyMs: {
     extractMean: number;
@@ -183,6 +234,10 @@ function add(c: Counts, d: Dialogue, r: DialogueResult): void {
     c.recallDialogues++;
     c.hits1 += r.score1;
     c.hits3 += r.score3;
+  }
+  if (r.correctionRight !== undefined) {
+    c.corrections++;
+    if (r.correctionRight) c.correctionsRight++;
   }
 }
 
@@ -234,29 +289,55 @@ function latency(dialogues: readonly Dialogue[]): Report["latencyMs"] {
   };
 }
 
+/** "held-out" for {@link HELD_OUT} splits, else "tuned". */
+export const groupOf = (split: string | undefined): string =>
+  HELD_OUT.has(split ?? "dev") ? "held-out" : "tuned";
+
 export function evaluate(
   dialogues: readonly Dialogue[],
-  options: { latency?: boolean } = {},
-): { report: Report; results: DialogueResult[] } {
+  options: { latency?: boolean; chitchat?: readonly ChitChat[] } = {},
+): {
+  report: Report;
+  results: DialogueResult[];
+  chitchatFacts: { line: ChitChat; facts: Fact[] }[];
+} {
   const overall = zero();
   const byLang = new Map<string, Counts>();
   const bySplit = new Map<string, Counts>();
+  const byGroup = new Map<string, Counts>();
+  const bucket = (map: Map<string, Counts>, key: string): Counts => {
+    const c = map.get(key) ?? zero();
+    map.set(key, c);
+    return c;
+  };
   const results: DialogueResult[] = [];
   for (const d of dialogues) {
     const r = runDialogue(d);
     results.push(r);
     add(overall, d, r);
-    const lang = byLang.get(d.lang) ?? zero();
-    add(lang, d, r);
-    byLang.set(d.lang, lang);
-    const split = bySplit.get(d.split ?? "dev") ?? zero();
-    add(split, d, r);
-    bySplit.set(d.split ?? "dev", split);
+    add(bucket(byLang, d.lang), d, r);
+    add(bucket(bySplit, d.split ?? "dev"), d, r);
+    add(bucket(byGroup, groupOf(d.split)), d, r);
+  }
+  const chitchatFacts: { line: ChitChat; facts: Fact[] }[] = [];
+  for (const line of options.chitchat ?? []) {
+    const facts = updateFacts([], line.text);
+    if (facts.length > 0) chitchatFacts.push({ line, facts });
+    for (const c of [
+      overall,
+      bucket(byLang, line.lang),
+      bucket(bySplit, line.split),
+      bucket(byGroup, groupOf(line.split)),
+    ]) {
+      c.chitchat++;
+      if (facts.length === 0) c.chitchatSilent++;
+    }
   }
   const report: Report = {
     overall: metrics(overall),
     byLang: Object.fromEntries([...byLang].map(([key, c]) => [key, metrics(c)])),
     bySplit: Object.fromEntries([...bySplit].map(([key, c]) => [key, metrics(c)])),
+    byGroup: Object.fromEntries([...byGroup].map(([key, c]) => [key, metrics(c)])),
     latencyMs:
       options.latency === false
         ? {
@@ -269,13 +350,15 @@ export function evaluate(
           }
         : latency(dialogues),
   };
-  return { report, results };
+  return { report, results, chitchatFacts };
 }
 
 function row(label: string, m: Metrics): string {
   const e = m.extraction;
+  const corrections = m.corrections.n === 0 ? "-" : `${m.corrections.right}/${m.corrections.n}`;
+  const chitchat = m.chitchat.n === 0 ? "-" : `${m.chitchat.silent.toFixed(3)} (${m.chitchat.n})`;
   return [
-    label.padEnd(10),
+    label.padEnd(15),
     String(m.dialogues).padStart(4),
     e.precision.toFixed(3).padStart(7),
     e.recall.toFixed(3).padStart(7),
@@ -283,35 +366,70 @@ function row(label: string, m: Metrics): string {
     m.recallAt1.toFixed(3).padStart(7),
     m.recallAt3.toFixed(3).padStart(7),
     m.emptyAt3.toFixed(3).padStart(7),
+    corrections.padStart(8),
+    chitchat.padStart(13),
   ].join(" ");
 }
 
+export const HEADER = [
+  "set".padEnd(15),
+  "n".padStart(4),
+  "P".padStart(7),
+  "R".padStart(7),
+  "F1".padStart(7),
+  "R@1".padStart(7),
+  "R@3".padStart(7),
+  "empty".padStart(7),
+  "correct".padStart(8),
+  "chit-chat".padStart(13),
+].join(" ");
+
+/** The table of {@link evaluate}'s report (also printed by `npm run eval:memory`). */
+export function table(report: Report): string[] {
+  return [
+    HEADER,
+    row("overall", report.overall),
+    ...Object.entries(report.byGroup).map(([group, m]) => row(group, m)),
+    ...Object.entries(report.byLang).map(([lang, m]) => row(lang, m)),
+    ...Object.entries(report.bySplit).map(([split, m]) => row(`split:${split}`, m)),
+  ];
+}
+
 function main(argv: readonly string[]): void {
-  const { report, results } = evaluate(loadDialogues());
+  const dialogues = loadDialogues();
+  const { report, results, chitchatFacts } = evaluate(dialogues, { chitchat: loadChitChat() });
   if (!argv.includes("--json")) {
+    for (const line of table(report)) console.log(line);
     console.log(
-      `${"set".padEnd(10)} ${"n".padStart(4)} ${"P".padStart(7)} ${"R".padStart(7)} ${"F1".padStart(7)} ${"R@1".padStart(7)} ${"R@3".padStart(7)} ${"empty".padStart(7)}`,
+      "P/R: extraction precision/recall; R@k: recall@k; empty: share of follow-ups that expect nothing and got nothing; correct: corrections right; chit-chat: share of chit-chat lines giving no fact (lines)",
     );
-    console.log(row("overall", report.overall));
-    for (const [lang, m] of Object.entries(report.byLang)) console.log(row(lang, m));
-    for (const [split, m] of Object.entries(report.bySplit)) console.log(row(`split:${split}`, m));
     const l = report.latencyMs;
     console.log(
       `latency ms (wall mean / p99 / cpu mean): extract+merge ${l.extractMean} / ${l.extractP99} / ${l.extractCpuMean}; recall ${l.recallMean} / ${l.recallP99} / ${l.recallCpuMean}`,
     );
     if (argv.includes("--verbose")) {
+      // Held-out cases stay unseen while tuning; --show-held-out prints them too.
+      const visible = (split: string | undefined) =>
+        argv.includes("--show-held-out") || !HELD_OUT.has(split ?? "dev");
+      const splitOf = new Map(dialogues.map((d) => [d.id, d.split]));
+      const show = (f: Fact) => `${f.category}=${f.value}`;
       for (const r of results) {
-        const show = (f: Fact) => `${f.category}=${f.value}`;
+        if (!visible(splitOf.get(r.id))) continue;
         if (r.missing.length > 0)
           console.log(
             `${r.id} missing: ${r.missing.map((e) => `${e.category}=${e.value}`).join(", ")}`,
           );
         if (r.extra.length > 0) console.log(`${r.id} extra: ${r.extra.map(show).join(", ")}`);
+        if (r.correctionRight === false) console.log(`${r.id} correction wrong`);
         if (r.score1 < 1 || r.score3 < 1) {
           console.log(
             `${r.id} recall@1=${r.score1} [${r.recall1.map(show).join(", ")}] recall@3=${r.score3} [${r.recall3.map(show).join(", ")}]`,
           );
         }
+      }
+      for (const { line, facts } of chitchatFacts) {
+        if (visible(line.split))
+          console.log(`chit-chat ${JSON.stringify(line.text)} gave ${facts.map(show).join(", ")}`);
       }
     }
   }
