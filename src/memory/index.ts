@@ -84,6 +84,19 @@ export {
 } from "./prompt.ts";
 export { claimsSystemRole, conversationMessages, hasPriorTurn } from "./prompt-thread.ts";
 export {
+  fuseNeighbours,
+  NEIGHBOURS,
+  queryTerms,
+  type Recalled,
+  RecallIndex,
+  type RecallMessage,
+  rankCandidates,
+  recallFromIndex,
+  recallMessages,
+  searchTerms,
+  TERMS_VERSION,
+} from "./recall/index.ts";
+export {
   parseHistorySeed,
   SEED_MAX_TEXT_CHARS,
   SEED_MAX_TOTAL_CHARS,

@@ -1,0 +1,257 @@
+/**
+ * `npm run eval:memory` (issue 16): recall@k of what reaches the model beyond the window.
+ *
+ * 1. Facts: the ko/en fact set (bench/facts-eval.ts; test/fixtures/facts), tuned splits
+ *    and the held-out split side by side, with the targets recall@3 ≥ 0.90, every
+ *    correction right, ≥ 90 % of chit-chat lines giving no fact.
+ * 2. Conversation recall on LoCoMo (bench/lib/locomo.ts): every turn of a conversation is a
+ *    stored message; every question of categories 1–4 is a query; a hit at k when one of
+ *    the top k recalled items comes from one of the question's evidence turns (dia_id).
+ *    Two settings: "all" (every turn is a candidate) and "out-of-window" (what the agent
+ *    does: the last 20 messages are the model's window and never recall candidates; only
+ *    questions with evidence outside the window count, and only that evidence is a hit).
+ *    Systems, in the same run: `bm25-plain` (textbook BM25 over all turns, lower-cased
+ *    whitespace tokens: the baseline), `bm25-words` (the same over letter/digit runs, so
+ *    "group?" is "group": a stronger baseline), `llamon-terms` (searchTerms/queryTerms and
+ *    the module's BM25), `llamon-lexical` (that plus the neighbour fusion of
+ *    src/memory/recall/conversation.ts: what llamon's recall uses) and `llamon-facts`
+ *    (extractFacts per turn, recallFacts per question). The first five
+ *    conversations are the tuning set, the other five the held-out check.
+ *
+ *   npm run eval:memory -- [--locomo PATH] [--json] [--no-locomo]
+ *
+ * Prints met/not met for each target; exits 1 when LoCoMo could not be read (with how to
+ * provide it), 0 otherwise (targets are reported, not asserted).
+ */
+import { fileURLToPath } from "node:url";
+import { extractFacts, type Fact, recallFacts } from "../src/memory/facts/index.ts";
+import {
+  queryTerms,
+  RecallIndex,
+  recallFromIndex,
+  searchTerms,
+} from "../src/memory/recall/index.ts";
+import { evaluate, loadChitChat, loadDialogues, type Metrics, table } from "./facts-eval.ts";
+import { type Conversation, loadLocomo, TUNING, type Turn } from "./lib/locomo.ts";
+
+/** The model's window (window_size): never a recall candidate in the out-of-window setting. */
+export const WINDOW = 20;
+const KS = [1, 5, 10] as const;
+
+interface Built {
+  stored: number;
+  search(question: string, k: number, exclude: ReadonlySet<string>): string[];
+}
+
+interface System {
+  name: string;
+  build(turns: readonly Turn[]): Built;
+}
+
+const plainTokens = (text: string): string[] =>
+  text
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((token) => token !== "");
+
+const wordTokens = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/** Textbook BM25 (k1 1.2, b 0.75) over the given tokens: the baselines. */
+function bm25System(name: string, tokens: (t: string) => string[]): System {
+  return {
+    name,
+    build(turns) {
+      const index = new RecallIndex({ k1: 1.2, b: 0.75 });
+      for (const turn of turns) index.add(turn.diaId, tokens(turn.text));
+      return {
+        stored: index.size,
+        search: (question, k, exclude) =>
+          index.search(tokens(question), k, (id) => !exclude.has(id)).map((s) => s.id),
+      };
+    },
+  };
+}
+
+/** llamon's terms with the module's BM25; `neighbours` adds the conversation fusion. */
+function llamonSystem(name: string, neighbours: boolean): System {
+  return {
+    name,
+    build(turns) {
+      const index = new RecallIndex();
+      const order = turns.map((turn, seq) => ({ id: turn.diaId, seq }));
+      for (const turn of turns) index.add(turn.diaId, searchTerms(turn.text));
+      return {
+        stored: index.size,
+        search: (question, k, exclude) =>
+          neighbours
+            ? recallFromIndex(question, index, order, k, exclude).map((r) => r.id)
+            : index.search(queryTerms(question), k, (id) => !exclude.has(id)).map((s) => s.id),
+      };
+    },
+  };
+}
+
+const factsSystem: System = {
+  name: "llamon-facts",
+  build(turns) {
+    const facts: Fact[] = [];
+    turns.forEach((turn, i) => {
+      facts.push(...extractFacts(turn.text, { turn: i }));
+    });
+    return {
+      stored: facts.length,
+      search: (question, k, exclude) => {
+        const allowed = facts.filter((f) => !exclude.has(turns[f.turn ?? -1]?.diaId ?? ""));
+        return recallFacts(allowed, question, k).map((f) => turns[f.turn ?? -1]?.diaId ?? "");
+      },
+    };
+  },
+};
+
+export const SYSTEMS: readonly System[] = [
+  bm25System("bm25-plain", plainTokens),
+  bm25System("bm25-words", wordTokens),
+  llamonSystem("llamon-terms", false),
+  llamonSystem("llamon-lexical", true),
+  factsSystem,
+];
+
+export interface RecallRow {
+  set: "tuning" | "held-out";
+  setting: "all" | "out-of-window";
+  system: string;
+  questions: number;
+  stored: number;
+  any: Record<(typeof KS)[number], number>;
+  cpuPerMessageUs: number;
+  cpuPerQueryUs: number;
+}
+
+const cpu = (start: NodeJS.CpuUsage): number => {
+  const used = process.cpuUsage(start);
+  return used.user + used.system;
+};
+
+export function evalRecall(conversations: readonly Conversation[]): RecallRow[] {
+  const rows: RecallRow[] = [];
+  for (const set of ["tuning", "held-out"] as const) {
+    const convs = conversations.filter(
+      (c) => (TUNING as readonly string[]).includes(c.id) === (set === "tuning"),
+    );
+    for (const system of SYSTEMS) {
+      for (const setting of ["all", "out-of-window"] as const) {
+        let questions = 0;
+        let stored = 0;
+        let messages = 0;
+        let buildUs = 0;
+        let queryUs = 0;
+        const hits = { 1: 0, 5: 0, 10: 0 };
+        for (const conv of convs) {
+          const window = new Set(conv.turns.slice(-WINDOW).map((t) => t.diaId));
+          const exclude: ReadonlySet<string> = setting === "all" ? new Set() : window;
+          const start = process.cpuUsage();
+          const built = system.build(conv.turns);
+          buildUs += cpu(start);
+          messages += conv.turns.length;
+          stored += built.stored;
+          for (const q of conv.questions) {
+            const wanted = q.evidence.filter((id) => setting === "all" || !window.has(id));
+            if (wanted.length === 0) continue;
+            questions++;
+            const t0 = process.cpuUsage();
+            const found = built.search(q.question, 10, exclude);
+            queryUs += cpu(t0);
+            for (const k of KS) if (found.slice(0, k).some((id) => wanted.includes(id))) hits[k]++;
+          }
+        }
+        const rate = (n: number) =>
+          questions === 0 ? 0 : Math.round((n / questions) * 1000) / 1000;
+        rows.push({
+          set,
+          setting,
+          system: system.name,
+          questions,
+          stored,
+          any: { 1: rate(hits[1]), 5: rate(hits[5]), 10: rate(hits[10]) },
+          cpuPerMessageUs: Math.round((buildUs / Math.max(1, messages)) * 10) / 10,
+          cpuPerQueryUs: Math.round((queryUs / Math.max(1, questions)) * 10) / 10,
+        });
+      }
+    }
+  }
+  return rows;
+}
+
+const met = (ok: boolean) => (ok ? "met" : "NOT met");
+
+function recallTable(rows: readonly RecallRow[]): string[] {
+  const lines = [
+    `${"set".padEnd(9)} ${"setting".padEnd(14)} ${"system".padEnd(15)} ${"questions".padStart(9)} ${"stored".padStart(7)} ${"any@1".padStart(6)} ${"any@5".padStart(6)} ${"any@10".padStart(6)} ${"cpu/msg µs".padStart(11)} ${"cpu/query µs".padStart(13)}`,
+  ];
+  for (const r of rows) {
+    lines.push(
+      `${r.set.padEnd(9)} ${r.setting.padEnd(14)} ${r.system.padEnd(15)} ${String(r.questions).padStart(9)} ${String(r.stored).padStart(7)} ${r.any[1].toFixed(3).padStart(6)} ${r.any[5].toFixed(3).padStart(6)} ${r.any[10].toFixed(3).padStart(6)} ${r.cpuPerMessageUs.toFixed(1).padStart(11)} ${r.cpuPerQueryUs.toFixed(1).padStart(13)}`,
+    );
+  }
+  for (const set of ["tuning", "held-out"] as const) {
+    for (const setting of ["all", "out-of-window"] as const) {
+      const of = (system: string) =>
+        rows.find((r) => r.set === set && r.setting === setting && r.system === system);
+      const ours = of("llamon-lexical");
+      const base = of("bm25-plain");
+      const words = of("bm25-words");
+      if (ours === undefined || base === undefined || words === undefined) continue;
+      const best = Math.max(base.any[5], words.any[5]);
+      lines.push(
+        `target ${set}/${setting}: llamon-lexical any@5 ${ours.any[5].toFixed(3)} >= 0.60 and above BM25 over all turns (plain ${base.any[5].toFixed(3)}, words ${words.any[5].toFixed(3)}): ${met(ours.any[5] >= 0.6 && ours.any[5] > best)}`,
+      );
+    }
+  }
+  return lines;
+}
+
+function factTargets(group: string, m: Metrics | undefined): string {
+  if (m === undefined) return `facts ${group}: no dialogues`;
+  const corrections = m.corrections.n === m.corrections.right;
+  return `target facts ${group}: recall@3 ${m.recallAt3.toFixed(3)} >= 0.90: ${met(m.recallAt3 >= 0.9)}; corrections ${m.corrections.right}/${m.corrections.n} all right: ${met(corrections)}; chit-chat silent ${m.chitchat.silent.toFixed(3)} >= 0.90: ${met(m.chitchat.silent >= 0.9)}`;
+}
+
+function option(argv: readonly string[], name: string): string | undefined {
+  const at = argv.indexOf(name);
+  return at >= 0 ? argv[at + 1] : undefined;
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  const json = argv.includes("--json");
+  const facts = evaluate(loadDialogues(), { chitchat: loadChitChat() }).report;
+  const out: Record<string, unknown> = { facts };
+  if (!json) {
+    console.log("== facts: the ko/en fact set (bench/facts-eval.ts)");
+    for (const line of table(facts)) console.log(line);
+    for (const group of ["tuned", "held-out"])
+      console.log(factTargets(group, facts.byGroup[group]));
+  }
+  let code = 0;
+  if (!argv.includes("--no-locomo")) {
+    try {
+      const conversations = await loadLocomo(option(argv, "--locomo") ?? process.env.LOCOMO_PATH);
+      const rows = evalRecall(conversations);
+      out.locomo = rows;
+      if (!json) {
+        console.log(
+          `\n== conversation recall: LoCoMo categories 1-4, tuning ${TUNING.join(" ")}, held-out the other five; window ${WINDOW}`,
+        );
+        for (const line of recallTable(rows)) console.log(line);
+      }
+    } catch (error) {
+      console.error(error instanceof Error ? error.message : String(error));
+      code = 1;
+    }
+  }
+  if (json) console.log(JSON.stringify(out));
+  return code;
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  process.exitCode = await main(process.argv.slice(2));
+}

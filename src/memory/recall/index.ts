@@ -1,0 +1,30 @@
+/**
+ * Conversation recall (issue 16), the lexical core: index terms for Korean and English
+ * messages and questions (terms.ts, with the contract the storage backends index by) and
+ * a BM25 ranker (bm25.ts). Pure functions and one in-memory index; no I/O.
+ */
+export {
+  type Bm25Options,
+  type Candidate,
+  type CorpusStats,
+  idf,
+  RecallIndex,
+  rankCandidates,
+  type Scored,
+} from "./bm25.ts";
+export {
+  fuseNeighbours,
+  NEIGHBOURS,
+  type Recalled,
+  type RecallMessage,
+  type RecallOptions,
+  recallFromIndex,
+  recallMessages,
+} from "./conversation.ts";
+export {
+  MAX_TERM_CHARS,
+  MAX_TERMS_INPUT_CHARS,
+  queryTerms,
+  searchTerms,
+  TERMS_VERSION,
+} from "./terms.ts";

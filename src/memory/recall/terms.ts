@@ -1,0 +1,175 @@
+/**
+ * Index terms for conversation recall (issue 16): `searchTerms(message)` for what is stored,
+ * `queryTerms(question)` for the question. Pure, deterministic, no model, no I/O; a few
+ * microseconds per message; runs in workerd and Node alike.
+ *
+ * What a term is:
+ * - English (and other Latin-script words): NFKC, lower case, diacritics removed, possessive
+ *   and contraction tails dropped ("Caroline's" → "caroline", "don't" → "do"), stop words
+ *   dropped (the `stopword` package's English list plus chat fillers), then the Porter stem
+ *   (`stemmer` package: "painting"/"paints"/"painted" → "paint"). Digits stay ("2023").
+ * - Korean (Hangul words): the stem (./korean.ts: particles, copula and one ending removed,
+ *   "이름은"/"이름이에요"/"이름이" → "이름") plus the syllable bigrams of each run of
+ *   adjacent stems, so a compound matches whether it was written with spaces or without
+ *   ("매운 음식" and "매운음식" share 매운, 음식).
+ * - Scripts written without spaces (Han, Kana, Thai, Lao, Khmer, Myanmar): the words ICU
+ *   finds with `Intl.Segmenter` (created on first need only; it costs a few ms once).
+ * Terms may repeat (term frequency counts); order follows the text.
+ *
+ * THE INDEX CONTRACT (for the storage backends that index these terms):
+ * - Every term is 1–40 characters of Unicode letters and digits only (no space,
+ *   punctuation, hyphen, apostrophe, underscore or combining mark), already lower case and
+ *   NFC. Latin letters carry no diacritics. Hangul never shares a term with Latin letters
+ *   or digits ("아이폰15" gives "아이폰" and "15").
+ * - So the stored search text is `searchTerms(text).join(" ")`, and each of these indexes
+ *   sees exactly those terms as its tokens:
+ *   - Postgres: `to_tsvector('simple', terms)`; the default parser splits on the spaces
+ *     (any non-ASCII character is a letter to it, in a C locale too) and `simple` only
+ *     lower-cases, which changes nothing here. Query: `to_tsquery('simple', t1 | t2 …)`
+ *     over `queryTerms(question)` (terms need no quoting: no operator characters).
+ *   - SQLite FTS5 with the default `unicode61` tokenizer (`remove_diacritics` 1 or 2):
+ *     letters and digits are token characters, everything else separates, case folding and
+ *     diacritic removal have nothing left to change. Query: the terms OR-ed, each quoted.
+ *   - in_memory: `RecallIndex` (./bm25.ts) over the same arrays.
+ * - Terms are versioned by {@link TERMS_VERSION}: a backend that stores them must re-index
+ *   (or index both) when it changes.
+ */
+import { stemmer } from "stemmer";
+import { eng } from "stopword";
+import { isBareEnding, koreanStem } from "./korean.ts";
+
+/** Bump when the terms of a text change, so stored search text can be rebuilt. */
+export const TERMS_VERSION = 1;
+
+export const MAX_TERM_CHARS = 40;
+
+/** Only the first this many characters of a message are indexed. */
+export const MAX_TERMS_INPUT_CHARS = 4000;
+
+/** Chat words the package list lacks; they carry no topic. */
+const CHAT_STOP = `she hers herself its itself they'll i'm i've i'd i'll im ive id ill you're youre
+  yeah yes yep yup no nope not just so oh ok okay really will does doing done going gonna wanna
+  gotta hey hi hello thanks thank lol haha hahaha wow cool nice great good sure also even let
+  lets us ours ourselves yourself yours mine myself am isn't don't didn't doesn't can't won't
+  there's that's what's it's how's wasn't aren't weren't hasn't haven't hadn't shouldn't
+  wouldn't couldn't one two`
+  .split(/\s+/)
+  .filter((word) => word !== "");
+
+const STOP_EN: ReadonlySet<string> = new Set([...eng, ...CHAT_STOP]);
+
+/**
+ * Words of a question that ask about the conversation itself ("what did I say", "내가
+ * 뭐라고 했지"), not about its topic: never query terms.
+ */
+const QUERY_STOP: ReadonlySet<string> = new Set(
+  `remember mention mentioned said say tell told talk talked ask asked recall earlier ago
+   before again last time thing anything something when why which who whom whose where how
+   what 기억 말 얘기 이야기 전에 아까 예전 저번 지난번 한 뭐 뭘 무엇 언제 어디 누구 왜 어떻게
+   무슨 어떤 몇 알`
+    .split(/\s+/)
+    .filter((word) => word !== "")
+    .flatMap((word) => [word, /^[a-z]{3,}$/.test(word) ? stemmer(word) : word]),
+);
+
+const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
+const HANGUL_RUN = /[\uac00-\ud7a3]+|[^\uac00-\ud7a3]+/g;
+const NO_SPACE_SCRIPT =
+  /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
+const HANGUL = /^[\uac00-\ud7a3]+$/;
+const LATIN_MARKED = /[\u00c0-\u024f\u1e00-\u1eff]/;
+
+let segmenter: Intl.Segmenter | undefined;
+
+/** ICU's word boundaries, for scripts without spaces between words. */
+function segmentWords(word: string): string[] {
+  segmenter ??= new Intl.Segmenter("und", { granularity: "word" });
+  const out: string[] = [];
+  for (const part of segmenter.segment(word)) if (part.isWordLike) out.push(part.segment);
+  return out;
+}
+
+/** One English/other word → its term, or "" (stop word, one letter, too long). */
+function latinTerm(raw: string): string {
+  let word = raw.replace(/’/g, "'");
+  if (word.endsWith("n't"))
+    word = word === "can't" ? "can" : word === "won't" ? "will" : word.slice(0, -3);
+  if (STOP_EN.has(word)) return "";
+  const apostrophe = word.indexOf("'");
+  if (apostrophe >= 0) word = word.slice(0, apostrophe);
+  if (LATIN_MARKED.test(word))
+    word = word
+      .normalize("NFD")
+      .replace(/\p{M}+/gu, "")
+      .normalize("NFC");
+  word = word.replace(/[^\p{L}\p{N}]+/gu, "");
+  if (word.length < 2 && !/^\d$/.test(word)) return "";
+  if (STOP_EN.has(word)) return "";
+  const term = /^[a-z]{3,}$/.test(word) ? stemmer(word) : word;
+  return term.length > MAX_TERM_CHARS ? "" : term;
+}
+
+/** Collects the terms of one text (see the file header). */
+function collect(text: unknown, drop: ReadonlySet<string> | undefined): string[] {
+  if (typeof text !== "string" || text === "") return [];
+  const input = (text.length > MAX_TERMS_INPUT_CHARS ? text.slice(0, MAX_TERMS_INPUT_CHARS) : text)
+    .normalize("NFKC")
+    .toLowerCase();
+  const terms: string[] = [];
+  let run = ""; // adjacent Korean stems, for the bigrams
+  const flush = (): void => {
+    for (let i = 0; i + 2 <= run.length; i++) {
+      const bigram = run.slice(i, i + 2);
+      if (drop === undefined || !drop.has(bigram)) terms.push(bigram);
+    }
+    run = "";
+  };
+  const push = (term: string): void => {
+    if (term !== "" && (drop === undefined || !drop.has(term))) terms.push(term);
+  };
+  let end = 0;
+  for (const match of input.matchAll(WORD)) {
+    const word = match[0];
+    const start = match.index ?? 0;
+    // A compound spans spaces only: punctuation between two words ends the run.
+    if (!/^\s*$/.test(input.slice(end, start))) flush();
+    end = start + word.length;
+    const pieces = word.match(HANGUL_RUN) ?? [];
+    pieces.forEach((piece, index) => {
+      if (HANGUL.test(piece)) {
+        if (index > 0 && isBareEnding(piece)) return; // "google에서": a particle, no term
+        const stem = koreanStem(piece).slice(0, MAX_TERM_CHARS);
+        if (stem === "" || drop?.has(stem)) {
+          flush();
+          return;
+        }
+        push(stem);
+        run += stem;
+        return;
+      }
+      flush();
+      if (NO_SPACE_SCRIPT.test(piece)) {
+        for (const part of segmentWords(piece)) push(part.slice(0, MAX_TERM_CHARS));
+        return;
+      }
+      for (const part of piece.split(/['’]+(?=\p{L}{3})/u)) push(latinTerm(part));
+    });
+    if (pieces.length === 0 || !HANGUL.test(pieces.at(-1) ?? "")) flush();
+  }
+  flush();
+  return terms;
+}
+
+/** The index terms of a stored message (see the file header for the contract). */
+export function searchTerms(text: string): string[] {
+  return collect(text, undefined);
+}
+
+/**
+ * The terms of a question: the same processing as {@link searchTerms}, without the words
+ * that ask about the conversation itself ("remember", "said", "기억", "얘기", question words),
+ * each term once.
+ */
+export function queryTerms(text: string): string[] {
+  return [...new Set(collect(text, QUERY_STOP))];
+}
