@@ -24,7 +24,8 @@ export type CandidateForm =
   | "hobby"
   | "cant-eat"
   | "avoid"
-  | "remote";
+  | "remote"
+  | "learning";
 
 export interface Candidate {
   category: FactCategory;
@@ -95,6 +96,11 @@ export function factText(c: Candidate): string {
       case "possession":
         return `사용자는 ${josa(v, "을", "를")} 가지고 있다`;
       case "other": {
+        if (c.slot === "language") {
+          return c.form === "learning"
+            ? `사용자는 ${josa(v, "을", "를")} 배우고 있다`
+            : `사용자는 ${josa(v, "을", "를")} 할 줄 안다`;
+        }
         const label = OTHER_LABELS[c.slot ?? ""]?.[0];
         return label === undefined ? `사용자 정보: ${detail}` : `사용자의 ${label}: ${v}`;
       }
@@ -128,6 +134,9 @@ export function factText(c: Candidate): string {
     case "possession":
       return `The user has ${/^(?:a|an|the|two|three|\d)\b/i.test(v) ? v : `${/^[aeiou]/i.test(v) ? "an" : "a"} ${v}`}`;
     case "other": {
+      if (c.slot === "language") {
+        return c.form === "learning" ? `The user is learning ${v}` : `The user speaks ${v}`;
+      }
       const label = OTHER_LABELS[c.slot ?? ""]?.[1];
       return label === undefined ? `About the user: ${detail}` : `The user's ${label}: ${v}`;
     }

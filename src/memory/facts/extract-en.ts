@@ -5,6 +5,7 @@
  */
 
 import type { Candidate, Retraction } from "./build.ts";
+import { languagesEn } from "./languages.ts";
 import {
   CONDITIONS_EN,
   DIET_EN,
@@ -733,6 +734,7 @@ export function extractEn(raw: string): Candidate[] {
     ...plans(text),
     ...possessions(text),
     ...other(text),
+    ...languagesEn(text),
   ];
 }
 

@@ -18,6 +18,7 @@ import {
   subjectOfKo,
   tokensOf,
 } from "./korean.ts";
+import { languagesKo } from "./languages.ts";
 import {
   CONDITIONS_KO,
   DIET_KO,
@@ -791,6 +792,7 @@ export function extractKo(text: string): Candidate[] {
     ...plans(text, subject),
     ...possessions(text, subject),
     ...other(text, subject),
+    ...(subject.kind === "self" ? languagesKo(text) : []),
   ];
 }
 

@@ -12,6 +12,10 @@
  * Facts below {@link MIN_SCORE} are never returned: a question that matches nothing gets
  * [] rather than padding. Ties go to the more recent fact (later in the list).
  */
+
+import { rankCandidates } from "../recall/bm25.ts";
+import { queryTerms, searchTerms } from "../recall/terms.ts";
+import { languagesIn } from "./languages.ts";
 import {
   CHILD_RELATIONS,
   PET_RELATIONS,
@@ -30,6 +34,8 @@ interface Intent {
   cats: Partial<Record<FactCategory, number>>;
   /** Fact id → weight (overrides the category weight when higher). */
   ids?: Record<string, number>;
+  /** Fact id prefix → weight ("other:language:" for every language). */
+  prefixes?: Record<string, number>;
   /** Korean phrases, matched on the question without spaces. */
   ko?: readonly string[];
   /** Korean nouns, matched as whole words (particles stripped). */
@@ -287,6 +293,8 @@ const INTENTS: readonly Intent[] = [
       "케이크",
       "해산물",
       "시킬",
+      "샐러드",
+      "재료",
     ],
     en: [
       "eat",
@@ -506,6 +514,21 @@ const INTENTS: readonly Intent[] = [
     ids: { "other:major": 1.2 },
     ko: ["전공", "학과"],
     en: ["major", "degree", "study", "studies"],
+  },
+  {
+    cats: {},
+    prefixes: { "other:language:": 1.2 },
+    ko: ["언어", "외국어", "어학", "통역", "번역", "말이통", "회화", "할줄아는말", "할줄아는언어"],
+    en: [
+      "language",
+      "languages",
+      "speak",
+      "fluent",
+      "translate",
+      "translation",
+      "interpreter",
+      "bilingual",
+    ],
   },
   {
     cats: { other: 0.9 },
@@ -737,22 +760,59 @@ function subKeyScore(fact: Fact, q: Query, relations: Set<string>): number {
 /** Only the first this many characters of a question are read. */
 export const MAX_QUERY_CHARS = 500;
 
+/**
+ * Words the question shares with what the user said (the fact's source): "초코 목욕은?"
+ * finds "강아지 키워요. 이름은 초코예요". BM25 over the facts' sources (recall/terms.ts),
+ * scaled so the best match adds {@link LEXICAL_WEIGHT}: enough alone to pass MIN_SCORE.
+ */
+export const LEXICAL_WEIGHT = 0.6;
+
+function lexicalScores(facts: readonly Fact[], question: string): number[] {
+  const query = queryTerms(question);
+  const out = facts.map(() => 0);
+  if (query.length === 0 || facts.length === 0) return out;
+  const ranked = rankCandidates(
+    query,
+    facts.map((fact, index) => ({ id: index, terms: searchTerms(`${fact.source} ${fact.value}`) })),
+    facts.length,
+  );
+  const best = ranked[0]?.score ?? 0;
+  for (const { id, score } of ranked) out[id] = best > 0 ? (LEXICAL_WEIGHT * score) / best : 0;
+  return out;
+}
+
 export function scoreFacts(facts: readonly Fact[], query: string): number[] {
-  const q = parseQuery(typeof query === "string" ? query.slice(0, MAX_QUERY_CHARS) : "");
+  const text = typeof query === "string" ? query.slice(0, MAX_QUERY_CHARS) : "";
+  const q = parseQuery(text);
   const active = COMPILED.filter((compiled) => matches(compiled, q)).map((c) => c.intent);
   const relations = relationsIn(q);
-  return facts.map((fact) => {
+  const lexical = lexicalScores(facts, text);
+  const languages = facts.some((f) => f.id.startsWith("other:language:"))
+    ? languagesIn(text)
+    : new Set<string>();
+  return facts.map((fact, index) => {
     // The strongest matching intent, plus a little for each further one that agrees
     // ("사는 곳 근처" = residence twice beats "맛집" = food once).
     let intent = 0;
     let support = 0;
     for (const candidate of active) {
-      const weight = Math.max(candidate.cats[fact.category] ?? 0, candidate.ids?.[fact.id] ?? 0);
+      let weight = Math.max(candidate.cats[fact.category] ?? 0, candidate.ids?.[fact.id] ?? 0);
+      for (const [prefix, w] of Object.entries(candidate.prefixes ?? {})) {
+        if (fact.id.startsWith(prefix)) weight = Math.max(weight, w);
+      }
       support += weight;
       intent = Math.max(intent, weight);
     }
     const agreement = Math.min(0.5, 0.25 * (support - intent));
-    return intent + agreement + valueScore(fact, q) + subKeyScore(fact, q, relations);
+    const language =
+      fact.id.startsWith("other:language:") && languages.has(fact.id.slice(15)) ? 1 : 0;
+    return (
+      intent +
+      agreement +
+      Math.max(valueScore(fact, q), language) +
+      subKeyScore(fact, q, relations) +
+      (lexical[index] ?? 0)
+    );
   });
 }
 

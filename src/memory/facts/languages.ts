@@ -1,0 +1,96 @@
+/**
+ * Languages the user speaks or is learning (issue 16): "I speak Portuguese and a little
+ * German", "I'm learning Japanese", "영어랑 일본어 할 줄 알아요", "요즘 스페인어 배우는 중이야".
+ *
+ * The names come from languages-table.ts (ICU's display names in English and Korean), so
+ * a fact's id is the language code whatever language it was said in: `other:language:ja`
+ * for both "Japanese" and "일본어", and a Korean question finds an English fact. Each
+ * language is its own fact (slot `language`), with form `learning` when the clause says so.
+ */
+import type { Candidate } from "./build.ts";
+import { stripParticle, tokensOf } from "./korean.ts";
+import { LANGUAGE_CODES, LANGUAGE_NAMES } from "./languages-table.ts";
+
+const BY_NAME = new Map<string, string>();
+for (const code of LANGUAGE_CODES) {
+  const [en, ko] = LANGUAGE_NAMES[code];
+  BY_NAME.set(en.toLowerCase(), code);
+  BY_NAME.set(ko, code);
+  // "중국말", "영어 회화": the spoken form of a Korean name (…어 → …말) names it too.
+  if (ko.endsWith("어")) BY_NAME.set(`${ko.slice(0, -1)}말`, code);
+}
+BY_NAME.set("mandarin", "zh");
+
+/** The language code a word names ("Japanese", "일본어를", "중국말로"), or undefined. */
+export function languageCode(word: string): string | undefined {
+  const lower = word.toLowerCase().replace(/[.,!?~]+$/, "");
+  return BY_NAME.get(lower) ?? BY_NAME.get(stripParticle(lower));
+}
+
+/** Codes of every language a text names (for recall: "스페인어 공부 팁" names es). */
+export function languagesIn(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const word of text.split(/[^\p{L}]+/u)) {
+    const code = word === "" ? undefined : languageCode(word);
+    if (code !== undefined) out.add(code);
+  }
+  return out;
+}
+
+const EN_SPEAK =
+  /\b(?:i|we)\s+(?:also\s+|can\s+|do\s+|still\s+|mostly\s+|only\s+)*(?:speak|am fluent in|am learning|have been learning|have been studying|am studying|am taking|study|learn|know|am (?:a\s+)?native\s+(?:in|speaker of))\b|\bmy\s+(?:native|first|mother)\s+(?:language|tongue)\s+is\b|\b(?:i am|i'm)\s+bilingual\b/i;
+const EN_LEARNING = /\b(?:learning|studying|study|learn|taking)\b/i;
+
+/** English: the languages after a speaking/learning verb of the speaker (text already expanded). */
+export function languagesEn(text: string): Candidate[] {
+  const trigger = EN_SPEAK.exec(text);
+  if (trigger === null) return [];
+  const rest = text.slice(trigger.index);
+  // "I'm learning Korean so I can talk to my in-laws": the list ends at the next clause word.
+  const list = rest.split(/\b(?:so|because|but|since|to|for|with|at|when|while)\b/i)[0] ?? rest;
+  const learning = EN_LEARNING.test(trigger[0]);
+  return languageCandidates(
+    list.split(/[^\p{L}]+/u).filter((word) => word !== ""),
+    "en",
+    learning,
+  );
+}
+
+const KO_SPEAK =
+  /할\s*줄\s*(?:알|아)|할\s*수\s*있|(?:잘|유창하게|조금|좀|약간|꽤|능숙하게)\s*(?:해|합니다|함|하는)|공부|배우|배워|배운|독학|구사|원어민|모국어|(?:어|말)(?:를|을|도|는|랑)?\s*(?:해요|합니다|해(?=$|\s|[.!~])|함|하고|하는데)|회화/;
+const KO_LEARNING = /공부|배우|배워|배운|독학|수업|학원/;
+
+/** Korean: language names (particles stripped) in a clause with a speaking/learning verb. */
+export function languagesKo(text: string): Candidate[] {
+  if (!KO_SPEAK.test(text)) return [];
+  const words = tokensOf(text).flatMap((token) => token.split(/(?:이랑|랑|하고|와|과|,)$/));
+  const names = words.flatMap((word) => word.split(/(?<=[어말])(?:이랑|랑|하고|와|과|,)/));
+  return languageCandidates(names, "ko", KO_LEARNING.test(text));
+}
+
+function languageCandidates(
+  words: readonly string[],
+  lang: "ko" | "en",
+  learning: boolean,
+): Candidate[] {
+  const out: Candidate[] = [];
+  const seen = new Set<string>();
+  for (const word of words) {
+    const code = languageCode(word);
+    if (code === undefined || seen.has(code)) continue;
+    seen.add(code);
+    const name =
+      lang === "en"
+        ? (LANGUAGE_NAMES[code as (typeof LANGUAGE_CODES)[number]]?.[0] ?? word)
+        : stripParticle(word.replace(/[.,!?~]+$/, ""));
+    out.push({
+      category: "other",
+      value: name,
+      lang,
+      key: `language:${code}`,
+      slot: "language",
+      form: learning ? "learning" : "plain",
+    });
+  }
+  return out;
+}
