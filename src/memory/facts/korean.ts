@@ -204,6 +204,8 @@ export function nounPhrase(tokens: readonly string[], at: number, head: string, 
   for (let i = at - 1; i >= 0 && words.length <= max; i--) {
     const token = tokens[i] ?? "";
     if (!isContentWord(token) || /[.!?,~]$/.test(token)) break;
+    // "인천이 아니라 부천에": a correction, not part of the noun phrase.
+    if (/^(?:아니라|아니고|말고)$/.test(token)) break;
     const [stem, particle] = splitParticle(token);
     if (particle !== "" && stem !== token) break;
     if (/(?:는|던|을|할|한테|하고|해서|지만|면|며|서)$/.test(token) && !isAdnominal(token)) break;

@@ -12,6 +12,7 @@
  */
 import { LlamonError } from "../../errors.ts";
 import type { Retraction } from "./build.ts";
+import { correctionsOf } from "./corrections.ts";
 import { analyseUtterance } from "./extract.ts";
 import type { Fact } from "./types.ts";
 import { valueKey } from "./types.ts";
@@ -89,8 +90,9 @@ export interface UpdateOptions extends MergeOptions {
 }
 
 /**
- * One user utterance applied to the stored facts: its retractions first, then its facts
- * merged in. What the turn runner calls in `heuristic` mode.
+ * One user utterance applied to the stored facts: its retractions first, then what it
+ * corrects by naming the old value ("부산이 아니라 대구에 살아요", corrections.ts), then its
+ * facts merged in. What the turn runner calls in `heuristic` mode.
  */
 export function updateFacts(
   existing: readonly Fact[],
@@ -98,5 +100,14 @@ export function updateFacts(
   options?: UpdateOptions,
 ): Fact[] {
   const { facts, retractions } = analyseUtterance(utterance, { turn: options?.turn });
-  return mergeFacts(applyRetractions(existing, retractions), facts, options);
+  const corrected = correctionsOf(existing, utterance, sameValue, options?.turn);
+  // The corrected-away value is not stated again by this utterance.
+  const stated = facts.filter(
+    (fact) =>
+      !corrected.remove.some(
+        (old) => old.category === fact.category && sameValue(old.value, fact.value),
+      ),
+  );
+  const kept = applyRetractions(existing, retractions).filter((f) => !corrected.remove.includes(f));
+  return mergeFacts(kept, [...corrected.add, ...stated], options);
 }

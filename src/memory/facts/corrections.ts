@@ -1,0 +1,126 @@
+/**
+ * Corrections that name what they correct (issue 16): "부산이 아니라 대구에 살아요", "맥주 말고
+ * 와인이 더 좋아", "I meant Cambridge, not Boston", "not Boston but Cambridge". The stored
+ * fact whose value is the corrected one (Y) is replaced by the same fact with the new
+ * value (X), whatever its category, so no rule per category is needed. A correction that
+ * names no earlier fact changes nothing.
+ *
+ * A name correction ("아 오타예요. 김하은이에요", "Sorry, typo, it's John.") names only the
+ * new value: it applies when the utterance says it corrects (오타, 잘못, 정정, sorry, typo,
+ * I meant …), a name is stored, and a clause is just a name.
+ */
+import { stripCopula, stripParticle } from "./korean.ts";
+import {
+  cleanText,
+  clip,
+  type Fact,
+  factId,
+  josa,
+  MAX_SOURCE_CHARS,
+  SINGLE_VALUED,
+} from "./types.ts";
+
+const KO_NOT =
+  /(?<![^\s])([가-힣A-Za-z0-9]+?)(?:이|가)?\s+아니(?:라|고)\s*,?\s+([가-힣A-Za-z0-9]+)/;
+const KO_INSTEAD = /(?<![^\s])([가-힣A-Za-z0-9]+)\s+말고\s+([가-힣A-Za-z0-9]+)/;
+const EN_NOT =
+  /\b([A-Za-z][\w'-]*(?:\s+[A-Z][\w'-]*)?),?\s+not\s+([A-Za-z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s*(?=[,.!?]|$)/;
+const EN_NOT_BUT =
+  /\bnot\s+([A-Za-z][\w'-]*(?:\s+[A-Z][\w'-]*)?),?\s+but\s+([A-Za-z][\w'-]*(?:\s+[A-Z][\w'-]*)?)/i;
+
+const MARKER =
+  /잘못|오타|정정|아니다|아니야|아니요|\bsorry\b|\btypo\b|\bi meant\b|\bcorrection\b|\boops\b|\bactually\b/i;
+const KO_BARE_NAME = /(?:^|[,.!]\s*)([가-힣]{2,4}?)(?:이에요|예요|입니다|이야|야|이요)[.!~]*$/;
+const EN_BARE_NAME = /(?:^|[,.!]\s*)(?:it's|it is|i'm|i am|its)\s+([A-Z][a-z]+)[.!]*$/;
+
+const NOT_A_NAME =
+  /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december|fine|okay|true|right|wrong|me|him|her|you|that|this|오늘|내일|어제|괜찮|맞|진짜|정말|제가|저|나)/i;
+
+/** Korean particles that follow a value in a fact's text, by (with final consonant, without). */
+const PAIRS: readonly (readonly [string, string])[] = [
+  ["으로", "로"],
+  ["을", "를"],
+  ["이", "가"],
+  ["은", "는"],
+  ["과", "와"],
+  ["이다", "다"],
+];
+
+/** "대구에" → "대구", "와인이요" → "와인"; Latin words stay. */
+const stem = (word: string): string => stripParticle(stripCopula(word));
+
+/** The fact's text with `from` replaced by `to`, the following Korean particle agreeing. */
+function retext(text: string, from: string, to: string): string {
+  const at = text.indexOf(from);
+  if (at < 0) return text;
+  const rest = text.slice(at + from.length);
+  for (const [c, v] of PAIRS) {
+    for (const particle of [c, v]) {
+      if (rest.startsWith(particle)) {
+        const fixed = josa(to, c, v);
+        return `${text.slice(0, at)}${/[()]/.test(fixed) ? `${to}${particle}` : fixed}${rest.slice(particle.length)}`;
+      }
+    }
+  }
+  return `${text.slice(0, at)}${to}${rest}`;
+}
+
+function replaced(fact: Fact, value: string, source: string, turn: number | undefined): Fact {
+  const valueKeyed =
+    !SINGLE_VALUED.has(fact.category) && fact.id === factId(fact.category, fact.value);
+  const next: Fact = {
+    ...fact,
+    id: valueKeyed ? factId(fact.category, value) : fact.id,
+    value,
+    text: retext(fact.text, fact.value, value),
+    source: clip(cleanText(source), MAX_SOURCE_CHARS),
+  };
+  if (turn !== undefined) next.turn = turn;
+  else delete next.turn;
+  return next;
+}
+
+function pairsOf(utterance: string): [corrected: string, value: string][] {
+  const out: [string, string][] = [];
+  for (const re of [KO_NOT, KO_INSTEAD]) {
+    const m = re.exec(utterance);
+    if (m !== null) out.push([stem(m[1] ?? ""), stem(m[2] ?? "")]);
+  }
+  const not = EN_NOT.exec(utterance);
+  if (not !== null) out.push([not[2] ?? "", (not[1] ?? "").replace(/^(?:meant|mean)\s+/i, "")]);
+  const but = EN_NOT_BUT.exec(utterance);
+  if (but !== null) out.push([but[1] ?? "", but[2] ?? ""]);
+  return out.filter(([y, x]) => y !== "" && x !== "" && y.toLowerCase() !== x.toLowerCase());
+}
+
+/**
+ * The facts an utterance corrects (see the file header): `remove` the stored ones, `add`
+ * their corrected copies. `sameValue` is passed in to keep merge.ts the owner of matching.
+ */
+export function correctionsOf(
+  existing: readonly Fact[],
+  utterance: string,
+  sameValue: (a: string, b: string) => boolean,
+  turn?: number,
+): { remove: Fact[]; add: Fact[] } {
+  const remove: Fact[] = [];
+  const add: Fact[] = [];
+  if (typeof utterance !== "string" || existing.length === 0) return { remove, add };
+  const text = utterance.normalize("NFC").replace(/[’‘]/g, "'").slice(0, 2000);
+  for (const [corrected, value] of pairsOf(text)) {
+    const fact = [...existing].reverse().find((f) => sameValue(f.value, corrected));
+    if (fact === undefined) continue;
+    remove.push(fact);
+    add.push(replaced(fact, value, text, turn));
+  }
+  const name = [...existing].reverse().find((f) => f.category === "name");
+  if (name !== undefined && add.length === 0 && MARKER.test(text)) {
+    const bare = KO_BARE_NAME.exec(text.trim()) ?? EN_BARE_NAME.exec(text.trim());
+    const value = bare?.[1];
+    if (value !== undefined && !NOT_A_NAME.test(value) && !sameValue(value, name.value)) {
+      remove.push(name);
+      add.push(replaced(name, value, text, turn));
+    }
+  }
+  return { remove, add };
+}
