@@ -247,6 +247,20 @@ function workplace(text: string): Found {
   return out;
 }
 
+/**
+ * Professions outside the word list by their suffix ("hygienist", "pianist", "optician",
+ * "cardiologist", "videographer"), minus words of character ("optimist", "realist").
+ */
+function isProfession(word: string): boolean {
+  const lower = word.toLowerCase();
+  return (
+    /^[a-z]{3,}(?:ist|ician|ologist|grapher)s?$/.test(lower) &&
+    !/^(?:optimist|pessimist|realist|idealist|perfectionist|minimalist|extremist|narcissist|racist|sexist|purist|specialist|artist)s?$/.test(
+      lower,
+    )
+  );
+}
+
 function singular(word: string): string {
   const lower = word.toLowerCase();
   if (JOB_HEADS_EN.has(lower)) return lower;
@@ -274,7 +288,7 @@ function job(text: string): Found {
     const words = rest.split(/\s+/).slice(0, 6);
     for (let i = 0; i < words.length; i++) {
       const word = (words[i] ?? "").replace(/[,.;!?]+$/, "");
-      if (!JOB_HEADS_EN.has(singular(word))) {
+      if (!JOB_HEADS_EN.has(singular(word)) && !isProfession(word)) {
         if (/[,.;!?]$/.test(words[i] ?? "")) break;
         continue;
       }
@@ -720,9 +734,41 @@ function impliedSubject(text: string): string {
 /** Every English rule needs the speaker: I, me, my, we, our (after implied subjects). */
 const FIRST_PERSON = /\b(?:i|me|my|mine|we|our|us|name's)\b|^(?:honestly,?\s+)?not\s/i;
 
+/**
+ * Casual introductions without "I" or "my": "Priya here!", "it's Tom btw", "hey, this is
+ * Dev here". A capitalised word, with a greeting before it or "here"/"btw" after it.
+ */
+const CASUAL_NAME =
+  /^(?:(?:hi|hey|hello|yo|hiya|heya)(?:\s+there)?[,!.]?\s+)?(?:(?:it's|it is|this is)\s+)?([A-Z][a-z]+)(?:\s+(here|btw|by the way))?[!.]*$/;
+
+function casualName(text: string): Found {
+  const m = CASUAL_NAME.exec(text.trim());
+  if (m === null) return [];
+  const word = m[1] ?? "";
+  const framed = /^(?:hi|hey|hello|yo|hiya|heya|it's|it is|this is)\b/i.test(text.trim());
+  if (m[2] === undefined && !framed) return [];
+  if (
+    m[2] === undefined &&
+    !/^(?:it's|it is|this is)/i.test(text.trim().replace(/^\S+[,!.]?\s+/, ""))
+  ) {
+    return [];
+  }
+  const lower = word.toLowerCase();
+  if (
+    NOT_NAMES_EN.has(lower) ||
+    NATIONALITIES[lower] !== undefined ||
+    /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december|me|him|her|that|this|there|here)$/.test(
+      lower,
+    )
+  ) {
+    return [];
+  }
+  return [{ category: "name", value: word, lang: "en" }];
+}
+
 export function extractEn(raw: string): Candidate[] {
   const text = impliedSubject(expandContractions(raw));
-  if (!FIRST_PERSON.test(text)) return [];
+  if (!FIRST_PERSON.test(text)) return casualName(text);
   return [
     ...name(text),
     ...residence(text),

@@ -160,10 +160,14 @@ const NOT_NAMES = new Set(
   `외동 막내 장남 장녀 첫째 둘째 셋째 혼자 싱글 미혼 기혼 초보 팬 남자 여자 어른 학생 아기 사람 한국인
   괜찮 다행 처음 오랜만 여기 거기 지금 배고파 졸려 피곤 행복 최고 정상 반가워 감사 집 회사
   문제 사실 맞 그것 이것 저것 진심 부탁 결론 끝 오늘 내일 무료 가능 불가능 필수 정답 오답 완료 준비 확인
-  대박 진짜 당연 물론 다음 이상 이하 전부 마지막 제 저 나 우리 저희 여러분 손님 고객 본인 사장님 다행히`
+  대박 진짜 당연 물론 다음 이상 이하 전부 마지막 제 저 나 우리 저희 여러분 손님 고객 본인 사장님 다행히
+  먼저 그만 혼자 다시 요즘 완전 그냥 진심 진짜로 일단 이미 아직 벌써 방금 금방 여기요 저기요`
     .split(/\s+/)
     .filter((word) => word !== ""),
 );
+
+/** Last syllables of predicates ("졸려", "배고파", "간다", "왔어"): not a bare name. */
+const PREDICATE_END = /[어아해워와려러파다네요까니게래봐줘고면음함됨했았었겠죠만]$/;
 
 const IS_NAME_LIKE_RE1 = cachedRegExp(`^(?:${DIET_KO})$`);
 
@@ -423,7 +427,16 @@ function name(text: string): Found {
   }
   const intro = NAME_RE5.exec(text);
   if (intro !== null) {
-    const value = nounOfCopula(intro[1] ?? "");
+    const word = intro[1] ?? "";
+    // "나 지수야" (a copula), or casual "나 민지" / "난 수빈" (the bare name, not a predicate).
+    const value = nounOfCopula(word) ?? (PREDICATE_END.test(word) ? undefined : word);
+    if (value !== undefined && isNameLike(value)) out.push({ category: "name", value, lang: "ko" });
+  }
+  // "이름은 준호예요" without 제/내 (a family member's or pet's name is dropped by context, extract.ts).
+  const bare = /^(?:이름은|이름이)\s+(\S+)$/.exec(text);
+  if (bare !== null && own === null) {
+    const word = bare[1] ?? "";
+    const value = nounOfCopula(word) ?? (PREDICATE_END.test(word) ? undefined : word);
     if (value !== undefined && isNameLike(value)) out.push({ category: "name", value, lang: "ko" });
   }
   // A bare formal self-introduction, the whole clause: "민수입니다", "안녕하세요, 김민수입니다".
@@ -436,7 +449,8 @@ function name(text: string): Found {
 }
 
 /** Reported speech: "엄마가 그러는데 …" says nothing about the family member worth keeping. */
-const HEARSAY = /(?:그러는데|그러던데|그랬는데|그러시는데|말했|말하길|하셨는데|그러셨|한테서|전화)/;
+const HEARSAY =
+  /(?:그러는데|그러던데|그랬는데|그러시는데|말했|말하길|하셨는데|그러셨|한테서|전화|[았었였했봤갔왔샀]대(?:요)?(?=$|[\s.!?~])|이래(?:요)?(?=$|[\s.!?~]))/;
 
 const REL_TOPIC = rx(
   `${T}(${REL_WORDS})(?:의)?\\s+(?:이름|직업|나이|회사|직장|생일|취미|학교|고향)(?:은|는|이|가)\\s`,
@@ -691,7 +705,7 @@ const POSSESSION_TOPIC =
   "(차|자동차|폰|핸드폰|휴대폰|스마트폰|노트북|컴퓨터|카메라|자전거|오토바이|태블릿|시계|차종)";
 
 const POSSESSION_VERBS =
-  "(?:타(?=$|\\s|[.!~])|타요|타고\\s*다녀|탑니다|몰아요|몰고\\s*다녀|몰고\\s*있|타고\\s*있(?!었)|써요|씁니다|사용해요|사용하고\\s*있|쓰고\\s*있(?!었)|사용\\s*중|써(?=$|\\s|[.!~])|갖고\\s*있|가지고\\s*있|있어요|있어(?=$|\\s|[.!~])|있습니다|샀어요|샀어|샀습니다|구매했|장만했|뽑았)";
+  "(?:타(?=$|\\s|[.!~])|탐(?=$|\\s|[.!~ㅋㅎ])|씀(?=$|\\s|[.!~ㅋㅎ])|타요|타고\\s*다녀|탑니다|몰아요|몰고\\s*다녀|몰고\\s*있|타고\\s*있(?!었)|써요|씁니다|사용해요|사용하고\\s*있|쓰고\\s*있(?!었)|사용\\s*중|써(?=$|\\s|[.!~])|갖고\\s*있|가지고\\s*있|있어요|있어(?=$|\\s|[.!~])|있습니다|샀어요|샀어|샀습니다|구매했|장만했|뽑았)";
 
 const POSSESSIONS_RE1 = cachedRegExp(
   `(?:^|\\s)(?:제|내|우리|저희)?\\s*${POSSESSION_TOPIC}(?:는|은|이|가)\\s+(.+)$`,

@@ -34,6 +34,11 @@ export const MAX_EXTRACT_CHARS = 2000;
 export interface ExtractOptions {
   /** The turn number of the utterance (stored as `turn`). */
   turn?: number | undefined;
+  /**
+   * The previous user turn introduced a family member or pet ("나 고양이 키워"): a
+   * subject-less first clause ("이름은 두부야") is about them (see factsOf).
+   */
+  afterMember?: boolean | undefined;
 }
 
 /**
@@ -91,14 +96,32 @@ function dedupe(facts: readonly Fact[]): Fact[] {
   });
 }
 
+/** A clause that names its subject as the speaker ("저는", "I'm"), not a dropped one. */
+const SELF_SUBJECT = /^(?:저는|전|나는|난|제가|내가|저|나|제|내)\s|\b(?:i|my|i'm|im)\b/i;
+
+/**
+ * After a clause about a family member or pet ("남동생이 하나 있어요", "강아지 키워요"), a
+ * next clause without a subject is about them: "대학생이에요" is the brother's, "이름은
+ * 초코예요" the dog's. Its name, job and age are not the user's.
+ */
+const ABOUT_MEMBER: ReadonlySet<string> = new Set(["name", "job", "other"]);
+
 function factsOf(clauses: readonly Clause[], text: string, options?: ExtractOptions): Fact[] {
   if (clauses.length === 0) return [];
   const source = cleanText(text);
   const turn =
     typeof options?.turn === "number" && Number.isFinite(options.turn) ? options.turn : undefined;
   const facts: Fact[] = [];
+  let member = options?.afterMember === true;
   for (const clause of clauses) {
-    for (const candidate of candidatesOf(clause)) {
+    const candidates = candidatesOf(clause);
+    const subjectless = !SELF_SUBJECT.test(clause.text);
+    const kept =
+      member && subjectless
+        ? candidates.filter((c) => !ABOUT_MEMBER.has(c.category) || c.slot === "language")
+        : candidates;
+    member = candidates.some((c) => c.category === "family") || (member && subjectless);
+    for (const candidate of kept) {
       const fact = toFact(candidate, source, turn);
       if (fact.value === "" || valueKey(fact.value) === "") continue;
       facts.push(fact);

@@ -99,7 +99,10 @@ export function updateFacts(
   utterance: string,
   options?: UpdateOptions,
 ): Fact[] {
-  const { facts, retractions } = analyseUtterance(utterance, { turn: options?.turn });
+  const last = existing.at(-1);
+  const afterMember =
+    last?.category === "family" && options?.turn !== undefined && last.turn === options.turn - 1;
+  const { facts, retractions } = analyseUtterance(utterance, { turn: options?.turn, afterMember });
   const corrected = correctionsOf(existing, utterance, sameValue, options?.turn);
   // The corrected-away value is not stated again by this utterance.
   const stated = facts.filter(

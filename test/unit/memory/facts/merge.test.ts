@@ -192,7 +192,7 @@ describe("R8.2 mergeFacts: dedupe, order and cap", () => {
 });
 
 describe("issue 16: corrections that name the corrected value", () => {
-  const after = (turns: string[]) => {
+  const factsAfter = (turns: string[]) => {
     let facts: ReturnType<typeof updateFacts> = [];
     turns.forEach((turn, index) => {
       facts = updateFacts(facts, turn, { turn: index });
@@ -201,13 +201,13 @@ describe("issue 16: corrections that name the corrected value", () => {
   };
 
   it("Y가 아니라 X / Y 말고 X / X, not Y replace Y's fact whatever its category", () => {
-    expect(after(["저 인천 살아요", "아 죄송해요, 인천이 아니라 부천에 살아요"])).toEqual([
+    expect(factsAfter(["저 인천 살아요", "아 죄송해요, 인천이 아니라 부천에 살아요"])).toEqual([
       "residence=부천",
     ]);
-    expect(after(["나 맥주 좋아해", "아 요즘은 맥주 말고 와인이 더 좋아"])).toEqual([
+    expect(factsAfter(["나 맥주 좋아해", "아 요즘은 맥주 말고 와인이 더 좋아"])).toEqual([
       "preference:와인=와인",
     ]);
-    expect(after(["I live in Boston.", "Sorry, I meant Cambridge, not Boston."])).toEqual([
+    expect(factsAfter(["I live in Boston.", "Sorry, I meant Cambridge, not Boston."])).toEqual([
       "residence=Cambridge",
     ]);
     const [fact] = updateFacts(updateFacts([], "맥주를 좋아해요"), "맥주 말고 와인이요");
@@ -215,15 +215,20 @@ describe("issue 16: corrections that name the corrected value", () => {
   });
 
   it("a name correction needs a stored name, a correction word and a bare name", () => {
-    expect(after(["제 이름은 이수진이에요", "아 잘못 썼네요, 이수정이에요"])).toEqual([
+    expect(factsAfter(["제 이름은 이수진이에요", "아 잘못 썼네요, 이수정이에요"])).toEqual([
       "name=이수정",
     ]);
-    expect(after(["My name is Jon.", "Sorry, typo, it's John."])).toEqual(["name=John"]);
-    expect(after(["Sorry, typo, it's John."])).toEqual([]);
-    expect(after(["My name is Jon.", "Sorry, it's Monday."])).toEqual(["name=Jon"]);
+    expect(factsAfter(["My name is Jon.", "Sorry, typo, it's John."])).toEqual(["name=John"]);
+    expect(factsAfter(["Sorry, typo, it's John."])).toEqual([]);
+    expect(factsAfter(["My name is Jon.", "Sorry, it's Monday."])).toEqual(["name=Jon"]);
+  });
+
+  it("a pet introduced in the previous turn owns a bare '이름은 …' (not the user's name)", () => {
+    expect(factsAfter(["나 고양이 키워", "이름은 두부야"])).toEqual(["family:cat=고양이"]);
+    expect(factsAfter(["안녕", "이름은 두부야"])).toEqual(["name=두부"]);
   });
 
   it("a correction that names no stored fact changes nothing", () => {
-    expect(after(["저 인천 살아요", "그게 아니라 그냥 피곤해요"])).toEqual(["residence=인천"]);
+    expect(factsAfter(["저 인천 살아요", "그게 아니라 그냥 피곤해요"])).toEqual(["residence=인천"]);
   });
 });
