@@ -4,7 +4,9 @@
  * residence; family members are caught by "my wife …" / "I have two kids" instead.
  */
 
+import { hasLetter } from "../letters.ts";
 import type { Candidate, Retraction } from "./build.ts";
+import { EN_GATES, type GateName, HEALTH_GATES, open } from "./gates.ts";
 import { languagesEn } from "./languages.ts";
 import {
   CONDITIONS_EN,
@@ -55,7 +57,7 @@ function items(rest: string): string[] {
         .replace(/^to\s+/i, "")
         .trim(),
     )
-    .filter((item) => item !== "" && !PRONOUN.test(item) && /\p{L}/u.test(item));
+    .filter((item) => item !== "" && !PRONOUN.test(item) && hasLetter(item, false));
 }
 
 const GLOBAL = new WeakMap<RegExp, RegExp>();
@@ -75,7 +77,7 @@ function after(text: string, pattern: RegExp): { rest: string; match: RegExpExec
 }
 
 function usable(value: string): boolean {
-  return value !== "" && !PRONOUN.test(value) && /[\p{L}\p{N}]/u.test(value);
+  return value !== "" && !PRONOUN.test(value) && hasLetter(value);
 }
 
 const REL_WORDS_EN = Object.keys(RELATIONS_EN)
@@ -503,25 +505,30 @@ const HEALTH_RE6 =
 
 function health(text: string): Found {
   const out: Found = [];
-  for (const { rest } of after(text, HEALTH_RE1)) {
+  const lower = text.toLowerCase();
+  // Each expression behind the words it needs (gates.ts: a fresh isolate compiles fewer).
+  const allergic = lower.includes("allerg");
+  const condition = open(HEALTH_GATES.conditions, lower);
+  const diet = open(HEALTH_GATES.diet, lower);
+  for (const { rest } of allergic ? after(text, HEALTH_RE1) : []) {
     for (const item of items(rest)) out.push({ category: "allergy", value: item, lang: "en" });
   }
-  for (const m of allMatches(HEALTH_RE2, text)) {
+  for (const m of allergic ? allMatches(HEALTH_RE2, text) : []) {
     const value = (m[1] ?? "").replace(LEADING, "");
     if (usable(value)) out.push({ category: "allergy", value, lang: "en" });
   }
-  for (const { rest } of after(text, HEALTH_RE3)) {
+  for (const { rest } of lower.includes("cannot") ? after(text, HEALTH_RE3) : []) {
     for (const item of items(rest)) {
       out.push({ category: "allergy", value: item, lang: "en", form: "cant-eat" });
     }
   }
-  for (const m of allMatches(HEALTH_RE4, text)) {
+  for (const m of condition ? allMatches(HEALTH_RE4, text) : []) {
     out.push({ category: "health", value: m[1] ?? "", lang: "en", detail: text });
   }
-  for (const m of allMatches(HEALTH_RE5, text)) {
+  for (const m of diet ? allMatches(HEALTH_RE5, text) : []) {
     out.push({ category: "health", value: m[1] ?? "", lang: "en", detail: text });
   }
-  for (const m of allMatches(HEALTH_RE6, text)) {
+  for (const m of /do not|never/.test(lower) ? allMatches(HEALTH_RE6, text) : []) {
     out.push({
       category: "health",
       value: `no ${(m[1] ?? "").replace(/^(?:eat|drink)\s+/i, "")}`.replace(
@@ -535,6 +542,12 @@ function health(text: string): Found {
   }
   return out;
 }
+
+/** Words TIME_EN needs (besides a digit): its large expression runs only behind them. */
+const TIME_GATE = `tomorrow tonight today next this soon later holiday christmas day week month
+  year spring summer fall autumn winter evening afternoon morning monday tuesday wednesday
+  thursday friday saturday sunday january february march april may june july august september
+  october november december`.split(/\s+/);
 
 const EVENT_WORDS = cachedRegExp(`\\b(?:${EVENTS_EN})\\b`, "i");
 
@@ -562,8 +575,11 @@ const PLANS_RE7 =
 
 function plans(text: string): Found {
   const out: Found = [];
-  const timed = TIME_EN.test(text);
-  const explicit = /\b(?:planning|plan|scheduled|booked)\s+to\b/i.test(text);
+  const lower = text.toLowerCase();
+  const timed = (/\d/.test(lower) || open(TIME_GATE, lower)) && TIME_EN.test(text);
+  const explicit =
+    (lower.includes("plan") || lower.includes("schedul") || lower.includes("book")) &&
+    /\b(?:planning|plan|scheduled|booked)\s+to\b/i.test(text);
   const add = (value: string): void => {
     const clean = value.replace(/^(?:our|my|the|a|an)\s+/i, "").trim();
     if (usable(clean)) out.push({ category: "plan", value: clean, lang: "en", detail: text });
@@ -769,18 +785,21 @@ function casualName(text: string): Found {
 export function extractEn(raw: string): Candidate[] {
   const text = impliedSubject(expandContractions(raw));
   if (!FIRST_PERSON.test(text)) return casualName(text);
+  const lower = text.toLowerCase();
+  const g = (gate: GateName, rule: () => Candidate[]): Candidate[] =>
+    open(EN_GATES[gate], lower) ? rule() : [];
   return [
-    ...name(text),
-    ...residence(text),
-    ...workplace(text),
-    ...job(text),
-    ...family(text),
-    ...likes(text),
-    ...health(text),
+    ...g("name", () => name(text)),
+    ...g("residence", () => residence(text)),
+    ...g("workplace", () => workplace(text)),
+    ...g("job", () => job(text)),
+    ...g("family", () => family(text)),
+    ...g("likes", () => likes(text)),
+    ...g("health", () => health(text)),
     ...plans(text),
-    ...possessions(text),
-    ...other(text),
-    ...languagesEn(text),
+    ...g("possessions", () => possessions(text)),
+    ...g("other", () => other(text)),
+    ...g("languages", () => languagesEn(text)),
   ];
 }
 

@@ -5,6 +5,7 @@
  */
 
 import type { Candidate, Retraction } from "./build.ts";
+import { type GateName, KO_GATES, open } from "./gates.ts";
 import {
   isContentWord,
   isPlaceKo,
@@ -795,18 +796,20 @@ export function extractKo(text: string): Candidate[] {
   if (subject.kind === "family" && !subject.owned && PET_RELATIONS.has(subject.relation)) {
     subject = { kind: "self" };
   }
+  const g = (gate: GateName, rule: () => Candidate[]): Candidate[] =>
+    open(KO_GATES[gate], text) ? rule() : [];
   return [
-    ...name(text),
-    ...residence(text, subject),
-    ...workplace(text, subject),
-    ...job(text, subject),
-    ...family(text, subject),
-    ...likes(text, subject),
-    ...health(text, subject),
+    ...g("name", () => name(text)),
+    ...g("residence", () => residence(text, subject)),
+    ...g("workplace", () => workplace(text, subject)),
+    ...g("job", () => job(text, subject)),
+    ...g("family", () => family(text, subject)),
+    ...g("likes", () => likes(text, subject)),
+    ...g("health", () => health(text, subject)),
     ...plans(text, subject),
-    ...possessions(text, subject),
-    ...other(text, subject),
-    ...(subject.kind === "self" ? languagesKo(text) : []),
+    ...g("possessions", () => possessions(text, subject)),
+    ...g("other", () => other(text, subject)),
+    ...(subject.kind === "self" ? g("languages", () => languagesKo(text)) : []),
   ];
 }
 

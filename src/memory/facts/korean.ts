@@ -7,6 +7,8 @@
  * from nouns that merely end like one (고양이, 제주도, 요가), so "고양이를" → "고양이" and
  * "오이" stays "오이".
  */
+
+import { hasLetter } from "../letters.ts";
 import { OTHER_PEOPLE_KO, PLACE_SUFFIX_KO, PLACES_KO, RELATIONS_KO, TIME_KO } from "./lexicon.ts";
 import { hasBatchim } from "./types.ts";
 
@@ -179,7 +181,7 @@ export function isTimeWord(token: string): boolean {
 export function isContentWord(token: string): boolean {
   if (token === "" || STOP_KO.has(token)) return false;
   if (isTimeWord(token)) return false;
-  return /[\p{L}\p{N}]/u.test(token);
+  return hasLetter(token);
 }
 
 export function tokensOf(clause: string): string[] {

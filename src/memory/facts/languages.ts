@@ -7,6 +7,8 @@
  * for both "Japanese" and "일본어", and a Korean question finds an English fact. Each
  * language is its own fact (slot `language`), with form `learning` when the clause says so.
  */
+
+import { splitWords } from "../letters.ts";
 import type { Candidate } from "./build.ts";
 import { stripParticle, tokensOf } from "./korean.ts";
 import { LANGUAGE_CODES, LANGUAGE_NAMES } from "./languages-table.ts";
@@ -30,7 +32,7 @@ export function languageCode(word: string): string | undefined {
 /** Codes of every language a text names (for recall: "스페인어 공부 팁" names es). */
 export function languagesIn(text: string): Set<string> {
   const out = new Set<string>();
-  for (const word of text.split(/[^\p{L}]+/u)) {
+  for (const word of splitWords(text, "", false)) {
     const code = word === "" ? undefined : languageCode(word);
     if (code !== undefined) out.add(code);
   }
@@ -50,7 +52,7 @@ export function languagesEn(text: string): Candidate[] {
   const list = rest.split(/\b(?:so|because|but|since|to|for|with|at|when|while)\b/i)[0] ?? rest;
   const learning = EN_LEARNING.test(trigger[0]);
   return languageCandidates(
-    list.split(/[^\p{L}]+/u).filter((word) => word !== ""),
+    splitWords(list, "", false).filter((word) => word !== ""),
     "en",
     learning,
   );

@@ -13,6 +13,7 @@
  * [] rather than padding. Ties go to the more recent fact (later in the list).
  */
 
+import { splitWords } from "../letters.ts";
 import { rankCandidates } from "../recall/bm25.ts";
 import { queryTerms, searchTerms } from "../recall/terms.ts";
 import { languagesIn } from "./languages.ts";
@@ -569,6 +570,8 @@ const SLOTS: readonly (readonly string[])[] = [
 
 interface Query {
   lower: string;
+  /** The words joined by single spaces, with a space at both ends (for phrase lookups). */
+  spaced: string;
   compact: string;
   words: Set<string>;
   koNouns: Set<string>;
@@ -579,7 +582,8 @@ const KO_PARTICLE_END =
 
 function parseQuery(query: string): Query {
   const lower = query.normalize("NFKC").toLowerCase().replace(/[’‘]/g, "'");
-  const words = new Set(lower.split(/[^\p{L}\p{N}'-]+/u).filter((word) => word !== ""));
+  const list = splitWords(lower, "'-").filter((word) => word !== "");
+  const words = new Set(list);
   for (const word of [...words]) if (word.endsWith("'s")) words.add(word.slice(0, -2));
   const koNouns = new Set<string>();
   for (const word of words) {
@@ -594,29 +598,34 @@ function parseQuery(query: string): Query {
     }
     if (stem.endsWith("들")) koNouns.add(stem.slice(0, -1));
   }
-  return { lower, compact: lower.replace(/\s+/g, ""), words, koNouns };
+  return {
+    lower,
+    spaced: ` ${list.join(" ")} `,
+    compact: lower.replace(/\s+/g, ""),
+    words,
+    koNouns,
+  };
 }
 
 interface CompiledIntent {
   intent: Intent;
   words: ReadonlySet<string>;
-  phrases: RegExp | undefined;
+  /** Multi-word English phrases, each as " words " (looked up in Query.spaced). */
+  phrases: readonly string[];
   koNouns: ReadonlySet<string>;
 }
 
-/** English single words go to a set, phrases to one expression per intent (compiled once). */
+/**
+ * English single words go to a set, phrases to a list looked up with `includes` on the
+ * spaced words: no regular expression per intent, which a fresh isolate would compile on
+ * its first recall (about 13 ms of CPU for all of them; issue 14).
+ */
 const COMPILED: readonly CompiledIntent[] = INTENTS.map((intent) => {
   const en = intent.en ?? [];
-  const phrases = en
-    .filter((phrase) => phrase.includes(" "))
-    .map((phrase) => phrase.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
   return {
     intent,
     words: new Set(en.filter((phrase) => !phrase.includes(" "))),
-    phrases:
-      phrases.length === 0
-        ? undefined
-        : new RegExp(`(?:^|[^\\p{L}])(?:${phrases.join("|")})(?:$|[^\\p{L}])`, "u"),
+    phrases: en.filter((phrase) => phrase.includes(" ")).map((phrase) => ` ${phrase} `),
     koNouns: new Set(intent.koNouns ?? []),
   };
 });
@@ -626,7 +635,7 @@ function matches(compiled: CompiledIntent, q: Query): boolean {
   if (intent.ko?.some((phrase) => q.compact.includes(phrase))) return true;
   for (const noun of q.koNouns) if (compiled.koNouns.has(noun)) return true;
   for (const word of q.words) if (compiled.words.has(word)) return true;
-  return compiled.phrases?.test(q.lower) ?? false;
+  return compiled.phrases.some((phrase) => q.spaced.includes(phrase));
 }
 
 /** Canonical relations the question names ("아내" / "wife" → wife; "아이" → every child). */
@@ -690,10 +699,7 @@ const POSSESSION_WORDS: Readonly<Record<string, readonly string[]>> = {
 };
 
 function valueTokens(value: string): string[] {
-  return value
-    .normalize("NFKC")
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
+  return splitWords(value.normalize("NFKC").toLowerCase())
     .filter((token) => (/[가-힣]/.test(token) ? token.length >= 2 : token.length >= 3))
     .filter((token) => !VALUE_STOP.has(token));
 }

@@ -9,6 +9,8 @@
  * `family:wife`, `possession:car`, `preference:favorite:color`, `other:age`).
  */
 
+import { splitWords } from "../letters.ts";
+
 export const FACT_CATEGORIES = [
   "name",
   "residence",
@@ -79,10 +81,7 @@ export function clip(text: string, max: number): string {
  * lose a plural `s` ("peanuts" → "peanut"). "매운 음식" and "매운음식" share a key.
  */
 export function valueKey(value: string): string {
-  const words = value
-    .normalize("NFKC")
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
+  const words = splitWords(value.normalize("NFKC").toLowerCase())
     .filter((word) => word !== "")
     .map((word) => (/^[a-z]{4,}s$/.test(word) && !word.endsWith("ss") ? word.slice(0, -1) : word));
   return words.join("");

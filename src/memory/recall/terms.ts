@@ -36,6 +36,7 @@
  */
 import { stemmer } from "stemmer";
 import { eng } from "stopword";
+import { lettersOnly, wordRuns } from "../letters.ts";
 import { isBareEnding, koreanStem } from "./korean.ts";
 
 /** Bump when the terms of a text change, so stored search text can be rebuilt. */
@@ -72,10 +73,10 @@ const QUERY_STOP: ReadonlySet<string> = new Set(
     .flatMap((word) => [word, /^[a-z]{3,}$/.test(word) ? stemmer(word) : word]),
 );
 
-const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
 const HANGUL_RUN = /[\uac00-\ud7a3]+|[^\uac00-\ud7a3]+/g;
+/** Han, Kana, Thai, Lao, Myanmar, Khmer (plain ranges: script properties cost a cold isolate ms). */
 const NO_SPACE_SCRIPT =
-  /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
+  /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff]/;
 const HANGUL = /^[\uac00-\ud7a3]+$/;
 const LATIN_MARKED = /[\u00c0-\u024f\u1e00-\u1eff]/;
 
@@ -102,7 +103,7 @@ function latinTerm(raw: string): string {
       .normalize("NFD")
       .replace(/\p{M}+/gu, "")
       .normalize("NFC");
-  word = word.replace(/[^\p{L}\p{N}]+/gu, "");
+  word = lettersOnly(word);
   if (word.length < 2 && !/^\d$/.test(word)) return "";
   if (STOP_EN.has(word)) return "";
   const term = /^[a-z]{3,}$/.test(word) ? stemmer(word) : word;
@@ -128,9 +129,10 @@ function collect(text: unknown, drop: ReadonlySet<string> | undefined): string[]
     if (term !== "" && (drop === undefined || !drop.has(term))) terms.push(term);
   };
   let end = 0;
-  for (const match of input.matchAll(WORD)) {
-    const word = match[0];
-    const start = match.index ?? 0;
+  let from = 0;
+  for (const word of wordRuns(input)) {
+    const start = input.indexOf(word, from);
+    from = start + word.length;
     // A compound spans spaces only: punctuation between two words ends the run.
     if (!/^\s*$/.test(input.slice(end, start))) flush();
     end = start + word.length;
@@ -152,7 +154,7 @@ function collect(text: unknown, drop: ReadonlySet<string> | undefined): string[]
         for (const part of segmentWords(piece)) push(part.slice(0, MAX_TERM_CHARS));
         return;
       }
-      for (const part of piece.split(/['’]+(?=\p{L}{3})/u)) push(latinTerm(part));
+      for (const part of piece.split(/['’]+(?=[a-z\u00c0-\u024f]{3})/)) push(latinTerm(part));
     });
     if (pieces.length === 0 || !HANGUL.test(pieces.at(-1) ?? "")) flush();
   }
