@@ -7,7 +7,7 @@
  * (and compiled) only for other scripts.
  */
 const COMMON =
-  /^[\u0000-\u024f\u1e00-\u1eff\u2000-\u206f\u3000-\u303f\u3131-\u318e\uac00-\ud7a3\uff01-\uff5e]*$/;
+  /^[\t\n\r\u0020-\u024f\u1e00-\u1eff\u2000-\u206f\u3000-\u303f\u3131-\u318e\uac00-\ud7a3\uff01-\uff5e]*$/;
 /** The letters and digits (\p{L}\p{N}) among the COMMON characters. */
 const LN =
   "0-9A-Za-z\\u00aa\\u00b2\\u00b3\\u00b5\\u00b9\\u00ba\\u00bc-\\u00be\\u00c0-\\u00d6\\u00d8-\\u00f6\\u00f8-\\u024f\\u1e00-\\u1eff\\u3131-\\u318e\\uac00-\\ud7a3\\uff10-\\uff19\\uff21-\\uff3a\\uff41-\\uff5a";
