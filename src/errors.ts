@@ -1,6 +1,7 @@
 /**
  * The one error type of llamon. Every failure a user can meet carries an UPPER_SNAKE
- * `code` and a message that says how to fix it; edges (JSON-RPC, HTTP, CLI) map it once.
+ * `code` and a message that says how to fix it; edges (JSON-RPC, HTTP, CLI) map it once,
+ * through the table in src/runtime/errors.ts (HTTP status, JSON-RPC code, retryable).
  */
 export const ERROR_CODES = [
   /** A configuration value is missing or invalid (MemoryConfig, env, CLI flags). */
@@ -19,6 +20,14 @@ export const ERROR_CODES = [
   "THREAD_CONFLICT",
   /** A migration could not be applied or an applied one was changed afterwards. */
   "MIGRATION_FAILED",
+  /** The thing asked for does not exist (a route, a stored conversation). */
+  "NOT_FOUND",
+  /** This deployment cannot do that (memory off, a binding missing, an old object). */
+  "NOT_AVAILABLE",
+  /** The management API and Studio are off (LLAMON_ADMIN_TOKEN unset). */
+  "ADMIN_DISABLED",
+  /** The admin token is missing or wrong. */
+  "UNAUTHORIZED",
   /** Something that should not happen; a bug in llamon. */
   "INTERNAL",
 ] as const;

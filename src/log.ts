@@ -1,38 +1,120 @@
 /**
- * One structured logger. Lines are plain text (the `multiturn:` line must be exact);
- * structured fields go after it as JSON when given.
+ * The one logger of llamon. Every line is one JSON object (Workers Logs and `wrangler tail`
+ * index its fields):
+ *
+ *   {"level":"error","msg":"a2a: turn failed","agent_id":"support","context_id":"c-1",
+ *    "message_id":"m-7","code":"MODEL_FAILED"}
+ *
+ * Field names are snake_case; `agent_id`, `context_id`, `message_id` and `code` are set
+ * wherever they are known (a request's logger carries them, see runtime/context.ts).
+ *
+ * Exact lines: {@link Logger.line} prints its text as its own line, byte for byte, and then
+ * (when it has fields) a JSON line with the same text as `msg` and the fields. The
+ * `multiturn: thread_msgs=… window=… sent_to_llm=… has_prior=…` line of every model call is
+ * written this way, so it can be grepped exactly as documented and still be found by
+ * agent/context id.
  */
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
-export interface Logger {
-  debug(message: string, fields?: Record<string, unknown>): void;
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
+export type LogFields = Readonly<Record<string, unknown>>;
+
+export interface LogRecord {
+  readonly level: LogLevel;
+  readonly message: string;
+  readonly fields: LogFields;
+  /** Printed as the message text alone (see the file header). */
+  readonly exact: boolean;
 }
 
-export type LogSink = (level: LogLevel, line: string) => void;
+export interface Logger {
+  debug(message: string, fields?: LogFields): void;
+  info(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  error(message: string, fields?: LogFields): void;
+  /** `text` exactly, as its own line; then the fields as a JSON line (file header). */
+  line(level: LogLevel, text: string, fields?: LogFields): void;
+  /** A logger that adds these fields to every record (a request's ids). */
+  child(fields: LogFields): Logger;
+}
 
-const consoleSink: LogSink = (level, line) => {
-  if (level === "error") console.error(line);
-  else if (level === "warn") console.warn(line);
-  else if (level === "debug") console.debug(line);
-  else console.info(line);
+export type LogSink = (record: LogRecord) => void;
+
+/** The JSON line of a record (the exact text is printed before it by the console sink). */
+export function formatLogLine(record: LogRecord): string {
+  const out: Record<string, unknown> = { level: record.level, msg: record.message };
+  for (const [key, value] of Object.entries(record.fields)) {
+    if (value !== undefined && key !== "level" && key !== "msg") out[key] = value;
+  }
+  return JSON.stringify(out, (_key, value: unknown) =>
+    value instanceof Error ? `${value.name}: ${value.message}` : value,
+  );
+}
+
+/** Text printed for a record: one JSON line, or the exact text (+ a JSON line of its fields). */
+export function renderLog(record: LogRecord): string[] {
+  if (!record.exact) return [formatLogLine(record)];
+  const hasFields = Object.values(record.fields).some((v) => v !== undefined);
+  return hasFields ? [record.message, formatLogLine(record)] : [record.message];
+}
+
+const consoleSink: LogSink = (record) => {
+  const print =
+    record.level === "error"
+      ? console.error
+      : record.level === "warn"
+        ? console.warn
+        : record.level === "debug"
+          ? console.debug
+          : console.info;
+  for (const text of renderLog(record)) print(text);
 };
 
-export function createLogger(sink: LogSink = consoleSink): Logger {
-  const emit = (level: LogLevel) => (message: string, fields?: Record<string, unknown>) =>
-    sink(level, fields === undefined ? message : `${message} ${JSON.stringify(fields)}`);
-  return { debug: emit("debug"), info: emit("info"), warn: emit("warn"), error: emit("error") };
+/** A sink that drops everything (benchmarks). */
+export const silentSink: LogSink = () => {};
+
+export interface LoggerOptions {
+  /** Where records go; default the console (JSON lines). */
+  readonly sink?: LogSink | undefined;
+  /** Fields of every record. */
+  readonly fields?: LogFields | undefined;
 }
 
-/** A logger that keeps lines in memory (tests, the inspector). */
-export function createMemoryLogger(): Logger & {
-  readonly lines: { level: LogLevel; line: string }[];
+/** The logger factory (the only one): a sink and the fields every record carries. */
+export function createLogger(options: LoggerOptions = {}): Logger {
+  const sink = options.sink ?? consoleSink;
+  const base = options.fields ?? {};
+  const emit =
+    (level: LogLevel) =>
+    (message: string, fields?: LogFields): void =>
+      sink({ level, message, fields: fields ? { ...base, ...fields } : base, exact: false });
+  return {
+    debug: emit("debug"),
+    info: emit("info"),
+    warn: emit("warn"),
+    error: emit("error"),
+    line: (level, text, fields) =>
+      sink({ level, message: text, fields: fields ? { ...base, ...fields } : base, exact: true }),
+    child: (fields) => createLogger({ sink, fields: { ...base, ...fields } }),
+  };
+}
+
+/** What a memory logger keeps: the record and its first printed line. */
+export interface MemoryLogLine {
+  readonly level: LogLevel;
+  /** The exact text of a {@link Logger.line} record, else its JSON line. */
+  readonly line: string;
+}
+
+/** A logger that keeps records in memory (tests, the inspector). */
+export function createMemoryLogger(fields?: LogFields): Logger & {
+  readonly lines: MemoryLogLine[];
+  readonly records: LogRecord[];
 } {
-  const lines: { level: LogLevel; line: string }[] = [];
-  return Object.assign(
-    createLogger((level, line) => lines.push({ level, line })),
-    { lines },
-  );
+  const lines: MemoryLogLine[] = [];
+  const records: LogRecord[] = [];
+  const sink: LogSink = (record) => {
+    records.push(record);
+    lines.push({ level: record.level, line: renderLog(record)[0] ?? "" });
+  };
+  return Object.assign(createLogger({ sink, fields }), { lines, records });
 }

@@ -20,7 +20,7 @@ import type pg from "pg";
 import { currentSkills, defineAgent } from "../../src/agent/define.ts";
 import { buildAgentGraph, type MessagesStorage } from "../../src/agent/graph.ts";
 import { runTurn } from "../../src/agent/run-turn.ts";
-import { createLogger, type Logger } from "../../src/log.ts";
+import { createLogger, type Logger, silentSink } from "../../src/log.ts";
 import { type MemoryConfig, resolveMemoryConfig } from "../../src/memory/config.ts";
 import {
   FACTS_MEMORY_KEY,
@@ -82,7 +82,7 @@ export const agent = defineAgent({
 });
 
 /** Silent: the `multiturn:` line would cost console I/O in every system alike. */
-const quietLog: Logger = createLogger(() => {});
+const quietLog: Logger = createLogger({ sink: silentSink });
 
 /**
  * The reference agent's settings with every feature that runs inside a turn: window 20, the

@@ -24,12 +24,14 @@ import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
 import {
   DefaultRequestHandler,
   JsonRpcTransportHandler,
-  ServerCallContext,
+  type ServerCallContext,
+  type TaskStore,
   UnauthenticatedUser,
 } from "@a2a-js/sdk/server";
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { createLogger, type Logger } from "../log.ts";
+import { A2ACallContext, RequestScopedTaskStore, type TurnState } from "./call-context.ts";
 import { buildAgentCard, legacyAgentCard, wantsLegacyCard } from "./card.ts";
 import { TurnExecutor } from "./executor.ts";
 import {
@@ -44,8 +46,7 @@ import {
   sdkErrorObject,
   turnErrorObject,
 } from "./rpc-errors.ts";
-import { attachTurnState, RequestScopedTaskStore, type TurnState } from "./turn-state.ts";
-import type { A2AAppOptions } from "./types.ts";
+import type { A2AAppOptions, ExecuteTurn } from "./types.ts";
 import { type ValidCall, validateRpcBody } from "./validate.ts";
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -71,13 +72,21 @@ type Transport = {
   ): Promise<Envelope | AsyncGenerator<Envelope, void, undefined>>;
 };
 
-export function createA2AApp(options: A2AAppOptions): Hono {
+/**
+ * The A2A app. Build it once per isolate (the executor's in-isolate cancel needs one
+ * instance); everything that depends on the request (env, task store, logger) comes from
+ * `options.request` per request.
+ */
+export function createA2AApp<R = undefined>(options: A2AAppOptions<R>): Hono {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const log = options.log ?? createLogger();
+  const taskStoreOption = options.taskStore;
+  const taskStoreFor: (request: R) => TaskStore =
+    typeof taskStoreOption === "function" ? taskStoreOption : () => taskStoreOption;
   const requestHandler = new DefaultRequestHandler(
     buildAgentCard(options.card, options.card.url ?? "/"),
-    new RequestScopedTaskStore(options.taskStore),
-    new TurnExecutor(options.execute, log),
+    new RequestScopedTaskStore(typeof taskStoreOption === "function" ? undefined : taskStoreOption),
+    new TurnExecutor(options.execute as ExecuteTurn<unknown>, log),
   );
   const transports: Record<Dialect, Transport> = {
     "v1.0": new JsonRpcTransportHandler(requestHandler),
@@ -116,35 +125,38 @@ export function createA2AApp(options: A2AAppOptions): Hono {
     async (c) => {
       const call = validateRpcBody(await c.req.text());
       if (!call.ok) return c.json(errorResponse(call.id, call.error));
-      const context = new ServerCallContext({
+      const request = options.request ? options.request(c) : (undefined as R);
+      const requestLog = options.requestLog ? options.requestLog(request) : log;
+      const state: TurnState | undefined =
+        call.turn === undefined
+          ? undefined
+          : { ...call.turn, streaming: call.streaming, signal: c.req.raw.signal };
+      const context: ServerCallContext = new A2ACallContext<R>({
         requestedVersion: call.dialect === "v1.0" ? "1.0" : "0.3",
         user: new UnauthenticatedUser(),
+        request,
+        turn: state,
+        taskStore: taskStoreFor(request),
+        log: requestLog,
       });
-      let state: TurnState | undefined;
-      if (call.turn !== undefined) {
-        state = {
-          ...call.turn,
-          streaming: call.streaming,
-          signal: c.req.raw.signal,
-          waitUntil: waitUntilOf(c),
-        };
-        attachTurnState(context, state);
-      }
       let result: Envelope | AsyncGenerator<Envelope, void, undefined>;
       try {
         result = await transports[call.dialect].handle(call.body, context);
       } catch (error) {
-        return c.json(errorResponse(call.id, finalError(call, error, state, log)));
+        return c.json(errorResponse(call.id, finalError(call, error, state, requestLog)));
       }
       if (isAsyncGenerator(result)) {
-        return streamResponse(result, call, state, log, waitUntilOf(c));
+        return streamResponse(result, call, state, requestLog, waitUntilOf(c));
       }
-      return c.json(finishEnvelope(result, call, state, log));
+      return c.json(finishEnvelope(result, call, state, requestLog));
     },
   );
 
   app.onError((error, c) => {
-    log.error("a2a: unhandled error", { error: error.name, message: error.message });
+    log.error("a2a: unhandled error", {
+      code: "INTERNAL",
+      error: `${error.name}: ${error.message}`,
+    });
     return c.json(
       errorResponse(null, { code: RPC_CODE.INTERNAL_ERROR, message: GENERIC_INTERNAL_MESSAGE }),
       500,
@@ -185,7 +197,11 @@ function finalError(
 
 function logInternal(error: JsonRpcErrorObject, call: ValidCall, log: Logger): JsonRpcErrorObject {
   if (error.code === RPC_CODE.INTERNAL_ERROR) {
-    log.error("a2a: internal error", { method: call.method, message: error.message });
+    log.error("a2a: internal error", {
+      code: "INTERNAL",
+      method: call.method,
+      error: error.message,
+    });
   }
   return sanitizeErrorObject(error);
 }

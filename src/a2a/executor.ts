@@ -36,8 +36,8 @@ import {
   type RequestContext,
 } from "@a2a-js/sdk/server";
 import type { Logger } from "../log.ts";
+import { callContextOf } from "./call-context.ts";
 import { describeTurnFailure } from "./rpc-errors.ts";
-import { turnStateOf } from "./turn-state.ts";
 import type { A2ATurnInput, A2ATurnOutput, ExecuteTurn } from "./types.ts";
 
 const REPLY_ARTIFACT_NAME = "reply";
@@ -93,16 +93,17 @@ export class TurnExecutor implements AgentExecutor {
   private readonly running = new Map<string, Running>();
 
   constructor(
-    private readonly executeTurn: ExecuteTurn,
+    private readonly executeTurn: ExecuteTurn<unknown>,
     private readonly log: Logger,
   ) {}
 
   execute = async (ctx: RequestContext, bus: ExecutionEventBus): Promise<void> => {
-    const state = turnStateOf(ctx.context);
+    const call = callContextOf(ctx.context);
+    const state = call?.turn;
     const { taskId, contextId } = ctx;
     const user = ctx.userMessage;
     const streaming = state?.streaming ?? false;
-    if (state !== undefined && ctx.task === undefined) state.newTaskId = taskId;
+    if (call !== undefined && ctx.task === undefined) call.newTaskId = taskId;
     const input: A2ATurnInput = {
       contextId,
       messageId: user.messageId,
@@ -110,7 +111,6 @@ export class TurnExecutor implements AgentExecutor {
       text: state?.text ?? textOf(user),
     };
     if (state?.hasHistory) input.history = state.history;
-    if (state?.waitUntil !== undefined) input.waitUntil = state.waitUntil;
     const history = ctx.task !== undefined ? [...ctx.task.history] : [user];
     const entry: Running = { contextId, controller: new AbortController(), canceled: false };
     const onClientGone = () => entry.controller.abort(state?.signal?.reason);
@@ -123,7 +123,7 @@ export class TurnExecutor implements AgentExecutor {
           AgentEvent.task(this.task(taskId, contextId, TaskState.TASK_STATE_WORKING, history)),
         );
       }
-      const output: unknown = await this.executeTurn(input, entry.controller.signal);
+      const output: unknown = await this.executeTurn(input, entry.controller.signal, call?.request);
       if (!isTurnOutput(output)) throw new TypeError("execute() must resolve to { reply: string }");
       if (entry.canceled) return;
       const metadata =
@@ -165,14 +165,19 @@ export class TurnExecutor implements AgentExecutor {
     } catch (error) {
       if (entry.canceled) return;
       const failure = describeTurnFailure(error);
-      this.log.error("a2a: turn failed", {
-        reason: failure.reason,
+      (call?.log ?? this.log).error("a2a: turn failed", {
+        code: failure.reason,
+        retryable: failure.retryable,
+        context_id: contextId,
+        message_id: user.messageId,
+        task_id: taskId,
         error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
       });
       if (state !== undefined) state.failure = { error };
       if (streaming) {
         const message = agentMessage(taskId, contextId, failure.message, {
           error_reason: failure.reason,
+          retryable: failure.retryable,
         });
         bus.publish(
           AgentEvent.statusUpdate({

@@ -5,13 +5,20 @@
  * - v1.0: `{ code, message, data? }` with data a list of `google.rpc.ErrorInfo`.
  *
  * Protocol-level errors go through the SDK's own mappers so they match what the SDK emits.
- * Errors of a turn are mapped here, once: a LlamonError's code picks the JSON-RPC code and a
- * message safe to show to a client; anything else is "internal error". Never a stack trace.
+ * Errors of a turn are mapped by the one error table (runtime/errors.ts): a LlamonError's
+ * code picks the JSON-RPC code, the retry flag and a message safe to show to a client;
+ * anything else is "internal error". Never a stack trace.
  */
 
 import { LegacyA2AError, LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
 import { JsonRpcTransportHandler } from "@a2a-js/sdk/server";
-import { type ErrorCode, isLlamonError } from "../errors.ts";
+import type { ErrorCode } from "../errors.ts";
+import {
+  GENERIC_INTERNAL_MESSAGE,
+  mapError,
+  RPC_INTERNAL_ERROR,
+  RPC_INVALID_PARAMS,
+} from "../runtime/errors.ts";
 
 export type Dialect = "v0.3" | "v1.0";
 export type JsonRpcId = string | number | null;
@@ -32,11 +39,11 @@ export const RPC_CODE = {
   PARSE_ERROR: -32700,
   INVALID_REQUEST: -32600,
   METHOD_NOT_FOUND: -32601,
-  INVALID_PARAMS: -32602,
-  INTERNAL_ERROR: -32603,
+  INVALID_PARAMS: RPC_INVALID_PARAMS,
+  INTERNAL_ERROR: RPC_INTERNAL_ERROR,
 } as const;
 
-export const GENERIC_INTERNAL_MESSAGE = "internal error";
+export { GENERIC_INTERNAL_MESSAGE };
 
 type ProtocolErrorKind = "parse" | "invalidRequest" | "methodNotFound" | "invalidParams";
 
@@ -64,56 +71,27 @@ export function protocolError(
   }
 }
 
-/** What a client is told about a failed turn, by LlamonError code. */
-const TURN_ERRORS: Partial<Record<ErrorCode, { code: number; message: string | null }>> = {
-  // INPUT_INVALID messages are written for the client (they say how to fix the input).
-  INPUT_INVALID: { code: RPC_CODE.INVALID_PARAMS, message: null },
-  THREAD_CONFLICT: {
-    code: RPC_CODE.INTERNAL_ERROR,
-    message:
-      "another message of this conversation was being saved at the same time; retry the message",
-  },
-  DB_UNAVAILABLE: {
-    code: RPC_CODE.INTERNAL_ERROR,
-    message: "conversation memory is temporarily unavailable; retry later",
-  },
-  DB_QUERY_FAILED: {
-    code: RPC_CODE.INTERNAL_ERROR,
-    message: "conversation memory is temporarily unavailable; retry later",
-  },
-  DB_PAYLOAD_TOO_LARGE: {
-    code: RPC_CODE.INTERNAL_ERROR,
-    message:
-      "the conversation or the reply is too large to store; send a shorter message or start a new contextId",
-  },
-  CONFIG_INVALID: {
-    code: RPC_CODE.INTERNAL_ERROR,
-    message: "the agent is misconfigured; the operator can see the cause in the Worker logs",
-  },
-  MIGRATION_FAILED: {
-    code: RPC_CODE.INTERNAL_ERROR,
-    message: "the agent's database is not ready; the operator can see the cause in the Worker logs",
-  },
-};
-
 export interface TurnFailure {
   code: number;
   message: string;
   /** The LlamonError code, or "INTERNAL" for anything else. */
   reason: ErrorCode;
+  /** Whether sending the same message again can succeed (a busy provider, a conflict). */
+  retryable: boolean;
 }
 
+/** What a client is told about a failed turn: the error table of runtime/errors.ts. */
 export function describeTurnFailure(error: unknown): TurnFailure {
-  if (isLlamonError(error)) {
-    const known = TURN_ERRORS[error.code];
-    if (known !== undefined) {
-      return { code: known.code, message: known.message ?? error.message, reason: error.code };
-    }
-  }
-  return { code: RPC_CODE.INTERNAL_ERROR, message: GENERIC_INTERNAL_MESSAGE, reason: "INTERNAL" };
+  const mapped = mapError(error);
+  return {
+    code: mapped.rpc,
+    message: mapped.rpcMessage,
+    reason: mapped.code,
+    retryable: mapped.retryable,
+  };
 }
 
-/** The JSON-RPC error object of a failed turn; `data` names the LlamonError code. */
+/** The JSON-RPC error object of a failed turn; `data` names the code and the retry flag. */
 export function turnErrorObject(dialect: Dialect, error: unknown): JsonRpcErrorObject {
   const failure = describeTurnFailure(error);
   const data =
@@ -123,9 +101,10 @@ export function turnErrorObject(dialect: Dialect, error: unknown): JsonRpcErrorO
             "@type": "type.googleapis.com/google.rpc.ErrorInfo",
             reason: failure.reason,
             domain: "llamon",
+            metadata: { retryable: String(failure.retryable) },
           },
         ]
-      : { reason: failure.reason };
+      : { reason: failure.reason, retryable: failure.retryable };
   return { code: failure.code, message: failure.message, data };
 }
 

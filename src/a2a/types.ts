@@ -3,6 +3,7 @@
  * Worker wiring supplies `execute` (one turn of one conversation) and a durable TaskStore.
  */
 import type { TaskStore } from "@a2a-js/sdk/server";
+import type { Context } from "hono";
 import type { Logger } from "../log.ts";
 
 /** One user message, normalised from either protocol version. */
@@ -20,11 +21,6 @@ export interface A2ATurnInput {
    * is checked here; the seed rules are applied by the turn. Absent when the client sent none.
    */
   history?: unknown;
-  /**
-   * Keeps the request's isolate alive for work the turn starts but does not wait for (the
-   * Worker's `ctx.waitUntil`); undefined outside workerd.
-   */
-  waitUntil?: ((promise: Promise<unknown>) => void) | undefined;
 }
 
 export interface A2ATurnOutput {
@@ -38,11 +34,18 @@ export interface A2ATurnOutput {
 }
 
 /**
- * Runs one turn. Throw a LlamonError to answer with a mapped JSON-RPC error (INPUT_INVALID →
- * -32602 with its message; THREAD_CONFLICT, DB_* and anything else → -32603 with a safe
- * message). `signal` aborts when the client goes away or the task is canceled.
+ * Runs one turn. Throw a LlamonError to answer with the JSON-RPC error of its code (the
+ * table in runtime/errors.ts: INPUT_INVALID → -32602 with its message, MODEL_FAILED →
+ * -32050, THREAD_CONFLICT, DB_* and anything else → -32603 with a safe message; `data`
+ * names the code and whether a retry can succeed). `signal` aborts when the client goes
+ * away or the task is canceled; `request` is the caller's per-request context
+ * ({@link A2AAppOptions.request}).
  */
-export type ExecuteTurn = (input: A2ATurnInput, signal?: AbortSignal) => Promise<A2ATurnOutput>;
+export type ExecuteTurn<R = unknown> = (
+  input: A2ATurnInput,
+  signal: AbortSignal | undefined,
+  request: R,
+) => Promise<A2ATurnOutput>;
 
 export interface A2ASkillOptions {
   id: string;
@@ -68,12 +71,24 @@ export interface A2ACardOptions {
   documentationUrl?: string;
 }
 
-export interface A2AAppOptions {
+export interface A2AAppOptions<R = undefined> {
   card: A2ACardOptions;
-  execute: ExecuteTurn;
-  /** Where tasks live so `tasks/get` works from any isolate (see KvTaskStore). */
-  taskStore: TaskStore;
+  execute: ExecuteTurn<R>;
+  /**
+   * Where tasks live so `tasks/get` works from any isolate (see KvTaskStore): one store, or
+   * one per request made from the request's context (an app built once per isolate whose
+   * store depends on the request's env).
+   */
+  taskStore: TaskStore | ((request: R) => TaskStore);
+  /**
+   * The caller's per-request context, built once per HTTP request from the Hono context
+   * and handed to `execute` and `taskStore` (default: undefined).
+   */
+  request?: (c: Context) => R;
   /** Requests with a larger body are refused with HTTP 413 before parsing. Default 1 MiB. */
   maxBodyBytes?: number;
+  /** The logger of the app; default: the console. */
   log?: Logger;
+  /** The logger of one request (e.g. with the agent id); default: `log`. */
+  requestLog?: (request: R) => Logger;
 }

@@ -11,6 +11,7 @@
  */
 import { isLegacyJsonRpcMethod, isV1JsonRpcMethod } from "@a2a-js/sdk/compat/v0_3";
 import type { z } from "zod";
+import { zodIssueLines } from "../zod-issues.ts";
 import {
   type Dialect,
   type JsonRpcErrorObject,
@@ -61,22 +62,11 @@ function validId(value: unknown): value is JsonRpcId {
   );
 }
 
-function formatPath(path: readonly PropertyKey[]): string {
-  let out = "";
-  for (const key of path) {
-    out += typeof key === "number" ? `[${key}]` : out === "" ? String(key) : `.${String(key)}`;
-  }
-  return out;
-}
-
 /** "params.message.role must be \"user\"" from the first zod issue. */
 function issueMessage(error: z.ZodError): string {
   const issue = error.issues[0];
   if (issue === undefined) return "params are invalid";
-  const path = formatPath(["params", ...issue.path]);
-  return issue.message.startsWith("must")
-    ? `${path} ${issue.message}`
-    : `${path}: ${issue.message}`;
+  return zodIssueLines([issue], { prefix: ["params"] })[0] ?? "params are invalid";
 }
 
 export function validateRpcBody(raw: string): ValidCall | InvalidCall {

@@ -3,14 +3,23 @@
  *
  * - Not set (or empty): the API and Studio are OFF — every route answers 403
  *   `ADMIN_DISABLED`, never an open API.
- * - Set: requests must carry `Authorization: Bearer <token>`; a missing or wrong token is 401.
- *   The comparison is constant-time: both sides are hashed with SHA-256 first (so the
- *   lengths match and nothing about the token's length leaks), then the digests are
- *   compared byte by byte without an early exit.
+ * - Set: requests must carry `Authorization: Bearer <token>` (Hono's bearer-auth reads the
+ *   header); a missing or wrong token is 401 `UNAUTHORIZED`. The comparison is
+ *   constant-time: both sides are hashed with SHA-256 first (so the lengths match and
+ *   nothing about the token's length leaks), then the digests are compared byte by byte
+ *   without an early exit.
+ * - The token must be a bearer token (RFC 6750: letters, digits, `-._~+/`, `=` at the end);
+ *   any other configured value answers 500 CONFIG_INVALID saying so.
  */
 import type { Context, MiddlewareHandler } from "hono";
+import { bearerAuth } from "hono/bearer-auth";
+import { LlamonError } from "../errors.ts";
 
 export const ADMIN_TOKEN_VAR = "LLAMON_ADMIN_TOKEN";
+
+const BEARER_TOKEN_RE = /^[A-Za-z0-9._~+/-]+=*$/;
+const NO_STORE = { "cache-control": "no-store" };
+const CHALLENGE = 'Bearer realm="llamon"';
 
 /** The configured admin token, or undefined when the admin surface is off. */
 export function adminToken(env: Readonly<Record<string, unknown>>): string | undefined {
@@ -30,42 +39,48 @@ export async function secretsEqual(given: string, expected: string): Promise<boo
   return diff === 0;
 }
 
-/** The bearer token of a request, or undefined. */
-export function bearerToken(header: string | undefined): string | undefined {
-  const match = /^\s*bearer\s+(\S+)\s*$/i.exec(header ?? "");
-  return match?.[1];
-}
-
 export const DISABLED_MESSAGE =
   "the management API and Studio are off: set LLAMON_ADMIN_TOKEN to a long random secret " +
   "(`wrangler secret put LLAMON_ADMIN_TOKEN`; locally in .dev.vars) to turn them on";
 
+const MISSING_MESSAGE = "send the admin token as `Authorization: Bearer <LLAMON_ADMIN_TOKEN>`";
+
 export function disabledResponse(c: Context): Response {
-  return c.json({ code: "ADMIN_DISABLED", message: DISABLED_MESSAGE }, 403, {
-    "cache-control": "no-store",
-  });
+  return c.json({ code: "ADMIN_DISABLED", message: DISABLED_MESSAGE }, 403, NO_STORE);
 }
+
+function unauthorized(message: string): Response {
+  return Response.json(
+    { code: "UNAUTHORIZED", message },
+    { status: 401, headers: { ...NO_STORE, "www-authenticate": CHALLENGE } },
+  );
+}
+
+const checkBearer = bearerAuth({
+  realm: "llamon",
+  verifyToken: async (token, c) => {
+    const expected = adminToken(c.env as Record<string, unknown>);
+    return expected !== undefined && (await secretsEqual(token, expected));
+  },
+  noAuthenticationHeader: { message: () => unauthorized(MISSING_MESSAGE) },
+  invalidAuthenticationHeader: { message: () => unauthorized(MISSING_MESSAGE) },
+  invalidToken: { message: () => unauthorized("the admin token is wrong") },
+});
 
 /** Hono middleware: 403 when off, 401 without the right bearer token. */
 export function requireAdmin(): MiddlewareHandler {
   return async (c, next) => {
     const expected = adminToken(c.env as Record<string, unknown>);
     if (expected === undefined) return disabledResponse(c);
-    const given = bearerToken(c.req.header("authorization"));
-    if (given === undefined || !(await secretsEqual(given, expected))) {
-      return c.json(
-        {
-          code: "UNAUTHORIZED",
-          message:
-            given === undefined
-              ? "send the admin token as `Authorization: Bearer <LLAMON_ADMIN_TOKEN>`"
-              : "the admin token is wrong",
-        },
-        401,
-        { "www-authenticate": 'Bearer realm="llamon"', "cache-control": "no-store" },
+    if (!BEARER_TOKEN_RE.test(expected)) {
+      throw new LlamonError(
+        "CONFIG_INVALID",
+        `${ADMIN_TOKEN_VAR} must be a bearer token: letters, digits and - . _ ~ + / only (= allowed at the end); generate one with \`openssl rand -hex 32\``,
       );
     }
-    c.header("cache-control", "no-store");
-    await next();
+    return checkBearer(c, async () => {
+      c.header("cache-control", "no-store");
+      await next();
+    });
   };
 }

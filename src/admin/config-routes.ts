@@ -22,10 +22,9 @@ import {
   type MemoryConfigPatch,
   parseMemoryConfigPatch,
 } from "../memory/config.ts";
-import { redactDsn } from "../store/dsn.ts";
-import type { Env } from "../worker/env.ts";
-import { badRequest, notAvailable } from "./errors.ts";
-import { agentIdOf, resolveWithRuntime } from "./layers.ts";
+import { resolveAgentConfig } from "../runtime/config.ts";
+import type { RequestContext } from "../runtime/context.ts";
+import { type AppEnv, requestContextOf } from "../runtime/http.ts";
 import {
   DEPLOY_TIME_KEYS,
   loadRuntimeSettings,
@@ -33,10 +32,17 @@ import {
   type RuntimeSettings,
   resetRuntimeLayer,
   runtimeConfigTtlMs,
-  runtimeStoreFor,
-} from "./runtime-config.ts";
+  runtimeStoreKind,
+} from "../runtime/runtime-layer.ts";
+import { redactDsn } from "../store/dsn.ts";
+import { badRequest, notAvailable } from "./errors.ts";
 
-type AdminContext = Context<{ Bindings: Env }>;
+type AdminContext = Context<AppEnv>;
+
+/** The effective config with this run-time layer (the one resolver, runtime/config.ts). */
+function resolveWithRuntime(ctx: RequestContext, runtime: MemoryConfigPatch) {
+  return resolveAgentConfig(ctx.env, ctx.layers, runtime, ctx.agentId);
+}
 
 function publicConfig(config: MemoryConfig): Record<string, unknown> {
   return config.postgres_dsn === undefined
@@ -63,20 +69,20 @@ function parseStored(settings: RuntimeSettings): MemoryConfigPatch {
   }
 }
 
-function configBody(env: Env, settings: RuntimeSettings) {
-  const { config, sources } = resolveWithRuntime(env, parseStored(settings));
+function configBody(ctx: RequestContext, settings: RuntimeSettings) {
+  const { config, sources } = resolveWithRuntime(ctx, parseStored(settings));
   return {
-    agent_id: agentIdOf(env),
+    agent_id: ctx.agentId,
     config: publicConfig(config),
     sources,
     runtime: {
       layer: settings.memory,
       updated_at: settings.updated_at ?? null,
-      store: runtimeStoreFor(env)?.kind ?? null,
+      store: runtimeStoreKind(ctx) ?? null,
     },
     deploy_time_keys: DEPLOY_TIME_KEYS,
     propagation: {
-      cache_ttl_seconds: runtimeConfigTtlMs(env) / 1000,
+      cache_ttl_seconds: runtimeConfigTtlMs(ctx.env) / 1000,
       note: "other isolates use a PATCH within cache_ttl_seconds; the isolate that served it at once",
     },
   };
@@ -128,18 +134,20 @@ export function validatePatch(body: Record<string, unknown>): MemoryConfigPatch 
   return patch;
 }
 
-export function registerConfigRoutes(app: Hono<{ Bindings: Env }>): void {
+export function registerConfigRoutes(app: Hono<AppEnv>): void {
   app.get("/memory/config", async (c) => {
-    return c.json(configBody(c.env, await loadRuntimeSettings(c.env, { fresh: true })));
+    const ctx = requestContextOf(c);
+    return c.json(configBody(ctx, await loadRuntimeSettings(ctx, { fresh: true })));
   });
 
   app.patch("/memory/config", async (c) => {
+    const ctx = requestContextOf(c);
     const patch = validatePatch(await readPatchBody(c));
     // The whole config must stay valid with the merged layer before anything is stored.
-    const current = await loadRuntimeSettings(c.env, { fresh: true });
+    const current = await loadRuntimeSettings(ctx, { fresh: true });
     const merged = { ...current.memory, ...patch };
     try {
-      resolveWithRuntime(c.env, parseMemoryConfigPatch(merged, "runtime"));
+      resolveWithRuntime(ctx, parseMemoryConfigPatch(merged, "runtime"));
     } catch (error) {
       const fieldErrors = fieldErrorsOf(error);
       if (fieldErrors === undefined) throw error;
@@ -148,15 +156,16 @@ export function registerConfigRoutes(app: Hono<{ Bindings: Env }>): void {
         fieldErrors,
       );
     }
-    if (runtimeStoreFor(c.env) === undefined) {
+    if (runtimeStoreKind(ctx) === undefined) {
       throw notAvailable(
         "nowhere to keep run-time settings: use the postgres backend (with POSTGRES_MEMORY_DSN) or bind the THREADS Durable Object",
       );
     }
-    return c.json(configBody(c.env, await mergeRuntimeLayer(c.env, patch)));
+    return c.json(configBody(ctx, await mergeRuntimeLayer(ctx, patch)));
   });
 
   app.delete("/memory/config", async (c) => {
+    const ctx = requestContextOf(c);
     const keys = c.req.queries("key") ?? [];
     const unknown = keys.filter((k) => !(MEMORY_CONFIG_KEYS as readonly string[]).includes(k));
     if (unknown.length > 0) {
@@ -165,9 +174,9 @@ export function registerConfigRoutes(app: Hono<{ Bindings: Env }>): void {
         Object.fromEntries(unknown.map((k) => [k, ["unknown key"]])),
       );
     }
-    if (runtimeStoreFor(c.env) === undefined) {
-      return c.json(configBody(c.env, await loadRuntimeSettings(c.env, { fresh: true })));
+    if (runtimeStoreKind(ctx) === undefined) {
+      return c.json(configBody(ctx, await loadRuntimeSettings(ctx, { fresh: true })));
     }
-    return c.json(configBody(c.env, await resetRuntimeLayer(c.env, keys as MemoryConfigKey[])));
+    return c.json(configBody(ctx, await resetRuntimeLayer(ctx, keys as MemoryConfigKey[])));
   });
 }

@@ -26,6 +26,7 @@ import { isLlamonError, LlamonError } from "../errors.ts";
 import type { MemoryConfigErrorDetails } from "../memory/config.ts";
 import { type MemoryConfigPatch, parseMemoryConfigPatch } from "../memory/config.ts";
 import { AGENT_ID_RE } from "../store/thread-key.ts";
+import { addFieldError, type FieldErrors, zodFieldErrors } from "../zod-issues.ts";
 
 export const REGISTRY_VERSION = 1;
 
@@ -70,24 +71,15 @@ export interface Registry {
   readonly memory: readonly MemoryEntity[];
 }
 
-type FieldErrors = Record<string, string[]>;
+const add = addFieldError;
 
-function add(errors: FieldErrors, field: string, line: string): void {
-  const lines = errors[field] ?? [];
-  lines.push(line);
-  errors[field] = lines;
-}
-
-function addIssues(errors: FieldErrors, prefix: string, issues: readonly z.core.$ZodIssue[]) {
-  for (const issue of issues) {
-    if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys)
-        add(errors, `${prefix}${prefix ? "." : ""}${key}`, "unknown key");
-      continue;
-    }
-    const path = issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`));
-    const field = `${prefix}${path.join("")}`.replace(/^\./, "") || "(root)";
-    add(errors, field, issue.message);
+function addIssues(
+  errors: FieldErrors,
+  prefix: readonly PropertyKey[],
+  issues: readonly z.core.$ZodIssue[],
+) {
+  for (const [field, lines] of Object.entries(zodFieldErrors(issues, { prefix }))) {
+    for (const line of lines) add(errors, field, line);
   }
 }
 
@@ -111,21 +103,22 @@ export function loadRegistry(input: unknown, source = "registry"): Registry {
   const errors: FieldErrors = {};
   const file = registryFileSchema.safeParse(value);
   if (!file.success) {
-    addIssues(errors, "", file.error.issues);
+    addIssues(errors, [], file.error.issues);
     throw registryError(errors, source);
   }
   const memory: MemoryEntity[] = [];
   file.data.entities.forEach((raw, index) => {
     const at = `entities[${index}]`;
+    const atPath = ["entities", index];
     const kind = otherEntitySchema.safeParse(raw);
     if (!kind.success) {
-      addIssues(errors, at, kind.error.issues);
+      addIssues(errors, atPath, kind.error.issues);
       return;
     }
     if (kind.data.kind !== "Memory") return;
     const entity = memoryEntitySchema.safeParse(raw);
     if (!entity.success) {
-      addIssues(errors, at, entity.error.issues);
+      addIssues(errors, atPath, entity.error.issues);
       return;
     }
     try {

@@ -10,13 +10,11 @@
 import type { Hono } from "hono";
 import { currentSkills } from "../agent/define.ts";
 import { registeredAgent } from "../agent/registry.ts";
-import { resolveMemoryConfig } from "../memory/config.ts";
+import type { RequestContext } from "../runtime/context.ts";
+import { type AppEnv, requestContextOf } from "../runtime/http.ts";
 import { MAX_THREAD_ID_LENGTH } from "../store/thread-key.ts";
-import type { Env } from "../worker/env.ts";
 import { badRequest, notFound } from "./errors.ts";
 import { inspectThread } from "./inspect.ts";
-import { agentIdOf, deployLayers, resolveWithRuntime } from "./layers.ts";
-import { loadRuntimeLayer } from "./runtime-config.ts";
 import {
   DEFAULT_PAGE_SIZE,
   decodeCursor,
@@ -27,8 +25,8 @@ import {
 } from "./threads.ts";
 
 /** Where this deployment stores conversations (deploy-time layers; runtime cannot move them). */
-function storageBackend(env: Env) {
-  return resolveMemoryConfig(deployLayers(env)).config.backend;
+function storageBackend(ctx: RequestContext) {
+  return ctx.deployConfig.backend;
 }
 
 function contextIdParam(raw: string): string {
@@ -40,7 +38,7 @@ function contextIdParam(raw: string): string {
   return raw;
 }
 
-export function registerThreadRoutes(app: Hono<{ Bindings: Env }>): void {
+export function registerThreadRoutes(app: Hono<AppEnv>): void {
   app.get("/memory/threads", async (c) => {
     const rawLimit = c.req.query("limit");
     const limit = rawLimit === undefined ? DEFAULT_PAGE_SIZE : Number(rawLimit);
@@ -55,24 +53,21 @@ export function registerThreadRoutes(app: Hono<{ Bindings: Env }>): void {
     if (rawCursor !== undefined && rawCursor !== "" && cursor === undefined) {
       throw badRequest("invalid query", { cursor: ["not a cursor from this API"] });
     }
-    const agentId = agentIdOf(c.env);
-    const page = await listThreads(c.env, agentId, storageBackend(c.env), { limit, cursor });
-    return c.json({ agent_id: agentId, ...page });
+    const ctx = requestContextOf(c);
+    const page = await listThreads(ctx, storageBackend(ctx), { limit, cursor });
+    return c.json({ agent_id: ctx.agentId, ...page });
   });
 
   app.get("/memory/threads/:contextId", async (c) => {
     const contextId = contextIdParam(c.req.param("contextId"));
-    const agentId = agentIdOf(c.env);
-    const backend = storageBackend(c.env);
-    const [stored, runtime] = await Promise.all([
-      readThread(c.env, agentId, backend, contextId),
-      loadRuntimeLayer(c.env),
-    ]);
+    const ctx = requestContextOf(c);
+    const { agentId } = ctx;
+    const backend = storageBackend(ctx);
+    // The config this isolate resolves for a request (same cache as the turn path).
+    const [stored, config] = await Promise.all([readThread(ctx, backend, contextId), ctx.config()]);
     if (stored === undefined) {
       throw notFound(`agent "${agentId}" has no stored conversation "${contextId}"`);
     }
-    // The config this isolate's next turn uses (same cache as the turn path).
-    const { config } = resolveWithRuntime(c.env, runtime);
     const { agent } = registeredAgent();
     const view = inspectThread({
       contextId,
@@ -93,10 +88,10 @@ export function registerThreadRoutes(app: Hono<{ Bindings: Env }>): void {
 
   app.delete("/memory/threads/:contextId", async (c) => {
     const contextId = contextIdParam(c.req.param("contextId"));
-    const agentId = agentIdOf(c.env);
-    const { tasksErased } = await eraseThread(c.env, agentId, storageBackend(c.env), contextId);
+    const ctx = requestContextOf(c);
+    const { tasksErased } = await eraseThread(ctx, storageBackend(ctx), contextId);
     return c.json({
-      agent_id: agentId,
+      agent_id: ctx.agentId,
       context_id: contextId,
       erased: true,
       tasks_erased: tasksErased,

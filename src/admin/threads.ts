@@ -15,14 +15,13 @@ import {
   mapStoredMessagesToChatMessages,
   type StoredMessage,
 } from "@langchain/core/messages";
-import { threadIndexObjectName, threadObjectName } from "../agent/execute.ts";
 import type { MemoryBackend } from "../memory/config.ts";
+import type { RequestContext } from "../runtime/context.ts";
+import { threadIndexObjectName, threadObjectName, threadsObject } from "../runtime/objects.ts";
 import { readThreadMessages } from "../store/delta.ts";
 import { NeonSaver } from "../store/neon-saver.ts";
 import { LIST_THREADS, SELECT_THREAD_ROW } from "../store/sql.ts";
 import { assertThreadId } from "../store/thread-key.ts";
-import { workerDb } from "../worker/db.ts";
-import type { Env } from "../worker/env.ts";
 import { notAvailable } from "./errors.ts";
 
 export interface ThreadSummary {
@@ -59,6 +58,14 @@ export interface ThreadInspectionHost {
   erase(agentId: string, threadId: string): Promise<{ erased: boolean }>;
   /** Erase the conversation's A2A task records (indexed in its object); how many. */
   eraseTasks(): Promise<number>;
+}
+
+/** What the API asks the agent's index object (durable/thread-index.ts) on those backends. */
+export interface ThreadIndexHost {
+  listThreads(
+    cursor: CursorKey | undefined,
+    limit: number,
+  ): Promise<{ threads: ThreadSummary[]; more: boolean }>;
 }
 
 export const DEFAULT_PAGE_SIZE = 20;
@@ -99,6 +106,7 @@ export function decodeCursor(cursor: string): CursorKey | undefined {
 
 const MEMORY_OFF =
   "memory is off (MEMORY_BACKEND=off): conversations are not stored, so there is nothing to list, show or erase";
+const NO_BINDING = "the THREADS Durable Object binding is missing in wrangler.toml";
 const NO_RPC =
   "this deployment's ThreadDO cannot be inspected (it lacks the inspect/erase RPC methods): update llamon and redeploy";
 
@@ -119,19 +127,20 @@ function summaryOf(row: Row): ThreadSummary {
 }
 
 export async function listThreads(
-  env: Env,
-  agentId: string,
+  ctx: RequestContext,
   backend: MemoryBackend,
   page: { limit: number; cursor: CursorKey | undefined },
 ): Promise<ThreadPage> {
+  const { env, agentId } = ctx;
   if (backend === "off") throw notAvailable(MEMORY_OFF);
   if (backend !== "postgres") {
-    const threads = env.THREADS;
-    if (threads === undefined) {
-      throw notAvailable("the THREADS Durable Object binding is missing in wrangler.toml");
-    }
+    if (env.THREADS === undefined) throw notAvailable(NO_BINDING);
     // The index object (durable/thread-index.ts): written after each turn on these backends.
-    const index = threads.getByName(threadIndexObjectName(agentId));
+    const index = threadsObject<ThreadIndexHost>(
+      env,
+      threadIndexObjectName(agentId),
+      "the conversation list",
+    );
     const found = await viaRpc(() => index.listThreads(page.cursor, page.limit));
     const last = found.threads.at(-1);
     return {
@@ -142,12 +151,14 @@ export async function listThreads(
           : null,
     };
   }
-  const { rows } = await workerDb(env).query<Row>(LIST_THREADS, [
-    agentId,
-    page.cursor?.at ?? null,
-    page.cursor?.id ?? "",
-    page.limit + 1,
-  ]);
+  const { rows } = await ctx
+    .db()
+    .query<Row>(LIST_THREADS, [
+      agentId,
+      page.cursor?.at ?? null,
+      page.cursor?.id ?? "",
+      page.limit + 1,
+    ]);
   const threads = rows.slice(0, page.limit).map(summaryOf);
   const last = threads.at(-1);
   return {
@@ -159,12 +170,13 @@ export async function listThreads(
   };
 }
 
-function inspectionHost(env: Env, agentId: string, contextId: string): ThreadInspectionHost {
-  const threads = env.THREADS;
-  if (threads === undefined) {
-    throw notAvailable("the THREADS Durable Object binding is missing in wrangler.toml");
-  }
-  return threads.getByName(threadObjectName(agentId, contextId)) as unknown as ThreadInspectionHost;
+function inspectionHost(ctx: RequestContext, contextId: string): ThreadInspectionHost {
+  if (ctx.env.THREADS === undefined) throw notAvailable(NO_BINDING);
+  return threadsObject<ThreadInspectionHost>(
+    ctx.env,
+    threadObjectName(ctx.agentId, contextId),
+    "the memory inspector",
+  );
 }
 
 async function viaRpc<T>(call: () => Promise<T>): Promise<T> {
@@ -181,15 +193,15 @@ async function viaRpc<T>(call: () => Promise<T>): Promise<T> {
 
 /** One stored conversation of this agent, or undefined when nothing of it is stored. */
 export async function readThread(
-  env: Env,
-  agentId: string,
+  ctx: RequestContext,
   backend: MemoryBackend,
   contextId: string,
 ): Promise<StoredThread | undefined> {
+  const { agentId } = ctx;
   assertThreadId(contextId);
   if (backend === "off") throw notAvailable(MEMORY_OFF);
   if (backend === "postgres") {
-    const db = workerDb(env);
+    const db = ctx.db();
     const saver = new NeonSaver({ db, agentId });
     const [{ tuple, messages }, registry] = await Promise.all([
       readThreadMessages(saver, { configurable: { thread_id: contextId } }),
@@ -214,9 +226,7 @@ export async function readThread(
             },
     };
   }
-  const inspected = await viaRpc(() =>
-    inspectionHost(env, agentId, contextId).inspect(agentId, contextId),
-  );
+  const inspected = await viaRpc(() => inspectionHost(ctx, contextId).inspect(agentId, contextId));
   if (
     inspected.checkpointId === null &&
     inspected.messages.length === 0 &&
@@ -239,19 +249,19 @@ export async function readThread(
  * user message and its reply). Idempotent. Returns how many task records were erased.
  */
 export async function eraseThread(
-  env: Env,
-  agentId: string,
+  ctx: RequestContext,
   backend: MemoryBackend,
   contextId: string,
 ): Promise<{ tasksErased: number }> {
+  const { agentId } = ctx;
   assertThreadId(contextId);
   if (backend === "off") throw notAvailable(MEMORY_OFF);
   if (backend === "postgres") {
-    await new NeonSaver({ db: workerDb(env), agentId }).deleteThread(contextId);
+    await new NeonSaver({ db: ctx.db(), agentId }).deleteThread(contextId);
   } else {
-    await viaRpc(() => inspectionHost(env, agentId, contextId).erase(agentId, contextId));
+    await viaRpc(() => inspectionHost(ctx, contextId).erase(agentId, contextId));
   }
-  if (env.THREADS === undefined) return { tasksErased: 0 };
-  const tasksErased = await viaRpc(() => inspectionHost(env, agentId, contextId).eraseTasks());
+  if (ctx.env.THREADS === undefined) return { tasksErased: 0 };
+  const tasksErased = await viaRpc(() => inspectionHost(ctx, contextId).eraseTasks());
   return { tasksErased };
 }

@@ -6,6 +6,7 @@ import type { StructuredToolInterface } from "@langchain/core/tools";
 import { z } from "zod";
 import { LlamonError } from "../errors.ts";
 import { type MemoryConfigPatch, parseMemoryConfigPatch } from "../memory/config.ts";
+import { zodIssueLines } from "../zod-issues.ts";
 
 export interface AgentDefinition {
   /** Shown in the A2A agent card. */
@@ -29,7 +30,7 @@ const definitionSchema = z.object({
 export function defineAgent(definition: AgentDefinition): AgentDefinition {
   const parsed = definitionSchema.safeParse(definition);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    const lines = zodIssueLines(parsed.error.issues);
     throw new LlamonError("CONFIG_INVALID", `invalid agent definition — ${lines.join("; ")}`);
   }
   const memory =

@@ -1,6 +1,6 @@
 /**
  * Running one turn from plain data (so it can cross into a Durable Object): the
- * registered agent, the effective MemoryConfig, the model from env, the history seed.
+ * registered agent, the request's MemoryConfig, the model from env, the history seed.
  *
  * Where a turn runs (SPEC R1, DESIGN "One turn"; dispatch in worker/turns.ts):
  * - postgres: statelessly in the Worker, NeonSaver over Neon HTTP (compare-and-set merge
@@ -12,18 +12,12 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { createModelFromEnv } from "../llm/select.ts";
-import { createLogger } from "../log.ts";
-import {
-  type MemoryConfig,
-  type MemoryConfigPatch,
-  resolveMemoryConfig,
-} from "../memory/config.ts";
+import type { MemoryConfig } from "../memory/config.ts";
 import type { MultiturnSignals } from "../memory/prompt.ts";
 import { parseHistorySeed, type SeedReport } from "../memory/seed.ts";
+import type { TurnContext } from "../runtime/context.ts";
 import { registeredAgent } from "./registry.ts";
 import { runTurn } from "./run-turn.ts";
-
-type Env = Readonly<Record<string, unknown>>;
 
 /** One user message to answer; plain data, so it can cross into a Durable Object. */
 export interface TurnInput {
@@ -44,29 +38,11 @@ export interface TurnOutput {
 }
 
 /**
- * The agent's MemoryConfig: code → env → registry → runtime (resolveMemoryConfig). The
- * caller passes the run-time layer (the Worker loads it with loadRuntimeLayer from
- * src/admin, cached per isolate), so this stays synchronous and storage-free.
+ * The conversation object's turn role (durable/thread-do.ts implements it): the Worker
+ * hands it the turn and the config it resolved for the request.
  */
-export function effectiveMemoryConfig(env: Env, runtime?: MemoryConfigPatch): MemoryConfig {
-  const { agent, registryLayer } = registeredAgent();
-  const registry = registryLayer?.(String(env.AGENT_ID ?? ""));
-  return resolveMemoryConfig({ code: agent.memory, env, registry, runtime }).config;
-}
-
-/** Durable Object names: threads and task records never collide (agent ids have no ':'). */
-export function threadObjectName(agentId: string, contextId: string): string {
-  return `thread:${agentId}:${contextId}`;
-}
-
-/** The object listing an agent's conversations on the Durable Object backends. */
-export function threadIndexObjectName(agentId: string): string {
-  return `index:${agentId}`;
-}
-
-/** The object holding one A2A task record, by its task-store key (`a2a-task:<agent>:<task>`). */
-export function taskRecordObjectName(key: string): string {
-  return `task:${key}`;
+export interface TurnHost {
+  turn(input: TurnInput, config: MemoryConfig): Promise<TurnOutput>;
 }
 
 /** What runs after a turn that added messages (the summary scheduler, R7.5). */
@@ -75,15 +51,21 @@ export type AfterTurn = (
   config: MemoryConfig,
 ) => Promise<unknown>;
 
-/** Run a turn in this isolate with the given checkpointer (undefined = no memory). */
+export interface TurnHere {
+  /** undefined = no memory (`off`). */
+  readonly checkpointer: BaseCheckpointSaver | undefined;
+  readonly config: MemoryConfig;
+  readonly afterTurn?: AfterTurn | undefined;
+}
+
+/** Run a turn in this isolate with the given checkpointer and config. */
 export async function executeTurnHere(
-  env: Env,
+  ctx: TurnContext,
   input: TurnInput,
-  checkpointer: BaseCheckpointSaver | undefined,
-  afterTurn?: AfterTurn,
-  config: MemoryConfig = effectiveMemoryConfig(env),
+  here: TurnHere,
 ): Promise<TurnOutput> {
   const { agent, model } = registeredAgent();
+  const { config, checkpointer, afterTurn } = here;
   const seed =
     input.history === undefined
       ? undefined
@@ -92,9 +74,9 @@ export async function executeTurnHere(
     {
       agent,
       config,
-      model: model ? model(env) : createModelFromEnv(env).model,
+      model: model ? model(ctx.env) : createModelFromEnv(ctx.env).model,
       checkpointer,
-      log: createLogger(),
+      log: ctx.log,
     },
     {
       threadId: input.contextId,

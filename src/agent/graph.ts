@@ -136,7 +136,7 @@ export function buildAgentGraph(deps: GraphDeps) {
         thread: state.messages,
         config: deps.config,
       });
-      deps.log.info(multiturnLogLine(prompt.signals));
+      deps.log.line("info", multiturnLogLine(prompt.signals), { ...prompt.signals });
       deps.onModelCall?.(prompt);
       const reply = await model.invoke(prompt.messages);
       return { messages: [reply] };

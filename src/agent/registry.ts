@@ -5,6 +5,12 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { LlamonError } from "../errors.ts";
 import type { MemoryConfigPatch } from "../memory/config.ts";
+import type { AgentLayers } from "../runtime/config.ts";
+import {
+  createRequestContext,
+  type RequestContext,
+  type RequestContextOptions,
+} from "../runtime/context.ts";
 import type { AgentDefinition } from "./define.ts";
 
 export interface RegisteredAgent {
@@ -34,4 +40,17 @@ export function registeredAgent(): RegisteredAgent {
     );
   }
   return registered;
+}
+
+/** The registered agent's MemoryConfig layers (code, registry); none before createWorker ran. */
+export function registeredLayers(): AgentLayers {
+  const entry = registered;
+  return { code: entry?.agent.memory, registry: entry?.registryLayer };
+}
+
+/** A request context of the agent this script serves (runtime/context.ts). */
+export function agentRequestContext(
+  options: Omit<RequestContextOptions, "layers">,
+): RequestContext {
+  return createRequestContext({ ...options, layers: registeredLayers() });
 }

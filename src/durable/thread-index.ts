@@ -69,3 +69,39 @@ export function pageOfThreads(
     );
   return { threads: sorted.slice(0, limit), more: sorted.length > limit };
 }
+
+/** What the conversation objects and the management API ask an agent's index object. */
+export interface ThreadIndexHost {
+  noteThread(contextId: string, messageCount: number): Promise<void>;
+  dropThread(contextId: string): Promise<void>;
+  listThreads(
+    cursor: { at: string; id: string } | undefined,
+    limit: number,
+  ): Promise<{ threads: IndexedThread[]; more: boolean }>;
+}
+
+/** The index role of an `index:<agent>` object: one storage entry per conversation. */
+export class ThreadIndex implements ThreadIndexHost {
+  constructor(private readonly storage: DurableObjectStorage) {}
+
+  /** A turn of `contextId` was saved with this many messages. */
+  async noteThread(contextId: string, messageCount: number): Promise<void> {
+    const key = `${THREAD_INDEX_PREFIX}${contextId}`;
+    const previous = await this.storage.get<IndexedThread>(key);
+    await this.storage.put(key, touchedEntry(previous, contextId, messageCount, indexTime()));
+  }
+
+  /** The conversation was erased. */
+  async dropThread(contextId: string): Promise<void> {
+    await this.storage.delete(`${THREAD_INDEX_PREFIX}${contextId}`);
+  }
+
+  /** One page of the agent's conversations, newest activity first. */
+  async listThreads(
+    cursor: { at: string; id: string } | undefined,
+    limit: number,
+  ): Promise<{ threads: IndexedThread[]; more: boolean }> {
+    const entries = await this.storage.list<IndexedThread>({ prefix: THREAD_INDEX_PREFIX });
+    return pageOfThreads(entries.values(), cursor, limit);
+  }
+}

@@ -7,6 +7,7 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { z } from "zod";
 import { LlamonError } from "../errors.ts";
+import { zodFieldErrors } from "../zod-issues.ts";
 import { ANTHROPIC_DEFAULT_BASE_URL, AnthropicChatModel } from "./anthropic.ts";
 import { safeUrl } from "./http.ts";
 import { OFFLINE_MODEL_LABEL, OfflineChatModel } from "./offline.ts";
@@ -252,14 +253,12 @@ export function parseModelEnv(env: Readonly<Record<string, unknown>>): ModelEnv 
   for (const key of Object.keys(envSchema.shape)) picked[key] = env[key];
   const parsed = envSchema.safeParse(picked);
   if (parsed.success) return parsed.data;
-  const fieldErrors: Record<string, string[]> = {};
-  for (const issue of parsed.error.issues) {
-    const name = String(issue.path[0] ?? "env");
-    const message = issue.message.startsWith(name)
-      ? issue.message.slice(name.length).trim()
-      : issue.message;
-    fieldErrors[name] = [...(fieldErrors[name] ?? []), message];
-  }
+  // The schema's messages start with the variable's name, which is the field already.
+  const fieldErrors = zodFieldErrors(parsed.error.issues, {
+    rootField: "env",
+    message: (name, message) =>
+      message.startsWith(name) ? message.slice(name.length).trim() : message,
+  });
   const lines = Object.entries(fieldErrors).map(([k, v]) => `${k} ${v.join("; ")}`);
   throw new LlamonError<ModelConfigErrorDetails>(
     "CONFIG_INVALID",

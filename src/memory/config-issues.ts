@@ -6,6 +6,7 @@
  */
 import type { z } from "zod";
 import { LlamonError } from "../errors.ts";
+import { zodFieldErrors } from "../zod-issues.ts";
 
 /** `details` of a CONFIG_INVALID error raised for a memory config. */
 export interface MemoryConfigErrorDetails {
@@ -84,38 +85,21 @@ export interface IssueFormatOptions {
   label?: (key: string) => string;
 }
 
-/** Groups zod issues by field, one readable line per problem. */
+/** Groups zod issues by field, one readable line per problem (the shared formatter). */
 export function issuesToFieldErrors(
   issues: readonly z.core.$ZodIssue[],
   options: IssueFormatOptions,
 ): Record<string, string[]> {
-  const fieldErrors: Record<string, string[]> = {};
-  const add = (field: string, line: string): void => {
-    const lines = fieldErrors[field] ?? [];
-    lines.push(line);
-    fieldErrors[field] = lines;
-  };
-  for (const issue of issues) {
-    if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys) {
-        const suggestion = suggestKey(key, options.knownKeys, options.aliases);
-        add(
-          key,
-          suggestion === undefined
-            ? `unknown key; known keys are ${options.knownKeys.join(", ")}`
-            : `unknown key; did you mean "${suggestion}"?`,
-        );
-      }
-      continue;
-    }
-    const key = issue.path.map(String).join(".");
-    if (key === "") {
-      add("(root)", `must be an object of memory settings, got ${showValue(issue.input)}`);
-      continue;
-    }
-    add(options.label?.(key) ?? key, issue.message);
-  }
-  return fieldErrors;
+  return zodFieldErrors(issues, {
+    unknownKey: (key) => {
+      const suggestion = suggestKey(key, options.knownKeys, options.aliases);
+      return suggestion === undefined
+        ? `unknown key; known keys are ${options.knownKeys.join(", ")}`
+        : `unknown key; did you mean "${suggestion}"?`;
+    },
+    rootMessage: (issue) => `must be an object of memory settings, got ${showValue(issue.input)}`,
+    label: options.label,
+  });
 }
 
 /** The CONFIG_INVALID error for a set of field problems, one line per problem. */

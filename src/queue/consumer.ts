@@ -18,11 +18,12 @@
  * Where the job runs: postgres in this isolate (host.ts), in_memory / sqlite inside the
  * conversation's Durable Object (`THREADS.getByName(threadObjectName(...)).summarize(job)`).
  */
-import { loadRuntimeLayer } from "../admin/runtime-config.ts";
-import { effectiveMemoryConfig, threadObjectName } from "../agent/execute.ts";
-import { isLlamonError, LlamonError } from "../errors.ts";
+import { agentRequestContext } from "../agent/registry.ts";
+import { isLlamonError } from "../errors.ts";
 import { createLogger, type Logger } from "../log.ts";
-import { type Env, parseWorkerVars } from "../worker/env.ts";
+import type { Env } from "../runtime/env.ts";
+import { threadObjectName, threadsObject } from "../runtime/objects.ts";
+import { zodIssueLines } from "../zod-issues.ts";
 import { type SummaryHost, summarizeInPostgres } from "./host.ts";
 import { queueJobSchema, type SummarizeJob } from "./jobs.ts";
 import type { SummarizeOutcome } from "./summarize.ts";
@@ -41,26 +42,33 @@ export function retryDelaySeconds(attempts: number): number {
   return Math.min(300, 10 * 2 ** Math.max(0, attempts - 1));
 }
 
-/** Run one valid job on the configured backend. Throws on failure (the caller retries). */
-export async function runQueueJob(env: Env, job: SummarizeJob): Promise<QueueJobOutcome> {
+/**
+ * Run one valid job on the configured backend, with the same config a turn of this
+ * isolate uses (the run-time layer included). Throws on failure (the caller retries).
+ */
+export async function runQueueJob(
+  env: Env,
+  job: SummarizeJob,
+  options: { log?: Logger } = {},
+): Promise<QueueJobOutcome> {
   const threadId = job.thread_id;
-  const { AGENT_ID: agentId } = parseWorkerVars(env);
-  if (job.agent_id !== agentId) return { status: "declined", threadId, reason: "other_agent" };
-  const config = effectiveMemoryConfig(env, await loadRuntimeLayer(env));
+  const ctx = agentRequestContext({ env, log: options.log });
+  if (job.agent_id !== ctx.agentId) {
+    return { status: "declined", threadId, reason: "other_agent" };
+  }
+  const config = await ctx.config();
   if (!config.enabled || config.backend === "off") {
     return { status: "declined", threadId, reason: "memory_off" };
   }
   if (!config.summarize) return { status: "declined", threadId, reason: "summarize_off" };
-  if (config.backend === "postgres") return summarizeInPostgres(env, job);
-  const threads = env.THREADS;
-  if (threads === undefined) {
-    throw new LlamonError(
-      "CONFIG_INVALID",
-      `MEMORY_BACKEND=${config.backend} needs the THREADS Durable Object binding (class ThreadDO) in wrangler.toml`,
-    );
-  }
+  const log = ctx.log.child({ context_id: threadId });
+  if (config.backend === "postgres") return summarizeInPostgres(env, job, { log });
   // ThreadDO implements SummaryHost (summarize(job) RPC).
-  const host: SummaryHost = threads.getByName(threadObjectName(agentId, threadId));
+  const host = threadsObject<SummaryHost>(
+    env,
+    threadObjectName(ctx.agentId, threadId),
+    `MEMORY_BACKEND=${config.backend}`,
+  );
   return host.summarize(job);
 }
 
@@ -85,9 +93,7 @@ export async function handleQueueMessage(
   const queue = options.queue ?? "summary queue";
   const parsed = queueJobSchema.safeParse(message.body);
   if (!parsed.success) {
-    const problems = parsed.error.issues
-      .map((issue) => `${issue.path.join(".") || "body"}: ${issue.message}`)
-      .join("; ");
+    const problems = zodIssueLines(parsed.error.issues, { rootField: "body" }).join("; ");
     log.error(
       `${queue}: dropped invalid job ${message.id} (acknowledged, not retried): ${problems}`,
     );
@@ -97,7 +103,7 @@ export async function handleQueueMessage(
   const job = parsed.data;
   const where = `agent=${job.agent_id} thread=${job.thread_id} upto=${job.upto}`;
   try {
-    const outcome = await runQueueJob(env, job);
+    const outcome = await runQueueJob(env, job, { log });
     (outcome.status === "declined" ? log.warn : log.info)(
       `${queue}: job ${message.id} ${where}: ${describe(outcome)}`,
     );
@@ -107,9 +113,12 @@ export async function handleQueueMessage(
     const delaySeconds = retryDelaySeconds(message.attempts);
     log.error(
       `${queue}: job ${message.id} ${where} failed on attempt ${message.attempts}; retrying in ${delaySeconds}s (after max_retries it goes to the dead-letter queue); the previous summary stays in use`,
-      isLlamonError(error)
-        ? { code: error.code, message: error.message }
-        : { message: error instanceof Error ? error.message : String(error) },
+      {
+        agent_id: job.agent_id,
+        context_id: job.thread_id,
+        code: isLlamonError(error) ? error.code : "INTERNAL",
+        error: error instanceof Error ? error.message : String(error),
+      },
     );
     message.retry({ delaySeconds });
     return "retry";

@@ -25,13 +25,13 @@ import {
   type SummaryStanding,
   summaryStanding,
 } from "../memory/summary.ts";
+import { type Env, parseWorkerVars } from "../runtime/env.ts";
 import { NeonSaver } from "../store/neon-saver.ts";
 import {
   createPostgresMemory,
   hasTurnMemoryAccess,
   type PersistentMemory,
 } from "../store/persistent-memory.ts";
-import { type Env, parseWorkerVars } from "../worker/env.ts";
 import { summarizeHere } from "./host.ts";
 import type { SummarizeJob } from "./jobs.ts";
 

@@ -14,10 +14,10 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { registeredAgent } from "../agent/registry.ts";
 import { createModelFromEnv } from "../llm/select.ts";
 import { createLogger, type Logger } from "../log.ts";
+import { workerDb } from "../runtime/db.ts";
+import type { Env } from "../runtime/env.ts";
 import { NeonSaver } from "../store/neon-saver.ts";
 import { createPostgresMemory, type PersistentMemory } from "../store/persistent-memory.ts";
-import { workerDb } from "../worker/db.ts";
-import type { Env } from "../worker/env.ts";
 import type { SummarizeJob } from "./jobs.ts";
 import { loadThreadMessages, runSummarizeJob, type SummarizeOutcome } from "./summarize.ts";
 

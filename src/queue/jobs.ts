@@ -12,7 +12,7 @@
  * A job is a few hundred bytes (queue messages may be up to 128 KB).
  */
 import { z } from "zod";
-import { agentIdSchema } from "../worker/env.ts";
+import { agentIdSchema } from "../runtime/env.ts";
 
 export const summarizeJobSchema = z.strictObject({
   type: z.literal("summarize"),

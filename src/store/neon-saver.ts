@@ -154,7 +154,8 @@ export class NeonSaver extends BaseCheckpointSaver {
   readonly agentId: string;
   private readonly guardHead: boolean;
   private readonly prefetchMemory: boolean;
-  private readonly keepLatestOnly: boolean;
+  /** See the option; a turn whose config is known only after its read sets it then. */
+  keepLatestOnly: boolean;
   private readonly deltaChannels: readonly string[];
   private readonly deferWrites: boolean;
   private held: HeldWrite[] = [];

@@ -5,9 +5,10 @@
  * user types in (kept in sessionStorage). Strict CSP: scripts and styles only from here.
  */
 import { Hono } from "hono";
+import { secureHeaders } from "hono/secure-headers";
 import { adminToken, DISABLED_MESSAGE } from "../admin/auth.ts";
 import type { AgentDefinition } from "../agent/define.ts";
-import type { Env } from "../worker/env.ts";
+import type { AppEnv } from "../runtime/http.ts";
 import { STUDIO_JS_CORE } from "./client-core.ts";
 import { STUDIO_JS_PANELS } from "./client-panels.ts";
 import type { StudioLang } from "./i18n.ts";
@@ -16,13 +17,21 @@ import { STUDIO_CSS } from "./style.ts";
 
 export const STUDIO_JS = `(function () {\n"use strict";\n${STUDIO_JS_CORE}\n${STUDIO_JS_PANELS}\n})();\n`;
 
-const SECURITY_HEADERS: Record<string, string> = {
-  "content-security-policy":
-    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-  "x-content-type-options": "nosniff",
-  "x-frame-options": "DENY",
-  "referrer-policy": "no-referrer",
-};
+/** Strict CSP (scripts, styles and API calls only from here), no framing, no referrer. */
+const securityHeaders = secureHeaders({
+  contentSecurityPolicy: {
+    defaultSrc: ["'none'"],
+    scriptSrc: ["'self'"],
+    styleSrc: ["'self'"],
+    connectSrc: ["'self'"],
+    imgSrc: ["'self'", "data:"],
+    baseUri: ["'none'"],
+    formAction: ["'none'"],
+    frameAncestors: ["'none'"],
+  },
+  xFrameOptions: "DENY",
+  referrerPolicy: "no-referrer",
+});
 
 /** ?lang= wins, then the browser's first language (Korean → ko), else English. */
 export function studioLang(
@@ -34,14 +43,14 @@ export function studioLang(
   return first.startsWith("ko") ? "ko" : first === "" ? "ko" : "en";
 }
 
-export function createStudioApp(agent: AgentDefinition): Hono<{ Bindings: Env }> {
-  const app = new Hono<{ Bindings: Env }>();
+export function createStudioApp(agent: AgentDefinition): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use("*", securityHeaders);
   app.use("*", async (c, next) => {
     if (adminToken(c.env) === undefined) {
       return c.html(
         `<!doctype html><html lang="en"><meta charset="utf-8"><title>llamon Studio — off</title><p>llamon Studio: ${escapeHtml(DISABLED_MESSAGE)}</p></html>`,
         403,
-        SECURITY_HEADERS,
       );
     }
     await next();
@@ -49,20 +58,17 @@ export function createStudioApp(agent: AgentDefinition): Hono<{ Bindings: Env }>
   app.get("/", (c) => {
     const lang = studioLang(c.req.query("lang"), c.req.header("accept-language"));
     return c.html(renderStudioPage({ lang, agentName: agent.name }), 200, {
-      ...SECURITY_HEADERS,
       "cache-control": "no-store",
     });
   });
   app.get("/studio.js", (c) =>
     c.body(STUDIO_JS, 200, {
-      ...SECURITY_HEADERS,
       "content-type": "text/javascript; charset=utf-8",
       "cache-control": "no-cache",
     }),
   );
   app.get("/studio.css", (c) =>
     c.body(STUDIO_CSS, 200, {
-      ...SECURITY_HEADERS,
       "content-type": "text/css; charset=utf-8",
       "cache-control": "no-cache",
     }),

@@ -3,13 +3,14 @@
  * list against MEMORY_CONFIG_KEYS), with its input kind and a one-line help in both
  * languages.
  */
-import { DEPLOY_TIME_KEYS } from "../admin/runtime-config.ts";
+
 import {
   FACTS_MODES,
   MEMORY_BACKENDS,
   type MemoryConfigKey,
   PROMPT_CONTEXT_MODES,
 } from "../memory/config.ts";
+import { DEPLOY_TIME_KEYS } from "../runtime/runtime-layer.ts";
 
 export interface StudioField {
   key: MemoryConfigKey;

@@ -11,8 +11,8 @@ import { loadRegistry, registryLayerFor } from "../admin/registry.ts";
 import type { AgentDefinition } from "../agent/define.ts";
 import { registerAgent } from "../agent/registry.ts";
 import { handleQueueBatch } from "../queue/consumer.ts";
+import type { Env } from "../runtime/env.ts";
 import { createApp } from "./app.ts";
-import type { Env } from "./env.ts";
 
 export interface WorkerOptions {
   /** Build the model yourself instead of from LLM_* variables. */

@@ -1,22 +1,26 @@
 /**
  * Dispatch of a turn to where it runs: postgres and off in this isolate, in_memory and
  * sqlite in the conversation's Durable Object (SPEC R1).
+ *
+ * Postgres reads first: the turn's read batch (checkpoint + persistent_memory rows, which
+ * include the agent's run-time `settings` row) runs before the config is resolved, and the
+ * config is resolved from that row (runtime/runtime-layer.ts). A turn is then the read and
+ * the write — two round trips, cold isolate or warm — and it always sees the latest PATCH.
  */
-
-import { loadRuntimeLayer } from "../admin/runtime-config.ts";
 import {
-  effectiveMemoryConfig,
   executeTurnHere,
+  type TurnHost,
   type TurnInput,
   type TurnOutput,
-  threadObjectName,
 } from "../agent/execute.ts";
-import { LlamonError } from "../errors.ts";
+import type { MemoryConfig } from "../memory/config.ts";
 import { summaryAfterTurn } from "../queue/enqueue.ts";
-import { NeonSaver } from "../store/neon-saver.ts";
+import type { TurnContext } from "../runtime/context.ts";
+import type { Env } from "../runtime/env.ts";
+import { threadObjectName, threadsObject } from "../runtime/objects.ts";
+import { RUNTIME_SETTINGS_KEY, runtimeStoreKind } from "../runtime/runtime-layer.ts";
+import { ReadFirstNeonSaver } from "../store/read-first-saver.ts";
 import { ThreadMessagesCache } from "../store/thread-cache.ts";
-import { workerDb } from "./db.ts";
-import { type Env, parseWorkerVars } from "./env.ts";
 
 /**
  * Threads this isolate saved recently, per deployment env (store/thread-cache.ts): the next
@@ -33,42 +37,55 @@ function threadCacheFor(env: Env): ThreadMessagesCache {
   return cache;
 }
 
-/**
- * Run a turn on the configured backend. `waitUntil` (the request's `ctx.waitUntil`) keeps the
- * isolate alive for a summary run in the background when no SUMMARY_QUEUE is bound.
- */
-export async function executeTurn(
-  env: Env,
-  input: TurnInput,
-  request: { waitUntil?: ((promise: Promise<unknown>) => void) | undefined } = {},
-): Promise<TurnOutput> {
-  const config = effectiveMemoryConfig(env, await loadRuntimeLayer(env));
+/** Run a turn on the configured backend. */
+export async function executeTurn(ctx: TurnContext, input: TurnInput): Promise<TurnOutput> {
+  const postgres = runtimeStoreKind(ctx) === "postgres";
+  if (postgres && ctx.deployConfig.enabled) return postgresTurn(ctx, input);
+  // Memory off at deploy time (a run-time layer may still turn it on) or kept in objects.
+  const config = await ctx.config();
   const backend = config.enabled ? config.backend : "off";
-  const { AGENT_ID: agentId } = parseWorkerVars(env);
-  if (backend === "off") return executeTurnHere(env, input, undefined, undefined, config);
-  if (backend === "postgres") {
-    const saver = new NeonSaver({
-      db: workerDb(env),
-      agentId,
-      guardHead: true,
-      keepLatestOnly: config.persist_trim_keep_groups !== undefined,
-      cache: threadCacheFor(env),
-    });
-    return executeTurnHere(
-      env,
-      input,
-      saver,
-      (turn, config) =>
-        summaryAfterTurn(turn, { env, config, saver, waitUntil: request.waitUntil }),
-      config,
-    );
+  if (backend === "off") return executeTurnHere(ctx, input, { checkpointer: undefined, config });
+  if (backend === "postgres") return postgresTurn(ctx, input, config);
+  const host = threadsObject<TurnHost>(
+    ctx.env,
+    threadObjectName(ctx.agentId, input.contextId),
+    `MEMORY_BACKEND=${backend}`,
+  );
+  return host.turn(input, config);
+}
+
+/** `known`: the config when it was resolved already (no read-first needed). */
+async function postgresTurn(
+  ctx: TurnContext,
+  input: TurnInput,
+  known?: MemoryConfig,
+): Promise<TurnOutput> {
+  const saver = new ReadFirstNeonSaver({
+    db: ctx.db(),
+    agentId: ctx.agentId,
+    guardHead: true,
+    cache: threadCacheFor(ctx.env),
+  });
+  let config = known;
+  if (config === undefined) {
+    const rows = await saver.readFirst(input.contextId);
+    config = await ctx.configWith(rows?.agent[RUNTIME_SETTINGS_KEY]);
   }
-  const threads = env.THREADS;
-  if (threads === undefined) {
-    throw new LlamonError(
-      "CONFIG_INVALID",
-      `MEMORY_BACKEND=${backend} needs the THREADS Durable Object binding (class ThreadDO) in wrangler.toml`,
-    );
+  if (!config.enabled) {
+    // Turned off at run time: answer without memory (the read above is all it cost).
+    return executeTurnHere(ctx, input, { checkpointer: undefined, config });
   }
-  return threads.getByName(threadObjectName(agentId, input.contextId)).turn(input, config);
+  saver.keepLatestOnly = config.persist_trim_keep_groups !== undefined;
+  return executeTurnHere(ctx, input, {
+    checkpointer: saver,
+    config,
+    afterTurn: (turn, config) =>
+      summaryAfterTurn(turn, {
+        env: ctx.env,
+        config,
+        saver,
+        waitUntil: ctx.waitUntil,
+        log: ctx.log,
+      }),
+  });
 }

@@ -10,10 +10,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FaultProxy, startFaultProxy } from "../../src/dev/fault-proxy.ts";
 import { isLlamonError, type LlamonError } from "../../src/errors.ts";
+import { workerDb } from "../../src/runtime/db.ts";
+import { parseWorkerVars } from "../../src/runtime/env.ts";
 import type { Db } from "../../src/store/db.ts";
 import { createNeonDb, DEFAULT_DB_TIMEOUT_MS } from "../../src/store/db-neon.ts";
-import { workerDb } from "../../src/worker/db.ts";
-import { parseWorkerVars } from "../../src/worker/env.ts";
 import { startTestBackend, type TestBackend } from "../helpers/backend.ts";
 import { caught } from "../helpers/caught.ts";
 

@@ -17,7 +17,6 @@ import {
 } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { defineAgent } from "../../src/agent/define.ts";
-import { threadObjectName } from "../../src/agent/execute.ts";
 import { runTurn } from "../../src/agent/run-turn.ts";
 import { ThreadDO } from "../../src/durable/thread-do.ts";
 import { OfflineChatModel } from "../../src/llm/offline.ts";
@@ -27,10 +26,11 @@ import { parseSummaryCache, SUMMARY_KEY } from "../../src/memory/summary.ts";
 import { summarizeHere } from "../../src/queue/host.ts";
 import type { SummarizeJob } from "../../src/queue/jobs.ts";
 import { loadThreadMessages } from "../../src/queue/summarize.ts";
+import { workerDb } from "../../src/runtime/db.ts";
+import type { Env } from "../../src/runtime/env.ts";
+import { threadObjectName } from "../../src/runtime/objects.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { createPostgresMemory } from "../../src/store/persistent-memory.ts";
-import { workerDb } from "../../src/worker/db.ts";
-import type { Env } from "../../src/worker/env.ts";
 import worker from "../../src/worker/index.ts";
 
 const AGENT = env.AGENT_ID;

@@ -7,9 +7,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { SUMMARY_KEY } from "../../src/memory/summary.ts";
+import { workerDb } from "../../src/runtime/db.ts";
+import type { Env } from "../../src/runtime/env.ts";
 import { createPostgresMemory } from "../../src/store/persistent-memory.ts";
-import { workerDb } from "../../src/worker/db.ts";
-import type { Env } from "../../src/worker/env.ts";
 import worker from "../../src/worker/index.ts";
 import { productDocumentBody, sendRaw } from "./a2a-helpers.ts";
 

@@ -319,6 +319,58 @@ describe("failed turns", () => {
     expect(kv.entries.size).toBe(0);
   });
 
+  it("issue 17: a provider 429 reaches the client as its own retryable code (-32050), in both versions", async () => {
+    const busy = new LlamonError(
+      "MODEL_FAILED",
+      "openai (HTTP 429 from https://api.example): busy",
+      {
+        details: {
+          provider: "openai-compatible",
+          reason: "rate_limited",
+          retryable: true,
+          status: 429,
+        },
+      },
+    );
+    const refused = new LlamonError("MODEL_FAILED", "openai (HTTP 400): the request was refused", {
+      details: { provider: "openai-compatible", reason: "bad_request", retryable: false },
+    });
+    for (const [error, retryable] of [
+      [busy, true],
+      [refused, false],
+    ] as const) {
+      const t = makeApp({
+        turns: fakeTurns(() => {
+          throw error;
+        }),
+      });
+      const v03 = await rpc(t.app, {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "message/send",
+        params: { message: { role: "user", parts: [{ kind: "text", text: "x" }] } },
+      });
+      expect(v03.body.error).toMatchObject({
+        code: -32050,
+        data: { reason: "MODEL_FAILED", retryable },
+      });
+      expect(v03.body.error?.message).toMatch(retryable ? /retry/ : /operator/);
+      expect(v03.text).not.toContain("api.example");
+      const v1 = await rpc(t.app, {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "SendMessage",
+        params: { message: { role: "ROLE_USER", parts: [{ text: "x" }] } },
+      });
+      expect(v1.body.error).toMatchObject({
+        code: -32050,
+        data: [
+          { reason: "MODEL_FAILED", domain: "llamon", metadata: { retryable: String(retryable) } },
+        ],
+      });
+    }
+  });
+
   it("a streaming turn that fails ends with a failed status carrying the safe message", async () => {
     const t = makeApp({
       turns: fakeTurns(() => {
@@ -339,7 +391,10 @@ describe("failed turns", () => {
     };
     expect(last).toMatchObject({ kind: "status-update", final: true, status: { state: "failed" } });
     expect(last.status.message.parts[0]?.text).toMatch(/retry/);
-    expect(last.status.message.metadata).toEqual({ error_reason: "THREAD_CONFLICT" });
+    expect(last.status.message.metadata).toEqual({
+      error_reason: "THREAD_CONFLICT",
+      retryable: true,
+    });
     expect(JSON.stringify(events)).not.toContain("head moved");
   });
 

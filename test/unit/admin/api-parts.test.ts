@@ -1,10 +1,24 @@
+import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { bearerToken, secretsEqual } from "../../../src/admin/auth.ts";
+import { requireAdmin, secretsEqual } from "../../../src/admin/auth.ts";
 import { validatePatch } from "../../../src/admin/config-routes.ts";
-import { AdminHttpError } from "../../../src/admin/errors.ts";
-import { runtimeConfigTtlMs } from "../../../src/admin/runtime-config.ts";
 import { decodeCursor, encodeCursor } from "../../../src/admin/threads.ts";
-import { isLlamonError } from "../../../src/errors.ts";
+import { isLlamonError, LlamonError } from "../../../src/errors.ts";
+import { createLogger, silentSink } from "../../../src/log.ts";
+import { mapError } from "../../../src/runtime/errors.ts";
+import { type AppEnv, httpErrorHandler } from "../../../src/runtime/http.ts";
+import { runtimeConfigTtlMs } from "../../../src/runtime/runtime-layer.ts";
+
+/** requireAdmin in front of one route, with the Worker's error answers. */
+async function statusWith(authorization: string | undefined, token = "abc"): Promise<number> {
+  const app = new Hono<AppEnv>();
+  app.use("*", requireAdmin());
+  app.get("/", (c) => c.text("ok"));
+  app.onError(httpErrorHandler(createLogger({ sink: silentSink })));
+  const headers: Record<string, string> = authorization === undefined ? {} : { authorization };
+  const res = await app.fetch(new Request("http://x/", { headers }), { LLAMON_ADMIN_TOKEN: token });
+  return res.status;
+}
 
 describe("management API parts", () => {
   it("R10.2 compares admin tokens by content only, whatever their lengths", async () => {
@@ -15,13 +29,17 @@ describe("management API parts", () => {
     expect(await secretsEqual("토큰", "토큰")).toBe(true);
   });
 
-  it("reads only `Bearer <token>` from the Authorization header", () => {
-    expect(bearerToken("Bearer abc")).toBe("abc");
-    expect(bearerToken("bearer   abc  ")).toBe("abc");
-    expect(bearerToken("Basic abc")).toBeUndefined();
-    expect(bearerToken("Bearer")).toBeUndefined();
-    expect(bearerToken("Bearer a b")).toBeUndefined();
-    expect(bearerToken(undefined)).toBeUndefined();
+  it("reads only `Bearer <token>` from the Authorization header", async () => {
+    expect(await statusWith("Bearer abc")).toBe(200);
+    expect(await statusWith("bearer   abc  ")).toBe(200);
+    expect(await statusWith("Basic abc")).toBe(401);
+    expect(await statusWith("Bearer")).toBe(401);
+    expect(await statusWith("Bearer a b")).toBe(401);
+    expect(await statusWith(undefined)).toBe(401);
+  });
+
+  it("issue 17: a configured admin token that is not a bearer token is a clear 500", async () => {
+    expect(await statusWith("Bearer a!b", "a!b")).toBe(500);
   });
 
   it("R10.2 a PATCH body is validated as a whole: every problem at once, deploy-time keys refused", () => {
@@ -33,9 +51,9 @@ describe("management API parts", () => {
       validatePatch({ window_size: 0, backend: "off", postgres_dsn: "x", windowsize: 3 });
       throw new Error("expected a 400");
     } catch (error) {
-      expect(error).toBeInstanceOf(AdminHttpError);
-      const e = error as AdminHttpError;
-      expect(e.status).toBe(400);
+      expect(error).toBeInstanceOf(LlamonError);
+      const e = error as LlamonError;
+      expect(mapError(e).status).toBe(400);
       const fields = (e.details as { fieldErrors: Record<string, string[]> }).fieldErrors;
       expect(Object.keys(fields).sort()).toEqual([
         "backend",

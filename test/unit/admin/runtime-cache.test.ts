@@ -2,17 +2,18 @@
  * The per-isolate cache of the run-time MemoryConfig layer, on the Durable Object store
  * (a stand-in THREADS namespace: only getByName(name).kvGet/kvPut are used).
  */
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { isLlamonError } from "../../../src/errors.ts";
+import { type ConfigScope, configScope } from "../../../src/runtime/config.ts";
+import type { Env } from "../../../src/runtime/env.ts";
+import { settingsObjectName } from "../../../src/runtime/objects.ts";
 import {
+  adoptRuntimeSettings,
   loadRuntimeLayer,
   loadRuntimeSettings,
   mergeRuntimeLayer,
   resetRuntimeLayer,
-  settingsObjectName,
-} from "../../../src/admin/runtime-config.ts";
-import { registerAgent } from "../../../src/agent/registry.ts";
-import { isLlamonError } from "../../../src/errors.ts";
-import type { Env } from "../../../src/worker/env.ts";
+} from "../../../src/runtime/runtime-layer.ts";
 import { referenceAgent } from "../../../src/worker/reference-agent.ts";
 
 function fakeThreads() {
@@ -44,17 +45,20 @@ function fakeThreads() {
   };
 }
 
-function envWith(threads: ReturnType<typeof fakeThreads>, vars: Record<string, unknown> = {}): Env {
+/** One isolate's view (its env object) of the agent's config, as a request context has it. */
+function envWith(
+  threads: ReturnType<typeof fakeThreads>,
+  vars: Record<string, unknown> = {},
+): ConfigScope {
   const env = {
     AGENT_ID: "cache-agent",
     MEMORY_BACKEND: "sqlite",
     THREADS: threads.binding,
     ...vars,
   };
-  return env as unknown as Env;
+  return configScope(env as unknown as Env, { code: referenceAgent.memory });
 }
 
-beforeAll(() => registerAgent({ agent: referenceAgent }));
 afterEach(() => vi.useRealTimers());
 
 describe("run-time config cache (R10.2)", () => {
@@ -120,5 +124,21 @@ describe("run-time config cache (R10.2)", () => {
     }
     expect(isLlamonError(caught, "CONFIG_INVALID")).toBe(true);
     expect((caught as Error).message).toContain("from runtime");
+  });
+});
+
+describe("issue 17: the run-time layer read with a postgres turn's batch", () => {
+  it("issue 17: is adopted by the isolate's cache unless the cache holds a newer value", async () => {
+    const threads = fakeThreads();
+    const scope = envWith(threads);
+    await mergeRuntimeLayer(scope, { window_size: 7 });
+    const reads = threads.calls.get;
+    // An older row (read before the PATCH above landed) does not replace the newer value.
+    adoptRuntimeSettings(scope, { memory: { window_size: 3 }, updated_at: "2000-01-01T00:00:00Z" });
+    expect(await loadRuntimeLayer(scope)).toEqual({ window_size: 7 });
+    // A newer row does, and no read is made for it.
+    adoptRuntimeSettings(scope, { memory: { window_size: 9 }, updated_at: "2999-01-01T00:00:00Z" });
+    expect(await loadRuntimeLayer(scope)).toEqual({ window_size: 9 });
+    expect(threads.calls.get).toBe(reads);
   });
 });

@@ -4,9 +4,9 @@
  */
 import { env, evictAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { threadObjectName } from "../../../src/agent/execute.ts";
 import type { ThreadDO } from "../../../src/durable/thread-do.ts";
 import { resolveMemoryConfig } from "../../../src/memory/config.ts";
+import { threadObjectName } from "../../../src/runtime/objects.ts";
 import { firstLine, productDocumentBody, sendRaw } from "../a2a-helpers.ts";
 
 const backend = (env as unknown as { MEMORY_BACKEND: string }).MEMORY_BACKEND;

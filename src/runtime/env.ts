@@ -1,11 +1,13 @@
 /**
- * The Worker's environment, validated with zod once per isolate. A bad value is a clear
- * startup error naming the variable, never a silent default.
+ * The Worker's environment, validated with zod. A bad value is a clear error naming the
+ * variable, never a silent default. Shared by every layer above this one (agent, a2a, admin,
+ * studio, queue, durable, worker): none of them reads a variable of its own without it.
  */
 import { z } from "zod";
 import { LlamonError } from "../errors.ts";
 import { dbTimeoutProblem } from "../store/db-neon.ts";
 import { AGENT_ID_RE } from "../store/thread-key.ts";
+import { fieldErrorLines, zodFieldErrors } from "../zod-issues.ts";
 
 /** Agent ids name Workers and databases: lowercase letters, digits, '-' and '_'; no ':'. */
 
@@ -42,9 +44,18 @@ const envSchema = z.looseObject({
 
 export type WorkerVars = z.infer<typeof envSchema>;
 
-/** Bindings declared in wrangler.toml. */
+/** A Durable Object namespace as this layer uses it (any `DurableObjectNamespace<T>` fits). */
+export interface ObjectNamespace {
+  getByName(name: string): unknown;
+}
+
+/**
+ * Bindings declared in wrangler.toml. THREADS is untyped here (this layer does not know the
+ * object class, which sits above it): reach an object through runtime/objects.ts, which
+ * gives the stub the role interface its caller declares.
+ */
 export interface Bindings {
-  THREADS?: DurableObjectNamespace<import("../durable/thread-do.ts").ThreadDO>;
+  THREADS?: ObjectNamespace;
   SUMMARY_QUEUE?: Queue;
 }
 
@@ -53,10 +64,12 @@ export type Env = Bindings & Record<string, unknown>;
 export function parseWorkerVars(env: Record<string, unknown>): WorkerVars {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `${i.path.join(".") || "env"}: ${i.message}`);
-    throw new LlamonError("CONFIG_INVALID", `invalid Worker configuration — ${lines.join("; ")}`, {
-      details: { fieldErrors: lines },
-    });
+    const fieldErrors = zodFieldErrors(parsed.error.issues, { rootField: "env" });
+    throw new LlamonError(
+      "CONFIG_INVALID",
+      `invalid Worker configuration — ${fieldErrorLines(fieldErrors).join("; ")}`,
+      { details: { fieldErrors } },
+    );
   }
   return parsed.data;
 }

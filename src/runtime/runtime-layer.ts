@@ -15,7 +15,11 @@
  * Propagation bound: each isolate caches the layer for LLAMON_RUNTIME_CONFIG_TTL_SECONDS
  * (default 5; 0 = read on every use). The isolate that served the PATCH uses the new value
  * at once; every other isolate within that many seconds (plus the time of one read).
- * Concurrent cache misses in one isolate share one read.
+ * Concurrent cache misses in one isolate share one read. On postgres a turn does better
+ * than the bound without paying for it: its read batch (checkpoint + persistent_memory
+ * rows, which include this agent-level `settings` row) already returns the layer, so the
+ * turn uses that value and hands it to this cache ({@link adoptRuntimeSettings}); no turn
+ * reads the layer on its own.
  *
  * `backend` and `postgres_dsn` cannot be changed at run time: they decide where
  * conversations (and this layer) live. Change them in code, env or the registry and deploy.
@@ -25,13 +29,12 @@ import {
   type MemoryConfigKey,
   type MemoryConfigPatch,
   parseMemoryConfigPatch,
-  resolveMemoryConfig,
 } from "../memory/config.ts";
 import { createPostgresMemory } from "../store/persistent-memory.ts";
 import { MERGE_RUNTIME_CONFIG, RESET_RUNTIME_CONFIG } from "../store/sql.ts";
-import { workerDb } from "../worker/db.ts";
-import type { Env } from "../worker/env.ts";
-import { agentIdOf, deployLayers } from "./layers.ts";
+import type { ConfigScope } from "./config.ts";
+import type { Env } from "./env.ts";
+import { settingsObjectName, threadsObject } from "./objects.ts";
 
 export const RUNTIME_SETTINGS_KEY = "settings";
 export const RUNTIME_CONFIG_TTL_VAR = "LLAMON_RUNTIME_CONFIG_TTL_SECONDS";
@@ -58,7 +61,14 @@ interface RuntimeStore {
 
 const EMPTY: RuntimeSettings = { memory: {}, updated_at: undefined };
 
-function toSettings(value: unknown): RuntimeSettings {
+/** The settings role of a THREADS object (a small key/value slot; durable/kv-slot.ts). */
+export interface SettingsHost {
+  kvGet(key: string): Promise<unknown>;
+  kvPut(key: string, value: unknown): Promise<void>;
+}
+
+/** The stored value (a persistent_memory `settings` row, or the object's slot) as settings. */
+export function toSettings(value: unknown): RuntimeSettings {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return EMPTY;
   const v = value as { memory?: unknown; updated_at?: unknown };
   const memory =
@@ -68,18 +78,11 @@ function toSettings(value: unknown): RuntimeSettings {
   return { memory, updated_at: typeof v.updated_at === "string" ? v.updated_at : undefined };
 }
 
-/** The settings Durable Object of an agent (never collides with thread:/task: objects). */
-export function settingsObjectName(agentId: string): string {
-  return `settings:${agentId}`;
-}
-
 /** Where this deployment keeps its run-time layer, or undefined when nowhere. */
-export function runtimeStoreFor(env: Env): RuntimeStore | undefined {
-  const agentId = agentIdOf(env);
-  const base = resolveMemoryConfig(deployLayers(env)).config;
-  const dsn = env.POSTGRES_MEMORY_DSN;
-  if (base.backend === "postgres" && typeof dsn === "string" && dsn !== "") {
-    const db = workerDb(env);
+export function runtimeStoreFor(scope: ConfigScope): RuntimeStore | undefined {
+  const { env, agentId } = scope;
+  if (runtimeStoreKind(scope) === "postgres") {
+    const db = scope.db();
     return {
       kind: "postgres",
       read: async () => toSettings(await createPostgresMemory(db, agentId).get(null, "settings")),
@@ -101,9 +104,9 @@ export function runtimeStoreFor(env: Env): RuntimeStore | undefined {
       },
     };
   }
-  const threads = env.THREADS;
-  if (threads === undefined) return undefined;
-  const object = () => threads.getByName(settingsObjectName(agentId));
+  if (env.THREADS === undefined) return undefined;
+  const object = () =>
+    threadsObject<SettingsHost>(env, settingsObjectName(agentId), "the run-time settings");
   const read = async () => toSettings(await object().kvGet(RUNTIME_SETTINGS_KEY));
   const write = async (settings: RuntimeSettings) => {
     await object().kvPut(RUNTIME_SETTINGS_KEY, settings);
@@ -123,6 +126,15 @@ export function runtimeStoreFor(env: Env): RuntimeStore | undefined {
       return write({ memory, updated_at: now });
     },
   };
+}
+
+/** Where the layer lives (see the file header); undefined when nowhere. */
+export function runtimeStoreKind(scope: ConfigScope): RuntimeStoreKind | undefined {
+  const dsn = scope.env.POSTGRES_MEMORY_DSN;
+  if (scope.deployConfig.backend === "postgres" && typeof dsn === "string" && dsn !== "") {
+    return "postgres";
+  }
+  return scope.env.THREADS === undefined ? undefined : "durable_object";
 }
 
 // ---- the per-isolate cache -----------------------------------------------------------------
@@ -162,9 +174,24 @@ function cacheOf(env: Env): IsolateCache {
 }
 
 /** Put a value just read or written into this isolate's cache. */
-function remember(env: Env, settings: RuntimeSettings): RuntimeSettings {
-  const expires = Date.now() + runtimeConfigTtlMs(env);
-  cacheOf(env).entries.set(agentIdOf(env), { settings, expires });
+function remember(scope: ConfigScope, settings: RuntimeSettings): RuntimeSettings {
+  const expires = Date.now() + runtimeConfigTtlMs(scope.env);
+  cacheOf(scope.env).entries.set(scope.agentId, { settings, expires });
+  return settings;
+}
+
+/**
+ * A value of the layer read elsewhere (the `settings` row of a postgres turn's read batch):
+ * the turn uses it, and this isolate's cache takes it unless it already holds a newer one
+ * (a PATCH served here while the read was under way). Returns the settings.
+ */
+export function adoptRuntimeSettings(scope: ConfigScope, stored: unknown): RuntimeSettings {
+  const settings = toSettings(stored);
+  const entry = cacheOf(scope.env).entries.get(scope.agentId);
+  const known = entry?.settings.updated_at;
+  if (known === undefined || (settings.updated_at !== undefined && settings.updated_at >= known)) {
+    remember(scope, settings);
+  }
   return settings;
 }
 
@@ -175,23 +202,23 @@ function remember(env: Env, settings: RuntimeSettings): RuntimeSettings {
  * on the next use); a failed fresh read throws.
  */
 export async function loadRuntimeSettings(
-  env: Env,
+  scope: ConfigScope,
   options: { fresh?: boolean } = {},
 ): Promise<RuntimeSettings> {
-  const { entries, reads } = cacheOf(env);
-  const agentId = agentIdOf(env);
+  const { entries, reads } = cacheOf(scope.env);
+  const { agentId } = scope;
   const entry = entries.get(agentId);
   if (!options.fresh) {
     if (entry !== undefined && entry.expires > Date.now()) return entry.settings;
     const inflight = reads.get(agentId);
     if (inflight !== undefined) return inflight;
   }
-  const store = runtimeStoreFor(env);
-  if (store === undefined) return remember(env, EMPTY);
+  const store = runtimeStoreFor(scope);
+  if (store === undefined) return remember(scope, EMPTY);
   const read: Promise<RuntimeSettings> = store
     .read()
     .then(
-      (settings) => remember(env, settings),
+      (settings) => remember(scope, settings),
       (error: unknown) => {
         if (!options.fresh && entry !== undefined) return entry.settings;
         throw error;
@@ -209,31 +236,35 @@ export async function loadRuntimeSettings(
  * header). Pass it as `runtime` to resolveMemoryConfig / effectiveMemoryConfig. An invalid
  * stored layer is a CONFIG_INVALID error naming the source "runtime".
  */
-export async function loadRuntimeLayer(env: Env): Promise<MemoryConfigPatch> {
-  const settings = await loadRuntimeSettings(env);
+export async function loadRuntimeLayer(scope: ConfigScope): Promise<MemoryConfigPatch> {
+  return runtimeLayerOf(await loadRuntimeSettings(scope));
+}
+
+/** The stored layer validated as a patch (CONFIG_INVALID naming the source "runtime"). */
+export function runtimeLayerOf(settings: RuntimeSettings): MemoryConfigPatch {
   return parseMemoryConfigPatch(settings.memory, "runtime");
 }
 
 /** Merge a validated patch into the stored layer; this isolate sees it at once. */
 export async function mergeRuntimeLayer(
-  env: Env,
+  scope: ConfigScope,
   patch: MemoryConfigPatch,
 ): Promise<RuntimeSettings> {
-  const store = requireStore(env);
-  return remember(env, await store.merge(patch, new Date().toISOString()));
+  const store = requireStore(scope);
+  return remember(scope, await store.merge(patch, new Date().toISOString()));
 }
 
 /** Remove keys from the stored layer (all when `keys` is empty); this isolate sees it at once. */
 export async function resetRuntimeLayer(
-  env: Env,
+  scope: ConfigScope,
   keys: readonly string[],
 ): Promise<RuntimeSettings> {
-  const store = requireStore(env);
-  return remember(env, await store.reset(keys, new Date().toISOString()));
+  const store = requireStore(scope);
+  return remember(scope, await store.reset(keys, new Date().toISOString()));
 }
 
-function requireStore(env: Env): RuntimeStore {
-  const store = runtimeStoreFor(env);
+function requireStore(scope: ConfigScope): RuntimeStore {
+  const store = runtimeStoreFor(scope);
   if (store === undefined) {
     throw new LlamonError(
       "CONFIG_INVALID",

@@ -1,0 +1,226 @@
+/**
+ * The conversation role of a THREADS object (`thread:<agent>:<context>`): it serialises the
+ * turns of one conversation (a FIFO lock, R2.4) and, for the object backends of SPEC R1,
+ * keeps the thread itself:
+ *
+ * | MEMORY_BACKEND | here                                                              |
+ * |----------------|-------------------------------------------------------------------|
+ * | `in_memory`    | InMemorySaver in an instance field: lost when the object is evicted |
+ * | `sqlite`       | SqliteSaver on the object's SQLite storage: survives eviction      |
+ * | `postgres`     | nothing stored here; the object only serialises turns              |
+ * | `off`          | nothing stored here (`MEMORY_ENABLED=false` counts as `off`)       |
+ *
+ * The backend comes from the deploy-time layers (code, env, registry; runtime/config.ts)
+ * when the role starts; a bad configuration fails loudly instead of picking a default.
+ */
+import { mapChatMessagesToStoredMessages } from "@langchain/core/messages";
+import type { InspectedThread } from "../admin/threads.ts";
+import { executeTurnHere, type TurnInput, type TurnOutput } from "../agent/execute.ts";
+import { agentRequestContext } from "../agent/registry.ts";
+import { LlamonError } from "../errors.ts";
+import type { MemoryBackend, MemoryConfig } from "../memory/config.ts";
+import { summaryAfterTurn } from "../queue/enqueue.ts";
+import { summarizeHere } from "../queue/host.ts";
+import type { SummarizeJob } from "../queue/jobs.ts";
+import type { SummarizeOutcome } from "../queue/summarize.ts";
+import { type TurnContext, turnContext } from "../runtime/context.ts";
+import type { Env } from "../runtime/env.ts";
+import { threadIndexObjectName, threadsObject } from "../runtime/objects.ts";
+import { readThreadMessages } from "../store/delta.ts";
+import { createMapMemory, createSqliteMemory, type ThreadSaver } from "../store/do-memory.ts";
+import { InMemorySaver } from "../store/memory-saver.ts";
+import type { PersistentMemory } from "../store/persistent-memory.ts";
+import { SqliteSaver } from "../store/sqlite-saver.ts";
+import type { SqliteExec } from "../store/sqlite-sql.ts";
+import { AsyncLock } from "./lock.ts";
+import type { ThreadIndexHost } from "./thread-index.ts";
+
+/** What the inspector and tests read about a stored thread. */
+export interface ThreadState {
+  checkpointId: string | null;
+  messageCount: number;
+}
+
+/** The checkpointer and memory store of one agent inside this object. */
+interface LocalStore {
+  readonly saver: ThreadSaver;
+  readonly memory: PersistentMemory;
+}
+
+/** A Durable Object's SQLite storage behind the SqliteExec interface. */
+export function durableObjectSqlite(storage: DurableObjectStorage): SqliteExec {
+  return {
+    exec: (query, ...params) => storage.sql.exec(query, ...params),
+    transaction: (fn) => storage.transactionSync(fn),
+  };
+}
+
+export class Conversation {
+  readonly backend: MemoryBackend;
+  /**
+   * persist_trim_keep_groups is set in a deploy-time layer: older checkpoints are deleted
+   * with each save (R4.2). A turn's config (run-time layer included) overrides it per turn.
+   */
+  private readonly trim: boolean;
+  /** AGENT_ID when the thread is kept here (in_memory, sqlite), else undefined. */
+  private readonly agentId: string | undefined;
+  private readonly lock = new AsyncLock();
+  private readonly sql: SqliteExec | undefined;
+  /** Per agent id; normally only AGENT_ID's. In-memory state lives exactly as long as this. */
+  private readonly stores = new Map<string, LocalStore>();
+
+  constructor(
+    private readonly state: DurableObjectState,
+    private readonly env: Env,
+  ) {
+    const { deployConfig, agentId } = agentRequestContext({ env });
+    this.trim = deployConfig.persist_trim_keep_groups !== undefined;
+    this.backend = deployConfig.enabled ? deployConfig.backend : "off";
+    const local = this.backend === "in_memory" || this.backend === "sqlite";
+    this.agentId = local ? agentId : undefined;
+    this.sql = this.backend === "sqlite" ? durableObjectSqlite(state.storage) : undefined;
+  }
+
+  /** The checkpointer of AGENT_ID's threads kept here, or undefined (postgres, off). */
+  get saver(): ThreadSaver | undefined {
+    return this.agentId === undefined ? undefined : this.storeFor(this.agentId)?.saver;
+  }
+
+  /** persistent_memory of AGENT_ID kept here, or undefined. */
+  get memory(): PersistentMemory | undefined {
+    return this.agentId === undefined ? undefined : this.storeFor(this.agentId)?.memory;
+  }
+
+  /** Runs fn under the FIFO turn lock. Not re-entrant. */
+  withLock<T>(fn: () => Promise<T>): Promise<T> {
+    return this.lock.run(fn);
+  }
+
+  /** One turn under the lock, with the config the Worker resolved for its request. */
+  turn(input: TurnInput, config?: MemoryConfig): Promise<TurnOutput> {
+    return this.withLock(async () => {
+      const request = agentRequestContext({
+        env: this.env,
+        config,
+        waitUntil: (promise) => this.state.waitUntil(promise),
+      });
+      const ctx = turnContext(request, input);
+      // The Worker always sends its request's config; a bare call gets the deploy-time one.
+      const effective = config ?? request.deployConfig;
+      const saver = this.saver;
+      if (saver !== undefined) {
+        saver.keepLatestOnly = effective.persist_trim_keep_groups !== undefined;
+      }
+      const out = await executeTurnHere(ctx, input, {
+        checkpointer: saver,
+        config: effective,
+        afterTurn: (turn, turnConfig) =>
+          summaryAfterTurn(turn, {
+            env: this.env,
+            config: turnConfig,
+            saver,
+            memory: this.memory,
+            waitUntil: ctx.waitUntil,
+            log: ctx.log,
+          }),
+      });
+      if (saver !== undefined) this.noteInIndex(ctx, saver.agentId, out.messageCount);
+      return out;
+    });
+  }
+
+  /** The agent's conversation list (object backends): updated after the response. */
+  private noteInIndex(ctx: TurnContext, agentId: string, messageCount: number): void {
+    if (this.env.THREADS === undefined) return;
+    const index = threadsObject<ThreadIndexHost>(
+      this.env,
+      threadIndexObjectName(agentId),
+      "the conversation list",
+    );
+    this.state.waitUntil(
+      index.noteThread(ctx.contextId, messageCount).catch((error: unknown) => {
+        ctx.log.warn("thread index: could not note the conversation", {
+          error: error instanceof Error ? error.message : String(error),
+        });
+      }),
+    );
+  }
+
+  /** The stored thread of `agentId` kept here, for the inspector; empty for another agent. */
+  async inspect(agentId: string, threadId: string): Promise<InspectedThread> {
+    const store = this.storeFor(agentId);
+    if (store === undefined) return { checkpointId: null, messages: [], memory: {} };
+    const { tuple, messages } = await readThreadMessages(store.saver, {
+      configurable: { thread_id: threadId, checkpoint_ns: "" },
+    });
+    return {
+      checkpointId: tuple?.checkpoint.id ?? null,
+      messages: mapChatMessagesToStoredMessages(messages),
+      memory: (await store.memory.load(threadId)).thread,
+    };
+  }
+
+  /** Erase everything of one conversation of `agentId` kept here. */
+  erase(agentId: string, threadId: string): Promise<{ erased: boolean }> {
+    return this.withLock(async () => {
+      const store = this.storeFor(agentId);
+      if (store === undefined) return { erased: false };
+      await store.saver.deleteThread(threadId);
+      if (this.env.THREADS !== undefined) {
+        await threadsObject<ThreadIndexHost>(
+          this.env,
+          threadIndexObjectName(agentId),
+          "the conversation list",
+        ).dropThread(threadId);
+      }
+      return { erased: true };
+    });
+  }
+
+  /** A summary job of the queue consumer (in_memory/sqlite, R7.5). Not under the turn lock. */
+  async summarize(job: SummarizeJob): Promise<SummarizeOutcome> {
+    const store = job.agent_id === this.agentId ? this.storeFor(job.agent_id) : undefined;
+    if (store === undefined) {
+      throw new LlamonError(
+        "INPUT_INVALID",
+        `this conversation object keeps no thread of agent "${job.agent_id}" (MEMORY_BACKEND=${this.backend})`,
+      );
+    }
+    const log = agentRequestContext({ env: this.env }).log.child({ context_id: job.thread_id });
+    return summarizeHere(this.env, job, store.saver, store.memory, { log });
+  }
+
+  /** The latest root checkpoint of `threadId` as `agentId` sees it (R2.3). */
+  async threadState(agentId: string, threadId: string): Promise<ThreadState> {
+    const store = this.storeFor(agentId);
+    if (store === undefined) {
+      throw new LlamonError(
+        "INPUT_INVALID",
+        `this conversation object keeps no thread state with MEMORY_BACKEND=${this.backend}; read the thread from its backend`,
+      );
+    }
+    const { tuple, messages } = await readThreadMessages(store.saver, {
+      configurable: { thread_id: threadId, checkpoint_ns: "" },
+    });
+    return { checkpointId: tuple?.checkpoint.id ?? null, messageCount: messages.length };
+  }
+
+  private storeFor(agentId: string): LocalStore | undefined {
+    const known = this.stores.get(agentId);
+    if (known !== undefined) return known;
+    let store: LocalStore;
+    if (this.sql !== undefined) {
+      store = {
+        saver: new SqliteSaver({ sql: this.sql, agentId, keepLatestOnly: this.trim }),
+        memory: createSqliteMemory(this.sql, agentId),
+      };
+    } else if (this.backend === "in_memory") {
+      const saver = new InMemorySaver({ agentId, keepLatestOnly: this.trim });
+      store = { saver, memory: createMapMemory(saver.memoryRows, agentId) };
+    } else {
+      return undefined;
+    }
+    this.stores.set(agentId, store);
+    return store;
+  }
+}
