@@ -1,0 +1,124 @@
+/**
+ * The import rules of docs/architecture.md, checked on the source: every import in src/**
+ * (type-only ones included) goes to the same folder or to a lower layer, `dev/` is used only
+ * by `cli/`, and no file reaches itself through its imports.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const SRC = resolve(import.meta.dirname, "../../src");
+
+/** Layer of each folder of src/ (higher imports lower). Keep in sync with docs/architecture.md. */
+const LAYERS: Readonly<Record<string, number>> = {
+  "(package)": 10, // src/index.ts: the package's entry
+  cli: 9,
+  worker: 8,
+  studio: 7,
+  durable: 7,
+  a2a: 6,
+  admin: 6,
+  queue: 6,
+  agent: 5,
+  runtime: 4,
+  memory: 3,
+  llm: 3,
+  store: 2,
+  "(base)": 1, // src/errors.ts, src/log.ts, src/zod-issues.ts
+};
+/** Node-only tools for the CLI and tests; never bundled into a Worker. */
+const DEV = "dev";
+const DEV_MAY_IMPORT_UP_TO = 2;
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return path.endsWith(".ts") ? [path] : [];
+  });
+}
+
+/** The folder of a file under src/ (`(base)` / `(package)` for the files at its top). */
+function folderOf(file: string): string {
+  const parts = relative(SRC, file).split("/");
+  if (parts.length > 1) return parts[0] as string;
+  return parts[0] === "index.ts" ? "(package)" : "(base)";
+}
+
+const IMPORT_RE =
+  /(?:^|\n)\s*(?:import|export)\s(?:[^"';]*?\sfrom\s)?["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
+
+/** Relative imports of a file that stay inside src/, resolved to files. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  const out: string[] = [];
+  for (const match of text.matchAll(IMPORT_RE)) {
+    const spec = match[1] ?? match[2];
+    if (spec === undefined || !spec.startsWith(".")) continue;
+    const target = resolve(dirname(file), spec);
+    if (target.startsWith(`${SRC}/`) && target.endsWith(".ts")) out.push(target);
+  }
+  return out;
+}
+
+const files = sourceFiles(SRC);
+const graph = new Map(files.map((f) => [f, importsOf(f)]));
+const rel = (f: string) => relative(SRC, f);
+
+describe("issue 17: the layers of src/ (docs/architecture.md)", () => {
+  it("issue 17: knows the layer of every folder of src/", () => {
+    const unknown = [...new Set(files.map(folderOf))].filter(
+      (folder) => folder !== DEV && LAYERS[folder] === undefined,
+    );
+    expect(unknown).toEqual([]);
+  });
+
+  it("issue 17: no import goes up the layer order or sideways into another folder of its layer", () => {
+    const wrong: string[] = [];
+    for (const [file, targets] of graph) {
+      const from = folderOf(file);
+      for (const target of targets) {
+        const to = folderOf(target);
+        if (from === to) continue;
+        const line = `${rel(file)} -> ${rel(target)}`;
+        if (to === DEV) {
+          if (from !== "cli") wrong.push(`${line} (only cli/ may use dev/)`);
+          continue;
+        }
+        const fromRank = from === DEV ? DEV_MAY_IMPORT_UP_TO + 0.5 : (LAYERS[from] ?? 0);
+        if ((LAYERS[to] ?? Number.POSITIVE_INFINITY) >= fromRank) wrong.push(line);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("issue 17: no import cycle", () => {
+    const cycles: string[] = [];
+    const state = new Map<string, "open" | "done">();
+    const stack: string[] = [];
+    const visit = (file: string) => {
+      state.set(file, "open");
+      stack.push(file);
+      for (const next of graph.get(file) ?? []) {
+        const seen = state.get(next);
+        if (seen === "open") {
+          cycles.push([...stack.slice(stack.indexOf(next)), next].map(rel).join(" -> "));
+        } else if (seen === undefined && graph.has(next)) {
+          visit(next);
+        }
+      }
+      stack.pop();
+      state.set(file, "done");
+    };
+    for (const file of files) if (!state.has(file)) visit(file);
+    expect(cycles).toEqual([]);
+  });
+
+  it("issue 17: the checker sees imports, type-only and re-exports included", () => {
+    const worker = join(SRC, "worker/index.ts");
+    expect(graph.get(worker)).toContain(join(SRC, "durable/thread-do.ts"));
+    const threadDo = graph.get(join(SRC, "durable/thread-do.ts")) ?? [];
+    expect(threadDo).toContain(join(SRC, "admin/threads.ts")); // `import type`
+    expect(threadDo).toContain(join(SRC, "durable/conversation.ts")); // `export … from`
+  });
+});
