@@ -13,12 +13,22 @@
  * responses over the limit 507; no session state survives a request (DISCARD ALL).
  * Known difference: the upstream is the one this proxy was started with — the host,
  * database and password inside Neon-Connection-String are checked for shape but not used.
+ *
+ * Not in Neon: `GET /stats` answers the requests (round trips), statements and request bytes
+ * served since start, in total and per user of the connection string (`by_user`), so tests
+ * and the bench can count a Worker's round trips from outside it.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import pg from "pg";
 import { beginStatement, ISOLATION_LEVELS, type IsolationLevel } from "../store/db.ts";
-import { type JsonValue, NeonRequestError, parsePayload, type QueryData } from "./neon-protocol.ts";
+import {
+  type JsonValue,
+  neonRequestError,
+  neonRequestStatus,
+  parsePayload,
+  type QueryData,
+} from "./neon-protocol.ts";
 
 export const NEON_MAX_REQUEST_BYTES = 10 * 1024 * 1024;
 export const NEON_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
@@ -54,6 +64,8 @@ export interface NeonProxy {
 }
 
 interface Headers {
+  /** The user of the connection string (counted apart in `GET /stats`). */
+  user: string;
   arrayMode: boolean;
   isolationLevel: IsolationLevel | undefined;
   readOnly: boolean;
@@ -74,6 +86,8 @@ export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonPro
   });
   pool.on("error", () => {});
   const stats = { requests: 0, statements: 0, requestBytes: 0 };
+  /** The same counters per user of the connection string. */
+  const byUser = new Map<string, { requests: number; statements: number; requestBytes: number }>();
 
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -84,6 +98,9 @@ export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonPro
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? "/").split("?")[0];
     if (req.method === "OPTIONS") return send(res, 204, undefined);
+    if (path === "/stats" && req.method === "GET") {
+      return send(res, 200, { ...stats, by_user: Object.fromEntries(byUser) });
+    }
     if (path !== "/sql") return send(res, 404, { message: "not found: the endpoint is POST /sql" });
     if (req.method !== "POST") return send(res, 405, { message: "method not allowed: use POST" });
 
@@ -95,8 +112,8 @@ export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonPro
       body = await readBody(req, maxRequest);
       payload = parsePayload(body);
     } catch (error) {
-      if (error instanceof NeonRequestError)
-        return send(res, error.status, { message: error.message });
+      const status = neonRequestStatus(error);
+      if (status !== undefined) return send(res, status, { message: (error as Error).message });
       throw error;
     }
 
@@ -105,6 +122,11 @@ export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonPro
     stats.requests += 1;
     stats.statements += statements;
     stats.requestBytes += body.length;
+    const mine = byUser.get(headers.user) ?? { requests: 0, statements: 0, requestBytes: 0 };
+    mine.requests += 1;
+    mine.statements += statements;
+    mine.requestBytes += body.length;
+    byUser.set(headers.user, mine);
     options.onRequest?.({
       batch: payload.kind === "batch",
       statements,
@@ -152,8 +174,10 @@ export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonPro
         throw error;
       }
     } catch (error) {
-      if (error instanceof NeonRequestError)
-        return { status: error.status, result: { message: error.message } };
+      const status = neonRequestStatus(error);
+      if (status !== undefined) {
+        return { status, result: { message: (error as Error).message } };
+      }
       if (isDbError(error)) return { status: 400, result: errorBody(error) };
       destroy = true;
       return { status: 500, result: { message: String(error) } };
@@ -183,6 +207,7 @@ export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonPro
       stats.requests = 0;
       stats.statements = 0;
       stats.requestBytes = 0;
+      byUser.clear();
     },
     async close() {
       server.closeAllConnections();
@@ -211,7 +236,7 @@ async function runOne(
   for (const row of rows) {
     for (const cell of row) if (cell !== null) budget.left -= Buffer.byteLength(cell);
     if (budget.left < 0)
-      throw new NeonRequestError(507, `response is too large (max is ${budget.limit} bytes)`);
+      throw neonRequestError(507, `response is too large (max is ${budget.limit} bytes)`);
   }
   const arrayMode = q.arrayMode ?? headers.arrayMode;
   const names = result.fields.map((f) => f.name);
@@ -237,11 +262,11 @@ async function runOne(
 function parseHeaders(req: IncomingMessage): Headers {
   const conn = req.headers["neon-connection-string"];
   if (typeof conn !== "string" || conn === "") {
-    throw new NeonRequestError(400, "invalid header: neon-connection-string");
+    throw neonRequestError(400, "invalid header: neon-connection-string");
   }
-  checkConnectionString(conn);
+  const user = checkConnectionString(conn);
   if (req.headers["neon-raw-text-output"] !== "true") {
-    throw new NeonRequestError(
+    throw neonRequestError(
       400,
       "this local Neon proxy serves only raw text output (header Neon-Raw-Text-Output: true, which @neondatabase/serverless always sends)",
     );
@@ -250,11 +275,12 @@ function parseHeaders(req: IncomingMessage): Headers {
   let isolationLevel: IsolationLevel | undefined;
   if (iso !== undefined) {
     if (!(ISOLATION_LEVELS as readonly string[]).includes(String(iso))) {
-      throw new NeonRequestError(400, "invalid isolation level");
+      throw neonRequestError(400, "invalid isolation level");
     }
     isolationLevel = iso as IsolationLevel;
   }
   return {
+    user,
     arrayMode: req.headers["neon-array-mode"] === "true",
     isolationLevel,
     readOnly: req.headers["neon-batch-read-only"] === "true",
@@ -263,31 +289,32 @@ function parseHeaders(req: IncomingMessage): Headers {
 }
 
 /** Neon's checks on the connection string's shape (it needs a host *name*, not an IP). */
-function checkConnectionString(conn: string): void {
+function checkConnectionString(conn: string): string {
   let url: URL;
   try {
     url = new URL(conn);
   } catch {
-    throw new NeonRequestError(400, "invalid connection string: relative URL without a base");
+    throw neonRequestError(400, "invalid connection string: relative URL without a base");
   }
   if (url.protocol !== "postgres:" && url.protocol !== "postgresql:") {
-    throw new NeonRequestError(400, "incorrect scheme");
+    throw neonRequestError(400, "incorrect scheme");
   }
-  if (url.username === "") throw new NeonRequestError(400, "missing username");
+  if (url.username === "") throw neonRequestError(400, "missing username");
   const host = url.hostname;
   if (host === "" || /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.startsWith("[")) {
-    throw new NeonRequestError(
+    throw neonRequestError(
       400,
       "missing hostname (Neon needs a host name, not an IP address: use localhost instead of 127.0.0.1)",
     );
   }
+  return decodeURIComponent(url.username);
 }
 
 /** Bodies beyond this are not even drained: the connection is dropped. */
 const DRAIN_LIMIT = 64 * 1024 * 1024;
 
 async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const tooLarge = () => new NeonRequestError(413, `request is too large (max is ${limit} bytes)`);
+  const tooLarge = () => neonRequestError(413, `request is too large (max is ${limit} bytes)`);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {

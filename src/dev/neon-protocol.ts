@@ -4,17 +4,24 @@
  * 400 with a message, never a crash.
  */
 import { z } from "zod";
+import { isLlamonError, LlamonError } from "../errors.ts";
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [k: string]: JsonValue };
 
-export class NeonRequestError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = "NeonRequestError";
-  }
+/** A request Neon would refuse, with the HTTP status it answers (a LlamonError). */
+export function neonRequestError(
+  status: number,
+  message: string,
+): LlamonError<{ httpStatus: number }> {
+  const code = status === 413 || status === 507 ? "DB_PAYLOAD_TOO_LARGE" : "INPUT_INVALID";
+  return new LlamonError(code, message, { details: { httpStatus: status } });
+}
+
+/** The HTTP status of an error made by {@link neonRequestError}, else undefined. */
+export function neonRequestStatus(error: unknown): number | undefined {
+  if (!isLlamonError(error)) return undefined;
+  const status = (error.details as { httpStatus?: unknown }).httpStatus;
+  return typeof status === "number" ? status : undefined;
 }
 
 const jsonValue: z.ZodType<JsonValue> = z.lazy(() =>
@@ -50,14 +57,14 @@ export function parsePayload(body: Buffer): Payload {
   try {
     json = JSON.parse(body.toString("utf8"));
   } catch (error) {
-    throw new NeonRequestError(
+    throw neonRequestError(
       400,
       `could not parse the HTTP request body: ${(error as Error).message}`,
     );
   }
   const parsed = payloadSchema.safeParse(json);
   if (!parsed.success) {
-    throw new NeonRequestError(
+    throw neonRequestError(
       400,
       "could not parse the HTTP request body: expected {query, params?} or {queries: [{query, params?}, …]}",
     );
