@@ -28,10 +28,12 @@ import {
   noMemorySystem,
   postgresSaverSystem,
 } from "./lib/systems.ts";
+import { workerSystem } from "./lib/worker-system.ts";
 
 const ALL_SYSTEMS = [
   "llamon",
   "llamon-warm",
+  "llamon-worker",
   "postgres-saver",
   "postgres-saver-exit",
   "llamon-trim20",
@@ -131,6 +133,9 @@ async function main(): Promise<void> {
         dsn = llamonDb.dsn;
       } else if (name === "llamon-warm") {
         system = llamonSystem(proxy, neonDsn, { name, warmIsolate: true });
+        dsn = llamonDb.dsn;
+      } else if (name === "llamon-worker") {
+        system = await workerSystem(proxy, neonDsn);
         dsn = llamonDb.dsn;
       } else if (name === "llamon-trim20") {
         system = llamonSystem(proxy, neonDsn, { name, trimKeepGroups: 20 });

@@ -90,7 +90,7 @@ const quietLog: Logger = createLogger({ sink: silentSink });
  * read in the same read batch whether or not one exists; summarising itself runs in the queue
  * consumer, off the turn.
  */
-function memoryConfig(patch: Record<string, unknown> = {}): MemoryConfig {
+export function memoryConfig(patch: Record<string, unknown> = {}): MemoryConfig {
   return resolveMemoryConfig({
     code: { window_size: 20, history_aware: true, facts_mode: "heuristic", ...patch },
   }).config;
@@ -104,7 +104,7 @@ function memoryConfig(patch: Record<string, unknown> = {}): MemoryConfig {
  * leaves them; with fact recall on, the facts the turns' messages would have left (staged with
  * the same write).
  */
-async function prefillThread(
+export async function prefillThread(
   checkpointer: BaseCheckpointSaver,
   model: TimedOfflineModel,
   config: MemoryConfig,

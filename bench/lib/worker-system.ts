@@ -1,0 +1,106 @@
+/**
+ * `llamon-worker`: the reference Worker itself, run in workerd (wrangler's startWorker, the
+ * same runtime as `wrangler dev`), each turn a real A2A `message/send` through its fetch
+ * handler — so this row counts every round trip a deployed turn makes (request context,
+ * run-time config, read batch, write batch), not only those of runTurn.
+ *
+ * Same settings as `llamon` (window 20, history note, heuristic facts), given as the
+ * Worker's vars. The isolate stays up between turns, as a busy deployment's does. CPU is
+ * not measured here: the turn runs in the workerd process, not in this one (the CPU columns
+ * show "–"); `llamon` and `llamon-warm` measure it for the same code.
+ */
+import { resolve } from "node:path";
+import { unstable_startWorker } from "wrangler";
+import { createNeonDb } from "../../src/store/db-neon.ts";
+import { NeonSaver } from "../../src/store/neon-saver.ts";
+import { storageThreadId } from "../../src/store/thread-key.ts";
+import { storedBytes, TimedOfflineModel, userText } from "./measure.ts";
+import type { ChildProxy } from "./proxy.ts";
+import { AGENT_ID, type BenchSystem, memoryConfig, prefillThread } from "./systems.ts";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+
+export async function workerSystem(proxy: ChildProxy, neonDsn: string): Promise<BenchSystem> {
+  // No network here: do not ask Cloudflare for the `Request.cf` object.
+  process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
+  const vars: Record<string, string> = {
+    AGENT_ID,
+    POSTGRES_MEMORY_DSN: neonDsn,
+    LLAMON_NEON_FETCH_ENDPOINT: proxy.url,
+    MEMORY_BACKEND: "postgres",
+    MEMORY_WINDOW_SIZE: "20",
+    MEMORY_HISTORY_AWARE: "true",
+    MEMORY_SUMMARIZE: "false",
+    MEMORY_FACTS_MODE: "heuristic",
+  };
+  const worker = await unstable_startWorker({
+    config: resolve(ROOT, "wrangler.toml"),
+    bindings: Object.fromEntries(
+      Object.entries(vars).map(([k, value]) => [k, { type: "plain_text", value }]),
+    ),
+    dev: {
+      server: { hostname: "127.0.0.1", port: 0 },
+      inspector: false,
+      persist: false,
+      logLevel: "error",
+    },
+  } as Parameters<typeof unstable_startWorker>[0]);
+  await worker.ready;
+  const model = new TimedOfflineModel();
+  const config = memoryConfig();
+  return {
+    name: "llamon-worker",
+    async turn(threadId, i) {
+      const before = await proxy.counters();
+      const res = await worker.fetch("http://bench.local/", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: i,
+          method: "message/send",
+          params: {
+            message: {
+              contextId: threadId,
+              messageId: `${threadId}-m${i}`,
+              role: "user",
+              parts: [{ kind: "text", text: userText(i) }],
+            },
+          },
+        }),
+      });
+      const body = (await res.json()) as { error?: { message: string } };
+      if (res.status !== 200 || body.error !== undefined) {
+        throw new Error(
+          `turn ${i}: the Worker answered ${res.status} ${JSON.stringify(body.error)}`,
+        );
+      }
+      const after = await proxy.counters();
+      if (after.failed !== before.failed) throw new Error(`turn ${i}: a database request failed`);
+      return {
+        roundTrips: after.requests - before.requests,
+        statements: after.statements - before.statements,
+        bytesSent: after.requestBytes - before.requestBytes,
+        ownCpuMicros: Number.NaN,
+        memoryCpuMicros: Number.NaN,
+        modelCpuMicros: Number.NaN,
+      };
+    },
+    prefill: (threadId, from, to) =>
+      prefillThread(
+        new NeonSaver({
+          db: createNeonDb({ connectionString: neonDsn, fetchEndpoint: proxy.url }),
+          agentId: AGENT_ID,
+          guardHead: true,
+        }),
+        model,
+        config,
+        threadId,
+        from,
+        to,
+      ),
+    stored: (threadId, admin) =>
+      storedBytes(admin, storageThreadId(AGENT_ID, threadId), { agentId: AGENT_ID, threadId }),
+    close: () => worker.dispose(),
+  };
+}
