@@ -233,7 +233,7 @@ export async function loadRuntimeSettings(
 
 /**
  * The run-time MemoryConfig layer for this isolate's next turn (cached, see the file
- * header). Pass it as `runtime` to resolveMemoryConfig / effectiveMemoryConfig. An invalid
+ * header). Pass it as `runtime` to resolveAgentConfig (runtime/config.ts). An invalid
  * stored layer is a CONFIG_INVALID error naming the source "runtime".
  */
 export async function loadRuntimeLayer(scope: ConfigScope): Promise<MemoryConfigPatch> {

@@ -26,7 +26,7 @@ type LocalBackend = "sqlite" | "in_memory";
 
 const inMemoryObjects = new WeakMap<ThreadDO, ThreadDO>();
 
-// The test env types THREADS precisely; src/worker/env.ts's Env does not, so leave it out
+// The test env types THREADS precisely; src/runtime/env.ts's Env does not, so leave it out
 // (ThreadDO does not use it).
 const { THREADS: _threads, ...vars } = env;
 
