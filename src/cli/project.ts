@@ -6,6 +6,7 @@ import { dirname, join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { z } from "zod";
 import { LlamonError } from "../errors.ts";
+import { zodIssueLines } from "../zod-issues.ts";
 import { readDevVars } from "./dev-vars.ts";
 
 const wranglerSchema = z.looseObject({
@@ -30,18 +31,24 @@ export async function loadProject(dir: string): Promise<Project> {
       `no wrangler.toml in ${projectDir}: run this inside a llamon project (create one with \`npx llamon agent <name> --template agent-general --memory postgres --yes\`)`,
     );
   }
-  let parsed: z.infer<typeof wranglerSchema>;
+  let raw: unknown;
   try {
-    parsed = wranglerSchema.parse(parseToml(await readFile(tomlPath, "utf8")));
+    raw = parseToml(await readFile(tomlPath, "utf8"));
   } catch (error) {
     throw new LlamonError(
       "CONFIG_INVALID",
       `${tomlPath} is not a valid Worker config: ${(error as Error).message}`,
-      {
-        cause: error,
-      },
+      { cause: error },
     );
   }
+  const checked = wranglerSchema.safeParse(raw);
+  if (!checked.success) {
+    throw new LlamonError(
+      "CONFIG_INVALID",
+      `${tomlPath} is not a valid Worker config: ${zodIssueLines(checked.error.issues).join("; ")}`,
+    );
+  }
+  const parsed: z.infer<typeof wranglerSchema> = checked.data;
   const vars: Record<string, string> = {};
   for (const [k, v] of Object.entries(parsed.vars ?? {}))
     vars[k] = typeof v === "string" ? v : JSON.stringify(v);

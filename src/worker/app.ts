@@ -70,7 +70,7 @@ export function createApp(agent: AgentDefinition): Hono<AppEnv> {
   });
 
   // Management API and Studio (LLAMON_ADMIN_TOKEN; off when unset) — docs/admin.md.
-  app.route("/api/v1", createAdminApp());
+  app.route("/api/v1", createAdminApp(log));
   app.route("/studio", createStudioApp(agent));
   // A2A JSON-RPC (POST /) and the agent card (GET /.well-known/agent-card.json).
   app.route("/", createWorkerA2AApp(agent, log));
