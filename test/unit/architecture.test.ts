@@ -34,7 +34,8 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return sourceFiles(path);
-    return path.endsWith(".ts") ? [path] : [];
+    // Declaration files (src/types/*.d.ts) describe untyped packages; they import nothing of src/.
+    return path.endsWith(".ts") && !path.endsWith(".d.ts") ? [path] : [];
   });
 }
 
