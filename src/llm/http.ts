@@ -12,8 +12,8 @@
 import { type ErrorCode, LlamonError } from "../errors.ts";
 
 /**
- * The code of model failures that are not configuration mistakes. There is no dedicated
- * code yet (a MODEL_FAILED / MODEL_UNAVAILABLE is proposed); until then, INTERNAL.
+ * The code of model failures that are not configuration mistakes. A2A clients get it as
+ * JSON-RPC -32050 with `data.retryable` from `details.retryable` (runtime/errors.ts).
  */
 export const MODEL_FAILURE_CODE: ErrorCode = "MODEL_FAILED";
 
