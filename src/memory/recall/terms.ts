@@ -34,6 +34,8 @@
  * - Terms are versioned by {@link TERMS_VERSION}: a backend that stores them must re-index
  *   (or index both) when it changes.
  */
+/// <reference path="../../types/stopword.d.ts" />
+// (the reference makes the declaration reach projects that compile llamon from node_modules)
 import { stemmer } from "stemmer";
 import { eng } from "stopword";
 import { lettersOnly, wordRuns } from "../letters.ts";
