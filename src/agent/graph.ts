@@ -43,6 +43,7 @@ import { messagesChannel } from "../store/delta.ts";
 import type { JsonValue, MemoryRows } from "../store/persistent-memory.ts";
 import { type AgentDefinition, currentSkills } from "./define.ts";
 import { createFactsStep } from "./facts-step.ts";
+import { uniqueToolCallIds } from "./tool-call-ids.ts";
 
 /**
  * The state of a turn. `messages` is the stored thread, kept as deltas (store/delta.ts); with
@@ -139,7 +140,7 @@ export function buildAgentGraph(deps: GraphDeps) {
       deps.log.line("info", multiturnLogLine(prompt.signals), { ...prompt.signals });
       deps.onModelCall?.(prompt);
       const reply = await model.invoke(prompt.messages);
-      return { messages: [reply] };
+      return { messages: [uniqueToolCallIds(reply, state.messages)] };
     })
     .addNode("persist", (state: TurnState["State"]) => {
       const keep = deps.config.persist_trim_keep_groups;

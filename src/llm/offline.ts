@@ -127,7 +127,8 @@ function parseToolCommands(text: string, tools: readonly string[]) {
       args = { input: match[2] };
     }
     calls.push({
-      id: `offline-call-${calls.length + 1}`,
+      // Unique per call (not per answer): LangGraph's ToolNode skips ids that have a result.
+      id: `offline-call-${crypto.randomUUID().slice(0, 8)}`,
       name: match[1] as string,
       args,
       type: "tool_call",
