@@ -10,7 +10,7 @@
  * are included for this machine's platform only, unless `allPlatforms` is set.
  */
 import { existsSync } from "node:fs";
-import { copyFile, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { LlamonError } from "../errors.ts";
 import { npmOrFail } from "./npm.ts";
@@ -139,29 +139,30 @@ export async function buildOfflineBundle(options: BundleOptions): Promise<Bundle
     if (name === "node" && entry.hasInstallScript) specs.add(nodeBinaryPackage(entry.version));
   }
 
+  // --clean builds in a staging folder next to the output and swaps it in only once it is
+  // complete: a run that fails (no registry — e.g. on the offline machine itself) leaves the
+  // existing bundle exactly as it was. Without --clean, packages are only added.
   const out = options.outDir;
-  if (options.clean) await rm(out, { recursive: true, force: true });
-  const cache = join(out, "npm-cache");
-  await mkdir(cache, { recursive: true });
-  const all = [...specs].sort();
-  for (let i = 0; i < all.length; i += CHUNK) {
-    options.progress?.(`fetching packages ${Math.min(i + CHUNK, all.length)}/${all.length}`);
-    await npmOrFail(["cache", "add", ...all.slice(i, i + CHUNK), "--cache", cache], {
-      cwd: dir,
-      what: "downloading packages into the offline cache",
-      hint: "run prepare-offline where the npm registry is reachable",
-    });
+  const target = options.clean ? `${out}.partial-${process.pid}` : out;
+  if (options.clean) await rm(target, { recursive: true, force: true });
+  try {
+    await fillBundle(target, dir, [...specs].sort(), localTarballs, options);
+  } catch (error) {
+    if (options.clean) await rm(target, { recursive: true, force: true });
+    if (error instanceof LlamonError && existsSync(join(out, "npm-cache"))) {
+      throw new LlamonError(
+        error.code,
+        `${error.message}\nThe existing bundle in ${out} was left as it was.`,
+        { cause: error },
+      );
+    }
+    throw error;
   }
-  await copyFile(join(dir, "package-lock.json"), join(out, "package-lock.json"));
-  await copyFile(join(dir, "package.json"), join(out, "package.json"));
-  await writeFile(
-    join(out, "packages.txt"),
-    `${all.join("\n")}\n${localTarballs.map((t) => `${t} (in the project folder)`).join("\n")}\n`,
-  );
-  await writeFile(
-    join(out, "README.txt"),
-    readme(relative(dir, out) || ".", localTarballs, options.allPlatforms),
-  );
+  if (options.clean) {
+    await rm(out, { recursive: true, force: true });
+    await rename(target, out);
+  }
+  const all = [...specs].sort();
   const files: { path: string; bytes: number }[] = [];
   for (const name of [
     "npm-cache",
@@ -184,6 +185,35 @@ export async function buildOfflineBundle(options: BundleOptions): Promise<Bundle
     files,
     totalBytes: files.reduce((sum, f) => sum + f.bytes, 0),
   };
+}
+
+/** Writes the cache, the lockfile copies, packages.txt and README.txt into `out`. */
+async function fillBundle(
+  out: string,
+  dir: string,
+  all: readonly string[],
+  localTarballs: readonly string[],
+  options: BundleOptions,
+): Promise<void> {
+  const cache = join(out, "npm-cache");
+  await mkdir(cache, { recursive: true });
+  for (let i = 0; i < all.length; i += CHUNK) {
+    options.progress?.(`fetching packages ${Math.min(i + CHUNK, all.length)}/${all.length}`);
+    await npmOrFail(["cache", "add", ...all.slice(i, i + CHUNK), "--cache", cache], {
+      cwd: dir,
+      what: "downloading packages into the offline cache",
+      hint: "run prepare-offline where the npm registry is reachable",
+    });
+  }
+  await copyFile(join(dir, "package-lock.json"), join(out, "package-lock.json"));
+  await copyFile(join(dir, "package.json"), join(out, "package.json"));
+  await writeFile(
+    join(out, "packages.txt"),
+    `${all.join("\n")}\n${localTarballs.map((t) => `${t} (in the project folder)`).join("\n")}\n`,
+  );
+  // README.txt names the folder as the project sees it (the final one, not the staging one).
+  const shown = relative(dir, options.outDir) || ".";
+  await writeFile(join(out, "README.txt"), readme(shown, localTarballs, options.allPlatforms));
 }
 
 function readme(out: string, local: readonly string[], allPlatforms: boolean): string {
