@@ -22,11 +22,12 @@ export function reportError(error: unknown): number {
   return 1;
 }
 
-/** Resolve when the process is asked to stop (Ctrl-C or SIGTERM). */
+/** Resolve when the process is asked to stop (Ctrl-C, SIGTERM, or its terminal closing). */
 export function untilStopped(): Promise<string> {
   return new Promise((resolve) => {
     const stop = (signal: string) => resolve(signal);
     process.once("SIGINT", () => stop("SIGINT"));
     process.once("SIGTERM", () => stop("SIGTERM"));
+    process.once("SIGHUP", () => stop("SIGHUP"));
   });
 }

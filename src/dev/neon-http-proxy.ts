@@ -155,6 +155,14 @@ export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonPro
         result: { message: `Couldn't connect to compute node: ${String(error)}` },
       };
     }
+    // A checked-out client has no 'error' listener of the pool's: when Postgres drops the
+    // connection (restart, pg_terminate_backend) it would be an uncaught exception that
+    // takes the whole process down. Record it, fail this request, drop the client.
+    let lost: unknown;
+    const onLost = (error: unknown) => {
+      lost ??= error;
+    };
+    client.on("error", onLost);
     let destroy = false;
     const budget = { left: maxResponse, limit: maxResponse };
     try {
@@ -178,18 +186,28 @@ export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonPro
       if (status !== undefined) {
         return { status, result: { message: (error as Error).message } };
       }
+      if (lost !== undefined || isConnectionLoss(error)) {
+        destroy = true;
+        return {
+          status: 500,
+          result: { message: `connection to the database was lost: ${String(lost ?? error)}` },
+        };
+      }
       if (isDbError(error)) return { status: 400, result: errorBody(error) };
       destroy = true;
       return { status: 500, result: { message: String(error) } };
     } finally {
       // No session state may leak into the next request (SET, temp tables, prepared
       // statements, an open transaction): reset, or drop the connection if that fails.
-      if (!destroy) {
+      if (!destroy && lost === undefined) {
         await client.query("DISCARD ALL").catch(() => {
           destroy = true;
         });
       }
-      client.release(destroy);
+      const broken = destroy || lost !== undefined;
+      client.release(broken);
+      // A dropped client may still report its socket closing: keep the listener on it then.
+      if (!broken) client.off("error", onLost);
     }
   }
 
@@ -349,6 +367,13 @@ const DB_ERROR_FIELDS = [
   "line",
   "routine",
 ] as const;
+
+/** SQLSTATEs of a server that ended the session: admin shutdown, crash, cannot connect now. */
+const CONNECTION_LOSS = /^(08|57P0[1-3])/;
+
+function isConnectionLoss(error: unknown): boolean {
+  return isDbError(error) && CONNECTION_LOSS.test(error.code ?? "");
+}
 
 function isDbError(error: unknown): error is pg.DatabaseError {
   return error instanceof pg.DatabaseError;

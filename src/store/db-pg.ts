@@ -96,7 +96,14 @@ export function createPgDb(options: PgDbOptions): Db {
       } catch (error) {
         throw toDbError(error, "node-postgres");
       }
+      // A checked-out client has no 'error' listener of the pool's: a dropped connection
+      // (restart, pg_terminate_backend) would be an uncaught exception. Note it instead;
+      // the statement in flight fails on its own, and the client is discarded.
       let broken = false;
+      const onLost = () => {
+        broken = true;
+      };
+      client.on("error", onLost);
       try {
         await client.query(beginStatement(options));
         const results: QueryResult[] = [];
@@ -107,13 +114,15 @@ export function createPgDb(options: PgDbOptions): Db {
         return results;
       } catch (error) {
         try {
-          await client.query("ROLLBACK");
+          if (!broken) await client.query("ROLLBACK");
         } catch {
           broken = true;
         }
         throw toDbError(error, "node-postgres");
       } finally {
         client.release(broken);
+        // A discarded client may still report its socket closing: keep the listener then.
+        if (!broken) client.off("error", onLost);
       }
     },
     async close() {

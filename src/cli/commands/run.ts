@@ -3,9 +3,10 @@
  * backend it first provides a database (R9.3) and the Neon-protocol proxy, and points the
  * Worker at them. Ctrl-C stops everything it started.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import type { Command } from "commander";
 import { LlamonError } from "../../errors.ts";
+import { ChildGroup } from "../children.ts";
 // Loaded when a database is needed: the embedded Postgres is heavy to import (CLI start-up).
 import type { LocalDatabase } from "../database.ts";
 import { parsePort } from "../options.ts";
@@ -48,6 +49,12 @@ database if needed), otherwise an embedded Postgres kept in <dir>/.llamon/pgdata
       ).replace("-", "_");
       const vars: Record<string, string> = {};
       let db: LocalDatabase | undefined;
+      // Whatever stops llamon (Ctrl-C, wrangler exiting, an unexpected error in the proxy or
+      // the embedded Postgres), wrangler and the workerd it started stop with it.
+      const children = new ChildGroup();
+      children.guard(async () => {
+        await db?.close();
+      });
       if (backend === "postgres") {
         const { provideLocalDatabase } = await import("../database.ts");
         db = await provideLocalDatabase({
@@ -61,7 +68,7 @@ database if needed), otherwise an embedded Postgres kept in <dir>/.llamon/pgdata
         vars.POSTGRES_MEMORY_DSN = neonStyleDsn(db.dsn);
         info(`Neon-protocol proxy: ${db.proxy.url}`);
       }
-      const child = startWrangler(project.dir, port, vars);
+      const child = startWrangler(children, project.dir, port, vars);
       const url = `http://127.0.0.1:${port}`;
       const exited = new Promise<number>((resolve) =>
         child.once("exit", (code) => resolve(code ?? 1)),
@@ -84,7 +91,7 @@ database if needed), otherwise an embedded Postgres kept in <dir>/.llamon/pgdata
         ]);
         info(`stopping (${reason})`);
       } finally {
-        await stopChild(child);
+        await children.stop(child);
         await db?.close();
       }
     });
@@ -98,6 +105,7 @@ function neonStyleDsn(dsn: string): string {
 }
 
 function startWrangler(
+  children: ChildGroup,
   projectDir: string,
   port: number,
   vars: Record<string, string>,
@@ -112,11 +120,25 @@ function startWrangler(
     "--show-interactive-dev-session=false",
   ];
   for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);
-  return spawn(process.execPath, args, {
+  return children.spawn(process.execPath, args, {
     cwd: projectDir,
     stdio: ["ignore", "inherit", "inherit"],
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+    env: { ...wranglerQuietEnv(), ...process.env },
   });
+}
+
+/**
+ * What keeps wrangler from reaching out on its own in a local run: no usage metrics, no error
+ * reports, and no download of the `Request.cf` placeholder from workers.cloudflare.com
+ * (offline that printed a getaddrinfo stack trace twice; the agent does not read
+ * `request.cf`, and miniflare's built-in placeholder is used). A value the user set wins.
+ */
+export function wranglerQuietEnv(): Record<string, string> {
+  return {
+    WRANGLER_SEND_METRICS: "false",
+    WRANGLER_SEND_ERROR_REPORTS: "false",
+    CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  };
 }
 
 async function waitForHealth(url: string, timeoutMs = 120_000): Promise<boolean> {
@@ -132,15 +154,6 @@ async function waitForHealth(url: string, timeoutMs = 120_000): Promise<boolean>
   }
   warn(`the Worker did not answer ${url}/health within ${timeoutMs / 1000}s`);
   return false;
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const gone = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
-  await gone;
-  clearTimeout(timer);
 }
 
 /** The product document's request, ready to paste. */

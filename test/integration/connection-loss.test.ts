@@ -1,0 +1,121 @@
+/**
+ * issue 15: when Postgres drops connections (pg_terminate_backend, a restart, a failover),
+ * a node-postgres client that is checked out emits 'error' with no listener, which used to
+ * crash the whole process (the dev Neon proxy took `npm start` down with it; store/db-pg.ts
+ * had the same pattern). Now the request in flight fails cleanly and the pool recovers.
+ *
+ * Needs the real server (PGlite has no backends to terminate), so it runs in the server pass
+ * of the suite and is skipped in the embedded one.
+ */
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type NeonProxy, startNeonProxy } from "../../src/dev/neon-http-proxy.ts";
+import { isLlamonError } from "../../src/errors.ts";
+import type { Db } from "../../src/store/db.ts";
+import { createPgDb } from "../../src/store/db-pg.ts";
+import { backendKind, NEON_STYLE_DSN } from "../helpers/backend.ts";
+import { createTestDatabase, SERVER_DSN, type TestDatabase } from "../helpers/pg.ts";
+
+const server = backendKind() === "server";
+let db: TestDatabase;
+let proxy: NeonProxy;
+let pgDb: Db;
+
+beforeAll(async () => {
+  if (!server) return;
+  db = await createTestDatabase("llamon_connloss");
+  proxy = await startNeonProxy({ upstreamDsn: db.dsn, poolSize: 2 });
+  pgDb = createPgDb({ connectionString: db.dsn, max: 2 });
+});
+afterAll(async () => {
+  await proxy?.close();
+  await pgDb?.close();
+  await db?.drop();
+});
+
+async function sql(query: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(proxy.url, {
+    method: "POST",
+    headers: {
+      "Neon-Connection-String": NEON_STYLE_DSN,
+      "Neon-Raw-Text-Output": "true",
+      "Neon-Array-Mode": "true",
+    },
+    body: JSON.stringify({ query, params: [] }),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+/** Waits until a backend of the test database runs `pg_sleep`, then terminates them all. */
+async function terminateSleepers(): Promise<number> {
+  const admin = new pg.Client({ connectionString: SERVER_DSN });
+  await admin.connect();
+  try {
+    for (let i = 0; i < 200; i++) {
+      const { rows } = await admin.query<{ n: string }>(
+        `SELECT count(pg_terminate_backend(pid))::text AS n FROM pg_stat_activity
+          WHERE datname = $1 AND pid <> pg_backend_pid() AND query LIKE '%pg_sleep%'`,
+        [db.name],
+      );
+      if (Number(rows[0]?.n) > 0) return Number(rows[0]?.n);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error("no sleeping backend showed up");
+  } finally {
+    await admin.end();
+  }
+}
+
+describe.skipIf(!server)("backend connections killed under load (pg_terminate_backend)", () => {
+  it("issue 15: the Neon proxy answers the request in flight with an error, stays up and serves the next one", async () => {
+    const inFlight = sql("SELECT pg_sleep(30)");
+    expect(await terminateSleepers()).toBe(1);
+    const failed = await inFlight;
+    expect(failed.status).toBe(500);
+    expect(String(failed.body.message)).toMatch(/connection to the database was lost/);
+    const next = await sql("SELECT 41 + 1 AS answer");
+    expect(next.status).toBe(200);
+    expect(next.body.rows).toEqual([["42"]]);
+  });
+
+  it("issue 15: the proxy survives a batch whose connection is killed, and the pool recovers", async () => {
+    const res = fetch(proxy.url, {
+      method: "POST",
+      headers: {
+        "Neon-Connection-String": NEON_STYLE_DSN,
+        "Neon-Raw-Text-Output": "true",
+        "Neon-Array-Mode": "true",
+      },
+      body: JSON.stringify({
+        queries: [
+          { query: "SELECT 1", params: [] },
+          { query: "SELECT pg_sleep(30)", params: [] },
+        ],
+      }),
+    });
+    await terminateSleepers();
+    expect((await res).status).toBe(500);
+    for (let i = 0; i < 3; i++) expect((await sql("SELECT 1")).status).toBe(200);
+  });
+
+  it("issue 15: node-postgres (db-pg) fails the batch and the query in flight with DB errors and keeps working", async () => {
+    const batch = pgDb.batch([{ text: "SELECT pg_sleep(30)", params: [] }]);
+    const batchError = batch.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    await terminateSleepers();
+    expect(isLlamonError(await batchError)).toBe(true);
+
+    const query = pgDb.query("SELECT pg_sleep(30)").then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    await terminateSleepers();
+    expect(isLlamonError(await query)).toBe(true);
+
+    expect((await pgDb.query<{ one: number }>("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
+    const [r] = await pgDb.batch([{ text: "SELECT 2 AS two", params: [] }]);
+    expect(r?.rows).toEqual([{ two: 2 }]);
+  });
+});
