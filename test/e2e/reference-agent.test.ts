@@ -22,7 +22,8 @@ afterAll(async () => {
 function start(port: number, dataDir: string) {
   return startLlamonRun([".", "--port", String(port), "--embedded", "--data-dir", dataDir], {
     cwd: REPO,
-    env: { POSTGRES_MEMORY_DSN: "" },
+    // As in a user's shell: under NODE_ENV=test (vitest's) miniflare never fetches Request.cf.
+    env: { POSTGRES_MEMORY_DSN: "", NODE_ENV: "development" },
     readyMs: 120_000,
     pollMs: 200,
   });
