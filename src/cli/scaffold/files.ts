@@ -94,7 +94,7 @@ export function wranglerToml(spec: ProjectSpec): string {
     "",
     "# Settings. Local overrides and secrets go in .dev.vars (see .dev.vars.example).",
     "[vars]",
-    "# Owner of the conversations in a shared database (R2.3): never reuse it for another agent.",
+    "# Owner of the conversations in a shared database: never reuse it for another agent.",
     `AGENT_ID = "${spec.name}"`,
     "# off | in_memory | postgres | sqlite. Overrides `memory.backend` in src/agent.ts.",
     `MEMORY_BACKEND = "${spec.backend}"`,
