@@ -5,12 +5,11 @@
  * and the Neon-protocol proxy is put in front so the Worker uses its production path.
  */
 import { join } from "node:path";
-import pg from "pg";
 import { startEmbeddedPostgres } from "../dev/embedded-postgres.ts";
 import { type NeonProxy, startNeonProxy } from "../dev/neon-http-proxy.ts";
-import { LlamonError } from "../errors.ts";
 import { redactDsn } from "../store/dsn.ts";
 import { migrate } from "../store/migrate.ts";
+import { createDatabase, probeDatabase } from "./pg-database.ts";
 
 export interface LocalDatabase {
   readonly kind: "server" | "embedded";
@@ -23,44 +22,6 @@ export interface LocalDatabase {
 /** The folder inside a project where the embedded Postgres keeps its data. */
 export function embeddedDataDir(projectDir: string): string {
   return join(projectDir, ".llamon", "pgdata");
-}
-
-type Probe = "ok" | "missing-database" | "unreachable";
-
-async function probe(dsn: string): Promise<Probe> {
-  const client = new pg.Client({ connectionString: dsn, connectionTimeoutMillis: 3000 });
-  client.on("error", () => {});
-  try {
-    await client.connect();
-    await client.query("SELECT 1");
-    return "ok";
-  } catch (error) {
-    return (error as { code?: string }).code === "3D000" ? "missing-database" : "unreachable";
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
-async function createDatabase(dsn: string): Promise<void> {
-  const url = new URL(dsn);
-  const name = decodeURIComponent(url.pathname.slice(1));
-  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(name)) {
-    throw new LlamonError(
-      "CONFIG_INVALID",
-      `database "${name}" does not exist and its name is not a plain identifier, so llamon will not create it; create it yourself`,
-    );
-  }
-  url.pathname = "/postgres";
-  const admin = new pg.Client({ connectionString: url.toString(), connectionTimeoutMillis: 3000 });
-  admin.on("error", () => {});
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } catch (error) {
-    if ((error as { code?: string }).code !== "42P04") throw error; // created meanwhile
-  } finally {
-    await admin.end().catch(() => {});
-  }
 }
 
 export async function provideLocalDatabase(options: {
@@ -79,11 +40,11 @@ export async function provideLocalDatabase(options: {
     let kind: "server" | "embedded" = "embedded";
     let dsn: string | undefined;
     if (options.dsn && !options.forceEmbedded) {
-      let state = await probe(options.dsn);
+      let state = await probeDatabase(options.dsn);
       if (state === "missing-database") {
         options.log(`creating database for ${redactDsn(options.dsn)}`);
         await createDatabase(options.dsn);
-        state = await probe(options.dsn);
+        state = await probeDatabase(options.dsn);
       }
       if (state === "ok") {
         kind = "server";

@@ -12,6 +12,20 @@ export function parsePort(value: string): number {
   return n;
 }
 
+/** The port of a local run: $PORT when set, else 8787 (what `llamon run` and `llamon chat` use). */
+export function defaultPort(): number {
+  const env = process.env.PORT;
+  if (env === undefined || env.trim() === "") return 8787;
+  const n = Number(env.trim());
+  if (!Number.isInteger(n) || n < 0 || n > 65535) {
+    throw new LlamonError(
+      "CONFIG_INVALID",
+      `PORT must be a whole number from 0 to 65535, got "${env}" (unset it to use 8787)`,
+    );
+  }
+  return n;
+}
+
 export function parsePositiveInt(flag: string) {
   return (value: string): number => {
     const n = Number(value);

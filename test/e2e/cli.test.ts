@@ -7,9 +7,15 @@ import { once } from "node:events";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createNeonDb } from "../../src/store/db-neon.ts";
-import { createTestDatabase, type TestDatabase } from "../helpers/pg.ts";
+import {
+  createTestDatabase,
+  dsnForDatabase,
+  SERVER_DSN,
+  type TestDatabase,
+} from "../helpers/pg.ts";
 
 const BIN = resolve(import.meta.dirname, "../../bin/llamon.mjs");
 
@@ -80,6 +86,29 @@ describe("llamon CLI", () => {
     expect(second.stdout).toContain("is up to date");
   });
 
+  it("issue 15: migrate --create-db creates a missing database (like llamon run); without it, says so", async () => {
+    const name = `${db.name}_created`;
+    const dsn = dsnForDatabase(name);
+    try {
+      const missing = await run(["migrate", "--dsn", dsn]).done;
+      expect(missing.code).toBe(1);
+      expect(missing.stderr).toContain(`database "${name}" does not exist`);
+      expect(missing.stderr).toContain("--create-db");
+      const created = await run(["migrate", "--dsn", dsn, "--create-db"]).done;
+      expect(created.code, created.stderr).toBe(0);
+      expect(created.stdout).toContain(`created database ${name}`);
+      expect(created.stdout).toMatch(/applied \d+ migration\(s\)/);
+      const again = await run(["migrate", "--dsn", dsn, "--create-db"]).done;
+      expect(again.stdout).not.toContain("created database");
+      expect(again.stdout).toContain("is up to date");
+    } finally {
+      const admin = new pg.Client({ connectionString: SERVER_DSN });
+      await admin.connect();
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+  });
+
   it("user mistakes exit 1 with a clear message and no stack trace", async () => {
     const cases: [string[], RegExp][] = [
       [["migrate", "--dsn", "postgresql://nobody@localhost:1/none"], /DB_UNAVAILABLE/],
@@ -94,6 +123,14 @@ describe("llamon CLI", () => {
       expect(stderr, args.join(" ")).toMatch(pattern);
       expect(stderr).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);
     }
+  });
+
+  it("issue 15: `llamon chat` without a URL talks to http://127.0.0.1:$PORT, like `llamon run`", async () => {
+    const { code, stderr } = await run(["chat", "-m", "hi"], { PORT: "9" }).done;
+    expect(code).toBe(1);
+    expect(stderr).toContain("http://127.0.0.1:9/.well-known/agent-card.json");
+    const bad = await run(["chat", "-m", "hi"], { PORT: "eighty" }).done;
+    expect(bad.stderr).toContain('PORT must be a whole number from 0 to 65535, got "eighty"');
   });
 
   it("`dev proxy --dsn` serves queries the Neon driver can use, and stops on Ctrl-C", async () => {

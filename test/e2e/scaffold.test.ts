@@ -98,6 +98,7 @@ describe("llamon agent / flow (scaffold)", () => {
       expect(result.code, `${c.name}: ${result.stderr}`).toBe(0);
       expect(result.stdout).toContain(`created ${c.name} (${c.template}, memory ${c.memory})`);
       if (c.memory === "sqlite") expect(result.stderr).toContain("sqlite is the legacy backend");
+      expect(result.stderr).not.toContain("inside the llamon checkout");
     });
 
     for (const c of COMBOS) {
@@ -280,6 +281,19 @@ describe("llamon agent / flow (scaffold)", () => {
     };
     expect(pkg.dependencies.llamon).toBe(`file:${REPO}`);
     expect(existsSync(join(cwd, "pty-agent/vendor"))).toBe(false);
+  }, 60_000);
+
+  it("issue 15: scaffolding inside the llamon checkout warns that git will see the folder", async () => {
+    const inside = join(REPO, `.scaffold-inside-${process.pid}`);
+    try {
+      const args = ["agent", "inside-agent", "--yes", "--no-install", "--dir", inside];
+      const result = await run([...args, "--llamon", `file:${REPO}`], { cwd: REPO });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toContain(`is inside the llamon checkout ${REPO}`);
+      expect(result.stderr).toContain("--dir ../inside-agent");
+    } finally {
+      await rm(inside, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it("names that cannot be a Worker or database name, and other mistakes, exit 1 with what to do", async () => {

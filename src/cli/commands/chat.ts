@@ -7,6 +7,7 @@
  */
 import type { Command } from "commander";
 import type { ChatOptions } from "../chat-session.ts";
+import { defaultPort } from "../options.ts";
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
@@ -16,8 +17,8 @@ export function registerChat(program: Command): void {
   program
     .command("chat")
     .argument(
-      "<url>",
-      "the agent's base URL (its card is at /.well-known/agent-card.json) or card URL",
+      "[url]",
+      "the agent's base URL (its card is at /.well-known/agent-card.json) or card URL; default http://127.0.0.1:$PORT (8787), where `llamon run` serves",
     )
     .description(
       "talk to an A2A agent interactively; prints the contextId to resume the conversation",
@@ -28,15 +29,16 @@ export function registerChat(program: Command): void {
       "after",
       `
 Examples:
+  $ npx llamon chat                      # the local agent of \`npx llamon run .\` ($PORT or 8787)
   $ npx llamon chat http://127.0.0.1:8787
   $ npx llamon chat http://127.0.0.1:8787 --context-id user-alice-session
   $ npx llamon chat http://127.0.0.1:8787 -m "my name is Mina" -m "what is my name?"
 
 In the prompt: /new starts a new conversation, /id prints the contextId, /exit (or Ctrl-D) quits.`,
     )
-    .action(async (url: string, opts: ChatOptions) => {
+    .action(async (url: string | undefined, opts: ChatOptions) => {
       // The A2A client is loaded only when chatting (CLI start-up time).
       const { chat } = await import("../chat-session.ts");
-      await chat(url, opts);
+      await chat(url ?? `http://127.0.0.1:${defaultPort()}`, opts);
     });
 }

@@ -5,6 +5,7 @@ import { redactDsn } from "../../store/dsn.ts";
 import { migrate } from "../../store/migrate.ts";
 import { readDevVars } from "../dev-vars.ts";
 import { info } from "../output.ts";
+import { createDatabase, databaseNameOf, probeDatabase } from "../pg-database.ts";
 
 export function registerMigrate(program: Command): void {
   program
@@ -16,16 +17,18 @@ export function registerMigrate(program: Command): void {
       "--dsn <dsn>",
       "Postgres DSN; default: POSTGRES_MEMORY_DSN from the environment or ./.dev.vars",
     )
+    .option("--create-db", "create the database first when the server does not have it")
     .addHelpText(
       "after",
       `
-Example:
+Examples:
   $ npx llamon migrate --dsn postgresql://postgres@localhost:5432/my_agent_memory
+  $ npx llamon migrate --create-db        # POSTGRES_MEMORY_DSN from ./.dev.vars
 
 Runs in one transaction under a transaction-scoped advisory lock, so it is safe behind
 PgBouncer in transaction mode and when several processes start at once. One connection.`,
     )
-    .action(async (opts: { dsn?: string }) => {
+    .action(async (opts: { dsn?: string; createDb?: boolean }) => {
       const dsn =
         opts.dsn ??
         process.env.POSTGRES_MEMORY_DSN ??
@@ -35,6 +38,16 @@ PgBouncer in transaction mode and when several processes start at once. One conn
           "CONFIG_INVALID",
           "no database given: pass --dsn postgresql://… or set POSTGRES_MEMORY_DSN (environment or .dev.vars)",
         );
+      }
+      if ((await probeDatabase(dsn)) === "missing-database") {
+        if (!opts.createDb) {
+          throw new LlamonError(
+            "CONFIG_INVALID",
+            `database "${databaseNameOf(dsn)}" does not exist on ${redactDsn(dsn)}: add --create-db to create it, or create it yourself`,
+          );
+        }
+        await createDatabase(dsn);
+        info(`created database ${databaseNameOf(dsn)} (${redactDsn(dsn)})`);
       }
       const result = await migrate({ connectionString: dsn, log: (line) => info(line) });
       info(

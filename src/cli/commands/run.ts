@@ -9,7 +9,7 @@ import { LlamonError } from "../../errors.ts";
 import { ChildGroup } from "../children.ts";
 // Loaded when a database is needed: the embedded Postgres is heavy to import (CLI start-up).
 import type { LocalDatabase } from "../database.ts";
-import { parsePort } from "../options.ts";
+import { defaultPort, parsePort } from "../options.ts";
 import { info, untilStopped, warn } from "../output.ts";
 import { loadProject, resolveWranglerBin } from "../project.ts";
 
@@ -40,7 +40,7 @@ For postgres projects: uses POSTGRES_MEMORY_DSN from .dev.vars when reachable (c
 database if needed), otherwise an embedded Postgres kept in <dir>/.llamon/pgdata.`,
     )
     .action(async (dir: string, opts: { port?: number; embedded?: boolean; dataDir?: string }) => {
-      const port = opts.port ?? (process.env.PORT ? parsePort(process.env.PORT) : 8787);
+      const port = opts.port ?? defaultPort();
       const project = await loadProject(dir);
       const backend = (
         process.env.MEMORY_BACKEND ??

@@ -4,9 +4,11 @@
  * Without `--yes`, missing choices are asked interactively; the memory choices offered are
  * off, in-memory and postgres — sqlite is accepted as a flag only (R1.2).
  */
-import { relative, resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import type { Command } from "commander";
 import { LlamonError } from "../../errors.ts";
+import { llamonRoot } from "../llamon-package.ts";
 import { info, warn } from "../output.ts";
 import { ask, isInteractive, select } from "../prompt.ts";
 import { createProject } from "../scaffold/create.ts";
@@ -135,6 +137,12 @@ async function scaffold(
     );
   }
   const dir = resolve(opts.dir ?? name);
+  const checkout = enclosingCheckout(dir);
+  if (checkout !== undefined) {
+    warn(
+      `note: ${dir} is inside the llamon checkout ${checkout}, so git there will list it as untracked; create projects outside it (e.g. --dir ../${name}), or delete the folder when you are done`,
+    );
+  }
   const result = await createProject({
     name,
     kind,
@@ -161,4 +169,11 @@ async function scaffold(
   if (shown !== ".") info(`  cd ${shown}`);
   if (result.installed !== "yes") info("  npm install");
   info("  npx llamon run .");
+}
+
+/** The llamon git checkout that contains `dir` (this running llamon's), if any. */
+export function enclosingCheckout(dir: string, root = llamonRoot()): string | undefined {
+  if (!existsSync(join(root, ".git"))) return undefined; // an installed llamon, not a checkout
+  const rel = relative(root, dir);
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? root : undefined;
 }

@@ -50,7 +50,8 @@ export function packageJson(spec: ProjectSpec): string {
   const postgres = spec.backend === "postgres";
   const scripts: Record<string, string> = {
     start: "llamon run .",
-    chat: "llamon chat http://127.0.0.1:8787",
+    // `llamon chat` with no URL talks to http://127.0.0.1:$PORT (8787), like `llamon run`.
+    chat: "llamon chat",
     test: "vitest run",
     typecheck: "tsc --noEmit -p tsconfig.json",
     deploy: "wrangler deploy",

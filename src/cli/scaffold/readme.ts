@@ -11,7 +11,7 @@ const PRODUCT_BODY = (text: string) =>
   });
 
 function curl(text: string): string {
-  return `curl -s http://127.0.0.1:8787/ -H 'content-type: application/json' \\\n  -d '${PRODUCT_BODY(text)}'`;
+  return `curl -s http://127.0.0.1:\${PORT:-8787}/ -H 'content-type: application/json' \\\n  -d '${PRODUCT_BODY(text)}'`;
 }
 
 const MODE_KO: Record<string, string> = {
@@ -75,7 +75,7 @@ A2A 에이전트입니다 (템플릿 \`${spec.template.id}\`, 메모리 \`${spec
 
 \`\`\`sh
 npm install          # 처음 한 번 (scaffold가 이미 했으면 생략)
-npx llamon run .     # http://127.0.0.1:8787
+npx llamon run .     # http://127.0.0.1:8787 (다른 포트: PORT=8788 npx llamon run . 또는 --port 8788)
 \`\`\`
 
 ${
@@ -92,7 +92,8 @@ ${
 ${curl("이전에 뭐 얘기했지?")}
 \`\`\`
 ${tryIt.length > 0 ? `${tryIt.join("\n")}\n` : ""}
-대화형으로 시험하려면 \`npx llamon chat http://127.0.0.1:8787\` (\`--context-id\`로 이어가기).
+대화형으로 시험하려면 \`npx llamon chat\` (\`npm run chat\`; \`PORT\`를 따르며, 다른 주소는
+\`npx llamon chat <url>\`; \`--context-id\`로 이어가기).
 모델은 \`.dev.vars\`의 \`LLM_PROVIDER\`, \`LLM_MODEL\`, \`LLM_API_KEY\`로 고릅니다. 설정하지 않으면
 받은 내용을 설명해 주는 오프라인 모델이 답합니다.
 
@@ -113,7 +114,7 @@ ${files.join("\n")}
 | 명령 | 하는 일 |
 |---|---|
 | \`npx llamon run .\` | 로컬 실행 (wrangler dev${pg ? ", DB 준비" : ""}) |
-| \`npx llamon chat http://127.0.0.1:8787\` | 대화형 A2A 클라이언트 |
+| \`npx llamon chat [url]\` | 대화형 A2A 클라이언트 (기본 http://127.0.0.1:$PORT, 8787) |
 | \`npm test\` / \`npm run typecheck\` | 테스트 / 타입 검사 |
 ${
   pg
@@ -144,7 +145,8 @@ npm ci --cache offline/npm-cache --offline
 
 An llamon A2A agent on Cloudflare Workers (template \`${spec.template.id}\`, memory \`${spec.memory}\`).
 
-- Start: \`npm install\` (once, unless the scaffold did it), then \`npx llamon run .\` → http://127.0.0.1:8787.
+- Start: \`npm install\` (once, unless the scaffold did it), then \`npx llamon run .\` → http://127.0.0.1:8787
+  (another port: \`PORT=8788 npx llamon run .\` or \`--port 8788\`).
 ${
   pg
     ? `  It uses \`POSTGRES_MEMORY_DSN\` from \`.dev.vars\` when reachable (creating the database), else an
@@ -152,7 +154,8 @@ ${
 `
     : ""
 }- Continue a conversation by sending the same \`message.contextId\` (see the curl above), or use
-  \`npx llamon chat http://127.0.0.1:8787 [--context-id ID]\`.
+  \`npx llamon chat [url] [--context-id ID]\` (\`npm run chat\`; without a URL it talks to
+  http://127.0.0.1:$PORT, 8787 when PORT is unset).
 - Model: \`LLM_PROVIDER\`, \`LLM_MODEL\`, \`LLM_API_KEY\` in \`.dev.vars\`; none set → the offline model,
   which describes what it received.
 - Memory \`${spec.memory}\`: ${MODE_EN[spec.backend]} Code says \`backend: "${spec.backend}"\`;
