@@ -14,6 +14,9 @@ import {
   gitignore,
   type ProjectSpec,
   packageJson,
+  testA2aHelper,
+  testEnvTypes,
+  testGlobalSetup,
   vitestConfig,
   wranglerToml,
 } from "../../src/cli/scaffold/files.ts";
@@ -86,7 +89,10 @@ describe("user-facing text", () => {
           ".dev.vars.example": devVarsExample(spec),
           "compose.yml": composeYml(spec),
           ".gitignore": gitignore(),
-          "vitest.config.ts": vitestConfig(),
+          "vitest.config.ts": vitestConfig(spec),
+          "test/global-setup.ts": testGlobalSetup(),
+          "test/env.d.ts": testEnvTypes(),
+          "test/a2a.ts": testA2aHelper(),
           "README.md": readme(spec),
         };
         for (const [file, text] of Object.entries(rendered)) {

@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { LlamonError } from "../../errors.ts";
 import { llamonManifest, llamonRoot, templatesDir } from "../llamon-package.ts";
@@ -20,6 +20,9 @@ import {
   gitignore,
   type ProjectSpec,
   packageJson,
+  testA2aHelper,
+  testEnvTypes,
+  testGlobalSetup,
   tsconfigJson,
   vitestConfig,
   wranglerToml,
@@ -184,12 +187,18 @@ export async function createProject(options: CreateOptions): Promise<CreateResul
       ".dev.vars": devVars(spec),
       ".dev.vars.example": devVarsExample(spec),
       "tsconfig.json": tsconfigJson(),
-      "vitest.config.ts": vitestConfig(),
+      "vitest.config.ts": vitestConfig(spec),
+      "test/env.d.ts": testEnvTypes(),
+      "test/a2a.ts": testA2aHelper(),
       ".gitignore": gitignore(),
       "README.md": readme(spec),
     };
-    if (backend === "postgres") rendered["compose.yml"] = composeYml(spec);
+    if (backend === "postgres") {
+      rendered["compose.yml"] = composeYml(spec);
+      rendered["test/global-setup.ts"] = testGlobalSetup();
+    }
     for (const [file, content] of Object.entries(rendered)) {
+      await mkdir(dirname(join(dir, file)), { recursive: true });
       await writeFile(join(dir, file), content);
       files.push(file);
     }

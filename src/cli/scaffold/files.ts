@@ -24,6 +24,7 @@ export interface ProjectSpec {
 
 /** Dev tools every project needs: the Worker toolchain, types, tests and the pinned Node 22. */
 export const PROJECT_DEV_DEPENDENCIES = [
+  "@cloudflare/vitest-plugin",
   "@cloudflare/workers-types",
   "@types/node",
   "node",
@@ -238,17 +239,122 @@ export function tsconfigJson(): string {
   return `${JSON.stringify(config, null, 2)}\n`;
 }
 
-export function vitestConfig(): string {
-  return `import { defineConfig } from "vitest/config";
+/**
+ * The project's tests run inside workerd with its own wrangler.toml (so a broken binding or
+ * config fails them); a postgres project gets a throwaway embedded Postgres behind the
+ * Neon-protocol proxy, reached by the Worker the way a deployed one reaches Neon.
+ */
+export function vitestConfig(spec: ProjectSpec): string {
+  const postgres = spec.backend === "postgres";
+  const bindings = postgres
+    ? [
+        "      miniflare: {",
+        "        // The throwaway database of test/global-setup.ts (over the same Neon HTTP path as",
+        "        // production), instead of the POSTGRES_MEMORY_DSN in .dev.vars.",
+        "        bindings: {",
+        '          LLAMON_NEON_FETCH_ENDPOINT: inject("neonProxyUrl"),',
+        '          POSTGRES_MEMORY_DSN: inject("neonDsn"),',
+        "        },",
+        "      },",
+      ]
+    : [];
+  return [
+    'import { cloudflareTest } from "@cloudflare/vitest-plugin";',
+    'import { defineConfig } from "vitest/config";',
+    "",
+    "// `npm test` runs test/*.test.ts inside workerd (the Workers runtime) with this project's",
+    "// wrangler.toml: the Worker, its Durable Object and its settings, as deployed.",
+    "export default defineConfig({",
+    "  plugins: [",
+    `    cloudflareTest(${postgres ? "({ inject })" : "()"} => ({`,
+    '      wrangler: { configPath: "./wrangler.toml" },',
+    ...bindings,
+    "    })),",
+    "  ],",
+    "  test: {",
+    '    include: ["test/**/*.test.ts"],',
+    ...(postgres ? ['    globalSetup: ["./test/global-setup.ts"],'] : []),
+    "    testTimeout: 60_000,",
+    "    hookTimeout: 120_000,",
+    "    // llamon ships TypeScript sources: let vitest transform them.",
+    '    server: { deps: { inline: ["llamon"] } },',
+    "  },",
+    "});",
+    "",
+  ].join("\n");
+}
 
-export default defineConfig({
-  test: {
-    include: ["test/**/*.test.ts"],
-    // llamon ships TypeScript sources: let vitest transform them.
-    server: { deps: { inline: ["llamon"] } },
-  },
-});
+/** postgres projects: the test database (embedded Postgres, migrated) and its proxy. */
+export function testGlobalSetup(): string {
+  return `/**
+ * Before the tests: a throwaway embedded Postgres with llamon's tables, behind the local
+ * Neon-protocol proxy; vitest.config.ts hands both to the Worker under test. Needs no
+ * database server and nothing on the network.
+ */
+import { startTestDatabase } from "llamon/dev";
+import type { TestProject } from "vitest/node";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    neonProxyUrl: string;
+    neonDsn: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const db = await startTestDatabase();
+  project.provide("neonProxyUrl", db.proxyUrl);
+  project.provide("neonDsn", db.neonDsn);
+  return () => db.close();
+}
 `;
+}
+
+/** test/a2a.ts: one A2A message/send to the Worker under test, answered with its text. */
+export function testA2aHelper(): string {
+  return [
+    "/** Sends one A2A message to the Worker under test and returns the reply's text. */",
+    'import { exports } from "cloudflare:workers";',
+    "",
+    "export async function send(contextId: string, text: string): Promise<string> {",
+    '  const res = await exports.default.fetch("http://agent/", {',
+    '    method: "POST",',
+    '    headers: { "content-type": "application/json" },',
+    "    body: JSON.stringify({",
+    '      jsonrpc: "2.0",',
+    "      id: 1,",
+    '      method: "message/send",',
+    '      params: { message: { contextId, role: "user", parts: [{ kind: "text", text }] } },',
+    "    }),",
+    "  });",
+    "  const body = (await res.json()) as {",
+    "    result?: { status: { state: string; message?: { parts: { text?: string }[] } } };",
+    "    error?: { code: number; message: string };",
+    "  };",
+    "  if (res.status !== 200 || body.error) {",
+    '    throw new Error("HTTP " + res.status + ": " + JSON.stringify(body.error ?? body));',
+    "  }",
+    '  return (body.result?.status.message?.parts ?? []).map((p) => p.text ?? "").join("");',
+    "}",
+    "",
+  ].join("\n");
+}
+
+/** Types of the Worker under test for `cloudflare:workers` (env, exports) in test/. */
+export function testEnvTypes(): string {
+  return [
+    "// Types of the Worker under test (`cloudflare:workers` env and exports) for test/*.test.ts.",
+    "declare namespace Cloudflare {",
+    "  interface GlobalProps {",
+    '    mainModule: typeof import("../src/index.ts");',
+    "  }",
+    "  interface Env {",
+    "    AGENT_ID: string;",
+    "    MEMORY_BACKEND: string;",
+    "  }",
+    "}",
+    "",
+  ].join("\n");
 }
 
 export function gitignore(): string {

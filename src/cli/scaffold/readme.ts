@@ -48,7 +48,7 @@ export function readme(spec: ProjectSpec): string {
           "| `src/flow-model.ts` | 모델 자리에서 워크플로 실행 / runs the workflow in the model's place |",
         ]
       : []),
-    "| `test/` | `npm test` (vitest, 네트워크 불필요 / no network) |",
+    "| `test/` | `npm test`: Worker를 workerd 안에서 띄워 오프라인 모델로 대화 (네트워크 불필요) / boots the Worker in workerd and talks to it through the offline model (no network) |",
     "| `wrangler.toml` | Worker 설정, `AGENT_ID`, `MEMORY_BACKEND`, Durable Object |",
     "| `.dev.vars` | 로컬 설정·비밀값 (커밋하지 않음) / local settings and secrets |",
     "| `.dev.vars.example` | 모든 변수 설명 / every variable, one line each |",
