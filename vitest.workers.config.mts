@@ -5,6 +5,7 @@
  */
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineProject, type TestProjectInlineConfiguration } from "vitest/config";
+import { wranglerAliases } from "./src/dev/wrangler-aliases.ts";
 
 const DO_BACKEND_TESTS = ["test/workers/backends/**/*.test.ts"];
 
@@ -27,6 +28,8 @@ export function workersProject(
         },
       })),
     ],
+    // wrangler.toml's [alias] (the bundle's shims), so workerd tests run the deployed modules.
+    resolve: { alias: wranglerAliases("./wrangler.toml") },
     test: {
       name,
       include: options.include,

@@ -12,6 +12,12 @@ export interface LlamonManifest {
   readonly name: string;
   readonly version: string;
   readonly dependencies: Record<string, string>;
+  /**
+   * The command line's own tools (tsx, commander, pg, PGlite, …): devDependencies of llamon's
+   * checkout and of every scaffolded project, never runtime dependencies of llamon — so a
+   * production install of a Worker (`npm ci --omit=dev`) leaves them out.
+   */
+  readonly cliDependencies: Record<string, string>;
   readonly devDependencies: Record<string, string>;
   readonly engines?: Record<string, string>;
   readonly allowScripts?: Record<string, boolean>;
@@ -25,6 +31,7 @@ export function llamonManifest(root = llamonRoot()): LlamonManifest {
     name: pkg.name ?? "llamon",
     version: pkg.version ?? "0.0.0",
     dependencies: pkg.dependencies ?? {},
+    cliDependencies: pkg.cliDependencies ?? {},
     devDependencies: pkg.devDependencies ?? {},
     ...(pkg.engines ? { engines: pkg.engines } : {}),
     ...(pkg.allowScripts ? { allowScripts: pkg.allowScripts } : {}),

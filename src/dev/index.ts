@@ -5,3 +5,4 @@
  */
 export { type NeonProxy, type NeonProxyOptions, startNeonProxy } from "./neon-http-proxy.ts";
 export { startTestDatabase, TEST_NEON_DSN, type TestDatabase } from "./test-database.ts";
+export { type ViteAlias, wranglerAliases } from "./wrangler-aliases.ts";

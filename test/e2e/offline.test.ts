@@ -111,12 +111,41 @@ describe("llamon prepare-offline", () => {
     expect(tsc.code).toBe(0);
     const test = await run(process.execPath, [bin("vitest"), "run"], moved, { NO_COLOR: "1" });
     expect(test.code, test.stdout + test.stderr).toBe(0);
-    expect(test.stdout).toMatch(/Tests\s+3 passed/);
+    // The project's own tests boot its Worker in workerd, on a throwaway embedded Postgres.
+    expect(test.stdout).toMatch(/Tests\s+5 passed/);
     const help = await run(bin("llamon"), ["--help"], moved, {
       PATH: `${join(moved, "node_modules/.bin")}:${process.env.PATH}`,
     });
     expect(help.code, help.stderr).toBe(0);
     expect(help.stdout).toContain("prepare-offline");
+
+    // issue 17: what a deployed Worker needs, without the dev tools: the CLI's tools (tsx,
+    // PGlite, …) are devDependencies of the project, not dependencies of llamon, so a
+    // production install leaves them out. (pg stays: @a2a-js/sdk declares it as an optional
+    // peer, and npm keeps an optional peer of a production package when the tree has it.)
+    const prod = join(root, "prod-air-agent");
+    await cp(project, prod, { recursive: true });
+    const prodInstall = await run(
+      "npm",
+      ["ci", "--omit=dev", "--cache", "offline/npm-cache", "--offline", "--no-audit", "--no-fund"],
+      prod,
+      blocked,
+    );
+    expect(prodInstall.code, prodInstall.stderr).toBe(0);
+    const prodModules = await readdir(join(prod, "node_modules"));
+    const scoped = async (scope: string) =>
+      prodModules.includes(scope)
+        ? (await readdir(join(prod, "node_modules", scope))).map((n) => `${scope}/${n}`)
+        : [];
+    const names = [
+      ...prodModules,
+      ...(await scoped("@electric-sql")),
+      ...(await scoped("@langchain")),
+    ];
+    expect(names).toEqual(expect.arrayContaining(["llamon", "hono", "zod", "@langchain/core"]));
+    for (const tool of ["tsx", "commander", "smol-toml", "@electric-sql/pglite", "wrangler"]) {
+      expect(names, tool).not.toContain(tool);
+    }
   }, 600_000);
 
   it("says what to do outside a project, exit 1", async () => {

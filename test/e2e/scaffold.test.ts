@@ -156,6 +156,12 @@ describe("llamon agent / flow (scaffold)", () => {
         ]),
       );
       expect(pkg.scripts.start).toBe("llamon run .");
+      expect(pkg.scripts.chat).toBe("llamon chat");
+      // issue 17: the CLI's tools are the project's dev tools, not what its Worker depends on.
+      for (const tool of ["tsx", "commander", "smol-toml", "pg", "@electric-sql/pglite"]) {
+        expect(pkg.devDependencies[tool], `${c.name} ${tool}`).toBeDefined();
+        expect(pkg.dependencies[tool], `${c.name} ${tool}`).toBeUndefined();
+      }
       if (c.vendored) {
         const lock = JSON.parse(await read("package-lock.json")) as {
           packages: Record<string, { resolved?: string; integrity?: string }>;

@@ -22,7 +22,11 @@ export interface ProjectSpec {
   readonly devVarsExample: string | undefined;
 }
 
-/** Dev tools every project needs: the Worker toolchain, types, tests and the pinned Node 22. */
+/**
+ * Dev tools every project needs: the Worker toolchain, types, tests (in workerd) and the pinned
+ * Node 22. llamon's command line tools (its `cliDependencies`: tsx, commander, pg, PGlite, …) are
+ * added too — devDependencies, so a deployed Worker's dependencies stay what it runs.
+ */
 export const PROJECT_DEV_DEPENDENCIES = [
   "@cloudflare/vitest-plugin",
   "@cloudflare/workers-types",
@@ -42,7 +46,10 @@ function sorted(entries: [string, string][]): Record<string, string> {
 }
 
 function range(spec: ProjectSpec, name: string): string {
-  const value = spec.manifest.dependencies[name] ?? spec.manifest.devDependencies[name];
+  const value =
+    spec.manifest.dependencies[name] ??
+    spec.manifest.cliDependencies[name] ??
+    spec.manifest.devDependencies[name];
   if (value === undefined) throw new Error(`llamon's package.json lists no version of ${name}`);
   return value;
 }
@@ -76,7 +83,12 @@ export function packageJson(spec: ProjectSpec): string {
       ...spec.template.imports.map((name): [string, string] => [name, range(spec, name)]),
     ]),
     devDependencies: sorted(
-      PROJECT_DEV_DEPENDENCIES.map((name): [string, string] => [name, range(spec, name)]),
+      [
+        ...PROJECT_DEV_DEPENDENCIES,
+        ...Object.keys(spec.manifest.cliDependencies),
+        // test/global-setup.ts (postgres) imports llamon/dev, whose types use pg's.
+        ...(postgres ? ["@types/pg"] : []),
+      ].map((name): [string, string] => [name, range(spec, name)]),
     ),
     allowScripts: Object.fromEntries(
       ["esbuild", "node", "workerd"].filter((n) => allow[n]).map((n) => [n, true]),
@@ -93,6 +105,8 @@ export function wranglerToml(spec: ProjectSpec): string {
     'main = "src/index.ts"',
     `compatibility_date = "${spec.compatibilityDate}"`,
     'compatibility_flags = ["nodejs_compat"]',
+    "",
+    ...bundleAliases("llamon/shims/"),
     "",
     "# Settings. Local overrides and secrets go in .dev.vars (see .dev.vars.example).",
     "[vars]",
@@ -136,6 +150,23 @@ export function wranglerToml(spec: ProjectSpec): string {
     "",
   );
   return lines.join("\n");
+}
+
+/**
+ * wrangler.toml's [alias]: llamon's stand-ins that keep the Worker bundle small (the same as in
+ * llamon's own wrangler.toml); `shims` is where they resolve from.
+ */
+export function bundleAliases(shims: string): string[] {
+  return [
+    "# Smaller Worker bundle: llamon's stand-in for LangSmith's tracing client, which LangChain",
+    "# imports but the Worker never uses (remove the three langsmith lines to trace with",
+    "# LangSmith), and only English of zod's error messages in 40 languages.",
+    "[alias]",
+    `"langsmith" = "${shims}langsmith"`,
+    `"langsmith/run_trees" = "${shims}langsmith"`,
+    `"langsmith/singletons/traceable" = "${shims}langsmith"`,
+    `"../locales/index.js" = "${shims}zod-locales"`,
+  ];
 }
 
 export function devVars(spec: ProjectSpec): string {
@@ -259,12 +290,25 @@ export function vitestConfig(spec: ProjectSpec): string {
       ]
     : [];
   return [
+    'import { readFileSync } from "node:fs";',
+    'import { createRequire } from "node:module";',
     'import { cloudflareTest } from "@cloudflare/vitest-plugin";',
+    'import { parse } from "smol-toml";',
     'import { defineConfig } from "vitest/config";',
+    "",
+    "// wrangler.toml's [alias] (llamon's stand-ins that keep the bundle small), for the tests too.",
+    'const wrangler = new URL("./wrangler.toml", import.meta.url);',
+    'const { alias = {} } = parse(readFileSync(wrangler, "utf8")) as { alias?: Record<string, string> };',
+    "const resolveFrom = createRequire(wrangler);",
+    "const aliases = Object.entries(alias).map(([from, to]) => ({",
+    '  find: new RegExp("^" + from.replace(/[$()*+.?[\\\\\\]^{|}]/g, "\\\\$&") + "$"),',
+    "  replacement: resolveFrom.resolve(to),",
+    "}));",
     "",
     "// `npm test` runs test/*.test.ts inside workerd (the Workers runtime) with this project's",
     "// wrangler.toml: the Worker, its Durable Object and its settings, as deployed.",
     "export default defineConfig({",
+    "  resolve: { alias: aliases },",
     "  plugins: [",
     `    cloudflareTest(${postgres ? "({ inject })" : "()"} => ({`,
     '      wrangler: { configPath: "./wrangler.toml" },',
