@@ -3,6 +3,7 @@ import { Command } from "commander";
 import pkg from "../../package.json" with { type: "json" };
 import { registerChat } from "./commands/chat.ts";
 import { registerDevProxy } from "./commands/dev-proxy.ts";
+import { registerDoctor } from "./commands/doctor.ts";
 import { registerMemory } from "./commands/memory-prune.ts";
 import { registerMigrate } from "./commands/migrate.ts";
 import { registerPrepareOffline } from "./commands/prepare-offline.ts";
@@ -25,12 +26,14 @@ Examples:
   $ npx llamon agent my-agent --template agent-general --memory postgres --yes
   $ cd my-agent && npx llamon run .
   $ npx llamon chat http://127.0.0.1:8787
+  $ npx llamon doctor            # is this project ready to deploy?
 
 Every command has --help with examples. Docs: docs/cli.md`,
     );
   registerScaffold(program);
   registerRun(program);
   registerMigrate(program);
+  registerDoctor(program);
   registerChat(program);
   registerMemory(program);
   registerPrepareOffline(program);

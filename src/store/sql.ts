@@ -396,3 +396,9 @@ export const SELECT_APPLIED_MIGRATIONS = "SELECT name, checksum FROM llamon_migr
 export const INSERT_MIGRATION = "INSERT INTO llamon_migrations (name, checksum) VALUES ($1, $2)";
 /** The health check: are the tables there (42P01 when not). */
 export const COUNT_APPLIED_MIGRATIONS = "SELECT count(*)::text AS applied FROM llamon_migrations";
+
+// --- llamon doctor (src/cli/doctor): which of llamon's tables exist, and one agent's threads.
+export const DOCTOR_EXISTING_TABLES = `SELECT c.relname AS name FROM pg_class c
+  WHERE c.relkind IN ('r', 'p') AND c.relname = ANY($1::text[]) AND pg_table_is_visible(c.oid)`;
+export const DOCTOR_COUNT_AGENT_THREADS =
+  "SELECT count(*)::text AS threads FROM llamon_threads WHERE agent_id = $1";

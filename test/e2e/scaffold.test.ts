@@ -374,6 +374,7 @@ describe("llamon agent / flow (scaffold)", () => {
       ["memory", "prune", "--help"],
       ["prepare-offline", "--help"],
       ["migrate", "--help"],
+      ["doctor", "--help"],
       ["run", "--help"],
       ["dev", "--help"],
       ["dev", "proxy", "--help"],
@@ -391,6 +392,7 @@ describe("llamon agent / flow (scaffold)", () => {
       "chat",
       "memory",
       "migrate",
+      "doctor",
       "prepare-offline",
     ]) {
       expect(top).toMatch(new RegExp(`\\n\\s+${command} `));

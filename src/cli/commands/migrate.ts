@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { LlamonError } from "../../errors.ts";
 import { redactDsn } from "../../store/dsn.ts";
 import { migrate } from "../../store/migrate.ts";
+import { nonEmpty } from "../config.ts";
 import { readDevVars } from "../dev-vars.ts";
 import { info } from "../output.ts";
 import { createDatabase, databaseNameOf, probeDatabase } from "../pg-database.ts";
@@ -30,9 +31,9 @@ PgBouncer in transaction mode and when several processes start at once. One conn
     )
     .action(async (opts: { dsn?: string; createDb?: boolean }) => {
       const dsn =
-        opts.dsn ??
-        process.env.POSTGRES_MEMORY_DSN ??
-        (await readDevVars(process.cwd())).POSTGRES_MEMORY_DSN;
+        nonEmpty(opts.dsn) ??
+        nonEmpty(process.env.POSTGRES_MEMORY_DSN) ??
+        nonEmpty((await readDevVars(process.cwd())).POSTGRES_MEMORY_DSN);
       if (!dsn) {
         throw new LlamonError(
           "CONFIG_INVALID",

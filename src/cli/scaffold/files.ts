@@ -62,6 +62,7 @@ export function packageJson(spec: ProjectSpec): string {
     chat: "llamon chat",
     test: "vitest run",
     typecheck: "tsc --noEmit -p tsconfig.json",
+    doctor: "llamon doctor",
     deploy: "wrangler deploy",
     "prepare-offline": "llamon prepare-offline . --clean",
   };

@@ -1,0 +1,163 @@
+/**
+ * issue 15: `llamon doctor`'s checks on a project as read from its folder: each wrong or missing
+ * piece is reported as a problem (or a warning) with its fix, through the schemas the Worker
+ * uses. The CLI against a scaffolded project and the local Postgres: test/e2e/doctor.test.ts.
+ */
+import { describe, expect, it } from "vitest";
+import { bindingChecks } from "../../../src/cli/doctor/bindings.ts";
+import { configChecks } from "../../../src/cli/doctor/config.ts";
+import { dsnChecks } from "../../../src/cli/doctor/database.ts";
+import { secretChecks } from "../../../src/cli/doctor/secrets.ts";
+import type { Check, ProjectFacts } from "../../../src/cli/doctor/types.ts";
+
+function project(
+  overrides: { toml?: Record<string, unknown>; vars?: Record<string, string>; code?: unknown } = {},
+): ProjectFacts {
+  const toml = {
+    name: "my-agent",
+    main: "src/index.ts",
+    compatibility_date: "2026-11-01",
+    compatibility_flags: ["nodejs_compat"],
+    vars: { AGENT_ID: "my-agent", MEMORY_BACKEND: "postgres" },
+    durable_objects: { bindings: [{ name: "THREADS", class_name: "ThreadDO" }] },
+    migrations: [{ tag: "v1", new_sqlite_classes: ["ThreadDO"] }],
+    ...overrides.toml,
+  };
+  return {
+    dir: "/p",
+    toml,
+    devVars: { POSTGRES_MEMORY_DSN: "postgresql://postgres@localhost:5432/x", ...overrides.vars },
+    hasDevVars: true,
+    mainExists: true,
+    gitignore: [".dev.vars"],
+    ...(overrides.code === undefined
+      ? {}
+      : { code: { file: "src/agent.ts", memory: overrides.code } }),
+  };
+}
+
+function all(facts: ProjectFacts): Check[] {
+  const config = configChecks(facts);
+  return [
+    ...config.checks,
+    ...bindingChecks(facts, config.memory),
+    ...secretChecks(facts, config.memory),
+  ];
+}
+
+const problems = (checks: Check[]) => checks.filter((c) => c.status === "problem");
+
+describe("llamon doctor checks", () => {
+  it("issue 15: a scaffold-shaped postgres project has no problem and lists the secret to set", () => {
+    const checks = all(project());
+    expect(problems(checks)).toEqual([]);
+    expect(checks.find((c) => c.name === "production")?.message).toContain("POSTGRES_MEMORY_DSN");
+  });
+
+  it("issue 15: bad values are reported through the Worker's own schemas, with the fix", () => {
+    const checks = all(
+      project({
+        toml: {
+          vars: { AGENT_ID: "My Agent", MEMORY_BACKEND: "postgres", MEMORY_WINDOW_SIZE: "20abc" },
+        },
+        vars: { LLM_PROVIDER: "anthropic", LLM_MODEL: "claude-sonnet-4-5" },
+      }),
+    );
+    const found = problems(checks).map((c) => `${c.name}: ${c.message}`);
+    expect(found.join("\n")).toMatch(/Worker variables: .*AGENT_ID must be 1–63 characters/);
+    expect(found.join("\n")).toMatch(/memory: [\s\S]*MEMORY_WINDOW_SIZE: must be a whole number/);
+    expect(found.join("\n")).toMatch(/model: LLM_API_KEY is required with LLM_PROVIDER=anthropic/);
+    for (const c of problems(checks)) expect(c.fix, c.name).toBeTruthy();
+  });
+
+  it("issue 15: the memory settings in code count (a bad one is named, in_memory needs no DSN)", () => {
+    const bad = all(project({ toml: { vars: { AGENT_ID: "a" } }, code: { backend: "in-memory" } }));
+    expect(
+      problems(bad)
+        .map((c) => c.message)
+        .join(),
+    ).toContain('use "in_memory"');
+    const inMemory = all(
+      project({
+        toml: { vars: { AGENT_ID: "a" } },
+        vars: { POSTGRES_MEMORY_DSN: "" },
+        code: { backend: "in_memory" },
+      }),
+    );
+    expect(problems(inMemory)).toEqual([]);
+  });
+
+  it("issue 15: bindings — THREADS, its SQLite migration, nodejs_compat", () => {
+    const checks = all(
+      project({
+        toml: {
+          compatibility_flags: [],
+          durable_objects: { bindings: [] },
+          migrations: [{ tag: "v1", new_classes: ["ThreadDO"] }],
+        },
+      }),
+    );
+    const names = problems(checks).map((c) => c.name);
+    expect(names).toEqual(
+      expect.arrayContaining(["nodejs_compat", "THREADS", "ThreadDO migration"]),
+    );
+    expect(problems(checks).find((c) => c.name === "THREADS")?.fix).toContain(
+      'class_name = "ThreadDO"',
+    );
+    expect(problems(checks).find((c) => c.name === "ThreadDO migration")?.message).toContain(
+      "key-value storage",
+    );
+  });
+
+  it("issue 15: summaries on need the queue, its consumer and (a warning) a dead-letter queue", () => {
+    const vars = { AGENT_ID: "my-agent", MEMORY_BACKEND: "postgres", MEMORY_SUMMARIZE: "true" };
+    const none = problems(all(project({ toml: { vars } })));
+    expect(none.map((c) => c.name)).toEqual(["SUMMARY_QUEUE"]);
+    expect(none[0]?.fix).toContain("npx wrangler queues create my-agent-summaries");
+    const producerOnly = problems(
+      all(
+        project({
+          toml: { vars, queues: { producers: [{ binding: "SUMMARY_QUEUE", queue: "q" }] } },
+        }),
+      ),
+    );
+    expect(producerOnly[0]?.message).toContain('sends to "q", but this Worker does not consume it');
+    const noDlq = all(
+      project({
+        toml: {
+          vars,
+          queues: {
+            producers: [{ binding: "SUMMARY_QUEUE", queue: "q" }],
+            consumers: [{ queue: "q" }],
+          },
+        },
+      }),
+    );
+    expect(problems(noDlq)).toEqual([]);
+    expect(noDlq.find((c) => c.name === "SUMMARY_QUEUE")?.status).toBe("warning");
+  });
+
+  it("issue 15: secrets — never in [vars], the DSN needed by postgres, .dev.vars ignored by git", () => {
+    const leaked = problems(
+      all(project({ toml: { vars: { AGENT_ID: "a", LLAMON_ADMIN_TOKEN: "s3cret-token" } } })),
+    );
+    expect(leaked.map((c) => c.name)).toEqual(["LLAMON_ADMIN_TOKEN"]);
+    expect(leaked[0]?.fix).toContain("npx wrangler secret put LLAMON_ADMIN_TOKEN");
+    const noDsn = problems(all(project({ vars: { POSTGRES_MEMORY_DSN: "" } })));
+    expect(noDsn.map((c) => c.name)).toEqual(["POSTGRES_MEMORY_DSN"]);
+    const facts = { ...project(), gitignore: ["node_modules/"] };
+    expect(all(facts).find((c) => c.name === ".gitignore")?.status).toBe("warning");
+  });
+
+  it("issue 15: a Neon DSN needs sslmode=require and a host name", () => {
+    expect(dsnChecks("postgresql://u:p@ep-x-123.eu-central-1.aws.neon.tech/neondb")[0]?.name).toBe(
+      "sslmode",
+    );
+    expect(
+      dsnChecks("postgresql://u:p@ep-x-123.eu-central-1.aws.neon.tech/neondb?sslmode=require"),
+    ).toEqual([]);
+    expect(dsnChecks("postgresql://u:p@10.1.2.3/db")[0]?.name).toBe("host name");
+    expect(dsnChecks("postgresql://postgres@localhost:5432/db")).toEqual([]);
+    expect(dsnChecks("mysql://x@y/z")[0]?.status).toBe("problem");
+  });
+});
