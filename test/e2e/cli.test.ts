@@ -2,7 +2,7 @@
  * The CLI as a user runs it: `node bin/llamon.mjs …` in a child process (the same entry
  * `npx llamon` uses), against the real Postgres.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -10,6 +10,7 @@ import { join, resolve } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createNeonDb } from "../../src/store/db-neon.ts";
+import { startLlamon } from "../helpers/cli.ts";
 import {
   createTestDatabase,
   dsnForDatabase,
@@ -17,20 +18,11 @@ import {
   type TestDatabase,
 } from "../helpers/pg.ts";
 
-const BIN = resolve(import.meta.dirname, "../../bin/llamon.mjs");
+const _BIN = resolve(import.meta.dirname, "../../bin/llamon.mjs");
 
 function run(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d) => {
-    stdout += d;
-  });
-  child.stderr.on("data", (d) => {
-    stderr += d;
-  });
-  const done = once(child, "exit").then(([code]) => ({ code: code as number, stdout, stderr }));
-  return { child, done, output: () => stdout };
+  const running = startLlamon(args, { env });
+  return { child: running.child, done: running.done, output: running.stdout };
 }
 
 async function waitFor(

@@ -6,29 +6,19 @@
  *
  * Needs the npm registry for the bundling step; skipped (with a message) without it.
  */
-import { spawn, spawnSync } from "node:child_process";
-import { once } from "node:events";
+import { spawnSync } from "node:child_process";
 import { cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { run as runProcess } from "../helpers/cli.ts";
 
 const REPO = resolve(import.meta.dirname, "../..");
 const BIN = join(REPO, "bin/llamon.mjs");
 const BLOCKED = "http://127.0.0.1:9";
 
 function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}) {
-  const child = spawn(command, args, { cwd, env: { ...process.env, CI: "1", ...env } });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d) => {
-    stdout += d;
-  });
-  child.stderr.on("data", (d) => {
-    stderr += d;
-  });
-  child.stdin.end();
-  return once(child, "exit").then(([code]) => ({ code: code as number, stdout, stderr }));
+  return runProcess(command, args, { cwd, env: { CI: "1", ...env } });
 }
 
 function registryReachable(): boolean {

@@ -25,10 +25,11 @@ import { resolveMemoryConfig } from "../../src/memory/config.ts";
 import { createNeonDb } from "../../src/store/db-neon.ts";
 import { readThreadMessages } from "../../src/store/delta.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
+import { runLlamon } from "../helpers/cli.ts";
 import { createTestDatabase, SERVER_DSN, type TestDatabase } from "../helpers/pg.ts";
 import { freePort } from "../helpers/ports.ts";
 
-const BIN = resolve(import.meta.dirname, "../../bin/llamon.mjs");
+const _BIN = resolve(import.meta.dirname, "../../bin/llamon.mjs");
 
 function findPgbouncer(): string | undefined {
   for (const path of ["/usr/sbin/pgbouncer", "/usr/bin/pgbouncer", "/usr/local/bin/pgbouncer"]) {
@@ -60,16 +61,7 @@ function ensurePgbouncer(): { path?: string; why?: string } {
 }
 
 function cli(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d) => {
-    stdout += d;
-  });
-  child.stderr.on("data", (d) => {
-    stderr += d;
-  });
-  return once(child, "exit").then(([code]) => ({ code: code as number, stdout, stderr }));
+  return runLlamon(args, { env });
 }
 
 const bouncer = ensurePgbouncer();

@@ -1,9 +1,3 @@
-/**
- * `llamon memory prune` as a user runs it (R4.3): a child process of bin/llamon.mjs against
- * the real Postgres, with threads written by real turns (NeonSaver, offline model).
- */
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -18,24 +12,14 @@ import { createPgDb } from "../../src/store/db-pg.ts";
 import { migrate } from "../../src/store/migrate.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { createPostgresMemory } from "../../src/store/persistent-memory.ts";
+import { runLlamon } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/pg.ts";
 
-const BIN = resolve(import.meta.dirname, "../../bin/llamon.mjs");
+const _BIN = resolve(import.meta.dirname, "../../bin/llamon.mjs");
 
 function run(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: options.cwd,
-    env: { ...process.env, POSTGRES_MEMORY_DSN: "", AGENT_ID: "", ...options.env },
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d) => {
-    stdout += d;
-  });
-  child.stderr.on("data", (d) => {
-    stderr += d;
-  });
-  return once(child, "exit").then(([code]) => ({ code: code as number, stdout, stderr }));
+  const env = { POSTGRES_MEMORY_DSN: "", AGENT_ID: "", ...options.env };
+  return runLlamon(args, { cwd: options.cwd, env });
 }
 
 let database: TestDatabase;

@@ -1,10 +1,3 @@
-/**
- * `llamon chat` (the newcomer's way to talk to a scaffolded agent) as a user runs it,
- * against a small A2A server built in the test from the SDK's own server pieces
- * (DefaultRequestHandler + JsonRpcTransportHandler + InMemoryTaskStore on node:http) that
- * remembers each conversation by contextId, like an llamon Worker does.
- */
-import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -20,22 +13,12 @@ import {
   UnauthenticatedUser,
 } from "@a2a-js/sdk/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runLlamon } from "../helpers/cli.ts";
 
-const BIN = resolve(import.meta.dirname, "../../bin/llamon.mjs");
+const _BIN = resolve(import.meta.dirname, "../../bin/llamon.mjs");
 
 function run(args: string[], stdin?: string) {
-  const child = spawn(process.execPath, [BIN, ...args], { env: process.env });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d) => {
-    stdout += d;
-  });
-  child.stderr.on("data", (d) => {
-    stderr += d;
-  });
-  if (stdin !== undefined) child.stdin.end(stdin);
-  else child.stdin.end();
-  return once(child, "exit").then(([code]) => ({ code: code as number, stdout, stderr }));
+  return runLlamon(args, stdin === undefined ? {} : { input: stdin });
 }
 
 function text(message: Message): string {

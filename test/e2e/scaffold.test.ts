@@ -18,6 +18,7 @@ import { join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseDevVars } from "../../src/cli/dev-vars.ts";
+import { runLlamon } from "../helpers/cli.ts";
 
 const REPO = resolve(import.meta.dirname, "../..");
 const BIN = join(REPO, "bin/llamon.mjs");
@@ -26,20 +27,7 @@ const VERSION = (
 ).version;
 
 function run(args: string[], options: { cwd?: string; input?: string } = {}) {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: options.cwd,
-    env: { ...process.env, CI: "1" },
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d) => {
-    stdout += d;
-  });
-  child.stderr.on("data", (d) => {
-    stderr += d;
-  });
-  child.stdin.end(options.input ?? "");
-  return once(child, "exit").then(([code]) => ({ code: code as number, stdout, stderr }));
+  return runLlamon(args, { cwd: options.cwd, env: { CI: "1" }, input: options.input ?? "" });
 }
 
 async function inParallel<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>) {

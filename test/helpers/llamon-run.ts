@@ -4,14 +4,10 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { resolve } from "node:path";
+import { LLAMON_BIN, REPO } from "./cli.ts";
 import { freePort } from "./ports.ts";
 
-export { freePort };
-
-/** This checkout (where bin/llamon.mjs lives). */
-export const REPO = resolve(import.meta.dirname, "../..");
-export const LLAMON_BIN = resolve(REPO, "bin/llamon.mjs");
+export { freePort, LLAMON_BIN, REPO };
 
 /** `node bin/llamon.mjs <args>` in `cwd`, with `env` over this process's environment. */
 export function llamon(
