@@ -3,7 +3,9 @@
  * LangSmith's client is llamon's stand-in (tracing off), zod keeps only English messages —
  * and a turn through the Worker works with them (the other workerd tests run on them as well).
  */
+
 import { exports } from "cloudflare:workers";
+import { RunnableLambda } from "@langchain/core/runnables";
 import { Client } from "langsmith";
 import { isTraceableFunction } from "langsmith/singletons/traceable";
 import { describe, expect, it } from "vitest";
@@ -13,6 +15,22 @@ describe("bundle shims inside workerd", () => {
   it("issue 15: langsmith is llamon's stand-in, which says how to get tracing back", () => {
     expect(isTraceableFunction(() => 1)).toBe(false);
     expect(() => new Client()).toThrow(/remove the langsmith lines of \[alias\] to trace/);
+  });
+
+  it("issue 15: turning LangSmith tracing on fails a run with how to get tracing back", async () => {
+    const env = (globalThis as { process?: { env: Record<string, string | undefined> } }).process
+      ?.env;
+    expect(env).toBeDefined();
+    if (env === undefined) return;
+    env.LANGCHAIN_TRACING_V2 = "true";
+    try {
+      await expect(RunnableLambda.from((x: number) => x + 1).invoke(1)).rejects.toThrow(
+        /remove the langsmith lines of \[alias\] to trace/,
+      );
+    } finally {
+      delete env.LANGCHAIN_TRACING_V2;
+    }
+    expect(await RunnableLambda.from((x: number) => x + 1).invoke(1)).toBe(2);
   });
 
   it("issue 15: zod's locales are English only, and its messages are English", () => {
