@@ -128,8 +128,12 @@ ${
 ## 배포
 
 \`\`\`sh
-${pg ? 'npx wrangler secret put POSTGRES_MEMORY_DSN   # Neon 연결 문자열\nnpx llamon migrate --dsn "$NEON_DSN"\n' : ""}npx wrangler deploy
+npx llamon doctor                 # 준비됐는지 점검 (고칠 것이 있으면 방법과 함께 종료 코드 1)
+npx wrangler login
+${pg ? 'npx llamon migrate --dsn "$NEON_DIRECT_DSN"     # Neon의 direct 호스트, ?sslmode=require\nnpx wrangler secret put POSTGRES_MEMORY_DSN     # Neon의 pooled(-pooler) 연결 문자열\n' : ""}npx wrangler deploy
 \`\`\`
+
+단계별 안내(요약 큐, 커스텀 도메인, 스모크 테스트, 로그, 롤백): \`node_modules/llamon/docs/deploy.md\`.
 
 ## 폐쇄망 설치
 
@@ -161,7 +165,9 @@ ${
 - Memory \`${spec.memory}\`: ${MODE_EN[spec.backend]} Code says \`backend: "${spec.backend}"\`;
   \`MEMORY_BACKEND\` in \`wrangler.toml\` / \`.dev.vars\` overrides it, so switching modes is a
   config change. Live in-memory conversations are not moved to Postgres.
-- \`npm test\`, \`npm run typecheck\`; deploy with \`npx wrangler deploy\`${pg ? " after `wrangler secret put POSTGRES_MEMORY_DSN` and `npx llamon migrate --dsn …`" : ""}.
+- \`npm test\`, \`npm run typecheck\`. Deploy: \`npx llamon doctor\` (what is missing, with fixes),
+  \`npx wrangler login\`${pg ? ", `npx llamon migrate --dsn <Neon direct DSN>`, `npx wrangler secret put POSTGRES_MEMORY_DSN` (Neon's pooled DSN)" : ""},
+  \`npx wrangler deploy\`; step by step in \`node_modules/llamon/docs/deploy.en.md\`.
 ${pg ? "- Old conversations: `npx llamon memory prune --older-than-days 30` lists them, `--apply` deletes them.\n" : ""}- Air-gapped install: \`npx llamon prepare-offline . --clean\` where there is internet, copy the folder,
   then \`npm ci --cache offline/npm-cache --offline\`.
 `;
