@@ -6,7 +6,7 @@
 import { createModelFromEnv } from "../../llm/select.ts";
 import type { MemoryConfig } from "../../memory/config.ts";
 import { resolveMemoryConfig } from "../../memory/config.ts";
-import { parseWorkerVars } from "../../worker/env.ts";
+import { parseWorkerVars } from "../../runtime/env.ts";
 import {
   type Check,
   errorMessage,
