@@ -406,6 +406,8 @@ export function gitignore(): string {
   return [
     "node_modules/",
     ".wrangler/",
+    "# `wrangler deploy --dry-run --outdir dist` (the bundle, to look at)",
+    "dist/",
     "# embedded Postgres data of `llamon run`",
     ".llamon/",
     "# local secrets",
