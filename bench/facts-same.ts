@@ -1,0 +1,126 @@
+/**
+ * Same output before and after a change to the fact rules or the recall terms (issue 14:
+ * a cold-start change must not change what is extracted or recalled). Runs every utterance
+ * of the fact corpus — the dialogues' turns and follow-ups, the chit-chat lines, the unit
+ * cases, the string literals of the fact and recall tests, each also lower-cased, and each
+ * dialogue's turns joined into one message — through extraction (with and without a
+ * family member before), the index terms, and each dialogue's update chain and recall
+ * (its follow-up and every other follow-up), and writes or compares one JSON file.
+ *
+ *   npx tsx bench/facts-same.ts --write /tmp/facts-before.json   # on the old revision
+ *   npx tsx bench/facts-same.ts --against /tmp/facts-before.json # on the new one
+ *
+ * With --against it prints every utterance whose output differs and exits 1 when any does.
+ */
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import {
+  analyseUtterance,
+  type Fact,
+  recallFacts,
+  scoreFacts,
+  updateFacts,
+} from "../src/memory/facts/index.ts";
+import { queryTerms, searchTerms } from "../src/memory/recall/terms.ts";
+import { NOTHING, POSITIVE } from "../test/unit/memory/facts/cases.ts";
+import { loadChitChat, loadDialogues } from "./facts-eval.ts";
+
+const TEST_DIRS = ["../test/unit/memory/facts/", "../test/unit/memory/recall/"];
+
+/** String literals of the fact and recall tests that look like utterances. */
+function testLiterals(): string[] {
+  const out: string[] = [];
+  for (const dir of TEST_DIRS) {
+    const path = fileURLToPath(new URL(dir, import.meta.url));
+    for (const file of readdirSync(path).filter((name) => name.endsWith(".test.ts"))) {
+      const source = readFileSync(`${path}${file}`, "utf8");
+      for (const m of source.matchAll(/"((?:[^"\\\n]|\\.){3,400})"|`([^`$\\\n]{3,400})`/g)) {
+        const text = m[1] ?? m[2] ?? "";
+        if (/\s/.test(text) || /[가-힣]/.test(text)) out.push(text.replace(/\\"/g, '"'));
+      }
+    }
+  }
+  return out;
+}
+
+export function corpus(): { utterances: string[]; dialogues: ReturnType<typeof loadDialogues> } {
+  const dialogues = loadDialogues();
+  const base = [
+    ...dialogues.flatMap((d) => [...d.turns, d.followUp, d.turns.join(" ")]),
+    ...loadChitChat().map((line) => line.text),
+    ...Object.values(POSITIVE).flatMap((byLang) =>
+      [...byLang.ko, ...byLang.en].map(([utterance]) => utterance),
+    ),
+    ...NOTHING,
+    ...testLiterals(),
+  ];
+  const utterances = [...new Set(base.flatMap((text) => [text, text.toLowerCase()]))];
+  return { utterances, dialogues };
+}
+
+const brief = (facts: readonly Fact[]) => facts.map((f) => [f.id, f.text, f.value, f.source]);
+
+function outputs(): Record<string, unknown> {
+  const { utterances, dialogues } = corpus();
+  const out: Record<string, unknown> = {};
+  for (const text of utterances) {
+    const { facts, retractions } = analyseUtterance(text, { turn: 3 });
+    out[`u:${text}`] = {
+      facts: brief(facts),
+      retractions,
+      member: brief(analyseUtterance(text, { afterMember: true }).facts),
+      search: searchTerms(text),
+      query: queryTerms(text),
+    };
+  }
+  const followUps = [...new Set(dialogues.map((d) => d.followUp)), ...NOTHING];
+  for (const d of dialogues) {
+    let facts: Fact[] = [];
+    const chain: unknown[] = [];
+    d.turns.forEach((turn, index) => {
+      facts = updateFacts(facts, turn, { turn: index });
+      chain.push(facts.map((f) => f.id));
+    });
+    out[`d:${d.id}`] = {
+      chain,
+      facts: brief(facts),
+      recall: recallFacts(facts, d.followUp, 3).map((f) => f.id),
+      scores: followUps.map((q) => scoreFacts(facts, q).map((s) => Math.round(s * 1e6) / 1e6)),
+    };
+  }
+  return out;
+}
+
+function main(argv: readonly string[]): void {
+  const write = argv.indexOf("--write");
+  const against = argv.indexOf("--against");
+  const result = outputs();
+  const keys = Object.keys(result);
+  if (write >= 0) {
+    writeFileSync(argv[write + 1] ?? "facts-same.json", JSON.stringify(result));
+    console.log(
+      `wrote ${keys.length} outputs (${keys.filter((k) => k.startsWith("u:")).length} utterances)`,
+    );
+    return;
+  }
+  if (against < 0) throw new Error("--write <file> or --against <file>");
+  const before = JSON.parse(readFileSync(argv[against + 1] ?? "", "utf8")) as Record<
+    string,
+    unknown
+  >;
+  const differ = [...new Set([...keys, ...Object.keys(before)])].filter(
+    (key) => JSON.stringify(result[key]) !== JSON.stringify(before[key]),
+  );
+  for (const key of differ.slice(0, 50)) {
+    console.log(
+      `DIFFERS ${key}\n  before ${JSON.stringify(before[key])}\n  after  ${JSON.stringify(result[key])}`,
+    );
+  }
+  const utterances = keys.filter((k) => k.startsWith("u:")).length;
+  console.log(
+    `${utterances} utterances, ${keys.length - utterances} dialogues: ${differ.length === 0 ? "same output" : `${differ.length} differ`}`,
+  );
+  if (differ.length > 0) process.exitCode = 1;
+}
+
+main(process.argv.slice(2));
