@@ -11,7 +11,6 @@ import { fileURLToPath } from "node:url";
 import { COLD_SAMPLES } from "./lib/facts-cold-samples.ts";
 
 const child = fileURLToPath(new URL("./lib/facts-cold-child.ts", import.meta.url));
-const tsx = fileURLToPath(new URL("../node_modules/.bin/tsx", import.meta.url));
 
 interface Sample {
   index: number;
@@ -20,7 +19,14 @@ interface Sample {
 }
 
 function measure(index: number): Sample {
-  const out = execFileSync(tsx, [child, String(index)], { encoding: "utf8" });
+  // --expose-gc: the child collects tsx's loading garbage before it measures (see the child).
+  const out = execFileSync(
+    process.execPath,
+    ["--expose-gc", "--import", "tsx", child, String(index)],
+    {
+      encoding: "utf8",
+    },
+  );
   return JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as Sample;
 }
 

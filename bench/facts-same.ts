@@ -13,7 +13,7 @@
  * With --against it prints every utterance whose output differs and exits 1 when any does.
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import {
   analyseUtterance,
   type Fact,
@@ -123,4 +123,4 @@ function main(argv: readonly string[]): void {
   if (differ.length > 0) process.exitCode = 1;
 }
 
-main(process.argv.slice(2));
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) main(process.argv.slice(2));

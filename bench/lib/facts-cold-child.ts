@@ -1,7 +1,7 @@
 /**
  * One measurement of bench/facts-cold.ts, in a fresh process: the CPU of the first fact
  * turn (updateFacts + recallFacts on one message) in this isolate, then of the same turn
- * once every rule has run. Prints one JSON line.
+ * once every rule has run. Prints one JSON line. Run with --expose-gc (bench/facts-cold.ts does).
  */
 import { recallFacts, updateFacts } from "../../src/memory/facts/index.ts";
 import { COLD_SAMPLES } from "./facts-cold-samples.ts";
@@ -21,6 +21,9 @@ const turn = () => {
   recallFacts(facts, followUp, 3);
 };
 
+// tsx leaves megabytes of loading garbage and an incremental marking in progress; a
+// bundled Worker has neither. Collect it first, or a major GC (3-8 ms) lands in the turn.
+(globalThis as { gc?: () => void }).gc?.();
 const first = cpu(turn);
 // Warm: every sample through every rule a few times (compiled, tiered up), then the mean.
 for (let round = 0; round < 5; round++) {
