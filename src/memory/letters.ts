@@ -4,26 +4,29 @@
  * CPU per expression to compile; for text whose characters are all ASCII, Latin (1,
  * Extended, Additional), Hangul, general punctuation or full-width forms — nearly every
  * message here — explicit ranges give the same answer, and the property classes are used
- * (and compiled) only for other scripts.
+ * (and compiled) only for other scripts. Each goes through a pattern (facts/regex.ts): one
+ * compilation, straight to machine code.
  */
-const COMMON =
-  /^[\t\n\r\u0020-\u024f\u1e00-\u1eff\u2000-\u206f\u3000-\u303f\u3131-\u318e\uac00-\ud7a3\uff01-\uff5e]*$/;
+import { type Pattern, pattern } from "./facts/regex.ts";
+
+const COMMON = pattern(
+  /^[\t\n\r\u0020-\u024f\u1e00-\u1eff\u2000-\u206f\u3000-\u303f\u3131-\u318e\uac00-\ud7a3\uff01-\uff5e]*$/,
+);
 /** The letters and digits (\p{L}\p{N}) among the COMMON characters. */
 const LN =
   "0-9A-Za-z\\u00aa\\u00b2\\u00b3\\u00b5\\u00b9\\u00ba\\u00bc-\\u00be\\u00c0-\\u00d6\\u00d8-\\u00f6\\u00f8-\\u024f\\u1e00-\\u1eff\\u3131-\\u318e\\uac00-\\ud7a3\\uff10-\\uff19\\uff21-\\uff3a\\uff41-\\uff5a";
 const L =
   "A-Za-z\\u00aa\\u00b5\\u00ba\\u00c0-\\u00d6\\u00d8-\\u00f6\\u00f8-\\u024f\\u1e00-\\u1eff\\u3131-\\u318e\\uac00-\\ud7a3\\uff21-\\uff3a\\uff41-\\uff5a";
 
-const cache = new Map<string, RegExp>();
-function rx(source: string, flags: string): RegExp {
+const cache = new Map<string, Pattern>();
+function rx(source: string, flags: string): Pattern {
   const key = `${flags}/${source}`;
-  let regex = cache.get(key);
-  if (regex === undefined) {
-    regex = new RegExp(source, flags);
-    cache.set(key, regex);
+  let found = cache.get(key);
+  if (found === undefined) {
+    found = pattern(new RegExp(source, flags));
+    cache.set(key, found);
   }
-  regex.lastIndex = 0;
-  return regex;
+  return found;
 }
 
 export function isCommonText(text: string): boolean {
@@ -40,20 +43,20 @@ export function hasLetter(text: string, digits = true): boolean {
 /** `text.split(/[^\p{L}\p{N}<keep>]+/u)`; `keep` is a class fragment ("'-"); `digits` false drops \p{N}. */
 export function splitWords(text: string, keep = "", digits = true): string[] {
   return isCommonText(text)
-    ? text.split(rx(`[^${digits ? LN : L}${keep}]+`, ""))
-    : text.split(rx(`[^${digits ? "\\p{L}\\p{N}" : "\\p{L}"}${keep}]+`, "u"));
+    ? rx(`[^${digits ? LN : L}${keep}]+`, "").split(text)
+    : rx(`[^${digits ? "\\p{L}\\p{N}" : "\\p{L}"}${keep}]+`, "u").split(text);
 }
 
 /** Every run of letters and digits with apostrophe tails ("don't", "Caroline's"). */
 export function wordRuns(text: string): string[] {
   return isCommonText(text)
-    ? (text.match(rx(`[${LN}]+(?:['’][${L}]+)*`, "g")) ?? [])
-    : (text.match(rx("[\\p{L}\\p{N}]+(?:['’][\\p{L}]+)*", "gu")) ?? []);
+    ? (rx(`[${LN}]+(?:['’][${L}]+)*`, "g").matchAll(text) ?? [])
+    : (rx("[\\p{L}\\p{N}]+(?:['’][\\p{L}]+)*", "gu").matchAll(text) ?? []);
 }
 
 /** `text.replace(/[^\p{L}\p{N}]+/gu, "")`. */
 export function lettersOnly(text: string): string {
   return isCommonText(text)
-    ? text.replace(rx(`[^${LN}]+`, "g"), "")
-    : text.replace(rx("[^\\p{L}\\p{N}]+", "gu"), "");
+    ? rx(`[^${LN}]+`, "g").replace(text, "")
+    : rx("[^\\p{L}\\p{N}]+", "gu").replace(text, "");
 }

@@ -2,6 +2,8 @@
  * Candidates (what a rule found) → Facts: the id and the normalised third-person text in
  * the language of the clause.
  */
+
+import { pattern } from "./regex.ts";
 import {
   clip,
   copula,
@@ -57,6 +59,9 @@ const OTHER_LABELS: Record<string, readonly [string, string]> = {
   mbti: ["MBTI", "MBTI"],
   living: ["거주 형태", "living arrangement"],
 };
+
+const FACT_TEXT_RE1 = pattern(/^(?:a|an|the|two|three|\d)\b/i);
+const FACT_TEXT_RE2 = pattern(/^[aeiou]/i);
 
 /** The normalised third-person text of a candidate. */
 export function factText(c: Candidate): string {
@@ -132,7 +137,7 @@ export function factText(c: Candidate): string {
     case "plan":
       return `The user's plan: ${detail}`;
     case "possession":
-      return `The user has ${/^(?:a|an|the|two|three|\d)\b/i.test(v) ? v : `${/^[aeiou]/i.test(v) ? "an" : "a"} ${v}`}`;
+      return `The user has ${FACT_TEXT_RE1.test(v) ? v : `${FACT_TEXT_RE2.test(v) ? "an" : "a"} ${v}`}`;
     case "other": {
       if (c.slot === "language") {
         return c.form === "learning" ? `The user is learning ${v}` : `The user speaks ${v}`;
@@ -143,12 +148,13 @@ export function factText(c: Candidate): string {
   }
 }
 
+const TIDY_VALUE_RE1 = pattern(/\s+/g);
+
+const TIDY_VALUE_RE2 = pattern(/^[\s"'“”‘’([]+|[\s"'“”‘’)\].,!?;:~…]+$/gu);
+
 /** Trims a value: spaces, surrounding quotes and punctuation. */
 export function tidyValue(value: string): string {
-  return value
-    .replace(/\s+/g, " ")
-    .replace(/^[\s"'“”‘’([]+|[\s"'“”‘’)\].,!?;:~…]+$/gu, "")
-    .trim();
+  return TIDY_VALUE_RE2.replace(TIDY_VALUE_RE1.replace(value, " "), "").trim();
 }
 
 export function toFact(c: Candidate, source: string, turn: number | undefined): Fact {

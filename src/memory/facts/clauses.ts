@@ -10,6 +10,8 @@
  *   만약, -다면, -(으)면 (conditional clause), -고 싶다, -면 좋겠다.
  */
 
+import { pattern } from "./regex.ts";
+
 export interface Clause {
   /** The clause text (trimmed, without the final punctuation). */
   text: string;
@@ -17,15 +19,28 @@ export interface Clause {
   asked: boolean;
 }
 
-const ABBREVIATIONS =
-  /(?:\b(?:Mr|Mrs|Ms|Dr|St|Mt|Jr|Sr|vs|etc|No|Ave|Rd|Inc|Ltd|Co|U\.S|e\.g|i\.e))$/i;
+const ABBREVIATIONS = pattern(
+  /(?:\b(?:Mr|Mrs|Ms|Dr|St|Mt|Jr|Sr|vs|etc|No|Ave|Rd|Inc|Ltd|Co|U\.S|e\.g|i\.e))$/i,
+);
+
+const SPLIT_CLAUSES_RE1 = pattern(/\d$/);
+const SPLIT_CLAUSES_RE2 = pattern(/\s/);
+const SPLIT_CLAUSES_RE3 = pattern(/[?？]/);
+
+const SPLIT_CLAUSES_RE4 = pattern(/[’‘]/g);
+const SPLIT_CLAUSES_RE5 = pattern(/^[-–—,;:]+\s*/);
+
+const SPLIT_CLAUSES_RE6 = pattern(/[“”]/g);
 
 /** Splits an utterance into clauses (see the file header). */
 export function splitClauses(text: string): Clause[] {
   const clauses: Clause[] = [];
   const sentences: { text: string; asked: boolean }[] = [];
   let start = 0;
-  const normalized = text.normalize("NFC").replace(/[’‘]/g, "'").replace(/[“”]/g, '"');
+  const normalized = SPLIT_CLAUSES_RE6.replace(
+    SPLIT_CLAUSES_RE4.replace(text.normalize("NFC"), "'"),
+    '"',
+  );
   const enders = /[.!?。！？]+|\n+/g;
   for (const match of normalized.matchAll(enders)) {
     const end = match.index ?? 0;
@@ -33,9 +48,10 @@ export function splitClauses(text: string): Clause[] {
     const mark = match[0];
     // "St. Mary's", "3.5", "U.S.": not an end of sentence.
     const next = normalized[end + mark.length] ?? "";
-    if (mark === "." && (ABBREVIATIONS.test(piece) || /\d$/.test(piece)) && next !== "") continue;
-    if (mark === "." && next !== "" && !/\s/.test(next)) continue;
-    sentences.push({ text: piece, asked: /[?？]/.test(mark) });
+    if (mark === "." && (ABBREVIATIONS.test(piece) || SPLIT_CLAUSES_RE1.test(piece)) && next !== "")
+      continue;
+    if (mark === "." && next !== "" && !SPLIT_CLAUSES_RE2.test(next)) continue;
+    sentences.push({ text: piece, asked: SPLIT_CLAUSES_RE3.test(mark) });
     start = end + mark.length;
   }
   sentences.push({ text: normalized.slice(start), asked: false });
@@ -43,7 +59,7 @@ export function splitClauses(text: string): Clause[] {
   for (const sentence of sentences) {
     const parts = splitSentence(sentence.text);
     parts.forEach((part, index) => {
-      const trimmed = part.trim().replace(/^[-–—,;:]+\s*/, "");
+      const trimmed = SPLIT_CLAUSES_RE5.replace(part.trim(), "");
       if (trimmed === "") return;
       clauses.push({ text: trimmed, asked: sentence.asked && index === parts.length - 1 });
     });
@@ -51,62 +67,73 @@ export function splitClauses(text: string): Clause[] {
   return clauses;
 }
 
-const KO_CONNECTIVE_SPLIT =
-  /(?<=[가-힣A-Za-z0-9](?:는데|은데|인데|ㄴ데|지만|니까|으니까|거든요|거든|고요|구요|어서|아서|해서|여서|라서|는데요|던데))\s+/;
+const KO_CONNECTIVE_SPLIT = pattern(
+  /(?<=[가-힣A-Za-z0-9](?:는데|은데|인데|ㄴ데|지만|니까|으니까|거든요|거든|고요|구요|어서|아서|해서|여서|라서|는데요|던데))\s+/,
+);
+
+const SPLIT_SENTENCE_RE1 = pattern(/\s*[;,，、]\s*|\s+[-–—]\s+/);
+const SPLIT_SENTENCE_RE2 = pattern(
+  /(?<!^\s*(?:my|our)\s+[\w-]+)\s+(?=(?:but|and|so|because|although|though|while|whereas)\s+(?:i|i'm|im|i've|my|we|we're|our|now|then|what|where|how|do you|can you|are you)\b)/i,
+);
+const SPLIT_SENTENCE_RE3 = pattern(/^(?:but|and|so|because|although|though|while|whereas)\s+/i);
 
 function splitSentence(sentence: string): string[] {
   const out: string[] = [];
-  for (const piece of sentence.split(/\s*[;,，、]\s*|\s+[-–—]\s+/)) {
+  for (const piece of SPLIT_SENTENCE_RE1.split(sentence)) {
     // English: " but|and|so|because <subject>" starts a new clause.
-    const english = piece.split(
-      /(?<!^\s*(?:my|our)\s+[\w-]+)\s+(?=(?:but|and|so|because|although|though|while|whereas)\s+(?:i|i'm|im|i've|my|we|we're|our|now|then|what|where|how|do you|can you|are you)\b)/i,
-    );
+    const english = SPLIT_SENTENCE_RE2.split(piece);
     for (const part of english) {
-      const stripped = part.replace(
-        /^(?:but|and|so|because|although|though|while|whereas)\s+/i,
-        "",
-      );
-      out.push(...stripped.split(KO_CONNECTIVE_SPLIT));
+      const stripped = SPLIT_SENTENCE_RE3.replace(part, "");
+      out.push(...KO_CONNECTIVE_SPLIT.split(stripped));
     }
   }
   return out.filter((part) => part.trim() !== "");
 }
 
-const EN_QUESTION_START =
-  /^(?:(?:hey|hi|so|and|but|ok|okay|um|uh|well|also|btw|lol)[,\s]+)*(?:do|does|did|is|are|am|was|were|can|could|would|will|should|shall|have|has|had|what|what's|whats|where|where's|wheres|who|who's|whos|when|when's|why|how|how's|which|whom|whose|remind me|tell me|any idea|got any)(?=\s|$)/i;
+const EN_QUESTION_START = pattern(
+  /^(?:(?:hey|hi|so|and|but|ok|okay|um|uh|well|also|btw|lol)[,\s]+)*(?:do|does|did|is|are|am|was|were|can|could|would|will|should|shall|have|has|had|what|what's|whats|where|where's|wheres|who|who's|whos|when|when's|why|how|how's|which|whom|whose|remind me|tell me|any idea|got any)(?=\s|$)/i,
+);
 
-const KO_INTERROGATIVE =
-  /(?:^|\s)(?:어디|어딘|어디에|어디서|뭐|뭘|뭔|무엇|무슨|누구|누가|언제|어느|어떤|어떻게|어때|왜)(?!든|라도|나\s|가\s*있|든지|가\s*그렇게)/;
+const KO_INTERROGATIVE = pattern(
+  /(?:^|\s)(?:어디|어딘|어디에|어디서|뭐|뭘|뭔|무엇|무슨|누구|누가|언제|어느|어떤|어떻게|어때|왜)(?!든|라도|나\s|가\s*있|든지|가\s*그렇게)/,
+);
 
-const KO_QUESTION_END =
-  /(?:나요|까요|냐|냐고|던가요|습니까|는가요|은가요|을까|ㄹ까|려나|했니|하니|있니|없니|했어\?|니\?)$/;
+const KO_QUESTION_END = pattern(
+  /(?:나요|까요|냐|냐고|던가요|습니까|는가요|은가요|을까|ㄹ까|려나|했니|하니|있니|없니|했어\?|니\?)$/,
+);
+
+const IS_QUESTION_RE1 = pattern(/[?？]\s*$/);
+const IS_QUESTION_RE2 = pattern(/[가-힣]/);
 
 export function isQuestion(clause: Clause): boolean {
-  if (clause.asked || /[?？]\s*$/.test(clause.text)) return true;
+  if (clause.asked || IS_QUESTION_RE1.test(clause.text)) return true;
   const text = clause.text.trim();
   if (EN_QUESTION_START.test(text)) return true;
-  if (/[가-힣]/.test(text)) {
+  if (IS_QUESTION_RE2.test(text)) {
     if (KO_QUESTION_END.test(text)) return true;
     if (KO_INTERROGATIVE.test(` ${text}`)) return true;
   }
   return false;
 }
 
-const EN_HYPOTHETICAL =
-  /\b(?:if|unless|suppose|supposing|imagine|imagining|hypothetically|wish|wishes|would|wouldn't|could|might|maybe|someday|one day|dream of|dreaming of|i'd|hope to|hoping to|want to|wanna|would like|'d like|'d love|pretend)\b/i;
+const EN_HYPOTHETICAL = pattern(
+  /\b(?:if|unless|suppose|supposing|imagine|imagining|hypothetically|wish|wishes|would|wouldn't|could|might|maybe|someday|one day|dream of|dreaming of|i'd|hope to|hoping to|want to|wanna|would like|'d like|'d love|pretend)\b/i,
+);
 
 /** Conditional / hypothetical / wish markers in Korean. */
-const KO_HYPOTHETICAL =
-  /(?:만약|만일|가령|가정하면|[가-힣](?:다면|라면|었으면|았으면|였으면|했으면)(?=\s|$|[,.!?])|고\s*싶|면\s*좋겠|ㄹ\s*텐데|을\s*텐데|텐데|할걸|했을걸|(?:면|으면)\s+[가-힣]|ㄴ다면)/;
+const KO_HYPOTHETICAL = pattern(
+  /(?:만약|만일|가령|가정하면|[가-힣](?:다면|라면|었으면|았으면|였으면|했으면)(?=\s|$|[,.!?])|고\s*싶|면\s*좋겠|ㄹ\s*텐데|을\s*텐데|텐데|할걸|했을걸|(?:면|으면)\s+[가-힣]|ㄴ다면)/,
+);
 
 /** Korean nouns that end in 라면/면 and are food, not a conditional. */
-const KO_NOODLES =
-  /(?:^|\s)(?:\S*라면|냉면|쫄면|짜장면|비빔면|\S*국수면|화면|가면|측면|정면|표면|내면|반면|방면|전면)(?:\s|$|[을를이가은는도])/;
+const KO_NOODLES = pattern(
+  /(?:^|\s)(?:\S*라면|냉면|쫄면|짜장면|비빔면|\S*국수면|화면|가면|측면|정면|표면|내면|반면|방면|전면)(?:\s|$|[을를이가은는도])/,
+);
 
 export function isHypothetical(clause: Clause): boolean {
   const text = clause.text;
   if (EN_HYPOTHETICAL.test(text)) return true;
-  if (!/[가-힣]/.test(text)) return false;
-  const stripped = text.replace(KO_NOODLES, " ");
+  if (!IS_QUESTION_RE2.test(text)) return false;
+  const stripped = KO_NOODLES.replace(text, " ");
   return KO_HYPOTHETICAL.test(stripped);
 }

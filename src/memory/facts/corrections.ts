@@ -10,6 +10,7 @@
  * I meant …), a name is stored, and a clause is just a name.
  */
 import { stripCopula, stripParticle } from "./korean.ts";
+import { pattern } from "./regex.ts";
 import {
   cleanText,
   clip,
@@ -23,18 +24,24 @@ import {
 const KO_NOT =
   /(?<![^\s])([가-힣A-Za-z0-9]+?)(?:이|가)?\s+아니(?:라|고)\s*,?\s+([가-힣A-Za-z0-9]+)/;
 const KO_INSTEAD = /(?<![^\s])([가-힣A-Za-z0-9]+)\s+말고\s+([가-힣A-Za-z0-9]+)/;
-const EN_NOT =
-  /\b([A-Za-z][\w'-]*(?:\s+[A-Z][\w'-]*)?),?\s+not\s+([A-Za-z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s*(?=[,.!?]|$)/;
-const EN_NOT_BUT =
-  /\bnot\s+([A-Za-z][\w'-]*(?:\s+[A-Z][\w'-]*)?),?\s+but\s+([A-Za-z][\w'-]*(?:\s+[A-Z][\w'-]*)?)/i;
+const EN_NOT = pattern(
+  /\b([A-Za-z][\w'-]*(?:\s+[A-Z][\w'-]*)?),?\s+not\s+([A-Za-z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s*(?=[,.!?]|$)/,
+);
+const EN_NOT_BUT = pattern(
+  /\bnot\s+([A-Za-z][\w'-]*(?:\s+[A-Z][\w'-]*)?),?\s+but\s+([A-Za-z][\w'-]*(?:\s+[A-Z][\w'-]*)?)/i,
+);
 
-const MARKER =
-  /잘못|오타|정정|아니다|아니야|아니요|\bsorry\b|\btypo\b|\bi meant\b|\bcorrection\b|\boops\b|\bactually\b/i;
-const KO_BARE_NAME = /(?:^|[,.!]\s*)([가-힣]{2,4}?)(?:이에요|예요|입니다|이야|야|이요)[.!~]*$/;
-const EN_BARE_NAME = /(?:^|[,.!]\s*)(?:it's|it is|i'm|i am|its)\s+([A-Z][a-z]+)[.!]*$/;
+const MARKER = pattern(
+  /잘못|오타|정정|아니다|아니야|아니요|\bsorry\b|\btypo\b|\bi meant\b|\bcorrection\b|\boops\b|\bactually\b/i,
+);
+const KO_BARE_NAME = pattern(
+  /(?:^|[,.!]\s*)([가-힣]{2,4}?)(?:이에요|예요|입니다|이야|야|이요)[.!~]*$/,
+);
+const EN_BARE_NAME = pattern(/(?:^|[,.!]\s*)(?:it's|it is|i'm|i am|its)\s+([A-Z][a-z]+)[.!]*$/);
 
-const NOT_A_NAME =
-  /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december|fine|okay|true|right|wrong|me|him|her|you|that|this|오늘|내일|어제|괜찮|맞|진짜|정말|제가|저|나)/i;
+const NOT_A_NAME = pattern(
+  /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december|fine|okay|true|right|wrong|me|him|her|you|that|this|오늘|내일|어제|괜찮|맞|진짜|정말|제가|저|나)/i,
+);
 
 /** Korean particles that follow a value in a fact's text, by (with final consonant, without). */
 const PAIRS: readonly (readonly [string, string])[] = [
@@ -49,6 +56,8 @@ const PAIRS: readonly (readonly [string, string])[] = [
 /** "대구에" → "대구", "와인이요" → "와인"; Latin words stay. */
 const stem = (word: string): string => stripParticle(stripCopula(word));
 
+const RETEXT_RE1 = pattern(/[()]/);
+
 /** The fact's text with `from` replaced by `to`, the following Korean particle agreeing. */
 function retext(text: string, from: string, to: string): string {
   const at = text.indexOf(from);
@@ -58,7 +67,7 @@ function retext(text: string, from: string, to: string): string {
     for (const particle of [c, v]) {
       if (rest.startsWith(particle)) {
         const fixed = josa(to, c, v);
-        return `${text.slice(0, at)}${/[()]/.test(fixed) ? `${to}${particle}` : fixed}${rest.slice(particle.length)}`;
+        return `${text.slice(0, at)}${RETEXT_RE1.test(fixed) ? `${to}${particle}` : fixed}${rest.slice(particle.length)}`;
       }
     }
   }
@@ -80,6 +89,8 @@ function replaced(fact: Fact, value: string, source: string, turn: number | unde
   return next;
 }
 
+const PAIRS_OF_RE1 = pattern(/^(?:meant|mean)\s+/i);
+
 function pairsOf(utterance: string): [corrected: string, value: string][] {
   const out: [string, string][] = [];
   for (const re of [KO_NOT, KO_INSTEAD]) {
@@ -87,11 +98,13 @@ function pairsOf(utterance: string): [corrected: string, value: string][] {
     if (m !== null) out.push([stem(m[1] ?? ""), stem(m[2] ?? "")]);
   }
   const not = EN_NOT.exec(utterance);
-  if (not !== null) out.push([not[2] ?? "", (not[1] ?? "").replace(/^(?:meant|mean)\s+/i, "")]);
+  if (not !== null) out.push([not[2] ?? "", PAIRS_OF_RE1.replace(not[1] ?? "", "")]);
   const but = EN_NOT_BUT.exec(utterance);
   if (but !== null) out.push([but[1] ?? "", but[2] ?? ""]);
   return out.filter(([y, x]) => y !== "" && x !== "" && y.toLowerCase() !== x.toLowerCase());
 }
+
+const CORRECTIONS_OF_RE1 = pattern(/[’‘]/g);
 
 /**
  * The facts an utterance corrects (see the file header): `remove` the stored ones, `add`
@@ -106,7 +119,7 @@ export function correctionsOf(
   const remove: Fact[] = [];
   const add: Fact[] = [];
   if (typeof utterance !== "string" || existing.length === 0) return { remove, add };
-  const text = utterance.normalize("NFC").replace(/[’‘]/g, "'").slice(0, 2000);
+  const text = CORRECTIONS_OF_RE1.replace(utterance.normalize("NFC"), "'").slice(0, 2000);
   for (const [corrected, value] of pairsOf(text)) {
     const fact = [...existing].reverse().find((f) => sameValue(f.value, corrected));
     if (fact === undefined) continue;

@@ -19,58 +19,56 @@ import {
   RELATIONS_EN,
   TIME_EN,
 } from "./lexicon.ts";
-import { allMatches, cachedRegExp } from "./regex.ts";
+import { type Pattern, pattern, patternOf } from "./regex.ts";
 
 type Found = Candidate[];
 
 /** Words that end a place/organisation value ("Busan now", "Google since 2020"). */
-const PLACE_STOP =
-  /\s+(?:now|currently|these days|nowadays|since|with|and|but|because|so|which|where|who|when|though|although|as|anymore|any more|too|actually|btw|lol|haha|right now|at the moment|recently|last|next|this|ago|yesterday|today|tomorrow|tonight|for|from|in|on|at|by|every|each|lately|already|again|if|or|to|near|after|before|until|while|full[- ]time|part[- ]time|remotely|myself|though)\b|\s+-\s+|[,;!?()"]|(?<!\b(?:St|Dr|Mt|Ft|Jr|Sr|Inc|Co|Ltd|Corp))\.(?=\s|$)/i;
+const PLACE_STOP = pattern(
+  /\s+(?:now|currently|these days|nowadays|since|with|and|but|because|so|which|where|who|when|though|although|as|anymore|any more|too|actually|btw|lol|haha|right now|at the moment|recently|last|next|this|ago|yesterday|today|tomorrow|tonight|for|from|in|on|at|by|every|each|lately|already|again|if|or|to|near|after|before|until|while|full[- ]time|part[- ]time|remotely|myself|though)\b|\s+-\s+|[,;!?()"]|(?<!\b(?:St|Dr|Mt|Ft|Jr|Sr|Inc|Co|Ltd|Corp))\.(?=\s|$)/i,
+);
 
 /** Words that end a liked/disliked thing; "and"/"or" split lists instead. */
-const THING_STOP =
-  /\s+(?:but|because|so|though|although|since|when|which|who|if|too|lol|haha|btw|actually|anymore|any more|a lot|so much|very much|more than|than|these days|lately|nowadays|right now|honestly|though|either|as well)\b|\s+-\s+|[,;!?()"]|\.(?=\s|$)/i;
+const THING_STOP = pattern(
+  /\s+(?:but|because|so|though|although|since|when|which|who|if|too|lol|haha|btw|actually|anymore|any more|a lot|so much|very much|more than|than|these days|lately|nowadays|right now|honestly|though|either|as well)\b|\s+-\s+|[,;!?()"]|\.(?=\s|$)/i,
+);
 
-const LEADING = /^(?:the|a|an|some|my|our|any)\s+/i;
-const PRONOUN =
-  /^(?:it|that|this|these|those|them|you|yours|mine|his|hers|theirs|ours|him|her|everything|anything|nothing|something|one|ones|when|how|what|the idea|doing that|myself|yourself|u|ya|em|being|having)\b/i;
+const LEADING = pattern(/^(?:the|a|an|some|my|our|any)\s+/i);
+const PRONOUN = pattern(
+  /^(?:it|that|this|these|those|them|you|yours|mine|his|hers|theirs|ours|him|her|everything|anything|nothing|something|one|ones|when|how|what|the idea|doing that|myself|yourself|u|ya|em|being|having)\b/i,
+);
+
+const CUT_RE1 = pattern(/\s+/);
 
 /** The value that starts at `rest`, cut at the first stop; at most `maxWords` words. */
-function cut(rest: string, stop: RegExp, maxWords = 6): string {
+function cut(rest: string, stop: Pattern, maxWords = 6): string {
   const match = stop.exec(rest);
   const raw = match === null ? rest : rest.slice(0, match.index);
   let value = raw.trim();
-  while (LEADING.test(value)) value = value.replace(LEADING, "");
-  const words = value.split(/\s+/).filter((word) => word !== "");
+  while (LEADING.test(value)) value = LEADING.replace(value, "");
+  const words = CUT_RE1.split(value).filter((word) => word !== "");
   return words.slice(0, maxWords).join(" ");
 }
 
+const ITEMS_RE1 = pattern(/^\s*(?:my|our)\s/i);
+
+const ITEMS_RE2 = pattern(/\s*,\s*|\s+(?:and|or|&)\s+/i);
+
+const ITEMS_RE3 = pattern(/^to\s+/i);
+
 function items(rest: string): string[] {
   // "I love my job", "I hate my commute": about the user's own things, not a taste.
-  if (/^\s*(?:my|our)\s/i.test(rest)) return [];
+  if (ITEMS_RE1.test(rest)) return [];
   const value = cut(rest, THING_STOP, 8);
-  return value
-    .split(/\s*,\s*|\s+(?:and|or|&)\s+/i)
-    .map((item) =>
-      item
-        .replace(LEADING, "")
-        .replace(/^to\s+/i, "")
-        .trim(),
-    )
+  return ITEMS_RE2.split(value)
+    .map((item) => ITEMS_RE3.replace(LEADING.replace(item, ""), "").trim())
     .filter((item) => item !== "" && !PRONOUN.test(item) && hasLetter(item, false));
 }
 
-const GLOBAL = new WeakMap<RegExp, RegExp>();
-
-/** Every match of `pattern` (made global once) with the text after it. */
-function after(text: string, pattern: RegExp): { rest: string; match: RegExpExecArray }[] {
-  let global = GLOBAL.get(pattern);
-  if (global === undefined) {
-    global = pattern.global ? pattern : new RegExp(pattern.source, `${pattern.flags}g`);
-    GLOBAL.set(pattern, global);
-  }
+/** Every match of `pattern` with the text after it. */
+function after(text: string, pattern: Pattern): { rest: string; match: RegExpExecArray }[] {
   const out: { rest: string; match: RegExpExecArray }[] = [];
-  for (const match of allMatches(global, text)) {
+  for (const match of pattern.all(text)) {
     out.push({ rest: text.slice((match.index ?? 0) + match[0].length), match });
   }
   return out;
@@ -80,60 +78,73 @@ function usable(value: string): boolean {
   return value !== "" && !PRONOUN.test(value) && hasLetter(value);
 }
 
+const PATTERN_RE1 = pattern(/-/g);
+
 const REL_WORDS_EN = Object.keys(RELATIONS_EN)
   .sort((a, b) => b.length - a.length)
-  .map((word) => word.replace(/-/g, "\\-"))
+  .map((word) => PATTERN_RE1.replace(word, "\\-"))
   .join("|");
+
+const RELATION_OF_RE1 = pattern(/s$/);
 
 function relationOf(word: string): string | undefined {
   const lower = word.toLowerCase();
-  return RELATIONS_EN[lower] ?? RELATIONS_EN[lower.replace(/s$/, "")];
+  return RELATIONS_EN[lower] ?? RELATIONS_EN[RELATION_OF_RE1.replace(lower, "")];
 }
 
 const I_AM = "(?:i'm|i am|im)";
 const ADVERBS =
   "(?:really\\s+|absolutely\\s+|just\\s+|also\\s+|totally\\s+|kinda\\s+|kind of\\s+|do\\s+|still\\s+|genuinely\\s+|honestly\\s+|truly\\s+|definitely\\s+|actually\\s+|so\\s+|super\\s+|very\\s+|now\\s+|currently\\s+)*";
 
-const NOT_A_NAME =
-  /^(?:not|none|nothing|secret|private|irrelevant|unimportant|unknown|a|an|the|what|whatever|too|so|hard|long|weird|complicated)\b/i;
+const NOT_A_NAME = pattern(
+  /^(?:not|none|nothing|secret|private|irrelevant|unimportant|unknown|a|an|the|what|whatever|too|so|hard|long|weird|complicated)\b/i,
+);
 
-const NAME_RE1 =
-  /(?:\bmy name(?:'s|\s+is)|^(?:(?:hi|hey|hello)(?:\s+there)?[,!.]?\s+)?name's)\s+/gi;
-const NAME_RE2 =
-  /\b(?:you can call me|just call me|please call me|call me|people call me|everyone calls me|i go by)\s+/gi;
+const NAME_RE1 = pattern(
+  /(?:\bmy name(?:'s|\s+is)|^(?:(?:hi|hey|hello)(?:\s+there)?[,!.]?\s+)?name's)\s+/gi,
+);
+const NAME_RE2 = pattern(
+  /\b(?:you can call me|just call me|please call me|call me|people call me|everyone calls me|i go by)\s+/gi,
+);
+
+const NAME_RE3 = pattern(/\s+(?:and|but|by|btw|from|i|i'm|im|nice|but)\b|[,;.!?]/i);
+const NAME_RE4 = pattern(
+  /\s+(?:though|and|but|instead|please|everyone|if|since|because|for|lol)\b|[,;.!?]/i,
+);
+const NAME_RE5 = pattern(/^(?:back|later|anytime|maybe|when|if|crazy|old)\b/i);
+const NAME_RE6 = pattern(
+  /^(?:((?:hi|hey|hello|hiya|yo|greetings|howdy|heya)(?:\s+there)?)[,!.]?\s+)?(?:i'm|i am|im)\s+([A-Za-z][A-Za-z'-]*)((?:\s+[A-Za-z][A-Za-z'-]*)?)\s*(.*)$/i,
+);
+const NAME_RE7 = pattern(/^[A-Z][a-z]/);
+const NAME_RE8 = pattern(/^(?:$|[,.!]|(?:btw|by the way|here|from|and|nice to meet you)\b)/i);
+const NAME_RE9 = pattern(/^(?:btw|by the way|here)\b/i);
+const NAME_RE10 = pattern(/^(?:hi|hey|hello)[,!]?\s+(?:this is|it's)\s+([A-Z][a-z]+)\b/);
 
 function name(text: string): Found {
   const out: Found = [];
   for (const { rest } of after(text, NAME_RE1)) {
-    const value = cut(rest, /\s+(?:and|but|by|btw|from|i|i'm|im|nice|but)\b|[,;.!?]/i, 3);
+    const value = cut(rest, NAME_RE3, 3);
     if (usable(value) && !NOT_A_NAME.test(value)) out.push({ category: "name", value, lang: "en" });
   }
   for (const { rest } of after(text, NAME_RE2)) {
-    const value = cut(
-      rest,
-      /\s+(?:though|and|but|instead|please|everyone|if|since|because|for|lol)\b|[,;.!?]/i,
-      2,
-    );
-    if (usable(value) && !/^(?:back|later|anytime|maybe|when|if|crazy|old)\b/i.test(value)) {
+    const value = cut(rest, NAME_RE4, 2);
+    if (usable(value) && !NAME_RE5.test(value)) {
       out.push({ category: "name", value, lang: "en", form: "nickname" });
     }
   }
-  const intro =
-    /^(?:((?:hi|hey|hello|hiya|yo|greetings|howdy|heya)(?:\s+there)?)[,!.]?\s+)?(?:i'm|i am|im)\s+([A-Za-z][A-Za-z'-]*)((?:\s+[A-Za-z][A-Za-z'-]*)?)\s*(.*)$/i.exec(
-      text,
-    );
+  const intro = NAME_RE6.exec(text);
   if (intro !== null) {
     const first = intro[2] ?? "";
     let second = (intro[3] ?? "").trim();
     let tail = (intro[4] ?? "").trim();
-    if (second !== "" && !/^[A-Z][a-z]/.test(second)) {
+    if (second !== "" && !NAME_RE7.test(second)) {
       tail = `${second} ${tail}`.trim();
       second = "";
     }
-    const ends = /^(?:$|[,.!]|(?:btw|by the way|here|from|and|nice to meet you)\b)/i.test(tail);
+    const ends = NAME_RE8.test(tail);
     const lower = first.toLowerCase();
-    const capital = /^[A-Z][a-z]/.test(first);
-    const context = intro[1] !== undefined || /^(?:btw|by the way|here)\b/i.test(tail);
+    const capital = NAME_RE7.test(first);
+    const context = intro[1] !== undefined || NAME_RE9.test(tail);
     const taken =
       NOT_NAMES_EN.has(lower) ||
       NATIONALITIES[lower] !== undefined ||
@@ -147,44 +158,56 @@ function name(text: string): Found {
       });
     }
   }
-  const thisIs = /^(?:hi|hey|hello)[,!]?\s+(?:this is|it's)\s+([A-Z][a-z]+)\b/.exec(text);
+  const thisIs = NAME_RE10.exec(text);
   if (thisIs !== null) out.push({ category: "name", value: thisIs[1] ?? "", lang: "en" });
   return out;
 }
 
-const RESIDENCE_PATTERNS: readonly [RegExp, "plain" | "hometown"][] = [
+const RESIDENCE_PATTERNS: readonly [Pattern, "plain" | "hometown"][] = [
   [
-    /\b(?:i|we)\s+(?:currently\s+|now\s+|still\s+|actually\s+|also\s+|both\s+)?(?:live|reside|am living|'m living|are living|'re living|have lived|'ve lived|have been living|'ve been living)\s+(?:(?:alone|together|with\s+[\w\s]+?)\s+)?(?:in|near|at|on|outside(?:\s+of)?)\s+/gi,
+    pattern(
+      /\b(?:i|we)\s+(?:currently\s+|now\s+|still\s+|actually\s+|also\s+|both\s+)?(?:live|reside|am living|'m living|are living|'re living|have lived|'ve lived|have been living|'ve been living)\s+(?:(?:alone|together|with\s+[\w\s]+?)\s+)?(?:in|near|at|on|outside(?:\s+of)?)\s+/gi,
+    ),
     "plain",
   ],
   [
-    /\b(?:i|we)\s+(?:just\s+|recently\s+|finally\s+|actually\s+|already\s+)?(?:moved|relocated)\s+(?:back\s+)?(?:from\s+[\w.' -]+?\s+)?to\s+/gi,
+    pattern(
+      /\b(?:i|we)\s+(?:just\s+|recently\s+|finally\s+|actually\s+|already\s+)?(?:moved|relocated)\s+(?:back\s+)?(?:from\s+[\w.' -]+?\s+)?to\s+/gi,
+    ),
     "plain",
   ],
   [
-    /\b(?:i'm|i am|im|we're|we are)\s+(?:currently\s+|now\s+)?(?:based|located|living)\s+in\s+/gi,
+    pattern(
+      /\b(?:i'm|i am|im|we're|we are)\s+(?:currently\s+|now\s+)?(?:based|located|living)\s+in\s+/gi,
+    ),
     "plain",
   ],
-  [/\bmy\s+(?:home|place|apartment|house|flat)\s+is\s+in\s+/gi, "plain"],
+  [pattern(/\bmy\s+(?:home|place|apartment|house|flat)\s+is\s+in\s+/gi), "plain"],
   [
-    /\b(?:i|we)\s+(?:rent|own|have|share|am renting|are renting)\s+(?:a|an|my|our)\s+(?:[\w-]+\s+){0,2}?(?:apartment|studio|house|flat|place|room|condo|home)\s+(?:in|near)\s+/gi,
+    pattern(
+      /\b(?:i|we)\s+(?:rent|own|have|share|am renting|are renting)\s+(?:a|an|my|our)\s+(?:[\w-]+\s+){0,2}?(?:apartment|studio|house|flat|place|room|condo|home)\s+(?:in|near)\s+/gi,
+    ),
     "plain",
   ],
-  [/\bmy\s+home\s*town\s+is\s+/gi, "hometown"],
-  [/\b(?:i'm|i am|im)\s+(?:originally\s+)?from\s+/gi, "hometown"],
-  [/\bi\s+(?:grew up|was raised|was born and raised)\s+in\s+/gi, "hometown"],
-  [/\bi\s+was\s+born\s+in\s+(?=[A-Z])/g, "hometown"],
+  [pattern(/\bmy\s+home\s*town\s+is\s+/gi), "hometown"],
+  [pattern(/\b(?:i'm|i am|im)\s+(?:originally\s+)?from\s+/gi), "hometown"],
+  [pattern(/\bi\s+(?:grew up|was raised|was born and raised)\s+in\s+/gi), "hometown"],
+  [pattern(/\bi\s+was\s+born\s+in\s+(?=[A-Z])/g), "hometown"],
 ];
+
+const RESIDENCE_RE1 = pattern(/\b(?:team|department|company|office|work|family)\b/i);
+const RESIDENCE_RE2 = pattern(/^(?:here|there|home|town|the city|a house|an apartment)$/i);
+const RESIDENCE_RE3 = pattern(/\bi\s+live\s+(?:alone|by myself|on my own)\b/i);
 
 function residence(text: string): Found {
   const out: Found = [];
   for (const [pattern, form] of RESIDENCE_PATTERNS) {
     for (const { rest } of after(text, pattern)) {
       const value = cut(rest, PLACE_STOP, 5);
-      if (!usable(value) || /\b(?:team|department|company|office|work|family)\b/i.test(value)) {
+      if (!usable(value) || RESIDENCE_RE1.test(value)) {
         continue;
       }
-      if (/^(?:here|there|home|town|the city|a house|an apartment)$/i.test(value)) continue;
+      if (RESIDENCE_RE2.test(value)) continue;
       out.push(
         form === "hometown"
           ? { category: "residence", value, lang: "en", key: "hometown", form: "hometown" }
@@ -192,31 +215,45 @@ function residence(text: string): Found {
       );
     }
   }
-  if (/\bi\s+live\s+(?:alone|by myself|on my own)\b/i.test(text)) {
+  if (RESIDENCE_RE3.test(text)) {
     out.push({ category: "other", value: "alone", lang: "en", key: "living", slot: "living" });
   }
   return out;
 }
 
 const WORKPLACE_PATTERNS = [
-  /\b(?:i|we)\s+(?:currently\s+|now\s+|still\s+|also\s+|actually\s+)?(?:work|am working|'m working|'ve been working|have been working|teach|intern)\s+(?:at|for)\s+/gi,
-  /\b(?:i'm|i am|im)\s+(?:currently\s+)?(?:employed|working|interning)\s+(?:at|by|for|with)\s+/gi,
-  /\bi\s+(?:just\s+|recently\s+)?(?:joined|started\s+(?:a\s+new\s+job\s+|working\s+|my\s+new\s+job\s+|an\s+internship\s+)?at)\s+/gi,
-  /\bmy\s+(?:company|employer|workplace|firm)\s+is\s+/gi,
+  pattern(
+    /\b(?:i|we)\s+(?:currently\s+|now\s+|still\s+|also\s+|actually\s+)?(?:work|am working|'m working|'ve been working|have been working|teach|intern)\s+(?:at|for)\s+/gi,
+  ),
+  pattern(
+    /\b(?:i'm|i am|im)\s+(?:currently\s+)?(?:employed|working|interning)\s+(?:at|by|for|with)\s+/gi,
+  ),
+  pattern(
+    /\bi\s+(?:just\s+|recently\s+)?(?:joined|started\s+(?:a\s+new\s+job\s+|working\s+|my\s+new\s+job\s+|an\s+internship\s+)?at)\s+/gi,
+  ),
+  pattern(/\bmy\s+(?:company|employer|workplace|firm)\s+is\s+/gi),
 ];
 
-const WORKPLACE_RE1 =
-  /\bmy\s+(?:shift|shifts|job|internship|desk|work)\s+at\s+|\b(?:i|we)\s+(?:work|am working)\s+(?:the\s+)?(?:night|day|early|late)\s+shifts?\s+at\s+/gi;
-const WORKPLACE_RE2 = /\bmy\s+office\s+is\s+(?:in|at|located in|near)\s+/gi;
-const WORKPLACE_RE3 = /\bi\s+(?:currently\s+)?work\s+in\s+/gi;
+const WORKPLACE_RE1 = pattern(
+  /\bmy\s+(?:shift|shifts|job|internship|desk|work)\s+at\s+|\b(?:i|we)\s+(?:work|am working)\s+(?:the\s+)?(?:night|day|early|late)\s+shifts?\s+at\s+/gi,
+);
+const WORKPLACE_RE2 = pattern(/\bmy\s+office\s+is\s+(?:in|at|located in|near)\s+/gi);
+const WORKPLACE_RE3 = pattern(/\bi\s+(?:currently\s+)?work\s+in\s+/gi);
+
+const WORKPLACE_RE4 = pattern(/^(?:in|at|located in|based in)\s+/i);
+const WORKPLACE_RE5 = pattern(/^(?:home|work|night|the moment)$/i);
+const WORKPLACE_RE6 = pattern(
+  /\bi\s+(?:mostly\s+|mainly\s+)?work\s+(?:from\s+home|remotely|at\s+home)\b/i,
+);
+const WORKPLACE_RE7 = pattern(/^[A-Z]/);
 
 function workplace(text: string): Found {
   const out: Found = [];
   for (const pattern of WORKPLACE_PATTERNS) {
     for (const { rest } of after(text, pattern)) {
-      const located = /^(?:in|at|located in|based in)\s+/i.exec(rest);
+      const located = WORKPLACE_RE4.exec(rest);
       const value = cut(located === null ? rest : rest.slice(located[0].length), PLACE_STOP, 5);
-      if (!usable(value) || /^(?:home|work|night|the moment)$/i.test(value)) continue;
+      if (!usable(value) || WORKPLACE_RE5.test(value)) continue;
       out.push(
         located === null
           ? { category: "workplace", value, lang: "en" }
@@ -234,14 +271,14 @@ function workplace(text: string): Found {
       out.push({ category: "workplace", value, lang: "en", key: "location", form: "location" });
     }
   }
-  if (/\bi\s+(?:mostly\s+|mainly\s+)?work\s+(?:from\s+home|remotely|at\s+home)\b/i.test(text)) {
+  if (WORKPLACE_RE6.test(text)) {
     out.push({ category: "workplace", value: "remote", lang: "en", form: "remote" });
   }
   for (const { rest } of after(text, WORKPLACE_RE3)) {
     const value = cut(rest, PLACE_STOP, 4);
     if (!usable(value)) continue;
     out.push(
-      /^[A-Z]/.test(value)
+      WORKPLACE_RE7.test(value)
         ? { category: "workplace", value, lang: "en" }
         : { category: "job", value, lang: "en" },
     );
@@ -249,18 +286,18 @@ function workplace(text: string): Found {
   return out;
 }
 
+const IS_PROFESSION_RE1 = pattern(/^[a-z]{3,}(?:ist|ician|ologist|grapher)s?$/);
+const IS_PROFESSION_RE2 = pattern(
+  /^(?:optimist|pessimist|realist|idealist|perfectionist|minimalist|extremist|narcissist|racist|sexist|purist|specialist|artist)s?$/,
+);
+
 /**
  * Professions outside the word list by their suffix ("hygienist", "pianist", "optician",
  * "cardiologist", "videographer"), minus words of character ("optimist", "realist").
  */
 function isProfession(word: string): boolean {
   const lower = word.toLowerCase();
-  return (
-    /^[a-z]{3,}(?:ist|ician|ologist|grapher)s?$/.test(lower) &&
-    !/^(?:optimist|pessimist|realist|idealist|perfectionist|minimalist|extremist|narcissist|racist|sexist|purist|specialist|artist)s?$/.test(
-      lower,
-    )
-  );
+  return IS_PROFESSION_RE1.test(lower) && !IS_PROFESSION_RE2.test(lower);
 }
 
 function singular(word: string): string {
@@ -270,42 +307,51 @@ function singular(word: string): string {
   return lower;
 }
 
-const JOB_RE1 = cachedRegExp(
+const JOB_RE1 = patternOf(
   `\\b${I_AM}\\s+(?:now\\s+|currently\\s+|also\\s+|actually\\s+|just\\s+|still\\s+)?(?:a|an)\\s+`,
   "i",
 );
-const JOB_RE2 =
-  /\b(?:i|we)\s+(?:currently\s+|now\s+|also\s+|just\s+|recently\s+)?(?:work|am working|'m working|'ve been working|have been working|started|start)\s+(?:(?:a\s+new\s+job\s+|working\s+)?(?:at|for)\s+[\w&.' -]+?\s+)?as\s+(?:a\s+|an\s+)?/gi;
-const JOB_RE3 =
-  /\bmy\s+(?:job|profession|occupation|role|position|title)\s+is\s+(?:a\s+|an\s+|being\s+a\s+)?/gi;
-const JOB_RE4 = cachedRegExp(
+const JOB_RE2 = pattern(
+  /\b(?:i|we)\s+(?:currently\s+|now\s+|also\s+|just\s+|recently\s+)?(?:work|am working|'m working|'ve been working|have been working|started|start)\s+(?:(?:a\s+new\s+job\s+|working\s+)?(?:at|for)\s+[\w&.' -]+?\s+)?as\s+(?:a\s+|an\s+)?/gi,
+);
+const JOB_RE3 = pattern(
+  /\bmy\s+(?:job|profession|occupation|role|position|title)\s+is\s+(?:a\s+|an\s+|being\s+a\s+)?/gi,
+);
+const JOB_RE4 = patternOf(
   `\\b${I_AM}\\s+(retired|unemployed|self-employed|between jobs|a stay-at-home (?:mom|dad|parent)|job hunting)\\b`,
   "i",
 );
-const JOB_RE5 = /\bi\s+do\s+/gi;
+const JOB_RE5 = pattern(/\bi\s+do\s+/gi);
+
+const JOB_RE6 = pattern(/[,.;!?]$/);
+const JOB_RE7 = pattern(/\b(?:fan|lover|bit|lot|kind|sort|type|night|morning|big|huge)\b/i);
+const JOB_RE8 = pattern(/^(?:at|for|with)\s+/i);
+const JOB_RE9 = pattern(/^\s*(?:at|for|with)\s+/i);
+const JOB_RE10 = pattern(
+  /\bi\s+(?:currently\s+|now\s+|still\s+)?teach\b(?!\s+(?:myself|yourself|him|her|them|my\s+(?:kids|son|daughter|dog)))/i,
+);
+const JOB_RE11 = pattern(/^(.+?)\s+for\s+a\s+living\b/i);
+
+const JOB_RE12 = pattern(/[,.;!?]+$/);
 
 function job(text: string): Found {
   const out: Found = [];
   for (const { rest } of after(text, JOB_RE1)) {
-    const words = rest.split(/\s+/).slice(0, 6);
+    const words = CUT_RE1.split(rest).slice(0, 6);
     for (let i = 0; i < words.length; i++) {
-      const word = (words[i] ?? "").replace(/[,.;!?]+$/, "");
+      const word = JOB_RE12.replace(words[i] ?? "", "");
       if (!JOB_HEADS_EN.has(singular(word)) && !isProfession(word)) {
-        if (/[,.;!?]$/.test(words[i] ?? "")) break;
+        if (JOB_RE6.test(words[i] ?? "")) break;
         continue;
       }
-      const value = words
-        .slice(0, i + 1)
-        .join(" ")
-        .replace(/[,.;!?]+$/, "");
-      if (/\b(?:fan|lover|bit|lot|kind|sort|type|night|morning|big|huge)\b/i.test(value)) break;
+      const value = JOB_RE12.replace(words.slice(0, i + 1).join(" "), "");
+      if (JOB_RE7.test(value)) break;
       out.push({ category: "job", value, lang: "en" });
       const tail = words.slice(i + 1).join(" ");
-      const org = /^(?:at|for|with)\s+/i.exec(tail);
-      if (org !== null && !/[,.;!?]$/.test(words[i] ?? "")) {
+      const org = JOB_RE8.exec(tail);
+      if (org !== null && !JOB_RE6.test(words[i] ?? "")) {
         const place = cut(
-          rest
-            .split(/\s+/)
+          CUT_RE1.split(rest)
             .slice(i + 1)
             .join(" ")
             .slice(org[0].length),
@@ -321,7 +367,7 @@ function job(text: string): Found {
     const value = cut(rest, PLACE_STOP, 4);
     if (!usable(value)) continue;
     out.push({ category: "job", value, lang: "en" });
-    const org = /^\s*(?:at|for|with)\s+/i.exec(rest.slice(rest.indexOf(value) + value.length));
+    const org = JOB_RE9.exec(rest.slice(rest.indexOf(value) + value.length));
     if (org !== null) {
       const tail = rest.slice(rest.indexOf(value) + value.length + org[0].length);
       const place = cut(tail, PLACE_STOP, 5);
@@ -334,15 +380,11 @@ function job(text: string): Found {
   }
   const status = JOB_RE4.exec(text);
   if (status !== null) out.push({ category: "job", value: status[1] ?? "", lang: "en" });
-  if (
-    /\bi\s+(?:currently\s+|now\s+|still\s+)?teach\b(?!\s+(?:myself|yourself|him|her|them|my\s+(?:kids|son|daughter|dog)))/i.test(
-      text,
-    )
-  ) {
+  if (JOB_RE10.test(text)) {
     out.push({ category: "job", value: "teacher", lang: "en" });
   }
   for (const { rest } of after(text, JOB_RE5)) {
-    const living = /^(.+?)\s+for\s+a\s+living\b/i.exec(rest);
+    const living = JOB_RE11.exec(rest);
     if (living !== null && usable(living[1] ?? "")) {
       out.push({ category: "job", value: living[1] ?? "", lang: "en" });
     }
@@ -350,29 +392,31 @@ function job(text: string): Found {
   return out;
 }
 
-const FAMILY_RE1 = cachedRegExp(
+const FAMILY_RE1 = patternOf(
   `(?:^|[\\s,;])my\\s+(?:(?:older|younger|little|big|baby|twin|eldest|oldest|youngest|step|new|\\d+-year-old)\\s+)?(${REL_WORDS_EN})s?(?=(?:'s|\\s+(?:[A-Z][a-z]+\\s+)?(?:is|are|was born|just|named|called|and\\s+i\\b|and\\s+me\\b|will|got|can|cannot|[a-z]+s)\\b|,\\s+[A-Z][a-z]+,))`,
   "gi",
 );
-const FAMILY_RE2 = cachedRegExp(
+const FAMILY_RE2 = patternOf(
   `\\b(?:i|we)\\s+(?:also\\s+|now\\s+)?(?:have|'ve got|have got|got|adopted|own|just adopted)\\s+(?:a|an|one|two|three|four|five|\\d+)\\s+((?:[\\w-]+\\s+){0,3}?(?:${REL_WORDS_EN})s?)\\b`,
   "gi",
 );
-const FAMILY_RE3 = cachedRegExp(
+const FAMILY_RE3 = patternOf(
   `^\\s*(?:,\\s*and|,|and)\\s+(?:a|an|one|two|three|four|\\d+)\\s+((?:[\\w-]+\\s+){0,2}?(?:${REL_WORDS_EN})s?)\\b`,
   "i",
 );
-const FAMILY_RE4 = cachedRegExp(`\\bwith\\s+my\\s+(${REL_WORDS_EN})\\b`, "gi");
-const FAMILY_RE5 = cachedRegExp(`\\b${I_AM}\\s+(?:happily\\s+)?(married|engaged)\\b`, "i");
-const FAMILY_RE6 = cachedRegExp(
+const FAMILY_RE4 = patternOf(`\\bwith\\s+my\\s+(${REL_WORDS_EN})\\b`, "gi");
+const FAMILY_RE5 = patternOf(`\\b${I_AM}\\s+(?:happily\\s+)?(married|engaged)\\b`, "i");
+const FAMILY_RE6 = patternOf(
   `\\b${I_AM}\\s+a\\s+(?:single\\s+|new\\s+|first-time\\s+|proud\\s+|stay-at-home\\s+|working\\s+)?(mom|mother|dad|father|parent)\\b`,
   "i",
 );
 
+const FAMILY_RE7 = pattern(/\b(?:live|living|moved|stay|staying)\b/i);
+
 function family(text: string): Found {
   const out: Found = [];
   const add = (written: string, detail = text): void => {
-    const words = written.trim().split(/\s+/);
+    const words = CUT_RE1.split(written.trim());
     const relation = relationOf(words.at(-1) ?? "");
     if (relation === undefined) return;
     out.push({
@@ -384,12 +428,12 @@ function family(text: string): Found {
     });
   };
   const my = FAMILY_RE1;
-  for (const m of allMatches(my, text)) add(m[1] ?? "");
+  for (const m of my.all(text)) add(m[1] ?? "");
   const have = FAMILY_RE2;
   const adjectives =
     /^(?:little|young|adorable|beautiful|wonderful|grown|teenage|lovely|cute|sweet)\s+/i;
   const more = FAMILY_RE3;
-  for (const m of allMatches(have, text)) {
+  for (const m of have.all(text)) {
     add((m[1] ?? "").replace(adjectives, ""));
     // "two cats and a parrot": the rest of the list.
     let rest = text.slice((m.index ?? 0) + m[0].length);
@@ -398,8 +442,8 @@ function family(text: string): Found {
       rest = rest.slice(next[0].length);
     }
   }
-  if (/\b(?:live|living|moved|stay|staying)\b/i.test(text)) {
-    for (const m of allMatches(FAMILY_RE4, text)) {
+  if (FAMILY_RE7.test(text)) {
+    for (const m of FAMILY_RE4.all(text)) {
       add(m[1] ?? "");
     }
   }
@@ -420,28 +464,36 @@ function family(text: string): Found {
   return out;
 }
 
-const DONT_LIKE =
-  /\b(?:i|we)\s+(?:really\s+|just\s+|honestly\s+)?(?:don't|do not|dont|never)\s+(?:really\s+|particularly\s+|much\s+)?(?:like|enjoy|care for)\s+/gi;
+const DONT_LIKE = pattern(
+  /\b(?:i|we)\s+(?:really\s+|just\s+|honestly\s+)?(?:don't|do not|dont|never)\s+(?:really\s+|particularly\s+|much\s+)?(?:like|enjoy|care for)\s+/gi,
+);
 
-const LIKES_RE1 = cachedRegExp(
+const LIKES_RE1 = patternOf(
   `\\b(?:i|we)\\s+${ADVERBS}(?:like|love|adore|enjoy|prefer|dig)\\s+`,
   "i",
 );
-const LIKES_RE2 = cachedRegExp(
+const LIKES_RE2 = patternOf(
   `\\b${I_AM}\\s+${ADVERBS}(?:into|a\\s+(?:big\\s+|huge\\s+|massive\\s+|great\\s+)?fan\\s+of|fan\\s+of|obsessed\\s+with|crazy\\s+about|passionate\\s+about|addicted\\s+to)\\s+`,
   "i",
 );
-const LIKES_RE3 =
-  /\bmy\s+(?:absolute\s+|all-time\s+|current\s+|new\s+)?favou?rite\s+((?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:is|are|has to be)\s+/gi;
-const LIKES_RE4 = /\bmy\s+hobb(?:y|ies)\s+(?:is|are|include)\s+/gi;
-const LIKES_RE5 = cachedRegExp(
+const LIKES_RE3 = pattern(
+  /\bmy\s+(?:absolute\s+|all-time\s+|current\s+|new\s+)?favou?rite\s+((?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:is|are|has to be)\s+/gi,
+);
+const LIKES_RE4 = pattern(/\bmy\s+hobb(?:y|ies)\s+(?:is|are|include)\s+/gi);
+const LIKES_RE5 = patternOf(
   `\\b(?:i|we)\\s+${ADVERBS}(?:hate|dislike|detest|loathe|despise|can't stand|cannot stand|can not stand|can't bear|cant stand)\\s+`,
   "i",
 );
-const LIKES_RE6 = cachedRegExp(
+const LIKES_RE6 = patternOf(
   `(?:\\b${I_AM}\\s+|^(?:honestly,?\\s+)?)not\\s+(?:a\\s+(?:big\\s+|huge\\s+)?fan\\s+of|really\\s+into|into|crazy about)\\s+`,
   "i",
 );
+
+const LIKES_RE7 = pattern(
+  /^(?:(?:and|but|also|honestly|oh)\s+)?([\w' -]{2,40}?)\s+(?:is|are)\s+(?:totally\s+|definitely\s+|so\s+|really\s+)?my\s+(?:absolute\s+)?(?:favou?rite(?:\s+thing)?|jam|thing|jam though|weakness|guilty pleasure|comfort food)\b/i,
+);
+
+const LIKES_RE8 = pattern(/\s+now\b.*$/i);
 
 function likes(text: string): Found {
   const out: Found = [];
@@ -451,10 +503,10 @@ function likes(text: string): Found {
   for (const { rest } of after(text, LIKES_RE2)) {
     for (const item of items(rest)) out.push({ category: "preference", value: item, lang: "en" });
   }
-  for (const m of allMatches(LIKES_RE3, text)) {
-    const slot = (m[1] ?? "").toLowerCase().replace(/s$/, "");
+  for (const m of LIKES_RE3.all(text)) {
+    const slot = RELATION_OF_RE1.replace((m[1] ?? "").toLowerCase(), "");
     const rest = text.slice((m.index ?? 0) + m[0].length);
-    for (const item of items(rest.replace(/\s+now\b.*$/i, ""))) {
+    for (const item of items(LIKES_RE8.replace(rest, ""))) {
       out.push({
         category: "preference",
         value: item,
@@ -465,12 +517,9 @@ function likes(text: string): Found {
       });
     }
   }
-  const mine =
-    /^(?:(?:and|but|also|honestly|oh)\s+)?([\w' -]{2,40}?)\s+(?:is|are)\s+(?:totally\s+|definitely\s+|so\s+|really\s+)?my\s+(?:absolute\s+)?(?:favou?rite(?:\s+thing)?|jam|thing|jam though|weakness|guilty pleasure|comfort food)\b/i.exec(
-      text,
-    );
-  if (mine !== null && usable((mine[1] ?? "").replace(LEADING, ""))) {
-    out.push({ category: "preference", value: (mine[1] ?? "").replace(LEADING, ""), lang: "en" });
+  const mine = LIKES_RE7.exec(text);
+  if (mine !== null && usable(LEADING.replace(mine[1] ?? "", ""))) {
+    out.push({ category: "preference", value: LEADING.replace(mine[1] ?? "", ""), lang: "en" });
   }
   for (const { rest } of after(text, LIKES_RE4)) {
     for (const item of items(rest)) {
@@ -485,23 +534,31 @@ function likes(text: string): Found {
   return out;
 }
 
-const HEALTH_RE1 = cachedRegExp(
+const HEALTH_RE1 = patternOf(
   `\\b${I_AM}\\s+${ADVERBS}(?:severely\\s+|mildly\\s+|deathly\\s+|a\\s+(?:bit|little)\\s+)?allergic\\s+to\\s+`,
   "i",
 );
-const HEALTH_RE2 =
-  /\b(?:i|we)\s+(?:have|'ve got|have got|got)\s+(?:a|an)?\s*(?:severe\s+|mild\s+|bad\s+|serious\s+)?([\w -]+?)\s+allerg(?:y|ies)\b/gi;
-const HEALTH_RE3 = /\bi\s+(?:can't|cannot|can not|cant)\s+(?:eat|have|drink|digest)\s+/gi;
-const HEALTH_RE4 = cachedRegExp(
+const HEALTH_RE2 = pattern(
+  /\b(?:i|we)\s+(?:have|'ve got|have got|got)\s+(?:a|an)?\s*(?:severe\s+|mild\s+|bad\s+|serious\s+)?([\w -]+?)\s+allerg(?:y|ies)\b/gi,
+);
+const HEALTH_RE3 = pattern(/\bi\s+(?:can't|cannot|can not|cant)\s+(?:eat|have|drink|digest)\s+/gi);
+const HEALTH_RE4 = patternOf(
   `\\b(?:i|we)\\s+(?:have|'ve got|have got|was diagnosed with|suffer from|live with|struggle with|deal with)\\s+(?:a\\s+|an\\s+)?(?:mild\\s+|severe\\s+|chronic\\s+|bad\\s+)?(${CONDITIONS_EN})\\b`,
   "gi",
 );
-const HEALTH_RE5 = cachedRegExp(
+const HEALTH_RE5 = patternOf(
   `\\b(?:i'm|i am|im|i've been|i have been|ive been)\\s+(?:a\\s+|an\\s+)?(?:strict\\s+|full\\s+|also\\s+|now\\s+)?(${DIET_EN})\\b`,
   "gi",
 );
-const HEALTH_RE6 =
-  /\bi\s+(?:don't|do not|never)\s+(drink(?:\s+alcohol)?|smoke|eat\s+(?:meat|pork|beef|red meat|dairy|gluten|sugar|fish))\b/gi;
+const HEALTH_RE6 = pattern(
+  /\bi\s+(?:don't|do not|never)\s+(drink(?:\s+alcohol)?|smoke|eat\s+(?:meat|pork|beef|red meat|dairy|gluten|sugar|fish))\b/gi,
+);
+
+const HEALTH_RE7 = pattern(/do not|never/);
+
+const HEALTH_RE8 = pattern(/^(?:eat|drink)\s+/i);
+
+const HEALTH_RE9 = pattern(/^no drink$/i);
 
 function health(text: string): Found {
   const out: Found = [];
@@ -513,8 +570,8 @@ function health(text: string): Found {
   for (const { rest } of allergic ? after(text, HEALTH_RE1) : []) {
     for (const item of items(rest)) out.push({ category: "allergy", value: item, lang: "en" });
   }
-  for (const m of allergic ? allMatches(HEALTH_RE2, text) : []) {
-    const value = (m[1] ?? "").replace(LEADING, "");
+  for (const m of allergic ? HEALTH_RE2.all(text) : []) {
+    const value = LEADING.replace(m[1] ?? "", "");
     if (usable(value)) out.push({ category: "allergy", value, lang: "en" });
   }
   for (const { rest } of lower.includes("cannot") ? after(text, HEALTH_RE3) : []) {
@@ -522,19 +579,16 @@ function health(text: string): Found {
       out.push({ category: "allergy", value: item, lang: "en", form: "cant-eat" });
     }
   }
-  for (const m of condition ? allMatches(HEALTH_RE4, text) : []) {
+  for (const m of condition ? HEALTH_RE4.all(text) : []) {
     out.push({ category: "health", value: m[1] ?? "", lang: "en", detail: text });
   }
-  for (const m of diet ? allMatches(HEALTH_RE5, text) : []) {
+  for (const m of diet ? HEALTH_RE5.all(text) : []) {
     out.push({ category: "health", value: m[1] ?? "", lang: "en", detail: text });
   }
-  for (const m of /do not|never/.test(lower) ? allMatches(HEALTH_RE6, text) : []) {
+  for (const m of HEALTH_RE7.test(lower) ? HEALTH_RE6.all(text) : []) {
     out.push({
       category: "health",
-      value: `no ${(m[1] ?? "").replace(/^(?:eat|drink)\s+/i, "")}`.replace(
-        /^no drink$/i,
-        "no alcohol",
-      ),
+      value: HEALTH_RE9.replace(`no ${HEALTH_RE8.replace(m[1] ?? "", "")}`, "no alcohol"),
       lang: "en",
       form: "avoid",
       detail: text,
@@ -549,99 +603,117 @@ const TIME_GATE = `tomorrow tonight today next this soon later holiday christmas
   thursday friday saturday sunday january february march april may june july august september
   october november december`.split(/\s+/);
 
-const EVENT_WORDS = cachedRegExp(`\\b(?:${EVENTS_EN})\\b`, "i");
+const EVENT_WORDS = patternOf(`\\b(?:${EVENTS_EN})\\b`, "i");
 
 /** Plan verbs whose object alone names the plan ("visiting Tokyo" → Tokyo). */
-const OBJECT_ONLY =
-  /^(?:visiting|renovating|expecting|attending|adopting|buying|getting|picking up|training for|preparing for|studying for|competing in|flying out for)$/;
+const OBJECT_ONLY = pattern(
+  /^(?:visiting|renovating|expecting|attending|adopting|buying|getting|picking up|training for|preparing for|studying for|competing in|flying out for)$/,
+);
 
-const PLANS_RE1 =
-  /\b(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:going|heading|flying|driving|traveling|travelling|moving|off|taking a trip|going on a trip|taking the kids)\s+to\s+/gi;
-const PLANS_RE2 =
-  /\b(?:i|we)(?:'m|'re|\s+am|\s+are)\s+going\s+(camping|hiking|skiing|fishing|surfing|shopping|backpacking|diving)\b(?:\s+(?:in|at|to)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*))?/gi;
-const PLANS_RE3 =
-  /\b(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(visiting|attending|hosting|renovating|expecting|running|starting|getting married|having|adopting|buying|getting|picking up|launching|opening|training for|preparing for|studying for|competing in|flying out for)\b\s*([^,.;!?]*)/gi;
-const PLANS_RE4 = cachedRegExp(
+const PLANS_RE1 = pattern(
+  /\b(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:going|heading|flying|driving|traveling|travelling|moving|off|taking a trip|going on a trip|taking the kids)\s+to\s+/gi,
+);
+const PLANS_RE2 = pattern(
+  /\b(?:i|we)(?:'m|'re|\s+am|\s+are)\s+going\s+(camping|hiking|skiing|fishing|surfing|shopping|backpacking|diving)\b(?:\s+(?:in|at|to)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*))?/gi,
+);
+const PLANS_RE3 = pattern(
+  /\b(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(visiting|attending|hosting|renovating|expecting|running|starting|getting married|having|adopting|buying|getting|picking up|launching|opening|training for|preparing for|studying for|competing in|flying out for)\b\s*([^,.;!?]*)/gi,
+);
+const PLANS_RE4 = patternOf(
   `\\b(?:i|we)\\s+(?:have|'ve got|have got|got)\\s+(?:a|an|my|our)\\s+((?:[\\w-]+\\s+){0,2}?(?:${EVENTS_EN}))\\b`,
   "gi",
 );
-const PLANS_RE5 = /\b(?:i|we)(?:'ll|\s+will)\s+be\s+(?:in|at|visiting)\s+([^,.;!?]+)/gi;
-const PLANS_RE6 = cachedRegExp(
+const PLANS_RE5 = pattern(/\b(?:i|we)(?:'ll|\s+will)\s+be\s+(?:in|at|visiting)\s+([^,.;!?]+)/gi);
+const PLANS_RE6 = patternOf(
   `\\bmy\\s+((?:[\\w-]+\\s+){0,2}?(?:${EVENTS_EN}))\\s+is\\s+(?:on|at|next|this|tomorrow|in|coming up|scheduled|tonight|today)\\b`,
   "gi",
 );
-const PLANS_RE7 =
-  /\b(?:i|we)(?:'m|'re|\s+am|\s+are)?\s+(?:planning|plan|scheduled|booked|set)\s+to\s+/gi;
+const PLANS_RE7 = pattern(
+  /\b(?:i|we)(?:'m|'re|\s+am|\s+are)?\s+(?:planning|plan|scheduled|booked|set)\s+to\s+/gi,
+);
+
+const PLANS_RE8 = pattern(/\d/);
+const PLANS_RE9 = pattern(/\b(?:planning|plan|scheduled|booked)\s+to\b/i);
+const PLANS_RE10 = pattern(/baby|party/i);
+
+/** Words that end a plan value. */
+const PLAN_STOP = pattern(
+  /\s+(?:tomorrow|tonight|today|next|this|on|in|at|for|with|soon|later|after|before|and|but|because|so|since|during|over|by)\b|[,;!?()"]|\.(?=\s|$)/i,
+);
+
+const PLANS_RE11 = pattern(/^(?:our|my|the|a|an)\s+/i);
 
 function plans(text: string): Found {
   const out: Found = [];
   const lower = text.toLowerCase();
-  const timed = (/\d/.test(lower) || open(TIME_GATE, lower)) && TIME_EN.test(text);
+  const timed = (PLANS_RE8.test(lower) || open(TIME_GATE, lower)) && TIME_EN.test(text);
   const explicit =
     (lower.includes("plan") || lower.includes("schedul") || lower.includes("book")) &&
-    /\b(?:planning|plan|scheduled|booked)\s+to\b/i.test(text);
+    PLANS_RE9.test(text);
   const add = (value: string): void => {
-    const clean = value.replace(/^(?:our|my|the|a|an)\s+/i, "").trim();
+    const clean = PLANS_RE11.replace(value, "").trim();
     if (usable(clean)) out.push({ category: "plan", value: clean, lang: "en", detail: text });
   };
-  const stopPlan =
-    /\s+(?:tomorrow|tonight|today|next|this|on|in|at|for|with|soon|later|after|before|and|but|because|so|since|during|over|by)\b|[,;!?()"]|\.(?=\s|$)/i;
   if (timed) {
     for (const { rest } of after(text, PLANS_RE1)) {
-      add(cut(rest, stopPlan, 5));
+      add(cut(rest, PLAN_STOP, 5));
     }
-    for (const m of allMatches(PLANS_RE2, text)) {
+    for (const m of PLANS_RE2.all(text)) {
       add(m[2] === undefined ? (m[1] ?? "") : `${m[1]} in ${m[2]}`);
     }
-    for (const m of allMatches(PLANS_RE3, text)) {
+    for (const m of PLANS_RE3.all(text)) {
       const verb = (m[1] ?? "").toLowerCase();
-      const object = cut(m[2] ?? "", stopPlan, 4);
+      const object = cut(m[2] ?? "", PLAN_STOP, 4);
       if (verb === "getting married") add("wedding");
-      else if (verb === "having" && !EVENT_WORDS.test(object) && !/baby|party/i.test(object))
-        continue;
+      else if (verb === "having" && !EVENT_WORDS.test(object) && !PLANS_RE10.test(object)) continue;
       else if (object === "") add(verb);
       else add(OBJECT_ONLY.test(verb) ? object : `${verb} ${object}`);
     }
-    for (const m of allMatches(PLANS_RE4, text)) {
+    for (const m of PLANS_RE4.all(text)) {
       add(m[1] ?? "");
     }
-    for (const m of allMatches(PLANS_RE5, text)) {
-      add(cut(m[1] ?? "", stopPlan, 4));
+    for (const m of PLANS_RE5.all(text)) {
+      add(cut(m[1] ?? "", PLAN_STOP, 4));
     }
   }
-  for (const m of allMatches(PLANS_RE6, text)) {
+  for (const m of PLANS_RE6.all(text)) {
     add(m[1] ?? "");
   }
   if (explicit) {
     for (const { rest } of after(text, PLANS_RE7)) {
-      add(cut(rest, stopPlan, 5));
+      add(cut(rest, PLAN_STOP, 5));
     }
   }
   return out;
 }
 
-const POSSESSIONS_RE1 =
-  /\b(?:i|we)\s+(?:also\s+|still\s+|now\s+|do\s+|just\s+|recently\s+|finally\s+)*(?:have|own|drive|ride|use|got|bought|'ve got|have got|am driving|'m driving)\s+(?:a|an|the|my|two|\d+)?\s*(?:new\s+|used\s+|old\s+|brand[- ]new\s+|second-hand\s+|little\s+)?/gi;
-const POSSESSIONS_RE2 = cachedRegExp(`^(?:${CONDITIONS_EN})$`, "i");
-const POSSESSIONS_RE3 =
-  /\bmy\s+(car|phone|laptop|computer|bike|tablet|camera|watch|ride|cell|mobile)\s+is\s+(?:a\s+|an\s+)?([^,.;!?]+)/gi;
+const POSSESSIONS_RE1 = pattern(
+  /\b(?:i|we)\s+(?:also\s+|still\s+|now\s+|do\s+|just\s+|recently\s+|finally\s+)*(?:have|own|drive|ride|use|got|bought|'ve got|have got|am driving|'m driving)\s+(?:a|an|the|my|two|\d+)?\s*(?:new\s+|used\s+|old\s+|brand[- ]new\s+|second-hand\s+|little\s+)?/gi,
+);
+const POSSESSIONS_RE2 = patternOf(`^(?:${CONDITIONS_EN})$`, "i");
+const POSSESSIONS_RE3 = pattern(
+  /\bmy\s+(car|phone|laptop|computer|bike|tablet|camera|watch|ride|cell|mobile)\s+is\s+(?:a\s+|an\s+)?([^,.;!?]+)/gi,
+);
+
+const POSSESSIONS_RE4 = pattern(/\b(drive|ride|own|bought|am driving)\s+\S*\s*$/i);
+const POSSESSIONS_RE5 = pattern(/drive|driving/);
 
 function possessions(text: string): Found {
   const out: Found = [];
   for (const { rest } of after(text, POSSESSIONS_RE1)) {
     const value = cut(rest, PLACE_STOP, 4);
-    if (!usable(value) || relationOf(value.split(/\s+/).at(-1) ?? "") !== undefined) continue;
+    if (!usable(value) || relationOf(CUT_RE1.split(value).at(-1) ?? "") !== undefined) continue;
     if (EVENT_WORDS.test(value) || POSSESSIONS_RE2.test(value)) continue;
     // "I drive a Vespa" / "I own a Leica": a brand after drive/ride/own is a possession.
     const lead = text.slice(0, text.length - rest.length);
-    const verb = /\b(drive|ride|own|bought|am driving)\s+\S*\s*$/i.exec(lead)?.[1]?.toLowerCase();
-    const brand = verb !== undefined && /^[A-Z]/.test(value);
+    const verb = POSSESSIONS_RE4.exec(lead)?.[1]?.toLowerCase();
+    const brand = verb !== undefined && WORKPLACE_RE7.test(value);
     const kind =
-      possessionKind(value) ?? (brand && /drive|driving/.test(verb ?? "") ? "car" : undefined);
+      possessionKind(value) ?? (brand && POSSESSIONS_RE5.test(verb ?? "") ? "car" : undefined);
     if (kind === undefined && !brand) continue;
     out.push({ category: "possession", value, lang: "en", key: kind });
   }
-  for (const m of allMatches(POSSESSIONS_RE3, text)) {
+  for (const m of POSSESSIONS_RE3.all(text)) {
     const value = cut(m[2] ?? "", PLACE_STOP, 4);
     if (!usable(value)) continue;
     const kind = possessionKind(m[1] ?? "") ?? possessionKind(value);
@@ -650,34 +722,37 @@ function possessions(text: string): Found {
   return out;
 }
 
-const OTHER_RE1 = cachedRegExp(
+const OTHER_RE1 = patternOf(
   `\\b${I_AM}\\s+(\\d{1,3})(?:\\s*(?:years?\\s*old|yrs?\\s*old|y\\/o|yo))?(?=\\s*$|\\s*[,.!]|\\s+(?:and|but|years?|yrs?|y\\/o|yo|now)\\b)`,
   "i",
 );
-const OTHER_RE2 = /\bmy\s+birthday\s+is\s+(?:on\s+)?/gi;
-const OTHER_RE3 = cachedRegExp(
+const OTHER_RE2 = pattern(/\bmy\s+birthday\s+is\s+(?:on\s+)?/gi);
+const OTHER_RE3 = patternOf(
   `\\b${I_AM}\\s+(?:originally\\s+|half\\s+|also\\s+|proudly\\s+)?([A-Za-z]+)(?=\\s*$|\\s*[,.!]|\\s+(?:and|but|btw)\\b)`,
   "i",
 );
-const OTHER_RE4 =
-  /\b(?:i\s+major|i'm\s+majoring|i\s+am\s+majoring|im\s+majoring)\s+in\s+|\bmy\s+major\s+is\s+/gi;
+const OTHER_RE4 = pattern(
+  /\b(?:i\s+major|i'm\s+majoring|i\s+am\s+majoring|im\s+majoring)\s+in\s+|\bmy\s+major\s+is\s+/gi,
+);
+
+const OTHER_RE5 = pattern(/\bi\s+(?:just\s+)?turned\s+(\d{1,3})\b/i);
+const OTHER_RE6 = pattern(/\bmy\s+age\s+is\s+(\d{1,3})\b/i);
+const OTHER_RE7 = pattern(/\s+(?:so|and|but|btw)\b|[,;!?]|\.(?=\s|$)/i);
+const OTHER_RE8 = pattern(/\bi\s+was\s+born\s+on\s+([^,.;!?]+)/i);
 
 function other(text: string): Found {
   const out: Found = [];
-  const age =
-    OTHER_RE1.exec(text) ??
-    /\bi\s+(?:just\s+)?turned\s+(\d{1,3})\b/i.exec(text) ??
-    /\bmy\s+age\s+is\s+(\d{1,3})\b/i.exec(text);
+  const age = OTHER_RE1.exec(text) ?? OTHER_RE5.exec(text) ?? OTHER_RE6.exec(text);
   if (age !== null) {
     out.push({ category: "other", value: age[1] ?? "", lang: "en", key: "age", slot: "age" });
   }
   for (const { rest } of after(text, OTHER_RE2)) {
-    const value = cut(rest, /\s+(?:so|and|but|btw)\b|[,;!?]|\.(?=\s|$)/i, 4);
+    const value = cut(rest, OTHER_RE7, 4);
     if (usable(value)) {
       out.push({ category: "other", value, lang: "en", key: "birthday", slot: "birthday" });
     }
   }
-  const born = /\bi\s+was\s+born\s+on\s+([^,.;!?]+)/i.exec(text);
+  const born = OTHER_RE8.exec(text);
   if (born !== null) {
     out.push({
       category: "other",
@@ -706,76 +781,119 @@ function other(text: string): Found {
   return out;
 }
 
+const EXPAND_CONTRACTIONS_RE1 = pattern(/[’‘]/g);
+
+const EXPAND_CONTRACTIONS_RE2 = pattern(/\b([Ii])'m\b/g);
+
+const EXPAND_CONTRACTIONS_RE3 = pattern(/\b([Ii])'ve\b/g);
+
+const EXPAND_CONTRACTIONS_RE4 = pattern(/\b([Ii])'ll\b/g);
+
+const EXPAND_CONTRACTIONS_RE5 = pattern(/\b([Ww]e)'re\b/g);
+
+const EXPAND_CONTRACTIONS_RE6 = pattern(/\b([Ww]e)'ve\b/g);
+
+const EXPAND_CONTRACTIONS_RE7 = pattern(/\b([Ww]e)'ll\b/g);
+
+const EXPAND_CONTRACTIONS_RE8 = pattern(/\bim\b(?=\s+\S)/gi);
+
+const EXPAND_CONTRACTIONS_RE9 = pattern(/\bcan't\b|\bcant\b/gi);
+
+const EXPAND_CONTRACTIONS_RE10 = pattern(/\bdon't\b|\bdont\b/gi);
+
 /**
  * Contractions expanded so one pattern covers both spellings ("I've lived" = "I have
  * lived", "can't" = "cannot"); values keep their original casing.
  */
 export function expandContractions(text: string): string {
-  return text
-    .replace(/[’‘]/g, "'")
-    .replace(/\b([Ii])'m\b/g, "$1 am")
-    .replace(/\b([Ii])'ve\b/g, "$1 have")
-    .replace(/\b([Ii])'ll\b/g, "$1 will")
-    .replace(/\b([Ww]e)'re\b/g, "$1 are")
-    .replace(/\b([Ww]e)'ve\b/g, "$1 have")
-    .replace(/\b([Ww]e)'ll\b/g, "$1 will")
-    .replace(/\bim\b(?=\s+\S)/gi, "I am")
-    .replace(/\bcan't\b|\bcant\b/gi, "cannot")
-    .replace(/\bdon't\b|\bdont\b/gi, "do not")
+  return EXPAND_CONTRACTIONS_RE10.replace(
+    EXPAND_CONTRACTIONS_RE9.replace(
+      EXPAND_CONTRACTIONS_RE8.replace(
+        EXPAND_CONTRACTIONS_RE7.replace(
+          EXPAND_CONTRACTIONS_RE6.replace(
+            EXPAND_CONTRACTIONS_RE5.replace(
+              EXPAND_CONTRACTIONS_RE4.replace(
+                EXPAND_CONTRACTIONS_RE3.replace(
+                  EXPAND_CONTRACTIONS_RE2.replace(
+                    EXPAND_CONTRACTIONS_RE1.replace(text, "'"),
+                    "$1 am",
+                  ),
+                  "$1 have",
+                ),
+                "$1 will",
+              ),
+              "$1 are",
+            ),
+            "$1 have",
+          ),
+          "$1 will",
+        ),
+        "I am",
+      ),
+      "cannot",
+    ),
+    "do not",
+  )
     .replace(/\bdoesn't\b/gi, "does not")
     .replace(/\bdidn't\b/gi, "did not");
 }
 
-const FILLER =
-  /^(?:(?:so|well|ok|okay|oh|also|btw|anyway|and|but|honestly|actually|yeah|yes|no|lol|haha|ugh|hmm)[,!.]?\s+)+(?=\S)/i;
+const FILLER = pattern(
+  /^(?:(?:so|well|ok|okay|oh|also|btw|anyway|and|but|honestly|actually|yeah|yes|no|lol|haha|ugh|hmm)[,!.]?\s+)+(?=\S)/i,
+);
+
+const IMPLIED_SUBJECT_RE1 = pattern(
+  /^(?:(?:just|recently|finally|currently|also|still|now)\s+)*(?:moved|relocated|live|living|work|working|cannot eat|cannot have|have|got|drive|own|love|like|hate|grew up|started|joined|teach|major|majoring)\b/i,
+);
+const IMPLIED_SUBJECT_RE2 = pattern(/^(?:(?:very|severely|also)\s+)?allergic\b/i);
 
 /**
  * Clauses without a subject are common in chat ("Just moved to Seattle", "Can't eat
  * gluten", "Allergic to cats"): when a clause starts with such a verb, "I" is implied.
  */
 function impliedSubject(text: string): string {
-  const body = text.replace(FILLER, "");
-  if (
-    /^(?:(?:just|recently|finally|currently|also|still|now)\s+)*(?:moved|relocated|live|living|work|working|cannot eat|cannot have|have|got|drive|own|love|like|hate|grew up|started|joined|teach|major|majoring)\b/i.test(
-      body,
-    )
-  ) {
+  const body = FILLER.replace(text, "");
+  if (IMPLIED_SUBJECT_RE1.test(body)) {
     return `I ${body}`;
   }
-  if (/^(?:(?:very|severely|also)\s+)?allergic\b/i.test(body)) return `I am ${body}`;
+  if (IMPLIED_SUBJECT_RE2.test(body)) return `I am ${body}`;
   return body;
 }
 
 /** All English candidates of one statement clause. */
 /** Every English rule needs the speaker: I, me, my, we, our (after implied subjects). */
-const FIRST_PERSON = /\b(?:i|me|my|mine|we|our|us|name's)\b|^(?:honestly,?\s+)?not\s/i;
+const FIRST_PERSON = pattern(/\b(?:i|me|my|mine|we|our|us|name's)\b|^(?:honestly,?\s+)?not\s/i);
 
 /**
  * Casual introductions without "I" or "my": "Priya here!", "it's Tom btw", "hey, this is
  * Dev here". A capitalised word, with a greeting before it or "here"/"btw" after it.
  */
-const CASUAL_NAME =
-  /^(?:(?:hi|hey|hello|yo|hiya|heya)(?:\s+there)?[,!.]?\s+)?(?:(?:it's|it is|this is)\s+)?([A-Z][a-z]+)(?:\s+(here|btw|by the way))?[!.]*$/;
+const CASUAL_NAME = pattern(
+  /^(?:(?:hi|hey|hello|yo|hiya|heya)(?:\s+there)?[,!.]?\s+)?(?:(?:it's|it is|this is)\s+)?([A-Z][a-z]+)(?:\s+(here|btw|by the way))?[!.]*$/,
+);
+
+const CASUAL_NAME_RE1 = pattern(/^(?:hi|hey|hello|yo|hiya|heya|it's|it is|this is)\b/i);
+const CASUAL_NAME_RE2 = pattern(/^(?:it's|it is|this is)/i);
+const CASUAL_NAME_RE3 = pattern(
+  /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december|me|him|her|that|this|there|here)$/,
+);
+
+const CASUAL_NAME_RE4 = pattern(/^\S+[,!.]?\s+/);
 
 function casualName(text: string): Found {
   const m = CASUAL_NAME.exec(text.trim());
   if (m === null) return [];
   const word = m[1] ?? "";
-  const framed = /^(?:hi|hey|hello|yo|hiya|heya|it's|it is|this is)\b/i.test(text.trim());
+  const framed = CASUAL_NAME_RE1.test(text.trim());
   if (m[2] === undefined && !framed) return [];
-  if (
-    m[2] === undefined &&
-    !/^(?:it's|it is|this is)/i.test(text.trim().replace(/^\S+[,!.]?\s+/, ""))
-  ) {
+  if (m[2] === undefined && !CASUAL_NAME_RE2.test(CASUAL_NAME_RE4.replace(text.trim(), ""))) {
     return [];
   }
   const lower = word.toLowerCase();
   if (
     NOT_NAMES_EN.has(lower) ||
     NATIONALITIES[lower] !== undefined ||
-    /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december|me|him|her|that|this|there|here)$/.test(
-      lower,
-    )
+    CASUAL_NAME_RE3.test(lower)
   ) {
     return [];
   }
@@ -804,24 +922,34 @@ export function extractEn(raw: string): Candidate[] {
 }
 
 /** English statements that take a fact back ("I don't live in Seattle anymore"). */
-const RETRACTION_HINT_EN =
-  /\b(?:not|no longer|anymore|any more|quit|left|sold|got rid|crashed|totall?ed|lost|moved|cancell?ed|called off|postponed)\b/i;
-
-const RETRACTIONS_EN_RE1 = /\bi\s+(?:don't|do not|dont|no longer)\s+live\s+(?:in|at)\s+/gi;
-const RETRACTIONS_EN_RE2 = /\bi\s+(?:moved|moved away)\s+(?:out of|away from)\s+/gi;
-const RETRACTIONS_EN_RE3 = /\bi\s+(?:don't|do not|no longer)\s+work\s+(?:at|for)\s+/gi;
-const RETRACTIONS_EN_RE4 = cachedRegExp(`\\b${I_AM}\\s+(?:no longer|not)\\s+(?:a|an)\\s+`, "i");
-const RETRACTIONS_EN_RE5 = /\bi\s+(?:sold|got rid of|crashed|totaled|totalled|lost)\s+my\s+/gi;
-const RETRACTIONS_EN_RE6 = /\bi\s+(?:don't|do not|no longer)\s+(?:have|own)\s+(?:a|an|my)\s+/gi;
-const RETRACTIONS_EN_RE7 = cachedRegExp(
-  `\\b${I_AM}\\s+(?:no longer|not)\\s+allergic\\s+to\\s+`,
-  "i",
+const RETRACTION_HINT_EN = pattern(
+  /\b(?:not|no longer|anymore|any more|quit|left|sold|got rid|crashed|totall?ed|lost|moved|cancell?ed|called off|postponed)\b/i,
 );
-const RETRACTIONS_EN_RE8 =
-  /\b(?:my|the|our)\s+([\w\s-]+?)\s+(?:was|got|has been|is)\s+(?:cancell?ed|postponed|called off)\b/gi;
-const RETRACTIONS_EN_RE9 = /\bi\s+(?:cancell?ed|called off|postponed)\s+(?:my|the|our)\s+/gi;
-const RETRACTIONS_EN_RE10 =
-  /\bi\s+(?:no longer|don't|do not)\s+(?:like|love|enjoy)\s+(.+?)\s+(?:anymore|any more)\b/gi;
+
+const RETRACTIONS_EN_RE1 = pattern(/\bi\s+(?:don't|do not|dont|no longer)\s+live\s+(?:in|at)\s+/gi);
+const RETRACTIONS_EN_RE2 = pattern(/\bi\s+(?:moved|moved away)\s+(?:out of|away from)\s+/gi);
+const RETRACTIONS_EN_RE3 = pattern(/\bi\s+(?:don't|do not|no longer)\s+work\s+(?:at|for)\s+/gi);
+const RETRACTIONS_EN_RE4 = patternOf(`\\b${I_AM}\\s+(?:no longer|not)\\s+(?:a|an)\\s+`, "i");
+const RETRACTIONS_EN_RE5 = pattern(
+  /\bi\s+(?:sold|got rid of|crashed|totaled|totalled|lost)\s+my\s+/gi,
+);
+const RETRACTIONS_EN_RE6 = pattern(
+  /\bi\s+(?:don't|do not|no longer)\s+(?:have|own)\s+(?:a|an|my)\s+/gi,
+);
+const RETRACTIONS_EN_RE7 = patternOf(`\\b${I_AM}\\s+(?:no longer|not)\\s+allergic\\s+to\\s+`, "i");
+const RETRACTIONS_EN_RE8 = pattern(
+  /\b(?:my|the|our)\s+([\w\s-]+?)\s+(?:was|got|has been|is)\s+(?:cancell?ed|postponed|called off)\b/gi,
+);
+const RETRACTIONS_EN_RE9 = pattern(
+  /\bi\s+(?:cancell?ed|called off|postponed)\s+(?:my|the|our)\s+/gi,
+);
+const RETRACTIONS_EN_RE10 = pattern(
+  /\bi\s+(?:no longer|don't|do not)\s+(?:like|love|enjoy)\s+(.+?)\s+(?:anymore|any more)\b/gi,
+);
+
+const RETRACTIONS_EN_RE11 = pattern(
+  /\bi\s+(?:just\s+)?(?:quit|left)\s+(?:my\s+job|my\s+company|work|last|this|my\s+position)\b|\bi\s+(?:just\s+)?quit\b/i,
+);
 
 export function retractionsEn(raw: string): Retraction[] {
   const text = impliedSubject(expandContractions(raw));
@@ -840,11 +968,7 @@ export function retractionsEn(raw: string): Retraction[] {
     const value = cut(rest, PLACE_STOP, 4);
     if (usable(value)) out.push({ category: "residence", value, id: "residence" });
   }
-  if (
-    /\bi\s+(?:just\s+)?(?:quit|left)\s+(?:my\s+job|my\s+company|work|last|this|my\s+position)\b|\bi\s+(?:just\s+)?quit\b/i.test(
-      text,
-    )
-  ) {
+  if (RETRACTIONS_EN_RE11.test(text)) {
     out.push({ category: "workplace", id: "workplace" });
   }
   for (const { rest } of after(text, RETRACTIONS_EN_RE3)) {
@@ -883,15 +1007,15 @@ export function retractionsEn(raw: string): Retraction[] {
     for (const item of items(rest.replace(tail, "")))
       out.push({ category: "allergy", value: item });
   }
-  for (const m of allMatches(RETRACTIONS_EN_RE8, text)) {
+  for (const m of RETRACTIONS_EN_RE8.all(text)) {
     out.push({ category: "plan", value: (m[1] ?? "").trim() });
   }
   for (const { rest } of after(text, RETRACTIONS_EN_RE9)) {
     const value = cut(rest, PLACE_STOP, 3);
     if (usable(value)) out.push({ category: "plan", value });
   }
-  for (const m of allMatches(RETRACTIONS_EN_RE10, text)) {
-    out.push({ category: "preference", value: (m[1] ?? "").replace(LEADING, "") });
+  for (const m of RETRACTIONS_EN_RE10.all(text)) {
+    out.push({ category: "preference", value: LEADING.replace(m[1] ?? "", "") });
   }
   return out;
 }

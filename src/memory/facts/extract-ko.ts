@@ -33,7 +33,7 @@ import {
   RELATIONS_KO,
   TIME_KO,
 } from "./lexicon.ts";
-import { allMatches, cachedRegExp } from "./regex.ts";
+import { type Pattern, pattern, patternOf } from "./regex.ts";
 
 type Found = Candidate[];
 
@@ -43,8 +43,8 @@ const ADVS = `(?:${ADV}\\s+)*`;
 /** A token start: beginning of the clause or after whitespace. */
 const T = "(?<![^\\s])";
 
-function rx(source: string): RegExp {
-  return cachedRegExp(source, "g");
+function rx(source: string): Pattern {
+  return patternOf(source, "g");
 }
 
 const REL_WORDS = Object.keys(RELATIONS_KO)
@@ -55,6 +55,9 @@ const PET_WORDS = Object.entries(RELATIONS_KO)
   .map(([word]) => word)
   .sort((a, b) => b.length - a.length)
   .join("|");
+
+const HEAD_BEFORE_RE1 = pattern(/^(?:저는|나는|제가|내가)$/);
+const HEAD_BEFORE_RE2 = pattern(/(?:[어아해려워와져여셔러]서|하고|하면|으면|니까|는데|지만)$/);
 
 /** The head noun (phrase) of a token that ends right before a verb, or undefined. */
 function headBefore(
@@ -71,7 +74,7 @@ function headBefore(
     const words: string[] = [];
     for (let i = before.length - 1; i >= 0 && words.length < 2; i--) {
       const word = before[i] ?? "";
-      if (/^(?:저는|나는|제가|내가)$/.test(word)) break;
+      if (HEAD_BEFORE_RE1.test(word)) break;
       if (STOP_KO.has(word) && !["혼자", "같이", "함께", "잘", "많이", "단", "쓴"].includes(word)) {
         break;
       }
@@ -83,18 +86,20 @@ function headBefore(
   }
   if (!isContentWord(stem)) return undefined;
   // "질려서", "바빠서", "먹고": a verb form, not a noun.
-  if (particle === "" && /(?:[어아해려워와져여셔러]서|하고|하면|으면|니까|는데|지만)$/.test(stem)) {
+  if (particle === "" && HEAD_BEFORE_RE2.test(stem)) {
     return undefined;
   }
   return { value: nounPhrase(before, before.length, stem, max), particle };
 }
+
+const LIST_BEFORE_RE1 = pattern(/,$/);
 
 /** Items joined by 이랑/랑/하고/와/과 before the head ("땅콩이랑 새우") plus the head. */
 function listBefore(text: string, index: number, head: string): string[] {
   const before = tokensOf(text.slice(0, index));
   const items = [head];
   for (let i = before.length - 1; i >= 0; i--) {
-    const token = (before[i] ?? "").replace(/,$/, "");
+    const token = LIST_BEFORE_RE1.replace(before[i] ?? "", "");
     const [stem, particle] = splitParticle(token, ["이랑", "랑", "하고", "와", "과", "나", "이나"]);
     const comma = (before[i] ?? "").endsWith(",");
     if ((particle === "" && !comma) || !isContentWord(stem)) break;
@@ -103,43 +108,63 @@ function listBefore(text: string, index: number, head: string): string[] {
   return items;
 }
 
+const SPLIT_LIST_RE1 = pattern(
+  /\s*,\s*|(?<=[가-힣A-Za-z0-9])(?:이랑|랑|하고|와|과|및)\s+|\s+(?:and|or)\s+/,
+);
+
 /** Splits "등산이랑 독서" / "김치찌개, 된장찌개" into items. */
 function splitList(value: string): string[] {
-  return value
-    .split(/\s*,\s*|(?<=[가-힣A-Za-z0-9])(?:이랑|랑|하고|와|과|및)\s+|\s+(?:and|or)\s+/)
+  return SPLIT_LIST_RE1.split(value)
     .map((item) => item.trim())
     .filter((item) => item !== "");
 }
 
+const NOUN_OF_COPULA_RE1 = pattern(/[어아해워져였었았했겠지게고와봐]$/);
+const NOUN_OF_COPULA_RE2 = pattern(/[가-힣]$/);
+const NOUN_OF_COPULA_RE3 = pattern(/다$/);
+const NOUN_OF_COPULA_RE4 = pattern(/^(?:이에요|예요|이야|입니다|이다|임|이고요|이거든요)$/);
+
+const NOUN_OF_COPULA_RE5 = pattern(/[.!?~…ㅎㅋㅠㅜ^;:]+$/u);
+
 /** A noun followed by a copula, or undefined ("간호사예요" → 간호사, "멀어요" → undefined). */
 function nounOfCopula(token: string): string | undefined {
-  const bare = token.replace(/[.!?~…ㅎㅋㅠㅜ^;:]+$/u, "");
+  const bare = NOUN_OF_COPULA_RE5.replace(token, "");
   const stem = stripCopula(bare);
   if (stem === bare || stem === "") return undefined;
   // "멀어요", "좋아요", "했고": a verb ending, not a noun + copula ("에어예요" is a noun).
   const suffix = bare.slice(stem.length);
   if (suffix === "고") return undefined;
   const verbish =
-    /[어아해워져였었았했겠지게고와봐]$/.test(stem) || (/[가-힣]$/.test(stem) && /다$/.test(stem));
-  if (verbish && !/^(?:이에요|예요|이야|입니다|이다|임|이고요|이거든요)$/.test(suffix))
-    return undefined;
+    NOUN_OF_COPULA_RE1.test(stem) ||
+    (NOUN_OF_COPULA_RE2.test(stem) && NOUN_OF_COPULA_RE3.test(stem));
+  if (verbish && !NOUN_OF_COPULA_RE4.test(suffix)) return undefined;
   return stem;
 }
 
+const COPULA_REST_RE1 = pattern(/\d/);
+
+const COPULA_REST_RE2 = pattern(/[.!?~]+$/);
+
 /** The value of "X는 <rest>" topic sentences: the rest without its copula (1–3 words). */
 function copulaRest(rest: string): string | undefined {
-  const words = tokensOf(rest.replace(/[.!?~]+$/, ""));
+  const words = tokensOf(COPULA_REST_RE2.replace(rest, ""));
   if (words.length === 0 || words.length > 3) return undefined;
   const last = words.at(-1) ?? "";
   const noun = nounOfCopula(last);
   if (noun === undefined) return undefined;
   const value = [...words.slice(0, -1), noun].join(" ");
-  return isContentWord(value) || /\d/.test(value) ? value : undefined;
+  return isContentWord(value) || COPULA_REST_RE1.test(value) ? value : undefined;
 }
 
 function hasTime(text: string): boolean {
   return TIME_KO.test(text);
 }
+
+const IS_JOB_KO_RE1 = pattern(
+  /(?:회사|여행사|출판사|보험사|통신사|항공사|건설사|방송사|신문사|증권사|카드사|제약사|대행사)$/,
+);
+const IS_JOB_KO_RE2 = pattern(/[가-힣]{1,}(?:사|가|생|자)$/);
+const IS_JOB_KO_RE3 = pattern(/주의자$/);
 
 function isJobKo(word: string): boolean {
   if (JOBS_KO.has(word)) return true;
@@ -147,14 +172,10 @@ function isJobKo(word: string): boolean {
   const last = tokensOf(word).at(-1) ?? word;
   if (JOBS_KO.has(last)) return true;
   if (NOT_JOBS_KO.has(last)) return false;
-  if (
-    /(?:회사|여행사|출판사|보험사|통신사|항공사|건설사|방송사|신문사|증권사|카드사|제약사|대행사)$/.test(
-      last,
-    )
-  ) {
+  if (IS_JOB_KO_RE1.test(last)) {
     return false;
   }
-  return /[가-힣]{1,}(?:사|가|생|자)$/.test(last) && last.length >= 3 && !/주의자$/.test(last);
+  return IS_JOB_KO_RE2.test(last) && last.length >= 3 && !IS_JOB_KO_RE3.test(last);
 }
 
 const NOT_NAMES = new Set(
@@ -168,15 +189,18 @@ const NOT_NAMES = new Set(
 );
 
 /** Last syllables of predicates ("졸려", "배고파", "간다", "왔어"): not a bare name. */
-const PREDICATE_END = /[어아해워와려러파다네요까니게래봐줘고면음함됨했았었겠죠만]$/;
+const PREDICATE_END = pattern(/[어아해워와려러파다네요까니게래봐줘고면음함됨했았었겠죠만]$/);
 
-const IS_NAME_LIKE_RE1 = cachedRegExp(`^(?:${DIET_KO})$`);
+const IS_NAME_LIKE_RE1 = patternOf(`^(?:${DIET_KO})$`, "");
+
+const IS_NAME_LIKE_RE2 = pattern(/^[가-힣]{2,4}$/);
+const IS_NAME_LIKE_RE3 = pattern(/^[A-Z][a-z]+(?:\s[A-Z][a-z]+)?$/);
 
 function isNameLike(word: string): boolean {
   if (NOT_NAMES.has(word) || STOP_KO.has(word) || isJobKo(word) || isPlaceKo(word)) return false;
   if (NATIONALITIES[word] !== undefined) return false;
-  if (/^[가-힣]{2,4}$/.test(word)) return !IS_NAME_LIKE_RE1.test(word);
-  return /^[A-Z][a-z]+(?:\s[A-Z][a-z]+)?$/.test(word);
+  if (IS_NAME_LIKE_RE2.test(word)) return !IS_NAME_LIKE_RE1.test(word);
+  return IS_NAME_LIKE_RE3.test(word);
 }
 
 // --- rules ---------------------------------------------------------------------------
@@ -188,43 +212,50 @@ const RESIDENCE_RE1 = rx(`${T}(\\S+)\\s+${ADVS}${RES_VERB}`);
 const RESIDENCE_RE2 = rx(
   `${T}(\\S+)\\s+${ADVS}(?:이사\\s*(?:를\\s*)?(?:했|왔|갔|와서|온\\s*지|온지|함|했습)|(?:올라|내려|넘어|이사)\\s*(?:왔|갔|와서|온\\s*지))`,
 );
-const RESIDENCE_RE3 = cachedRegExp(`${T}(\\S+)\\s*출신(?=$|\\s|이|입|인)`);
-const RESIDENCE_RE4 = cachedRegExp(`${T}(\\S+)에서\\s*(?:태어났|자랐|나고\\s*자랐)`);
-const RESIDENCE_RE5 = cachedRegExp(
+const RESIDENCE_RE3 = patternOf(`${T}(\\S+)\\s*출신(?=$|\\s|이|입|인)`, "");
+const RESIDENCE_RE4 = patternOf(`${T}(\\S+)에서\\s*(?:태어났|자랐|나고\\s*자랐)`, "");
+const RESIDENCE_RE5 = patternOf(
   `${T}(\\S+)\\s+사람(?:이에요|입니다|이야|이고요|임|이거든요|이에용)(?=$|\\s|[.!~])`,
+  "",
 );
+
+const RESIDENCE_RE6 = pattern(
+  /(?:사는\s*곳은|사는\s*데는|사는\s*곳이|사는\s*동네는|거주지는|집은|집이)\s+(.+)$/,
+);
+const RESIDENCE_RE7 = pattern(/^(\S+(?:\s\S+)??)(?:에|쪽에)\s*있(?:어요|어|습니다|음|고|는데)/);
+const RESIDENCE_RE8 = pattern(/^(?:좀|너무|꽤)/);
+const RESIDENCE_RE9 = pattern(/(?:고향은|고향이)\s+(\S+(?:\s\S+)?)/);
+const RESIDENCE_RE10 = pattern(
+  /(?:^|\s)(?:혼자\s*(?:살아|살고|삽니다|사는\s*중|지내)|자취(?:해|하고|\s*중|중))/,
+);
+const RESIDENCE_RE11 = pattern(/자취/);
 
 function residence(text: string, subject: Subject): Found {
   if (subject.kind !== "self") return [];
   const out: Found = [];
-  for (const m of allMatches(RESIDENCE_RE1, text)) {
+  for (const m of RESIDENCE_RE1.all(text)) {
     const token = m[1] ?? "";
     const head = headBefore(text, m.index ?? 0, token, ["에서", "에"], 2);
     if (head === undefined) continue;
     if (head.particle === "" && !isPlaceKo(stripParticle(token))) continue;
     out.push({ category: "residence", value: head.value, lang: "ko" });
   }
-  for (const m of allMatches(RESIDENCE_RE2, text)) {
+  for (const m of RESIDENCE_RE2.all(text)) {
     const token = m[1] ?? "";
     const head = headBefore(text, m.index ?? 0, token, ["으로", "로"], 2);
     if (head === undefined || head.particle === "") continue;
     out.push({ category: "residence", value: head.value, lang: "ko" });
   }
-  const topic =
-    /(?:사는\s*곳은|사는\s*데는|사는\s*곳이|사는\s*동네는|거주지는|집은|집이)\s+(.+)$/.exec(text);
+  const topic = RESIDENCE_RE6.exec(text);
   if (topic !== null) {
     const rest = topic[1] ?? "";
-    const located = /^(\S+(?:\s\S+)??)(?:에|쪽에)\s*있(?:어요|어|습니다|음|고|는데)/.exec(rest);
+    const located = RESIDENCE_RE7.exec(rest);
     const value = located !== null ? stripParticle(located[1] ?? "") : copulaRest(rest);
-    if (value !== undefined && isContentWord(value) && !/^(?:좀|너무|꽤)/.test(value)) {
+    if (value !== undefined && isContentWord(value) && !RESIDENCE_RE8.test(value)) {
       out.push({ category: "residence", value, lang: "ko" });
     }
   }
-  const hometown = [
-    /(?:고향은|고향이)\s+(\S+(?:\s\S+)?)/.exec(text),
-    RESIDENCE_RE3.exec(text),
-    RESIDENCE_RE4.exec(text),
-  ];
+  const hometown = [RESIDENCE_RE9.exec(text), RESIDENCE_RE3.exec(text), RESIDENCE_RE4.exec(text)];
   for (const m of hometown) {
     if (m === null) continue;
     const value = stripCopula(stripParticle(m[1] ?? "", ["에서"]));
@@ -242,10 +273,8 @@ function residence(text: string, subject: Subject): Found {
       form: "hometown",
     });
   }
-  if (
-    /(?:^|\s)(?:혼자\s*(?:살아|살고|삽니다|사는\s*중|지내)|자취(?:해|하고|\s*중|중))/.test(text)
-  ) {
-    const value = /자취/.test(text) ? "자취" : "혼자";
+  if (RESIDENCE_RE10.test(text)) {
+    const value = RESIDENCE_RE11.test(text) ? "자취" : "혼자";
     out.push({ category: "other", value, lang: "ko", key: "living", slot: "living" });
   }
   return out;
@@ -254,17 +283,22 @@ function residence(text: string, subject: Subject): Found {
 const WORK_VERB =
   "(?:일해|일하고|일합니다|일하는\\s*중|일함|근무(?:해|하고|합니다|\\s*중|중)|재직\\s*중|출근해|출근합니다)";
 
-const ORG_NAMES_KO =
-  /^(?:삼성|현대|엘지|LG|SK|에스케이|카카오|네이버|쿠팡|롯데|한화|포스코|CJ|GS|KT|신한|국민|하나|우리은행|기아|배민|토스|당근|라인|넥슨|엔씨|넷마블|크래프톤|하이닉스|셀트리온|아모레|대한항공|아시아나|농협|기업은행)/;
+const ORG_NAMES_KO = pattern(
+  /^(?:삼성|현대|엘지|LG|SK|에스케이|카카오|네이버|쿠팡|롯데|한화|포스코|CJ|GS|KT|신한|국민|하나|우리은행|기아|배민|토스|당근|라인|넥슨|엔씨|넷마블|크래프톤|하이닉스|셀트리온|아모레|대한항공|아시아나|농협|기업은행)/,
+);
+
+const IS_ORG_KO_RE1 = pattern(/(?:자동차|모터스|전자|화학|중공업|바이오)$/);
+const IS_ORG_KO_RE2 = pattern(/^[A-Z][A-Za-z0-9&.-]*$/);
+const IS_ORG_KO_RE3 = pattern(/^[A-Z]{2,}/);
 
 function isOrgKo(value: string): boolean {
   const last = tokensOf(value).at(-1) ?? value;
   return (
     ORG_KO.test(last) ||
     ORG_NAMES_KO.test(last) ||
-    /(?:자동차|모터스|전자|화학|중공업|바이오)$/.test(last) ||
-    /^[A-Z][A-Za-z0-9&.-]*$/.test(last) ||
-    /^[A-Z]{2,}/.test(last)
+    IS_ORG_KO_RE1.test(last) ||
+    IS_ORG_KO_RE2.test(last) ||
+    IS_ORG_KO_RE3.test(last)
   );
 }
 
@@ -272,7 +306,7 @@ const WORKPLACE_RE1 = rx(`${T}(\\S+)\\s+(?:\\S+(?:으로|로)\\s+)?${ADVS}${WORK
 const WORKPLACE_RE2 = rx(
   `${T}(\\S+)\\s+${ADVS}(?:다녀요|다녀(?=$|\\s|[.!~])|다닙니다|다니고\\s*있(?!었)|다니는\\s*중|다님|재직\\s*중|재직하고|근무\\s*중)`,
 );
-const WORKPLACE_RE3 = cachedRegExp(`${T}(\\S+)\\s*소속(?:이에요|입니다|이야|임|이고|이에용)`);
+const WORKPLACE_RE3 = patternOf(`${T}(\\S+)\\s*소속(?:이에요|입니다|이야|임|이고|이에용)`, "");
 const WORKPLACE_RE4 = rx(
   `${T}(\\S+)\\s+${ADVS}(?:출근(?:해|하고|합니다|함|중)|출퇴근(?:해|하고|합니다))`,
 );
@@ -280,10 +314,18 @@ const WORKPLACE_RE5 = rx(
   `${T}(\\S+)\\s+${ADVS}(?:차렸|오픈했|개업했|창업했|열었|운영하고\\s*있|운영해|운영\\s*중)`,
 );
 
+const WORKPLACE_RE6 = pattern(
+  /(?:회사는|직장은|근무지는|일하는\s*곳은|다니는\s*회사는|회사가|직장이|사무실은|사무실이|연구실은|연구실이|가게는|가게가|매장은|매장이|작업실은|작업실이)\s+(.+)$/,
+);
+const WORKPLACE_RE7 = pattern(/^(\S+(?:\s\S+)?)(?:에|쪽에)\s*있(?:어요|어|습니다|음|고|는데)/);
+const WORKPLACE_RE8 = pattern(/^(?:문|창문|마음|파티)$/);
+const WORKPLACE_RE9 = pattern(/재택\s*(?:근무|으로\s*일)/);
+const WORKPLACE_RE10 = pattern(/재택\s*근무\s*(?:안|못)/);
+
 function workplace(text: string, subject: Subject): Found {
   if (subject.kind !== "self") return [];
   const out: Found = [];
-  for (const m of allMatches(WORKPLACE_RE1, text)) {
+  for (const m of WORKPLACE_RE1.all(text)) {
     const head = headBefore(text, m.index ?? 0, m[1] ?? "", ["에서"], 2);
     if (head === undefined || head.particle !== "에서") continue;
     if (head.value === "집" || head.value === "재택") {
@@ -292,19 +334,16 @@ function workplace(text: string, subject: Subject): Found {
       out.push({ category: "workplace", value: head.value, lang: "ko" });
     }
   }
-  for (const m of allMatches(WORKPLACE_RE2, text)) {
+  for (const m of WORKPLACE_RE2.all(text)) {
     const head = headBefore(text, m.index ?? 0, m[1] ?? "", ["에", "을", "를"], 2);
     if (head === undefined || !isOrgKo(head.value)) continue;
     if (["회사", "직장"].includes(head.value)) continue;
     out.push({ category: "workplace", value: head.value, lang: "ko" });
   }
-  const topic =
-    /(?:회사는|직장은|근무지는|일하는\s*곳은|다니는\s*회사는|회사가|직장이|사무실은|사무실이|연구실은|연구실이|가게는|가게가|매장은|매장이|작업실은|작업실이)\s+(.+)$/.exec(
-      text,
-    );
+  const topic = WORKPLACE_RE6.exec(text);
   if (topic !== null) {
     const rest = topic[1] ?? "";
-    const located = /^(\S+(?:\s\S+)?)(?:에|쪽에)\s*있(?:어요|어|습니다|음|고|는데)/.exec(rest);
+    const located = WORKPLACE_RE7.exec(rest);
     if (located !== null) {
       const value = stripParticle(located[1] ?? "");
       if (isContentWord(value)) {
@@ -325,7 +364,7 @@ function workplace(text: string, subject: Subject): Found {
   if (belong !== null && isContentWord(belong[1] ?? "")) {
     out.push({ category: "workplace", value: belong[1] ?? "", lang: "ko" });
   }
-  for (const m of allMatches(WORKPLACE_RE4, text)) {
+  for (const m of WORKPLACE_RE4.all(text)) {
     const head = headBefore(text, m.index ?? 0, m[1] ?? "", ["으로", "로"], 2);
     if (head === undefined || head.particle === "" || head.value === "회사") continue;
     out.push({
@@ -336,12 +375,12 @@ function workplace(text: string, subject: Subject): Found {
       form: "location",
     });
   }
-  for (const m of allMatches(WORKPLACE_RE5, text)) {
+  for (const m of WORKPLACE_RE5.all(text)) {
     const head = headBefore(text, m.index ?? 0, m[1] ?? "", ["을", "를"], 2);
-    if (head === undefined || /^(?:문|창문|마음|파티)$/.test(head.value)) continue;
+    if (head === undefined || WORKPLACE_RE8.test(head.value)) continue;
     out.push({ category: "workplace", value: head.value, lang: "ko" });
   }
-  if (/재택\s*(?:근무|으로\s*일)/.test(text) && !/재택\s*근무\s*(?:안|못)/.test(text)) {
+  if (WORKPLACE_RE9.test(text) && !WORKPLACE_RE10.test(text)) {
     out.push({ category: "workplace", value: "재택", lang: "ko", form: "remote" });
   }
   return out;
@@ -354,6 +393,10 @@ const JOB_RE2 = rx(
   `${T}(\\S+)\\s+일(?:을)?\\s*(?:해요|합니다|하고\\s*있어요|하고\\s*있습니다|하고\\s*있어|해)(?=$|\\s|[.!~])`,
 );
 
+const JOB_RE3 = pattern(/(?:직업은|하는\s*일은|직종은|직업이|제\s*일은)\s+(.+)$/);
+const JOB_RE4 = pattern(/^(?:회사|집안|많은|이런|그런|무슨|여러|같은|다른|그)$/);
+const JOB_RE5 = pattern(/(?:^|\s)(?:은퇴|퇴직)(?:했|해서|한\s*지)/);
+
 function job(text: string, subject: Subject): Found {
   if (subject.kind !== "self") return [];
   const out: Found = [];
@@ -363,25 +406,25 @@ function job(text: string, subject: Subject): Found {
     if (noun === undefined || !isJobKo(noun)) return;
     out.push({ category: "job", value: nounPhrase(tokens, index, noun, 2), lang: "ko" });
   });
-  for (const m of allMatches(JOB_RE1, text)) {
+  for (const m of JOB_RE1.all(text)) {
     const head = headBefore(text, m.index ?? 0, m[1] ?? "", ["으로", "로"], 2);
     if (head === undefined || head.particle === "") continue;
     out.push({ category: "job", value: head.value, lang: "ko" });
   }
-  const topic = /(?:직업은|하는\s*일은|직종은|직업이|제\s*일은)\s+(.+)$/.exec(text);
+  const topic = JOB_RE3.exec(text);
   if (topic !== null) {
     const value = copulaRest(topic[1] ?? "");
     if (value !== undefined) out.push({ category: "job", value, lang: "ko" });
   }
-  for (const m of allMatches(JOB_RE2, text)) {
+  for (const m of JOB_RE2.all(text)) {
     const token = m[1] ?? "";
     if (splitParticle(token)[1] !== "") continue;
     const head = headBefore(text, m.index ?? 0, token, [], 2);
     if (head === undefined) continue;
-    if (/^(?:회사|집안|많은|이런|그런|무슨|여러|같은|다른|그)$/.test(head.value)) continue;
+    if (JOB_RE4.test(head.value)) continue;
     out.push({ category: "job", value: head.value, lang: "ko" });
   }
-  if (/(?:^|\s)(?:은퇴|퇴직)(?:했|해서|한\s*지)/.test(text)) {
+  if (JOB_RE5.test(text)) {
     out.push({ category: "job", value: "은퇴", lang: "ko" });
   }
   return out;
@@ -390,20 +433,25 @@ function job(text: string, subject: Subject): Found {
 const GREETING = "(?:(?:안녕하세요|안녕하십니까|안녕|반가워요|반갑습니다)[.,!~]*\\s*)?";
 const SELF_TOPIC = "(?:저는|전|나는|난|저|나)";
 
-const NAME_RE1 = cachedRegExp(
+const NAME_RE1 = patternOf(
   `^${GREETING}(?:${SELF_TOPIC}\\s+)?(\\S+?)(?:이)?라고\\s*(?:해요|합니다|해|함|하는데|하고요|하구요|부릅니다|불러요|불러)(?=$|\\s|[.!~])`,
+  "",
 );
-const NAME_RE2 = cachedRegExp(`^${GREETING}${SELF_TOPIC}\\s`);
-const NAME_RE3 = cachedRegExp(
+const NAME_RE2 = patternOf(`^${GREETING}${SELF_TOPIC}\\s`, "");
+const NAME_RE3 = patternOf(
   `${T}(\\S+?)(?:이)?라고\\s*불러\\s*(?:주세요|줘|줘요|주면|주시면|주십시오)`,
+  "",
 );
-const FORMAL_INTRO = cachedRegExp(`^${GREETING}([가-힣]{2,4}|[A-Z][a-z]+)입니다$`);
-const NAME_RE5 = cachedRegExp(`^${GREETING}${SELF_TOPIC}\\s+(\\S+)$`);
+const FORMAL_INTRO = patternOf(`^${GREETING}([가-힣]{2,4}|[A-Z][a-z]+)입니다$`, "");
+const NAME_RE5 = patternOf(`^${GREETING}${SELF_TOPIC}\\s+(\\S+)$`, "");
+
+const NAME_RE4 = pattern(/(?<![^\s])(?:제|내|저의|나의)\s*이름은\s+(\S+)(?:\s+(\S+))?/);
+const NAME_RE6 = pattern(/^(?:이름은|이름이)\s+(\S+)$/);
 
 function name(text: string): Found {
   const out: Found = [];
   // "제 이름은", not "아내 이름은" (내 inside another word).
-  const own = /(?<![^\s])(?:제|내|저의|나의)\s*이름은\s+(\S+)(?:\s+(\S+))?/.exec(text);
+  const own = NAME_RE4.exec(text);
   if (own !== null) {
     const first = own[1] ?? "";
     const second = own[2];
@@ -434,7 +482,7 @@ function name(text: string): Found {
     if (value !== undefined && isNameLike(value)) out.push({ category: "name", value, lang: "ko" });
   }
   // "이름은 준호예요" without 제/내 (a family member's or pet's name is dropped by context, extract.ts).
-  const bare = /^(?:이름은|이름이)\s+(\S+)$/.exec(text);
+  const bare = NAME_RE6.exec(text);
   if (bare !== null && own === null) {
     const word = bare[1] ?? "";
     const value = nounOfCopula(word) ?? (PREDICATE_END.test(word) ? undefined : word);
@@ -450,8 +498,9 @@ function name(text: string): Found {
 }
 
 /** Reported speech: "엄마가 그러는데 …" says nothing about the family member worth keeping. */
-const HEARSAY =
-  /(?:그러는데|그러던데|그랬는데|그러시는데|말했|말하길|하셨는데|그러셨|한테서|전화|[았었였했봤갔왔샀]대(?:요)?(?=$|[\s.!?~])|이래(?:요)?(?=$|[\s.!?~]))/;
+const HEARSAY = pattern(
+  /(?:그러는데|그러던데|그랬는데|그러시는데|말했|말하길|하셨는데|그러셨|한테서|전화|[았었였했봤갔왔샀]대(?:요)?(?=$|[\s.!?~])|이래(?:요)?(?=$|[\s.!?~]))/,
+);
 
 const REL_TOPIC = rx(
   `${T}(${REL_WORDS})(?:의)?\\s+(?:이름|직업|나이|회사|직장|생일|취미|학교|고향)(?:은|는|이|가)\\s`,
@@ -469,6 +518,13 @@ const FAMILY_RE5 = rx(
   `${T}(${REL_WORDS})(?:이랑|랑|하고|와|과)\\s+(?:같이\\s+|함께\\s+)?(?:살아|살고|삽니다|지내|사는\\s*중)`,
 );
 
+const FAMILY_RE1 = pattern(
+  /결혼(?:했|을\s*했|한\s*지|\s*\d+\s*년\s*차)|기혼(?:이에요|입니다|이야|임)|유부남|유부녀/,
+);
+const FAMILY_RE6 = pattern(
+  /(?:(?:한|두|세|네)\s*)?(아이|애|아들|딸)(?:\s*(?:둘|셋|하나|넷))?\s*(?:엄마|아빠)(?:예요|이에요|입니다|야|임|고요|이고요)|워킹맘|워킹대디/,
+);
+
 function family(text: string, subject: Subject): Found {
   const out: Found = [];
   const add = (word: string): void => {
@@ -476,31 +532,24 @@ function family(text: string, subject: Subject): Found {
     if (relation === undefined) return;
     out.push({ category: "family", value: word, lang: "ko", key: relation, detail: text });
   };
-  for (const m of allMatches(FAMILY_RE2, text)) {
+  for (const m of FAMILY_RE2.all(text)) {
     if (!HEARSAY.test(text)) add(m[1] ?? "");
   }
-  for (const m of allMatches(FAMILY_RE3, text)) {
+  for (const m of FAMILY_RE3.all(text)) {
     add(m[1] ?? "");
   }
-  for (const m of allMatches(FAMILY_RE4, text)) {
+  for (const m of FAMILY_RE4.all(text)) {
     add(m[1] ?? "");
   }
-  for (const m of allMatches(FAMILY_RE5, text)) {
+  for (const m of FAMILY_RE5.all(text)) {
     add(m[1] ?? "");
   }
   // "아내 이름은 지수예요", "남편 직업은 …": a member's details.
-  for (const m of allMatches(REL_TOPIC, text)) add(m[1] ?? "");
-  if (
-    /결혼(?:했|을\s*했|한\s*지|\s*\d+\s*년\s*차)|기혼(?:이에요|입니다|이야|임)|유부남|유부녀/.test(
-      text,
-    )
-  ) {
+  for (const m of REL_TOPIC.all(text)) add(m[1] ?? "");
+  if (FAMILY_RE1.test(text)) {
     out.push({ category: "family", value: "배우자", lang: "ko", key: "spouse", detail: text });
   }
-  const parent =
-    /(?:(?:한|두|세|네)\s*)?(아이|애|아들|딸)(?:\s*(?:둘|셋|하나|넷))?\s*(?:엄마|아빠)(?:예요|이에요|입니다|야|임|고요|이고요)|워킹맘|워킹대디/.exec(
-      text,
-    );
+  const parent = FAMILY_RE6.exec(text);
   if (parent !== null) add(parent[1] ?? "아이");
   if (subject.kind === "family" && !HEARSAY.test(text)) add(subject.word);
   return out;
@@ -522,13 +571,17 @@ const LIKES_RE3 = rx(
 );
 const LIKES_RE4 = rx(`${T}(\\S+)\\s+${ADVS}${DISLIKE_VERB}`);
 
+const LIKES_RE5 = pattern(
+  /(?:제가|내가|제|내|저의|나의)?\s*(?:제일|가장|젤|최고로)?\s*좋아하는\s+(\S+?)(?:은|는|이|가)\s+(.+)$/,
+);
+const LIKES_RE6 = pattern(/최애(?:\s*(\S+?))?(?:는|은)\s+(.+)$/);
+const LIKES_RE7 = pattern(/취미(?:는|가)\s+(.+)$/);
+const LIKES_RE8 = pattern(/^(?:안|못)$/);
+
 function likes(text: string, subject: Subject): Found {
   if (subject.kind !== "self") return [];
   const out: Found = [];
-  const favorite =
-    /(?:제가|내가|제|내|저의|나의)?\s*(?:제일|가장|젤|최고로)?\s*좋아하는\s+(\S+?)(?:은|는|이|가)\s+(.+)$/.exec(
-      text,
-    );
+  const favorite = LIKES_RE5.exec(text);
   if (favorite !== null && favorite[1] !== "편") {
     const value = copulaRest(favorite[2] ?? "");
     if (value !== undefined) {
@@ -545,7 +598,7 @@ function likes(text: string, subject: Subject): Found {
       }
     }
   }
-  const best = /최애(?:\s*(\S+?))?(?:는|은)\s+(.+)$/.exec(text);
+  const best = LIKES_RE6.exec(text);
   if (best !== null) {
     const value = copulaRest(best[2] ?? "");
     const slot = best[1] ?? "최애";
@@ -560,7 +613,7 @@ function likes(text: string, subject: Subject): Found {
       });
     }
   }
-  const hobby = /취미(?:는|가)\s+(.+)$/.exec(text);
+  const hobby = LIKES_RE7.exec(text);
   if (hobby !== null) {
     const value = copulaRest(hobby[1] ?? "");
     if (value !== undefined) {
@@ -569,23 +622,23 @@ function likes(text: string, subject: Subject): Found {
       }
     }
   }
-  for (const m of allMatches(LIKES_RE1, text)) {
+  for (const m of LIKES_RE1.all(text)) {
     const head = headBefore(text, m.index ?? 0, m[1] ?? "", OBJECT, 2);
-    if (head === undefined || /^(?:안|못)$/.test(head.value)) continue;
+    if (head === undefined || LIKES_RE8.test(head.value)) continue;
     for (const item of listBefore(text, m.index ?? 0, head.value)) {
       out.push({ category: "preference", value: item, lang: "ko" });
     }
   }
-  for (const m of allMatches(LIKES_RE2, text)) {
+  for (const m of LIKES_RE2.all(text)) {
     const head = headBefore(text, m.index ?? 0, m[1] ?? "", ["이", "가"], 1);
     if (head === undefined || head.particle === "") continue;
     out.push({ category: "preference", value: head.value, lang: "ko" });
   }
-  for (const m of allMatches(LIKES_RE3, text)) {
+  for (const m of LIKES_RE3.all(text)) {
     const value = stripParticle(m[1] ?? "");
     if (isContentWord(value)) out.push({ category: "preference", value, lang: "ko" });
   }
-  for (const m of allMatches(LIKES_RE4, text)) {
+  for (const m of LIKES_RE4.all(text)) {
     const head = headBefore(text, m.index ?? 0, m[1] ?? "", OBJECT, 2);
     if (head === undefined) continue;
     for (const item of listBefore(text, m.index ?? 0, head.value)) {
@@ -600,7 +653,7 @@ const ALLERGY = "(?:알레르기|알러지|알레지|알르레기|앨러지)";
 const HEALTH_RE1 = rx(
   `${T}(\\S+?)\\s*${ADVS}${ALLERGY}(?:가|이|도|는)?\\s*${ADVS}(?:있어|있습|있음|있고|있는|있다|있거든|있어서|있구요|심해|심하)`,
 );
-const HEALTH_RE2 = cachedRegExp(`^${ALLERGY}`);
+const HEALTH_RE2 = patternOf(`^${ALLERGY}`, "");
 const HEALTH_RE3 = rx(
   `${T}(\\S+)\\s+${ADVS}못\\s*(먹|마셔|마시)(?:어|어요|습니다|음|는|고|겠|어서|거든|요)`,
 );
@@ -614,10 +667,15 @@ const HEALTH_RE6 = rx(
   `${T}(술|담배|고기|돼지고기|소고기|밀가루|설탕|카페인|유제품|해산물|육류)(?:을|를|은|는|도)?\\s+${ADVS}(?:안\\s*(?:먹|마셔|마시|피워|펴|해)|끊었|끊고|줄이고|피하고)`,
 );
 
+const HEALTH_RE7 = pattern(/^(?:술|알코올|맥주|소주)$/);
+const HEALTH_RE8 = pattern(
+  /(허리|무릎|위장|위|장|간|눈|어깨|손목|발목|심장|목|속)(?:가|이)\s+(?:좀\s+|많이\s+)?(?:안\s*좋|약해|약한\s*편)/,
+);
+
 function health(text: string, subject: Subject): Found {
   if (subject.kind !== "self") return [];
   const out: Found = [];
-  for (const m of allMatches(HEALTH_RE1, text)) {
+  for (const m of HEALTH_RE1.all(text)) {
     const token = m[1] ?? "";
     if (token === "" || HEALTH_RE2.test(token)) continue;
     const head = headBefore(text, m.index ?? 0, token, ["에", "에도", "도", "에는"], 2);
@@ -626,10 +684,10 @@ function health(text: string, subject: Subject): Found {
       out.push({ category: "allergy", value: item, lang: "ko" });
     }
   }
-  for (const m of allMatches(HEALTH_RE3, text)) {
+  for (const m of HEALTH_RE3.all(text)) {
     const head = headBefore(text, m.index ?? 0, m[1] ?? "", OBJECT, 2);
     if (head === undefined) continue;
-    if (/^(?:술|알코올|맥주|소주)$/.test(head.value)) {
+    if (HEALTH_RE7.test(head.value)) {
       out.push({ category: "health", value: head.value, lang: "ko", form: "avoid", detail: text });
       continue;
     }
@@ -637,19 +695,16 @@ function health(text: string, subject: Subject): Found {
       out.push({ category: "allergy", value: item, lang: "ko", form: "cant-eat" });
     }
   }
-  for (const m of allMatches(HEALTH_RE4, text)) {
+  for (const m of HEALTH_RE4.all(text)) {
     out.push({ category: "health", value: m[1] ?? "", lang: "ko", detail: text });
   }
-  for (const m of allMatches(HEALTH_RE5, text)) {
+  for (const m of HEALTH_RE5.all(text)) {
     out.push({ category: "health", value: m[1] ?? "", lang: "ko", detail: text });
   }
-  for (const m of allMatches(HEALTH_RE6, text)) {
+  for (const m of HEALTH_RE6.all(text)) {
     out.push({ category: "health", value: m[1] ?? "", lang: "ko", form: "avoid", detail: text });
   }
-  const body =
-    /(허리|무릎|위장|위|장|간|눈|어깨|손목|발목|심장|목|속)(?:가|이)\s+(?:좀\s+|많이\s+)?(?:안\s*좋|약해|약한\s*편)/.exec(
-      text,
-    );
+  const body = HEALTH_RE8.exec(text);
   if (body !== null)
     out.push({ category: "health", value: body[1] ?? "", lang: "ko", detail: text });
   return out;
@@ -657,7 +712,9 @@ function health(text: string, subject: Subject): Found {
 
 const GO_VERB =
   "(?:감(?=$|\\s|[.!~ㅋㅎ])|가요|가(?=$|\\s|[.!~])|갑니다|가기로|가려고|갈\\s*거|갈\\s*예정|갈\\s*계획|가는데|갈게|갑니당|떠나요|떠나(?=$|\\s|[.!~])|떠납니다|떠날|가게\\s*됐|가게\\s*되었)";
-const EXPLICIT_FUTURE = /(?:기로|려고|갈\s*거|할\s*거|예정|계획|게\s*됐|게\s*되었|갈게|떠날)/;
+const EXPLICIT_FUTURE = pattern(
+  /(?:기로|려고|갈\s*거|할\s*거|예정|계획|게\s*됐|게\s*되었|갈게|떠날)/,
+);
 
 const PLANS_RE1 = rx(
   `${T}(\\S+)\\s+${ADVS}(?:(?:여행|출장|놀러|캠핑|휴가|유학|답사|견학|신혼여행)\\s*(?:을|를)?\\s*)?${GO_VERB}`,
@@ -666,33 +723,32 @@ const PLANS_RE2 = rx(
   `${T}(\\S*?)(${EVENTS_KO})(?:이|가|을|를|은|는|도)?\\s*${ADVS}(?:있어|있습|있음|있고|있는데|있거든|잡혔|잡혀|예정|해요|합니다|해(?=$|\\s|[.!~])|할\\s*거|하기로|하려고|보러|봐요|봅니다|보기로|가요|가(?=$|\\s|[.!~])|갑니다|가기로|갈\\s*거|받아야|받으러|받기로|받아요|봐야|이에요|예요|이야|입니다|이라|라서|이래요|래요)`,
 );
 
+const PLANS_RE3 = pattern(/^(?:이사|집|회사|학교|병원)$/);
+const PLANS_RE4 = pattern(/^[가-힣A-Za-z0-9]+$/);
+const PLANS_RE5 = pattern(/이사|여행|출장/);
+
 function plans(text: string, subject: Subject): Found {
   if (subject.kind !== "self") return [];
   const out: Found = [];
   const future = hasTime(text) || EXPLICIT_FUTURE.test(text);
   if (!future) return [];
-  for (const m of allMatches(PLANS_RE1, text)) {
+  for (const m of PLANS_RE1.all(text)) {
     const token = m[1] ?? "";
     if (isTimeWord(token)) continue;
     const head = headBefore(text, m.index ?? 0, token, ["에", "로", "으로", "을", "를"], 1);
-    if (head === undefined || /^(?:이사|집|회사|학교|병원)$/.test(head.value)) continue;
+    if (head === undefined || PLANS_RE3.test(head.value)) continue;
     out.push({ category: "plan", value: head.value, lang: "ko", detail: text });
   }
-  for (const m of allMatches(PLANS_RE2, text)) {
+  for (const m of PLANS_RE2.all(text)) {
     const prefix = m[1] ?? "";
     const event = m[2] ?? "";
-    if (prefix !== "" && !/^[가-힣A-Za-z0-9]+$/.test(prefix)) continue;
+    if (prefix !== "" && !PLANS_RE4.test(prefix)) continue;
     const index = m.index ?? 0;
     const before = tokensOf(text.slice(0, index));
     const previous = before.at(-1) ?? "";
     const [stem, particle] = splitParticle(previous, ["으로", "로", "에"]);
     let value = `${prefix}${event}`;
-    if (
-      particle !== "" &&
-      isContentWord(stem) &&
-      !isTimeWord(previous) &&
-      /이사|여행|출장/.test(event)
-    ) {
+    if (particle !== "" && isContentWord(stem) && !isTimeWord(previous) && PLANS_RE5.test(event)) {
       value = `${stem} ${value}`;
     } else if (particle === "" && isContentWord(previous) && !isTimeWord(previous)) {
       value = nounPhrase(before, before.length, value, 1);
@@ -708,10 +764,13 @@ const POSSESSION_TOPIC =
 const POSSESSION_VERBS =
   "(?:타(?=$|\\s|[.!~])|탐(?=$|\\s|[.!~ㅋㅎ])|씀(?=$|\\s|[.!~ㅋㅎ])|타요|타고\\s*다녀|탑니다|몰아요|몰고\\s*다녀|몰고\\s*있|타고\\s*있(?!었)|써요|씁니다|사용해요|사용하고\\s*있|쓰고\\s*있(?!었)|사용\\s*중|써(?=$|\\s|[.!~])|갖고\\s*있|가지고\\s*있|있어요|있어(?=$|\\s|[.!~])|있습니다|샀어요|샀어|샀습니다|구매했|장만했|뽑았)";
 
-const POSSESSIONS_RE1 = cachedRegExp(
+const POSSESSIONS_RE1 = patternOf(
   `(?:^|\\s)(?:제|내|우리|저희)?\\s*${POSSESSION_TOPIC}(?:는|은|이|가)\\s+(.+)$`,
+  "",
 );
 const POSSESSIONS_RE2 = rx(`${T}(\\S+)\\s+${ADVS}${POSSESSION_VERBS}`);
+
+const POSSESSIONS_RE3 = pattern(/있/);
 
 function possessions(text: string, subject: Subject): Found {
   if (subject.kind !== "self") return [];
@@ -722,10 +781,10 @@ function possessions(text: string, subject: Subject): Found {
     const kind = possessionKind(topic[1] ?? "");
     if (value !== undefined) out.push({ category: "possession", value, lang: "ko", key: kind });
   }
-  for (const m of allMatches(POSSESSIONS_RE2, text)) {
+  for (const m of POSSESSIONS_RE2.all(text)) {
     const head = headBefore(text, m.index ?? 0, m[1] ?? "", ["을", "를", "이", "가", "도"], 2);
     if (head === undefined) continue;
-    if (head.particle === "" && /있/.test(m[0].slice((m[1] ?? "").length))) continue;
+    if (head.particle === "" && POSSESSIONS_RE3.test(m[0].slice((m[1] ?? "").length))) continue;
     const kind = possessionKind(head.value);
     if (kind === undefined || kind === "home") continue;
     out.push({ category: "possession", value: head.value, lang: "ko", key: kind });
@@ -733,13 +792,27 @@ function possessions(text: string, subject: Subject): Found {
   return out;
 }
 
-const KOREAN_NUMBER =
-  /^(?:열|스물|스무|서른|마흔|쉰|예순|일흔|여든|아흔)(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉)?$/;
-
-const OTHER_RE1 = cachedRegExp(
-  `${T}(만\\s*)?(\\d{1,3}|[가-힣]{1,4})\\s*(?:살|세)(?:이에요|입니다|이야|임|이고요|이고|이에용|이거든요|이라서|인데|이예요|예요|요)(?=$|\\s|[.!~,])`,
+const KOREAN_NUMBER = pattern(
+  /^(?:열|스물|스무|서른|마흔|쉰|예순|일흔|여든|아흔)(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉)?$/,
 );
-const OTHER_RE2 = cachedRegExp(`${T}(\\S+)\\s*전공(?:이에요|입니다|이야|임|하고\\s*있|해요|이고)`);
+
+const OTHER_RE1 = patternOf(
+  `${T}(만\\s*)?(\\d{1,3}|[가-힣]{1,4})\\s*(?:살|세)(?:이에요|입니다|이야|임|이고요|이고|이에용|이거든요|이라서|인데|이예요|예요|요)(?=$|\\s|[.!~,])`,
+  "",
+);
+const OTHER_RE2 = patternOf(`${T}(\\S+)\\s*전공(?:이에요|입니다|이야|임|하고\\s*있|해요|이고)`, "");
+
+const OTHER_RE3 = pattern(/^\d{1,3}$/);
+const OTHER_RE4 = pattern(/나이(?:는|가)\s+(.+)$/);
+const OTHER_RE5 = pattern(/생일(?:은|이)\s+(.+)$/);
+const OTHER_RE6 = pattern(
+  /(?:^|\s)(한국인|한국\s*사람|미국인|일본인|중국인|캐나다인|영국인)(?:이에요|입니다|이야|임|이고요)/,
+);
+const OTHER_RE7 = pattern(/(?:^|[\s(])([EI][NS][TF][JP])(?:-[AT])?(?=$|[\s)이예에라]|[.!~])/);
+const OTHER_RE8 = pattern(/MBTI|엠비티아이|이에요|예요|입니다|이야|임|라서/);
+const OTHER_RE9 = pattern(/전공(?:은|이)\s+(.+)$/);
+
+const OTHER_RE10 = pattern(/\s+/g);
 
 function other(text: string, subject: Subject): Found {
   if (subject.kind !== "self") return [];
@@ -747,37 +820,35 @@ function other(text: string, subject: Subject): Found {
   const age = OTHER_RE1.exec(text);
   if (age !== null) {
     const value = age[2] ?? "";
-    if (/^\d{1,3}$/.test(value) || KOREAN_NUMBER.test(value)) {
+    if (OTHER_RE3.test(value) || KOREAN_NUMBER.test(value)) {
       out.push({ category: "other", value, lang: "ko", key: "age", slot: "age" });
     }
   }
-  const agesTopic = /나이(?:는|가)\s+(.+)$/.exec(text);
+  const agesTopic = OTHER_RE4.exec(text);
   if (agesTopic !== null) {
     const value = copulaRest(agesTopic[1] ?? "");
     if (value !== undefined) {
       out.push({ category: "other", value, lang: "ko", key: "age", slot: "age" });
     }
   }
-  const birthday = /생일(?:은|이)\s+(.+)$/.exec(text);
+  const birthday = OTHER_RE5.exec(text);
   if (birthday !== null) {
     const value = copulaRest(birthday[1] ?? "");
     if (value !== undefined) {
       out.push({ category: "other", value, lang: "ko", key: "birthday", slot: "birthday" });
     }
   }
-  const nationality =
-    /(?:^|\s)(한국인|한국\s*사람|미국인|일본인|중국인|캐나다인|영국인)(?:이에요|입니다|이야|임|이고요)/.exec(
-      text,
-    );
+  const nationality = OTHER_RE6.exec(text);
   if (nationality !== null) {
-    const value = NATIONALITIES[(nationality[1] ?? "").replace(/\s+/g, "")] ?? nationality[1] ?? "";
+    const value =
+      NATIONALITIES[OTHER_RE10.replace(nationality[1] ?? "", "")] ?? nationality[1] ?? "";
     out.push({ category: "other", value, lang: "ko", key: "nationality", slot: "nationality" });
   }
-  const mbti = /(?:^|[\s(])([EI][NS][TF][JP])(?:-[AT])?(?=$|[\s)이예에라]|[.!~])/.exec(text);
-  if (mbti !== null && /MBTI|엠비티아이|이에요|예요|입니다|이야|임|라서/.test(text)) {
+  const mbti = OTHER_RE7.exec(text);
+  if (mbti !== null && OTHER_RE8.test(text)) {
     out.push({ category: "other", value: mbti[1] ?? "", lang: "ko", key: "mbti", slot: "mbti" });
   }
-  const major = /전공(?:은|이)\s+(.+)$/.exec(text) ?? OTHER_RE2.exec(text);
+  const major = OTHER_RE9.exec(text) ?? OTHER_RE2.exec(text);
   if (major !== null) {
     const raw = major[1] ?? "";
     const value = copulaRest(raw) ?? (isContentWord(raw) ? raw : undefined);
@@ -814,8 +885,9 @@ export function extractKo(text: string): Candidate[] {
 }
 
 /** Korean statements that take a fact back ("이제 서울에 안 살아요", "퇴사했어요"). */
-const RETRACTION_HINT_KO =
-  /안\s*(?:살|삽)|살지\s*않|그만|퇴사|관뒀|나왔|백수|팔았|처분|폐차|없어졌|잃어버렸|취소|연기|무산/;
+const RETRACTION_HINT_KO = pattern(
+  /안\s*(?:살|삽)|살지\s*않|그만|퇴사|관뒀|나왔|백수|팔았|처분|폐차|없어졌|잃어버렸|취소|연기|무산/,
+);
 
 const RETRACTIONS_KO_RE1 = rx(
   `${T}(\\S+)\\s+(?:더\\s*이상\\s+|이제\\s+)?(?:안\\s*(?:살아|살고|삽니다)|살지\\s*않)`,
@@ -825,23 +897,23 @@ const RETRACTIONS_KO_RE3 = rx(
   `${T}(\\S+)\\s+(?:(?:여행|출장|약속|면접|일정|계획)(?:이|은|는)?\\s*)?(?:취소|연기|무산)`,
 );
 
+const RETRACTIONS_KO_RE4 = pattern(
+  /(?:회사|직장)(?:를|을|는|은)?\s*(?:그만뒀|그만두었|관뒀|퇴사했|나왔)|퇴사(?:했|를\s*했|함)|백수가\s*됐/,
+);
+
 export function retractionsKo(text: string): Retraction[] {
   if (!RETRACTION_HINT_KO.test(text)) return [];
   const out: Retraction[] = [];
-  for (const m of allMatches(RETRACTIONS_KO_RE1, text)) {
+  for (const m of RETRACTIONS_KO_RE1.all(text)) {
     const [stem, particle] = splitParticle(m[1] ?? "", ["에", "에서"]);
     if (particle !== "" && isContentWord(stem)) {
       out.push({ category: "residence", value: stem, id: "residence" });
     }
   }
-  if (
-    /(?:회사|직장)(?:를|을|는|은)?\s*(?:그만뒀|그만두었|관뒀|퇴사했|나왔)|퇴사(?:했|를\s*했|함)|백수가\s*됐/.test(
-      text,
-    )
-  ) {
+  if (RETRACTIONS_KO_RE4.test(text)) {
     out.push({ category: "workplace", id: "workplace" });
   }
-  for (const m of allMatches(RETRACTIONS_KO_RE2, text)) {
+  for (const m of RETRACTIONS_KO_RE2.all(text)) {
     const value = stripParticle(m[1] ?? "", ["을", "를", "는", "은", "도"]);
     if (!isContentWord(value)) continue;
     const kind = possessionKind(value);
@@ -851,7 +923,7 @@ export function retractionsKo(text: string): Retraction[] {
         : { category: "possession", id: `possession:${kind}` },
     );
   }
-  for (const m of allMatches(RETRACTIONS_KO_RE3, text)) {
+  for (const m of RETRACTIONS_KO_RE3.all(text)) {
     const value = stripParticle(m[1] ?? "", ["이", "가", "은", "는", "을", "를"]);
     if (isContentWord(value)) out.push({ category: "plan", value });
   }

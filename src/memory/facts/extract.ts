@@ -24,6 +24,7 @@ import { type Candidate, type Retraction, toFact } from "./build.ts";
 import { type Clause, isHypothetical, isQuestion, splitClauses } from "./clauses.ts";
 import { extractEn, retractionsEn } from "./extract-en.ts";
 import { extractKo, retractionsKo } from "./extract-ko.ts";
+import { pattern } from "./regex.ts";
 import { cleanText, type Fact, hasHangul, valueKey } from "./types.ts";
 
 export type { Retraction } from "./build.ts";
@@ -63,7 +64,7 @@ function statements(text: unknown): Clause[] {
     .filter((clause) => !isQuestion(clause) && !isHypothetical(clause));
 }
 
-const LATIN = /[A-Za-z]{2}|\b[Ii]\b/;
+const LATIN = pattern(/[A-Za-z]{2}|\b[Ii]\b/);
 
 /** English rules need a Latin word ("I", "my", "we" …); Korean rules need Hangul. */
 function candidatesOf(clause: Clause): Candidate[] {
@@ -97,7 +98,7 @@ function dedupe(facts: readonly Fact[]): Fact[] {
 }
 
 /** A clause that names its subject as the speaker ("저는", "I'm"), not a dropped one. */
-const SELF_SUBJECT = /^(?:저는|전|나는|난|제가|내가|저|나|제|내)\s|\b(?:i|my|i'm|im)\b/i;
+const SELF_SUBJECT = pattern(/^(?:저는|전|나는|난|제가|내가|저|나|제|내)\s|\b(?:i|my|i'm|im)\b/i);
 
 /**
  * After a clause about a family member or pet ("남동생이 하나 있어요", "강아지 키워요"), a

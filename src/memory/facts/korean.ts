@@ -10,6 +10,7 @@
 
 import { hasLetter } from "../letters.ts";
 import { OTHER_PEOPLE_KO, PLACE_SUFFIX_KO, PLACES_KO, RELATIONS_KO, TIME_KO } from "./lexicon.ts";
+import { pattern } from "./regex.ts";
 import { hasBatchim } from "./types.ts";
 
 /** Nouns whose last syllable looks like a particle. */
@@ -137,9 +138,11 @@ const COPULA_SUFFIXES = [
   "고",
 ] as const;
 
+const STRIP_COPULA_RE1 = pattern(/[.!?~…ㅎㅋㅠㅜ^;:]+$/u);
+
 /** "민수예요" → "민수"; "간호사입니다" → "간호사"; "고양이에요" → "고양이"; other words stay. */
 export function stripCopula(word: string): string {
-  const trimmed = word.replace(/[.!?~…ㅎㅋㅠㅜ^;:]+$/u, "");
+  const trimmed = STRIP_COPULA_RE1.replace(word, "");
   if (PROTECTED.has(trimmed)) return trimmed;
   for (const suffix of COPULA_SUFFIXES) {
     if (!trimmed.endsWith(suffix) || trimmed.length <= suffix.length) continue;
@@ -184,8 +187,10 @@ export function isContentWord(token: string): boolean {
   return hasLetter(token);
 }
 
+const TOKENS_OF_RE1 = pattern(/\s+/);
+
 export function tokensOf(clause: string): string[] {
-  return clause.split(/\s+/).filter((token) => token !== "");
+  return TOKENS_OF_RE1.split(clause).filter((token) => token !== "");
 }
 
 /** Adnominal (관형형) endings of adjectives: 매운, 달콤한, 빨간, 차가운 (not 는/은 which are also topic particles). */
@@ -196,6 +201,12 @@ function isAdnominal(token: string): boolean {
   return code >= 0xac00 && code <= 0xd7a3 && (code - 0xac00) % 28 === 4; // ㄴ final
 }
 
+const NOUN_PHRASE_RE1 = pattern(/[.!?,~]$/);
+const NOUN_PHRASE_RE2 = pattern(/^(?:아니라|아니고|말고)$/);
+const NOUN_PHRASE_RE3 = pattern(/(?:는|던|을|할|한테|하고|해서|지만|면|며|서)$/);
+const NOUN_PHRASE_RE4 = pattern(/(?:있는|없는|하는|다니는|사는|좋아하는)$/);
+const NOUN_PHRASE_RE5 = pattern(/[고요다어아해서면며지게죠네니까데]$/);
+
 /**
  * The noun phrase that ends with `head` at index `at` of `tokens`: up to `max` bare words
  * before it (compound nouns "공포 영화", places "서울 마포구", adjectives "매운 음식"),
@@ -205,24 +216,26 @@ export function nounPhrase(tokens: readonly string[], at: number, head: string, 
   const words = [head];
   for (let i = at - 1; i >= 0 && words.length <= max; i--) {
     const token = tokens[i] ?? "";
-    if (!isContentWord(token) || /[.!?,~]$/.test(token)) break;
+    if (!isContentWord(token) || NOUN_PHRASE_RE1.test(token)) break;
     // "인천이 아니라 부천에": a correction, not part of the noun phrase.
-    if (/^(?:아니라|아니고|말고)$/.test(token)) break;
+    if (NOUN_PHRASE_RE2.test(token)) break;
     const [stem, particle] = splitParticle(token);
     if (particle !== "" && stem !== token) break;
-    if (/(?:는|던|을|할|한테|하고|해서|지만|면|며|서)$/.test(token) && !isAdnominal(token)) break;
-    if (/(?:있는|없는|하는|다니는|사는|좋아하는)$/.test(token)) break;
+    if (NOUN_PHRASE_RE3.test(token) && !isAdnominal(token)) break;
+    if (NOUN_PHRASE_RE4.test(token)) break;
     // Conjugated verbs ("살고 있고", "했어요") end a noun phrase.
-    if (!isAdnominal(token) && /[고요다어아해서면며지게죠네니까데]$/.test(token)) break;
+    if (!isAdnominal(token) && NOUN_PHRASE_RE5.test(token)) break;
     words.unshift(token);
   }
   return words.join(" ");
 }
 
+const IS_PLACE_KO_RE1 = pattern(/^[A-Z][A-Za-z.-]+$/);
+
 /** Whether a Korean word is a place name (for particle-less "서울 살아"). */
 export function isPlaceKo(word: string): boolean {
   if (PLACES_KO.has(word)) return true;
-  if (/^[A-Z][A-Za-z.-]+$/.test(word)) return true;
+  if (IS_PLACE_KO_RE1.test(word)) return true;
   return PLACE_SUFFIX_KO.test(word) && word.length >= 2;
 }
 
@@ -234,6 +247,12 @@ export type Subject =
 const SELF = new Set(["저", "나", "전", "난", "제", "내", "우리", "저희", "본인", "저도", "나도"]);
 const DETERMINERS = new Set(["제", "내", "우리", "저희", "저의", "나의", "울"]);
 
+const SUBJECT_OF_KO_RE1 = pattern(/(?:는|던|[가-힣]ㄴ)$/);
+const SUBJECT_OF_KO_RE2 = pattern(/(?:저는|나는)$/);
+const SUBJECT_OF_KO_RE3 = pattern(/(?:씨|님)$/);
+
+const SUBJECT_OF_KO_RE4 = pattern(/[,.]$/);
+
 /**
  * Who the clause is about: its first topic/subject (은/는/이/가/께서) if that is a family
  * member or another person ("친구가 부산에 살아요"), otherwise the user (Korean drops
@@ -242,7 +261,7 @@ const DETERMINERS = new Set(["제", "내", "우리", "저희", "저의", "나의
 export function subjectOfKo(tokens: readonly string[]): Subject {
   let owned = false;
   for (let i = 0; i < Math.min(tokens.length, 4); i++) {
-    const token = (tokens[i] ?? "").replace(/[,.]$/, "");
+    const token = SUBJECT_OF_KO_RE4.replace(tokens[i] ?? "", "");
     if (DETERMINERS.has(token)) {
       owned = true;
       continue;
@@ -264,7 +283,7 @@ export function subjectOfKo(tokens: readonly string[]): Subject {
       continue;
     }
     const next = tokens[i + 1] ?? "";
-    if (SELF.has(word) && /(?:는|던|[가-힣]ㄴ)$/.test(next) && !/(?:저는|나는)$/.test(next)) {
+    if (SELF.has(word) && SUBJECT_OF_KO_RE1.test(next) && !SUBJECT_OF_KO_RE2.test(next)) {
       // "제가 키우는 강아지가 …": 제가 is inside a relative clause; the subject comes next.
       i++;
       owned = true;
@@ -273,7 +292,7 @@ export function subjectOfKo(tokens: readonly string[]): Subject {
     if (SELF.has(word) || word === "제가" || word === "내가") return { kind: "self" };
     const relation = RELATIONS_KO[word];
     if (relation !== undefined) return { kind: "family", relation, word, owned };
-    if (OTHER_PEOPLE_KO.has(word) || /(?:씨|님)$/.test(word)) return { kind: "other" };
+    if (OTHER_PEOPLE_KO.has(word) || SUBJECT_OF_KO_RE3.test(word)) return { kind: "other" };
     return { kind: "self" };
   }
   return { kind: "self" };

@@ -12,6 +12,7 @@ import { splitWords } from "../letters.ts";
 import type { Candidate } from "./build.ts";
 import { stripParticle, tokensOf } from "./korean.ts";
 import { LANGUAGE_CODES, LANGUAGE_NAMES } from "./languages-table.ts";
+import { pattern } from "./regex.ts";
 
 const BY_NAME = new Map<string, string>();
 for (const code of LANGUAGE_CODES) {
@@ -23,9 +24,11 @@ for (const code of LANGUAGE_CODES) {
 }
 BY_NAME.set("mandarin", "zh");
 
+const LANGUAGE_CODE_RE1 = pattern(/[.,!?~]+$/);
+
 /** The language code a word names ("Japanese", "일본어를", "중국말로"), or undefined. */
 export function languageCode(word: string): string | undefined {
-  const lower = word.toLowerCase().replace(/[.,!?~]+$/, "");
+  const lower = LANGUAGE_CODE_RE1.replace(word.toLowerCase(), "");
   return BY_NAME.get(lower) ?? BY_NAME.get(stripParticle(lower));
 }
 
@@ -39,9 +42,12 @@ export function languagesIn(text: string): Set<string> {
   return out;
 }
 
-const EN_SPEAK =
-  /\b(?:i|we)\s+(?:also\s+|can\s+|do\s+|still\s+|mostly\s+|only\s+)*(?:speak|am fluent in|am learning|have been learning|have been studying|am studying|am taking|study|learn|know|am (?:a\s+)?native\s+(?:in|speaker of))\b|\bmy\s+(?:native|first|mother)\s+(?:language|tongue)\s+is\b|\b(?:i am|i'm)\s+bilingual\b/i;
-const EN_LEARNING = /\b(?:learning|studying|study|learn|taking)\b/i;
+const EN_SPEAK = pattern(
+  /\b(?:i|we)\s+(?:also\s+|can\s+|do\s+|still\s+|mostly\s+|only\s+)*(?:speak|am fluent in|am learning|have been learning|have been studying|am studying|am taking|study|learn|know|am (?:a\s+)?native\s+(?:in|speaker of))\b|\bmy\s+(?:native|first|mother)\s+(?:language|tongue)\s+is\b|\b(?:i am|i'm)\s+bilingual\b/i,
+);
+const EN_LEARNING = pattern(/\b(?:learning|studying|study|learn|taking)\b/i);
+
+const LANGUAGES_EN_RE1 = pattern(/\b(?:so|because|but|since|to|for|with|at|when|while)\b/i);
 
 /** English: the languages after a speaking/learning verb of the speaker (text already expanded). */
 export function languagesEn(text: string): Candidate[] {
@@ -49,7 +55,7 @@ export function languagesEn(text: string): Candidate[] {
   if (trigger === null) return [];
   const rest = text.slice(trigger.index);
   // "I'm learning Korean so I can talk to my in-laws": the list ends at the next clause word.
-  const list = rest.split(/\b(?:so|because|but|since|to|for|with|at|when|while)\b/i)[0] ?? rest;
+  const list = LANGUAGES_EN_RE1.split(rest)[0] ?? rest;
   const learning = EN_LEARNING.test(trigger[0]);
   return languageCandidates(
     splitWords(list, "", false).filter((word) => word !== ""),
@@ -58,15 +64,19 @@ export function languagesEn(text: string): Candidate[] {
   );
 }
 
-const KO_SPEAK =
-  /할\s*줄\s*(?:알|아)|할\s*수\s*있|(?:잘|유창하게|조금|좀|약간|꽤|능숙하게)\s*(?:해|합니다|함|하는)|공부|배우|배워|배운|독학|구사|원어민|모국어|(?:어|말)(?:를|을|도|는|랑)?\s*(?:해요|합니다|해(?=$|\s|[.!~])|함|하고|하는데)|회화/;
-const KO_LEARNING = /공부|배우|배워|배운|독학|수업|학원/;
+const KO_SPEAK = pattern(
+  /할\s*줄\s*(?:알|아)|할\s*수\s*있|(?:잘|유창하게|조금|좀|약간|꽤|능숙하게)\s*(?:해|합니다|함|하는)|공부|배우|배워|배운|독학|구사|원어민|모국어|(?:어|말)(?:를|을|도|는|랑)?\s*(?:해요|합니다|해(?=$|\s|[.!~])|함|하고|하는데)|회화/,
+);
+const KO_LEARNING = pattern(/공부|배우|배워|배운|독학|수업|학원/);
+
+const LANGUAGES_KO_RE1 = pattern(/(?:이랑|랑|하고|와|과|,)$/);
+const LANGUAGES_KO_RE2 = pattern(/(?<=[어말])(?:이랑|랑|하고|와|과|,)/);
 
 /** Korean: language names (particles stripped) in a clause with a speaking/learning verb. */
 export function languagesKo(text: string): Candidate[] {
   if (!KO_SPEAK.test(text)) return [];
-  const words = tokensOf(text).flatMap((token) => token.split(/(?:이랑|랑|하고|와|과|,)$/));
-  const names = words.flatMap((word) => word.split(/(?<=[어말])(?:이랑|랑|하고|와|과|,)/));
+  const words = tokensOf(text).flatMap((token) => LANGUAGES_KO_RE1.split(token));
+  const names = words.flatMap((word) => LANGUAGES_KO_RE2.split(word));
   return languageCandidates(names, "ko", KO_LEARNING.test(text));
 }
 
@@ -84,7 +94,7 @@ function languageCandidates(
     const name =
       lang === "en"
         ? (LANGUAGE_NAMES[code as (typeof LANGUAGE_CODES)[number]]?.[0] ?? word)
-        : stripParticle(word.replace(/[.,!?~]+$/, ""));
+        : stripParticle(LANGUAGE_CODE_RE1.replace(word, ""));
     out.push({
       category: "other",
       value: name,

@@ -3,6 +3,8 @@
  * data; matching lives in extract-*.ts and recall.ts.
  */
 
+import { type Pattern, pattern } from "./regex.ts";
+
 /** Family members and pets: the words as written → a canonical relation (the id key). */
 export const RELATIONS_KO: Readonly<Record<string, string>> = {
   아내: "wife",
@@ -557,35 +559,43 @@ export const PLACES_KO: ReadonlySet<string> = new Set(
 );
 
 /** Suffixes of Korean place names (시, 구, 동, 역 …). */
-export const PLACE_SUFFIX_KO = /[가-힣](?:시|도|구|군|동|읍|면|리|역|로|길)$/;
+export const PLACE_SUFFIX_KO = pattern(/[가-힣](?:시|도|구|군|동|읍|면|리|역|로|길)$/);
 
 /** Things a person owns → kind (the id key of a possession, so a new car replaces the old). */
-export const POSSESSION_KINDS: readonly (readonly [RegExp, string])[] = [
+export const POSSESSION_KINDS: readonly (readonly [Pattern, string])[] = [
   [
-    /\b(?:car|suv|sedan|truck|tesla|hyundai|kia|bmw|mercedes|benz|audi|toyota|honda|ford|volvo|volkswagen|vw|porsche|subaru|mazda|nissan|lexus|genesis|prius|camry|civic|corolla|sonata|avante|elantra|ioniq|jeep|minivan)\b/i,
+    pattern(
+      /\b(?:car|suv|sedan|truck|tesla|hyundai|kia|bmw|mercedes|benz|audi|toyota|honda|ford|volvo|volkswagen|vw|porsche|subaru|mazda|nissan|lexus|genesis|prius|camry|civic|corolla|sonata|avante|elantra|ioniq|jeep|minivan)\b/i,
+    ),
     "car",
   ],
   [
-    /(?:차|자동차|아반떼|소나타|쏘나타|그랜저|제네시스|쏘렌토|스포티지|카니발|모닝|레이|싼타페|투싼|팰리세이드|코나|아이오닉|테슬라|벤츠|아우디|볼보|토요타|도요타|프리우스|캠리|혼다|포르쉐|티볼리|니로|셀토스|캐스퍼|K[3579])/,
+    pattern(
+      /(?:차|자동차|아반떼|소나타|쏘나타|그랜저|제네시스|쏘렌토|스포티지|카니발|모닝|레이|싼타페|투싼|팰리세이드|코나|아이오닉|테슬라|벤츠|아우디|볼보|토요타|도요타|프리우스|캠리|혼다|포르쉐|티볼리|니로|셀토스|캐스퍼|K[3579])/,
+    ),
     "car",
   ],
-  [/\b(?:e-?bike|bike|bicycle|scooter)\b|자전거|킥보드/i, "bike"],
-  [/\b(?:motorcycle|motorbike)\b|오토바이/i, "motorcycle"],
+  [pattern(/\b(?:e-?bike|bike|bicycle|scooter)\b|자전거|킥보드/i), "bike"],
+  [pattern(/\b(?:motorcycle|motorbike)\b|오토바이/i), "motorcycle"],
   [
-    /\b(?:iphone|galaxy|pixel|phone|smartphone)\b|아이폰|갤럭시|핸드폰|휴대폰|스마트폰|폰/i,
+    pattern(
+      /\b(?:iphone|galaxy|pixel|phone|smartphone)\b|아이폰|갤럭시|핸드폰|휴대폰|스마트폰|폰/i,
+    ),
     "phone",
   ],
-  [/\b(?:macbook|laptop|thinkpad|notebook|chromebook)\b|맥북|노트북|그램/i, "laptop"],
-  [/\b(?:ipad|tablet)\b|아이패드|태블릿|갤럭시탭/i, "tablet"],
+  [pattern(/\b(?:macbook|laptop|thinkpad|notebook|chromebook)\b|맥북|노트북|그램/i), "laptop"],
+  [pattern(/\b(?:ipad|tablet)\b|아이패드|태블릿|갤럭시탭/i), "tablet"],
   [
-    /\b(?:ps5|ps4|playstation|xbox|nintendo|switch|steam deck)\b|플스|닌텐도|스위치|엑스박스/i,
+    pattern(
+      /\b(?:ps5|ps4|playstation|xbox|nintendo|switch|steam deck)\b|플스|닌텐도|스위치|엑스박스/i,
+    ),
     "console",
   ],
-  [/\b(?:camera|dslr|gopro)\b|카메라/i, "camera"],
-  [/\b(?:house|apartment|condo|flat|home)\b|아파트|주택|오피스텔|빌라/i, "home"],
-  [/\b(?:watch|apple watch)\b|시계|워치/i, "watch"],
-  [/\b(?:piano|guitar|violin|drum)s?\b|피아노|기타|바이올린/i, "instrument"],
-  [/\b(?:computer|pc|desktop|imac)\b|컴퓨터|데스크탑/i, "computer"],
+  [pattern(/\b(?:camera|dslr|gopro)\b|카메라/i), "camera"],
+  [pattern(/\b(?:house|apartment|condo|flat|home)\b|아파트|주택|오피스텔|빌라/i), "home"],
+  [pattern(/\b(?:watch|apple watch)\b|시계|워치/i), "watch"],
+  [pattern(/\b(?:piano|guitar|violin|drum)s?\b|피아노|기타|바이올린/i), "instrument"],
+  [pattern(/\b(?:computer|pc|desktop|imac)\b|컴퓨터|데스크탑/i), "computer"],
 ];
 
 export function possessionKind(value: string): string | undefined {
@@ -614,15 +624,18 @@ export const EVENTS_EN =
   "appointment|interview|exam|test|meeting|flight|wedding|surgery|operation|trip|vacation|holiday|concert|party|presentation|deadline|date|game|match|race|marathon|checkup|check-up|conference|hearing|recital|reservation|audition|graduation|ceremony|move|visit|class|lesson|camping trip|hike|tournament|show|performance|dinner|lunch|birthday party|baby shower|reunion";
 
 /** Time expressions that make a statement about the future a plan. */
-export const TIME_KO =
-  /(?:오늘\s*(?:저녁|밤|오후|아침)|내일|모레|글피|이번\s*(?:주|달|주말|여름|겨울|방학|휴가|연휴)|다음\s*(?:주|달|해|주말|학기|번)|다음주|다음달|담주|담달|다다음\s*주|이번주|이번달|주말|내년|올해\s*(?:여름|겨울|가을|봄|말)|연말|연휴|추석|설날|크리스마스|방학|\d+\s*월(?:\s*\d+\s*일)?|\d+\s*일\s*(?:뒤|후|에)|(?:월|화|수|목|금|토|일)요일|곧|조만간|며칠\s*(?:뒤|후)|\d+\s*(?:주|달|개월)\s*(?:뒤|후))/;
+export const TIME_KO = pattern(
+  /(?:오늘\s*(?:저녁|밤|오후|아침)|내일|모레|글피|이번\s*(?:주|달|주말|여름|겨울|방학|휴가|연휴)|다음\s*(?:주|달|해|주말|학기|번)|다음주|다음달|담주|담달|다다음\s*주|이번주|이번달|주말|내년|올해\s*(?:여름|겨울|가을|봄|말)|연말|연휴|추석|설날|크리스마스|방학|\d+\s*월(?:\s*\d+\s*일)?|\d+\s*일\s*(?:뒤|후|에)|(?:월|화|수|목|금|토|일)요일|곧|조만간|며칠\s*(?:뒤|후)|\d+\s*(?:주|달|개월)\s*(?:뒤|후))/,
+);
 
-export const TIME_EN =
-  /\b(?:tomorrow|tonight|today|next\s+(?:week|month|year|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday|spring|summer|fall|autumn|winter|semester)|this\s+(?:week|weekend|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday|spring|summer|fall|autumn|winter|evening|afternoon|morning)|on\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|in\s+(?:january|february|march|april|may|june|july|august|september|october|november|december)|in\s+(?:a|two|three|four|five|\d+)\s+(?:days?|weeks?|months?)|(?:january|february|march|april|may|june|july|august|september|october|november|december)\s+\d{1,2}(?:st|nd|rd|th)?|later\s+this\s+(?:week|month|year)|soon|the\s+day\s+after\s+tomorrow|over\s+the\s+holidays|for\s+christmas|at\s+\d{1,2}(?::\d{2})?\s*(?:am|pm)?)\b/i;
+export const TIME_EN = pattern(
+  /\b(?:tomorrow|tonight|today|next\s+(?:week|month|year|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday|spring|summer|fall|autumn|winter|semester)|this\s+(?:week|weekend|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday|spring|summer|fall|autumn|winter|evening|afternoon|morning)|on\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|in\s+(?:january|february|march|april|may|june|july|august|september|october|november|december)|in\s+(?:a|two|three|four|five|\d+)\s+(?:days?|weeks?|months?)|(?:january|february|march|april|may|june|july|august|september|october|november|december)\s+\d{1,2}(?:st|nd|rd|th)?|later\s+this\s+(?:week|month|year)|soon|the\s+day\s+after\s+tomorrow|over\s+the\s+holidays|for\s+christmas|at\s+\d{1,2}(?::\d{2})?\s*(?:am|pm)?)\b/i,
+);
 
 /** Korean organisation names and suffixes (for "X 다녀요" = works at X). */
-export const ORG_KO =
-  /(?:회사|전자|은행|병원|학교|대학교|대학|대학원|그룹|증권|증권사|카드|생명|보험|공사|공단|청|랩|연구소|연구원|스튜디오|센터|조선소|공장|물산|건설|제약|통신|상사|항공|백화점|마트|편의점|카페|식당|호텔|재단|협회|법인|사무소|스타트업|에이전시|기업|네이버|카카오|삼성|현대|엘지|LG|SK|KT|롯데|쿠팡|배민|토스|당근|라인|CJ|한화|포스코|신한|국민|우리|하나)$/;
+export const ORG_KO = pattern(
+  /(?:회사|전자|은행|병원|학교|대학교|대학|대학원|그룹|증권|증권사|카드|생명|보험|공사|공단|청|랩|연구소|연구원|스튜디오|센터|조선소|공장|물산|건설|제약|통신|상사|항공|백화점|마트|편의점|카페|식당|호텔|재단|협회|법인|사무소|스타트업|에이전시|기업|네이버|카카오|삼성|현대|엘지|LG|SK|KT|롯데|쿠팡|배민|토스|당근|라인|CJ|한화|포스코|신한|국민|우리|하나)$/,
+);
 
 /** Place names in Korean and in romanisation, so "대전 맛집" finds "I live in Daejeon". */
 export const PLACE_ALIASES: readonly (readonly string[])[] = [

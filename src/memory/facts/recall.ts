@@ -25,6 +25,7 @@ import {
   RELATIONS_KO,
   SIBLING_RELATIONS,
 } from "./lexicon.ts";
+import { pattern } from "./regex.ts";
 import type { Fact, FactCategory } from "./types.ts";
 import { FACT_CATEGORIES, valueKey } from "./types.ts";
 
@@ -577,21 +578,27 @@ interface Query {
   koNouns: Set<string>;
 }
 
-const KO_PARTICLE_END =
-  /(?:에서는|에서도|에서|에게|한테|으로|이랑|랑|하고|에는|에도|이는|은|는|이|가|을|를|의|에|로|도|와|과|만|요|야)$/;
+const KO_PARTICLE_END = pattern(
+  /(?:에서는|에서도|에서|에게|한테|으로|이랑|랑|하고|에는|에도|이는|은|는|이|가|을|를|의|에|로|도|와|과|만|요|야)$/,
+);
+
+const PARSE_QUERY_RE1 = pattern(/[가-힣]/);
+
+const PARSE_QUERY_RE2 = pattern(/[’‘]/g);
+const PARSE_QUERY_RE3 = pattern(/\s+/g);
 
 function parseQuery(query: string): Query {
-  const lower = query.normalize("NFKC").toLowerCase().replace(/[’‘]/g, "'");
+  const lower = PARSE_QUERY_RE2.replace(query.normalize("NFKC").toLowerCase(), "'");
   const list = splitWords(lower, "'-").filter((word) => word !== "");
   const words = new Set(list);
   for (const word of [...words]) if (word.endsWith("'s")) words.add(word.slice(0, -2));
   const koNouns = new Set<string>();
   for (const word of words) {
-    if (!/[가-힣]/.test(word)) continue;
+    if (!PARSE_QUERY_RE1.test(word)) continue;
     koNouns.add(word);
     let stem = word;
     for (let i = 0; i < 2; i++) {
-      const next = stem.replace(KO_PARTICLE_END, "");
+      const next = KO_PARTICLE_END.replace(stem, "");
       if (next === stem || next === "") break;
       stem = next;
       koNouns.add(stem);
@@ -601,7 +608,7 @@ function parseQuery(query: string): Query {
   return {
     lower,
     spaced: ` ${list.join(" ")} `,
-    compact: lower.replace(/\s+/g, ""),
+    compact: PARSE_QUERY_RE3.replace(lower, ""),
     words,
     koNouns,
   };
@@ -638,6 +645,9 @@ function matches(compiled: CompiledIntent, q: Query): boolean {
   return compiled.phrases.some((phrase) => q.spaced.includes(phrase));
 }
 
+const RELATIONS_IN_RE1 = pattern(/'s$/);
+const RELATIONS_IN_RE2 = pattern(/s$/);
+
 /** Canonical relations the question names ("아내" / "wife" → wife; "아이" → every child). */
 function relationsIn(q: Query): Set<string> {
   const out = new Set<string>();
@@ -660,8 +670,8 @@ function relationsIn(q: Query): Set<string> {
     if (relation !== undefined) add(relation);
   }
   for (const word of q.words) {
-    const bare = word.replace(/'s$/, "");
-    const relation = RELATIONS_EN[bare] ?? RELATIONS_EN[bare.replace(/s$/, "")];
+    const bare = RELATIONS_IN_RE1.replace(word, "");
+    const relation = RELATIONS_EN[bare] ?? RELATIONS_EN[RELATIONS_IN_RE2.replace(bare, "")];
     if (relation !== undefined) add(relation);
   }
   if (q.compact.includes("반려") || q.words.has("pet") || q.words.has("pets")) {
@@ -700,7 +710,7 @@ const POSSESSION_WORDS: Readonly<Record<string, readonly string[]>> = {
 
 function valueTokens(value: string): string[] {
   return splitWords(value.normalize("NFKC").toLowerCase())
-    .filter((token) => (/[가-힣]/.test(token) ? token.length >= 2 : token.length >= 3))
+    .filter((token) => (PARSE_QUERY_RE1.test(token) ? token.length >= 2 : token.length >= 3))
     .filter((token) => !VALUE_STOP.has(token));
 }
 
@@ -712,7 +722,7 @@ const ALIASES = new Map<string, readonly string[]>();
 for (const group of PLACE_ALIASES) for (const name of group) ALIASES.set(name, group);
 
 function mentions(q: Query, token: string): boolean {
-  return /[가-힣]/.test(token)
+  return PARSE_QUERY_RE1.test(token)
     ? q.compact.includes(token)
     : q.words.has(token) || q.words.has(`${token}s`);
 }
@@ -726,7 +736,7 @@ function valueScore(fact: Fact, q: Query): number {
     const group = ALIASES.get(token) ?? ALIASES.get(compactValue);
     return (
       group?.some((alias) =>
-        /[가-힣]/.test(alias)
+        PARSE_QUERY_RE1.test(alias)
           ? q.compact.includes(alias)
           : (q.compact.includes(alias) && alias.length > 2) || q.words.has(alias),
       ) ?? false
@@ -742,7 +752,7 @@ function subKeyScore(fact: Fact, q: Query, relations: Set<string>): number {
     const words = POSSESSION_WORDS[sub];
     if (
       words?.some((word) =>
-        /[가-힣]/.test(word)
+        PARSE_QUERY_RE1.test(word)
           ? q.koNouns.has(word) || (q.compact.includes(word) && word.length > 1)
           : q.words.has(word),
       )
@@ -754,7 +764,9 @@ function subKeyScore(fact: Fact, q: Query, relations: Set<string>): number {
     const group = SLOTS.find((names) => names.includes(slot));
     const names = group ?? [slot];
     if (
-      names.some((name) => (/[가-힣]/.test(name) ? q.compact.includes(name) : q.words.has(name)))
+      names.some((name) =>
+        PARSE_QUERY_RE1.test(name) ? q.compact.includes(name) : q.words.has(name),
+      )
     ) {
       return 0.6;
     }

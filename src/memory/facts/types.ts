@@ -10,6 +10,7 @@
  */
 
 import { splitWords } from "../letters.ts";
+import { pattern } from "./regex.ts";
 
 export const FACT_CATEGORIES = [
   "name",
@@ -57,7 +58,7 @@ export const MAX_VALUE_CHARS = 120;
 export const MAX_TEXT_CHARS = 400;
 export const MAX_ID_CHARS = 100;
 
-const HANGUL = /[\u3131-\u318e\uac00-\ud7a3]/;
+const HANGUL = pattern(/[\u3131-\u318e\uac00-\ud7a3]/);
 
 export function hasHangul(text: string): boolean {
   return HANGUL.test(text);
@@ -67,14 +68,18 @@ export function langOf(text: string): FactLang {
   return hasHangul(text) ? "ko" : "en";
 }
 
+const CLEAN_TEXT_RE1 = pattern(/\s+/g);
+
 /** Collapses whitespace and trims; NFC so Hangul compares by syllable. */
 export function cleanText(text: string): string {
-  return text.normalize("NFC").replace(/\s+/g, " ").trim();
+  return CLEAN_TEXT_RE1.replace(text.normalize("NFC"), " ").trim();
 }
 
 export function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
+
+const VALUE_KEY_RE1 = pattern(/^[a-z]{4,}s$/);
 
 /**
  * The comparison key of a value: NFKC, lower case, letters and digits only; English words
@@ -83,7 +88,7 @@ export function clip(text: string, max: number): string {
 export function valueKey(value: string): string {
   const words = splitWords(value.normalize("NFKC").toLowerCase())
     .filter((word) => word !== "")
-    .map((word) => (/^[a-z]{4,}s$/.test(word) && !word.endsWith("ss") ? word.slice(0, -1) : word));
+    .map((word) => (VALUE_KEY_RE1.test(word) && !word.endsWith("ss") ? word.slice(0, -1) : word));
   return words.join("");
 }
 
@@ -94,6 +99,8 @@ export function factId(category: FactCategory, value: string, key?: string): str
   return clip(`${category}:${sub}`, MAX_ID_CHARS);
 }
 
+const HAS_BATCHIM_RE1 = pattern(/[0-9]/);
+
 // --- Korean particles (josa) for the generated text -------------------------------------
 
 /** True when the last Hangul syllable has a final consonant (받침); undefined for non-Hangul. */
@@ -101,7 +108,7 @@ export function hasBatchim(word: string): boolean | undefined {
   const last = word.trim().at(-1);
   if (last === undefined) return undefined;
   // Digits are read in Sino-Korean: 영 일 이 삼 사 오 육 칠 팔 구 ("15를", "3일을" → "3을").
-  if (/[0-9]/.test(last)) return "1 0 3 6 7 8".split(" ").includes(last);
+  if (HAS_BATCHIM_RE1.test(last)) return "1 0 3 6 7 8".split(" ").includes(last);
   const code = last.charCodeAt(0);
   if (code < 0xac00 || code > 0xd7a3) return undefined;
   return (code - 0xac00) % 28 !== 0;

@@ -38,6 +38,7 @@
 // (the reference makes the declaration reach projects that compile llamon from node_modules)
 import { stemmer } from "stemmer";
 import { eng } from "stopword";
+import { pattern } from "../facts/regex.ts";
 import { lettersOnly, wordRuns } from "../letters.ts";
 import { isBareEnding, koreanStem } from "./korean.ts";
 
@@ -61,6 +62,8 @@ const CHAT_STOP = `she hers herself its itself they'll i'm i've i'd i'll im ive 
 
 const STOP_EN: ReadonlySet<string> = new Set([...eng, ...CHAT_STOP]);
 
+const PATTERN_RE1 = pattern(/^[a-z]{3,}$/);
+
 /**
  * Words of a question that ask about the conversation itself ("what did I say", "내가
  * 뭐라고 했지"), not about its topic: never query terms.
@@ -72,15 +75,16 @@ const QUERY_STOP: ReadonlySet<string> = new Set(
    무슨 어떤 몇 알`
     .split(/\s+/)
     .filter((word) => word !== "")
-    .flatMap((word) => [word, /^[a-z]{3,}$/.test(word) ? stemmer(word) : word]),
+    .flatMap((word) => [word, PATTERN_RE1.test(word) ? stemmer(word) : word]),
 );
 
 const HANGUL_RUN = /[\uac00-\ud7a3]+|[^\uac00-\ud7a3]+/g;
 /** Han, Kana, Thai, Lao, Myanmar, Khmer (plain ranges: script properties cost a cold isolate ms). */
-const NO_SPACE_SCRIPT =
-  /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff]/;
-const HANGUL = /^[\uac00-\ud7a3]+$/;
-const LATIN_MARKED = /[\u00c0-\u024f\u1e00-\u1eff]/;
+const NO_SPACE_SCRIPT = pattern(
+  /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff]/,
+);
+const HANGUL = pattern(/^[\uac00-\ud7a3]+$/);
+const LATIN_MARKED = pattern(/[\u00c0-\u024f\u1e00-\u1eff]/);
 
 let segmenter: Intl.Segmenter | undefined;
 
@@ -92,25 +96,31 @@ function segmentWords(word: string): string[] {
   return out;
 }
 
+const LATIN_TERM_RE1 = pattern(/^\d$/);
+
+const LATIN_TERM_RE2 = pattern(/’/g);
+const LATIN_TERM_RE3 = pattern(/\p{M}+/gu);
+
 /** One English/other word → its term, or "" (stop word, one letter, too long). */
 function latinTerm(raw: string): string {
-  let word = raw.replace(/’/g, "'");
+  let word = LATIN_TERM_RE2.replace(raw, "'");
   if (word.endsWith("n't"))
     word = word === "can't" ? "can" : word === "won't" ? "will" : word.slice(0, -3);
   if (STOP_EN.has(word)) return "";
   const apostrophe = word.indexOf("'");
   if (apostrophe >= 0) word = word.slice(0, apostrophe);
   if (LATIN_MARKED.test(word))
-    word = word
-      .normalize("NFD")
-      .replace(/\p{M}+/gu, "")
-      .normalize("NFC");
+    word = LATIN_TERM_RE3.replace(word.normalize("NFD"), "").normalize("NFC");
   word = lettersOnly(word);
-  if (word.length < 2 && !/^\d$/.test(word)) return "";
+  if (word.length < 2 && !LATIN_TERM_RE1.test(word)) return "";
   if (STOP_EN.has(word)) return "";
-  const term = /^[a-z]{3,}$/.test(word) ? stemmer(word) : word;
+  const term = PATTERN_RE1.test(word) ? stemmer(word) : word;
   return term.length > MAX_TERM_CHARS ? "" : term;
 }
+
+const COLLECT_RE1 = pattern(/^\s*$/);
+
+const COLLECT_RE2 = pattern(/['’]+(?=[a-z\u00c0-\u024f]{3})/);
 
 /** Collects the terms of one text (see the file header). */
 function collect(text: unknown, drop: ReadonlySet<string> | undefined): string[] {
@@ -136,7 +146,7 @@ function collect(text: unknown, drop: ReadonlySet<string> | undefined): string[]
     const start = input.indexOf(word, from);
     from = start + word.length;
     // A compound spans spaces only: punctuation between two words ends the run.
-    if (!/^\s*$/.test(input.slice(end, start))) flush();
+    if (!COLLECT_RE1.test(input.slice(end, start))) flush();
     end = start + word.length;
     const pieces = word.match(HANGUL_RUN) ?? [];
     pieces.forEach((piece, index) => {
@@ -156,7 +166,7 @@ function collect(text: unknown, drop: ReadonlySet<string> | undefined): string[]
         for (const part of segmentWords(piece)) push(part.slice(0, MAX_TERM_CHARS));
         return;
       }
-      for (const part of piece.split(/['’]+(?=[a-z\u00c0-\u024f]{3})/)) push(latinTerm(part));
+      for (const part of COLLECT_RE2.split(piece)) push(latinTerm(part));
     });
     if (pieces.length === 0 || !HANGUL.test(pieces.at(-1) ?? "")) flush();
   }
