@@ -61,7 +61,7 @@ const OTHER_LABELS: Record<string, readonly [string, string]> = {
 };
 
 const FACT_TEXT_RE1 = pattern(/^(?:a|an|the|two|three|\d)\b/i);
-const FACT_TEXT_RE2 = pattern(/^[aeiou]/i);
+const FACT_TEXT_RE2 = pattern(/^[aeiou]/i, "a|e|i|o|u");
 
 /** The normalised third-person text of a candidate. */
 export function factText(c: Candidate): string {

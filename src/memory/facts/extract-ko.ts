@@ -43,8 +43,8 @@ const ADVS = `(?:${ADV}\\s+)*`;
 /** A token start: beginning of the clause or after whitespace. */
 const T = "(?<![^\\s])";
 
-function rx(source: string): Pattern {
-  return patternOf(source, "g");
+function rx(source: string, need?: string): Pattern {
+  return patternOf(source, "g", need);
 }
 
 const REL_WORDS = Object.keys(RELATIONS_KO)
@@ -56,8 +56,11 @@ const PET_WORDS = Object.entries(RELATIONS_KO)
   .sort((a, b) => b.length - a.length)
   .join("|");
 
-const HEAD_BEFORE_RE1 = pattern(/^(?:저는|나는|제가|내가)$/);
-const HEAD_BEFORE_RE2 = pattern(/(?:[어아해려워와져여셔러]서|하고|하면|으면|니까|는데|지만)$/);
+const HEAD_BEFORE_RE1 = pattern(/^(?:저는|나는|제가|내가)$/, "나는|내가|저는|제가");
+const HEAD_BEFORE_RE2 = pattern(
+  /(?:[어아해려워와져여셔러]서|하고|하면|으면|니까|는데|지만)$/,
+  "는데|니까|서|으면|지만|하고|하면",
+);
 
 /** The head noun (phrase) of a token that ends right before a verb, or undefined. */
 function headBefore(
@@ -92,7 +95,7 @@ function headBefore(
   return { value: nounPhrase(before, before.length, stem, max), particle };
 }
 
-const LIST_BEFORE_RE1 = pattern(/,$/);
+const LIST_BEFORE_RE1 = pattern(/,$/, ",");
 
 /** Items joined by 이랑/랑/하고/와/과 before the head ("땅콩이랑 새우") plus the head. */
 function listBefore(text: string, index: number, head: string): string[] {
@@ -110,6 +113,7 @@ function listBefore(text: string, index: number, head: string): string[] {
 
 const SPLIT_LIST_RE1 = pattern(
   /\s*,\s*|(?<=[가-힣A-Za-z0-9])(?:이랑|랑|하고|와|과|및)\s+|\s+(?:and|or)\s+/,
+  ",|a|o|과|랑|및|와|하고",
 );
 
 /** Splits "등산이랑 독서" / "김치찌개, 된장찌개" into items. */
@@ -121,8 +125,11 @@ function splitList(value: string): string[] {
 
 const NOUN_OF_COPULA_RE1 = pattern(/[어아해워져였었았했겠지게고와봐]$/);
 const NOUN_OF_COPULA_RE2 = pattern(/[가-힣]$/);
-const NOUN_OF_COPULA_RE3 = pattern(/다$/);
-const NOUN_OF_COPULA_RE4 = pattern(/^(?:이에요|예요|이야|입니다|이다|임|이고요|이거든요)$/);
+const NOUN_OF_COPULA_RE3 = pattern(/다$/, "다");
+const NOUN_OF_COPULA_RE4 = pattern(
+  /^(?:이에요|예요|이야|입니다|이다|임|이고요|이거든요)$/,
+  "예요|이거든요|이고요|이다|이야|이에요|임|입니다",
+);
 
 const NOUN_OF_COPULA_RE5 = pattern(/[.!?~…ㅎㅋㅠㅜ^;:]+$/u);
 
@@ -143,7 +150,7 @@ function nounOfCopula(token: string): string | undefined {
 
 const COPULA_REST_RE1 = pattern(/\d/);
 
-const COPULA_REST_RE2 = pattern(/[.!?~]+$/);
+const COPULA_REST_RE2 = pattern(/[.!?~]+$/, "!|.|?|~");
 
 /** The value of "X는 <rest>" topic sentences: the rest without its copula (1–3 words). */
 function copulaRest(rest: string): string | undefined {
@@ -162,9 +169,10 @@ function hasTime(text: string): boolean {
 
 const IS_JOB_KO_RE1 = pattern(
   /(?:회사|여행사|출판사|보험사|통신사|항공사|건설사|방송사|신문사|증권사|카드사|제약사|대행사)$/,
+  "건설사|대행사|방송사|보험사|신문사|여행사|제약사|증권사|출판사|카드사|통신사|항공사|회사",
 );
-const IS_JOB_KO_RE2 = pattern(/[가-힣]{1,}(?:사|가|생|자)$/);
-const IS_JOB_KO_RE3 = pattern(/주의자$/);
+const IS_JOB_KO_RE2 = pattern(/[가-힣]{1,}(?:사|가|생|자)$/, "가|사|생|자");
+const IS_JOB_KO_RE3 = pattern(/주의자$/, "주의자");
 
 function isJobKo(word: string): boolean {
   if (JOBS_KO.has(word)) return true;
@@ -191,7 +199,11 @@ const NOT_NAMES = new Set(
 /** Last syllables of predicates ("졸려", "배고파", "간다", "왔어"): not a bare name. */
 const PREDICATE_END = pattern(/[어아해워와려러파다네요까니게래봐줘고면음함됨했았었겠죠만]$/);
 
-const IS_NAME_LIKE_RE1 = patternOf(`^(?:${DIET_KO})$`, "");
+const IS_NAME_LIKE_RE1 = patternOf(
+  `^(?:${DIET_KO})$`,
+  "",
+  "금연 중|금연중|금주 중|금주중|다이어트 중|다이어트중|당뇨 환자|락토|비건|임산부|임신 중|임신중|채식주의|페스코|할랄",
+);
 
 const IS_NAME_LIKE_RE2 = pattern(/^[가-힣]{2,4}$/);
 const IS_NAME_LIKE_RE3 = pattern(/^[A-Z][a-z]+(?:\s[A-Z][a-z]+)?$/);
@@ -208,27 +220,41 @@ function isNameLike(word: string): boolean {
 const RES_VERB =
   "(?:자취\\s*(?:해|하고|중|합니다)|살아(?![보봤본야도])|살고\\s*있(?!었)|살고(?=\\s|$|요)|살구요|삽니다|살죠|살거든|산다(?!면)|사는\\s*중|살며|살면서|살어|거주\\s*(?:중|하고|해|합니다))";
 
-const RESIDENCE_RE1 = rx(`${T}(\\S+)\\s+${ADVS}${RES_VERB}`);
+const RESIDENCE_RE1 = rx(
+  `${T}(\\S+)\\s+${ADVS}${RES_VERB}`,
+  "거주|사는|산다|살거든|살고|살구요|살며|살면서|살아|살어|살죠|삽니다|자취",
+);
 const RESIDENCE_RE2 = rx(
   `${T}(\\S+)\\s+${ADVS}(?:이사\\s*(?:를\\s*)?(?:했|왔|갔|와서|온\\s*지|온지|함|했습)|(?:올라|내려|넘어|이사)\\s*(?:왔|갔|와서|온\\s*지))`,
+  "내려|넘어|올라|이사",
 );
-const RESIDENCE_RE3 = patternOf(`${T}(\\S+)\\s*출신(?=$|\\s|이|입|인)`, "");
-const RESIDENCE_RE4 = patternOf(`${T}(\\S+)에서\\s*(?:태어났|자랐|나고\\s*자랐)`, "");
+const RESIDENCE_RE3 = patternOf(`${T}(\\S+)\\s*출신(?=$|\\s|이|입|인)`, "", "출신");
+const RESIDENCE_RE4 = patternOf(
+  `${T}(\\S+)에서\\s*(?:태어났|자랐|나고\\s*자랐)`,
+  "",
+  "나고|자랐|태어났",
+);
 const RESIDENCE_RE5 = patternOf(
   `${T}(\\S+)\\s+사람(?:이에요|입니다|이야|이고요|임|이거든요|이에용)(?=$|\\s|[.!~])`,
   "",
+  "사람이거든요|사람이고요|사람이야|사람이에요|사람이에용|사람임|사람입니다",
 );
 
 const RESIDENCE_RE6 = pattern(
   /(?:사는\s*곳은|사는\s*데는|사는\s*곳이|사는\s*동네는|거주지는|집은|집이)\s+(.+)$/,
+  "거주지는|동네는|사는|집은|집이",
 );
-const RESIDENCE_RE7 = pattern(/^(\S+(?:\s\S+)??)(?:에|쪽에)\s*있(?:어요|어|습니다|음|고|는데)/);
-const RESIDENCE_RE8 = pattern(/^(?:좀|너무|꽤)/);
-const RESIDENCE_RE9 = pattern(/(?:고향은|고향이)\s+(\S+(?:\s\S+)?)/);
+const RESIDENCE_RE7 = pattern(
+  /^(\S+(?:\s\S+)??)(?:에|쪽에)\s*있(?:어요|어|습니다|음|고|는데)/,
+  "있고|있는데|있습니다|있어|있음",
+);
+const RESIDENCE_RE8 = pattern(/^(?:좀|너무|꽤)/, "꽤|너무|좀");
+const RESIDENCE_RE9 = pattern(/(?:고향은|고향이)\s+(\S+(?:\s\S+)?)/, "고향은|고향이");
 const RESIDENCE_RE10 = pattern(
   /(?:^|\s)(?:혼자\s*(?:살아|살고|삽니다|사는\s*중|지내)|자취(?:해|하고|\s*중|중))/,
+  "사는|살고|살아|삽니다|자취|지내",
 );
-const RESIDENCE_RE11 = pattern(/자취/);
+const RESIDENCE_RE11 = pattern(/자취/, "자취");
 
 function residence(text: string, subject: Subject): Found {
   if (subject.kind !== "self") return [];
@@ -285,9 +311,13 @@ const WORK_VERB =
 
 const ORG_NAMES_KO = pattern(
   /^(?:삼성|현대|엘지|LG|SK|에스케이|카카오|네이버|쿠팡|롯데|한화|포스코|CJ|GS|KT|신한|국민|하나|우리은행|기아|배민|토스|당근|라인|넥슨|엔씨|넷마블|크래프톤|하이닉스|셀트리온|아모레|대한항공|아시아나|농협|기업은행)/,
+  "CJ|GS|KT|LG|SK|국민|기아|기업은행|네이버|넥슨|넷마블|농협|당근|대한항공|라인|롯데|배민|삼성|셀트리온|신한|아모레|아시아나|에스케이|엔씨|엘지|우리은행|카카오|쿠팡|크래프톤|토스|포스코|하나|하이닉스|한화|현대",
 );
 
-const IS_ORG_KO_RE1 = pattern(/(?:자동차|모터스|전자|화학|중공업|바이오)$/);
+const IS_ORG_KO_RE1 = pattern(
+  /(?:자동차|모터스|전자|화학|중공업|바이오)$/,
+  "모터스|바이오|자동차|전자|중공업|화학",
+);
 const IS_ORG_KO_RE2 = pattern(/^[A-Z][A-Za-z0-9&.-]*$/);
 const IS_ORG_KO_RE3 = pattern(/^[A-Z]{2,}/);
 
@@ -302,25 +332,39 @@ function isOrgKo(value: string): boolean {
   );
 }
 
-const WORKPLACE_RE1 = rx(`${T}(\\S+)\\s+(?:\\S+(?:으로|로)\\s+)?${ADVS}${WORK_VERB}`);
+const WORKPLACE_RE1 = rx(
+  `${T}(\\S+)\\s+(?:\\S+(?:으로|로)\\s+)?${ADVS}${WORK_VERB}`,
+  "근무|일하고|일하는|일함|일합니다|일해|재직|출근합니다|출근해",
+);
 const WORKPLACE_RE2 = rx(
   `${T}(\\S+)\\s+${ADVS}(?:다녀요|다녀(?=$|\\s|[.!~])|다닙니다|다니고\\s*있(?!었)|다니는\\s*중|다님|재직\\s*중|재직하고|근무\\s*중)`,
+  "근무|다녀|다니고|다니는|다님|다닙니다|재직",
 );
-const WORKPLACE_RE3 = patternOf(`${T}(\\S+)\\s*소속(?:이에요|입니다|이야|임|이고|이에용)`, "");
+const WORKPLACE_RE3 = patternOf(
+  `${T}(\\S+)\\s*소속(?:이에요|입니다|이야|임|이고|이에용)`,
+  "",
+  "소속이고|소속이야|소속이에요|소속이에용|소속임|소속입니다",
+);
 const WORKPLACE_RE4 = rx(
   `${T}(\\S+)\\s+${ADVS}(?:출근(?:해|하고|합니다|함|중)|출퇴근(?:해|하고|합니다))`,
+  "출근중|출근하고|출근함|출근합니다|출근해|출퇴근하고|출퇴근합니다|출퇴근해",
 );
 const WORKPLACE_RE5 = rx(
   `${T}(\\S+)\\s+${ADVS}(?:차렸|오픈했|개업했|창업했|열었|운영하고\\s*있|운영해|운영\\s*중)`,
+  "개업했|열었|오픈했|운영|차렸|창업했",
 );
 
 const WORKPLACE_RE6 = pattern(
   /(?:회사는|직장은|근무지는|일하는\s*곳은|다니는\s*회사는|회사가|직장이|사무실은|사무실이|연구실은|연구실이|가게는|가게가|매장은|매장이|작업실은|작업실이)\s+(.+)$/,
+  "가게가|가게는|근무지는|다니는|매장은|매장이|사무실은|사무실이|연구실은|연구실이|일하는|작업실은|작업실이|직장은|직장이|회사가|회사는",
 );
-const WORKPLACE_RE7 = pattern(/^(\S+(?:\s\S+)?)(?:에|쪽에)\s*있(?:어요|어|습니다|음|고|는데)/);
-const WORKPLACE_RE8 = pattern(/^(?:문|창문|마음|파티)$/);
-const WORKPLACE_RE9 = pattern(/재택\s*(?:근무|으로\s*일)/);
-const WORKPLACE_RE10 = pattern(/재택\s*근무\s*(?:안|못)/);
+const WORKPLACE_RE7 = pattern(
+  /^(\S+(?:\s\S+)?)(?:에|쪽에)\s*있(?:어요|어|습니다|음|고|는데)/,
+  "있고|있는데|있습니다|있어|있음",
+);
+const WORKPLACE_RE8 = pattern(/^(?:문|창문|마음|파티)$/, "마음|문|파티");
+const WORKPLACE_RE9 = pattern(/재택\s*(?:근무|으로\s*일)/, "재택");
+const WORKPLACE_RE10 = pattern(/재택\s*근무\s*(?:안|못)/, "재택");
 
 function workplace(text: string, subject: Subject): Found {
   if (subject.kind !== "self") return [];
@@ -388,14 +432,22 @@ function workplace(text: string, subject: Subject): Found {
 
 const JOB_RE1 = rx(
   `${T}(\\S+)\\s+${ADVS}(?:일해|일하고|일합|일하는\\s*중|근무(?:해|하고|합|\\s*중)|재직|활동(?:해|하고|합|\\s*중))`,
+  "근무|일하고|일하는|일합|일해|재직|활동",
 );
 const JOB_RE2 = rx(
   `${T}(\\S+)\\s+일(?:을)?\\s*(?:해요|합니다|하고\\s*있어요|하고\\s*있습니다|하고\\s*있어|해)(?=$|\\s|[.!~])`,
+  "있습니다|있어요|하고|합니다|해",
 );
 
-const JOB_RE3 = pattern(/(?:직업은|하는\s*일은|직종은|직업이|제\s*일은)\s+(.+)$/);
-const JOB_RE4 = pattern(/^(?:회사|집안|많은|이런|그런|무슨|여러|같은|다른|그)$/);
-const JOB_RE5 = pattern(/(?:^|\s)(?:은퇴|퇴직)(?:했|해서|한\s*지)/);
+const JOB_RE3 = pattern(
+  /(?:직업은|하는\s*일은|직종은|직업이|제\s*일은)\s+(.+)$/,
+  "일은|직업은|직업이|직종은|하는",
+);
+const JOB_RE4 = pattern(
+  /^(?:회사|집안|많은|이런|그런|무슨|여러|같은|다른|그)$/,
+  "같은|그|다른|많은|무슨|여러|이런|집안|회사",
+);
+const JOB_RE5 = pattern(/(?:^|\s)(?:은퇴|퇴직)(?:했|해서|한\s*지)/, "은퇴|퇴직");
 
 function job(text: string, subject: Subject): Found {
   if (subject.kind !== "self") return [];
@@ -436,17 +488,19 @@ const SELF_TOPIC = "(?:저는|전|나는|난|저|나)";
 const NAME_RE1 = patternOf(
   `^${GREETING}(?:${SELF_TOPIC}\\s+)?(\\S+?)(?:이)?라고\\s*(?:해요|합니다|해|함|하는데|하고요|하구요|부릅니다|불러요|불러)(?=$|\\s|[.!~])`,
   "",
+  "라고",
 );
-const NAME_RE2 = patternOf(`^${GREETING}${SELF_TOPIC}\\s`, "");
+const NAME_RE2 = patternOf(`^${GREETING}${SELF_TOPIC}\\s`, "", "나|난|저|전");
 const NAME_RE3 = patternOf(
   `${T}(\\S+?)(?:이)?라고\\s*불러\\s*(?:주세요|줘|줘요|주면|주시면|주십시오)`,
   "",
+  "라고",
 );
-const FORMAL_INTRO = patternOf(`^${GREETING}([가-힣]{2,4}|[A-Z][a-z]+)입니다$`, "");
-const NAME_RE5 = patternOf(`^${GREETING}${SELF_TOPIC}\\s+(\\S+)$`, "");
+const FORMAL_INTRO = patternOf(`^${GREETING}([가-힣]{2,4}|[A-Z][a-z]+)입니다$`, "", "입니다");
+const NAME_RE5 = patternOf(`^${GREETING}${SELF_TOPIC}\\s+(\\S+)$`, "", "나|난|저|전");
 
-const NAME_RE4 = pattern(/(?<![^\s])(?:제|내|저의|나의)\s*이름은\s+(\S+)(?:\s+(\S+))?/);
-const NAME_RE6 = pattern(/^(?:이름은|이름이)\s+(\S+)$/);
+const NAME_RE4 = pattern(/(?<![^\s])(?:제|내|저의|나의)\s*이름은\s+(\S+)(?:\s+(\S+))?/, "이름은");
+const NAME_RE6 = pattern(/^(?:이름은|이름이)\s+(\S+)$/, "이름은|이름이");
 
 function name(text: string): Found {
   const out: Found = [];
@@ -500,29 +554,37 @@ function name(text: string): Found {
 /** Reported speech: "엄마가 그러는데 …" says nothing about the family member worth keeping. */
 const HEARSAY = pattern(
   /(?:그러는데|그러던데|그랬는데|그러시는데|말했|말하길|하셨는데|그러셨|한테서|전화|[았었였했봤갔왔샀]대(?:요)?(?=$|[\s.!?~])|이래(?:요)?(?=$|[\s.!?~]))/,
+  "갔대|그랬는데|그러는데|그러던데|그러셨|그러시는데|말하길|말했|봤대|샀대|았대|었대|였대|왔대|이래|전화|하셨는데|한테서|했대",
 );
 
 const REL_TOPIC = rx(
   `${T}(${REL_WORDS})(?:의)?\\s+(?:이름|직업|나이|회사|직장|생일|취미|학교|고향)(?:은|는|이|가)\\s`,
+  "고향|나이|생일|이름|직업|직장|취미|학교|회사",
 );
 const FAMILY_RE2 = rx(
   `(?:^|\\s)(?:제|내|우리|저희|울)\\s+(?:집\\s+)?(${REL_WORDS})(?:의|이|가|은|는|도|를|을|랑|이랑|하고|한테|에게|이름은)?(?=\\s|$|[.,!~])`,
+  REL_WORDS,
 );
 const FAMILY_RE3 = rx(
   `${T}(${REL_WORDS})(?:이|가|는|은|도)\\s*(?:(?:한|두|세|네|다섯)\\s*(?:명|마리)\\s*|하나\\s*|둘\\s*|셋\\s*|넷\\s*|\\d+\\s*(?:명|마리)\\s*)?(?:있어|있습|있음|있고|있는데|있거든|있구요)`,
+  "있거든|있고|있구요|있는데|있습|있어|있음",
 );
 const FAMILY_RE4 = rx(
   `${T}(${PET_WORDS})(?:를|을|도|는|은|랑|이랑)?\\s+(?:(?:한|두|세|네)\\s*마리\\s+|\\d+\\s*마리\\s+)?(?:키워|키우고|키웁|키움|길러|기르고|기릅|키우는\\s*중)`,
+  "기르고|기릅|길러|키우고|키우는|키움|키웁|키워",
 );
 const FAMILY_RE5 = rx(
   `${T}(${REL_WORDS})(?:이랑|랑|하고|와|과)\\s+(?:같이\\s+|함께\\s+)?(?:살아|살고|삽니다|지내|사는\\s*중)`,
+  "사는|살고|살아|삽니다|지내",
 );
 
 const FAMILY_RE1 = pattern(
   /결혼(?:했|을\s*했|한\s*지|\s*\d+\s*년\s*차)|기혼(?:이에요|입니다|이야|임)|유부남|유부녀/,
+  "결혼|기혼이야|기혼이에요|기혼임|기혼입니다|유부남|유부녀",
 );
 const FAMILY_RE6 = pattern(
   /(?:(?:한|두|세|네)\s*)?(아이|애|아들|딸)(?:\s*(?:둘|셋|하나|넷))?\s*(?:엄마|아빠)(?:예요|이에요|입니다|야|임|고요|이고요)|워킹맘|워킹대디/,
+  "아빠고요|아빠야|아빠예요|아빠이고요|아빠이에요|아빠임|아빠입니다|엄마고요|엄마야|엄마예요|엄마이고요|엄마이에요|엄마임|엄마입니다|워킹대디|워킹맘",
 );
 
 function family(text: string, subject: Subject): Found {
@@ -562,21 +624,30 @@ const DISLIKE_VERB =
 
 const OBJECT = ["을", "를", "은", "는", "도", "이", "가"];
 
-const LIKES_RE1 = rx(`${T}(\\S+)\\s+${ADVS}${LIKE_VERB}`);
+const LIKES_RE1 = rx(
+  `${T}(\\S+)\\s+${ADVS}${LIKE_VERB}`,
+  "빠져|빠졌|사랑합|사랑해|애정해|좋아라|좋아하거든|좋아하고|좋아하구요|좋아하긴|좋아하는|좋아하죠|좋아함|좋아합|좋아해|즐겨",
+);
 const LIKES_RE2 = rx(
   `(?:저는|전|나는|난)\\s+(\\S+)\\s+${ADVS}(?:좋아요|좋아(?=$|\\s|[.!~])|좋습니다|좋더라)`,
+  "좋더라|좋습니다|좋아",
 );
 const LIKES_RE3 = rx(
   `${T}(\\S+)\\s*(?:덕후|마니아|매니아|광팬|팬|러버)(?:이에요|예요|입니다|이야|야|임|이거든요|거든요|이고요)`,
+  "덕후|러버|마니아|매니아|팬",
 );
-const LIKES_RE4 = rx(`${T}(\\S+)\\s+${ADVS}${DISLIKE_VERB}`);
+const LIKES_RE4 = rx(
+  `${T}(\\S+)\\s+${ADVS}${DISLIKE_VERB}`,
+  "극혐|맞아|못|별로|싫습니다|싫어|싫음|입에|좋아하|좋아합|좋아해|질색|혐오해",
+);
 
 const LIKES_RE5 = pattern(
   /(?:제가|내가|제|내|저의|나의)?\s*(?:제일|가장|젤|최고로)?\s*좋아하는\s+(\S+?)(?:은|는|이|가)\s+(.+)$/,
+  "좋아하는",
 );
-const LIKES_RE6 = pattern(/최애(?:\s*(\S+?))?(?:는|은)\s+(.+)$/);
-const LIKES_RE7 = pattern(/취미(?:는|가)\s+(.+)$/);
-const LIKES_RE8 = pattern(/^(?:안|못)$/);
+const LIKES_RE6 = pattern(/최애(?:\s*(\S+?))?(?:는|은)\s+(.+)$/, "최애");
+const LIKES_RE7 = pattern(/취미(?:는|가)\s+(.+)$/, "취미가|취미는");
+const LIKES_RE8 = pattern(/^(?:안|못)$/, "못|안");
 
 function likes(text: string, subject: Subject): Found {
   if (subject.kind !== "self") return [];
@@ -652,24 +723,30 @@ const ALLERGY = "(?:알레르기|알러지|알레지|알르레기|앨러지)";
 
 const HEALTH_RE1 = rx(
   `${T}(\\S+?)\\s*${ADVS}${ALLERGY}(?:가|이|도|는)?\\s*${ADVS}(?:있어|있습|있음|있고|있는|있다|있거든|있어서|있구요|심해|심하)`,
+  "알러지|알레르기|알레지|알르레기|앨러지",
 );
-const HEALTH_RE2 = patternOf(`^${ALLERGY}`, "");
+const HEALTH_RE2 = patternOf(`^${ALLERGY}`, "", "알러지|알레르기|알레지|알르레기|앨러지");
 const HEALTH_RE3 = rx(
   `${T}(\\S+)\\s+${ADVS}못\\s*(먹|마셔|마시)(?:어|어요|습니다|음|는|고|겠|어서|거든|요)`,
+  "마셔|마시|먹",
 );
 const HEALTH_RE4 = rx(
   `(${CONDITIONS_KO})(?:이|가|도|은|는)?\\s*${ADVS}(?:있어|있습|있음|있고|있는데|있어서|있거든|생겼|심해|심하|앓고|진단|약\\s*(?:을\\s*)?(?:먹|복용))`,
+  "ADHD|갑상선|거북목|고관절|고지혈증|고혈압|공황|과민성 대장|과민성대장증후군|관절염|녹내장|당뇨|대상포진|두통|디스크|백내장|부정맥|불면증|비염|빈혈|생리통|수면무호흡|식도염|심장병|아토피|안구건조증|암|우울증|위염|유당불내증|이명|장염|저혈압|지방간|척추측만증|천식|탈모|통풍",
 );
 const HEALTH_RE5 = rx(
   `(${DIET_KO})\\s*(?:이에요|예요|입니다|이야|야|임|이고|이라서|라서|인데|이거든요|거든요|이에용|중이에요|중이야|중|해요|하고\\s*있어요|이라|이어서)`,
+  "금연 중|금연중|금주 중|금주중|다이어트 중|다이어트중|당뇨 환자|락토|비건|임산부|임신 중|임신중|채식주의|페스코|할랄",
 );
 const HEALTH_RE6 = rx(
   `${T}(술|담배|고기|돼지고기|소고기|밀가루|설탕|카페인|유제품|해산물|육류)(?:을|를|은|는|도)?\\s+${ADVS}(?:안\\s*(?:먹|마셔|마시|피워|펴|해)|끊었|끊고|줄이고|피하고)`,
+  "고기|담배|밀가루|설탕|술|유제품|육류|카페인|해산물",
 );
 
-const HEALTH_RE7 = pattern(/^(?:술|알코올|맥주|소주)$/);
+const HEALTH_RE7 = pattern(/^(?:술|알코올|맥주|소주)$/, "맥주|소주|술|알코올");
 const HEALTH_RE8 = pattern(
   /(허리|무릎|위장|위|장|간|눈|어깨|손목|발목|심장|목|속)(?:가|이)\s+(?:좀\s+|많이\s+)?(?:안\s*좋|약해|약한\s*편)/,
+  "안|약한|약해",
 );
 
 function health(text: string, subject: Subject): Found {
@@ -714,18 +791,21 @@ const GO_VERB =
   "(?:감(?=$|\\s|[.!~ㅋㅎ])|가요|가(?=$|\\s|[.!~])|갑니다|가기로|가려고|갈\\s*거|갈\\s*예정|갈\\s*계획|가는데|갈게|갑니당|떠나요|떠나(?=$|\\s|[.!~])|떠납니다|떠날|가게\\s*됐|가게\\s*되었)";
 const EXPLICIT_FUTURE = pattern(
   /(?:기로|려고|갈\s*거|할\s*거|예정|계획|게\s*됐|게\s*되었|갈게|떠날)/,
+  "갈|게|계획|기로|되었|떠날|려고|예정|할",
 );
 
 const PLANS_RE1 = rx(
   `${T}(\\S+)\\s+${ADVS}(?:(?:여행|출장|놀러|캠핑|휴가|유학|답사|견학|신혼여행)\\s*(?:을|를)?\\s*)?${GO_VERB}`,
+  "가|갈|감|갑니다|갑니당|계획|떠나|떠날|떠납니다|예정",
 );
 const PLANS_RE2 = rx(
   `${T}(\\S*?)(${EVENTS_KO})(?:이|가|을|를|은|는|도)?\\s*${ADVS}(?:있어|있습|있음|있고|있는데|있거든|잡혔|잡혀|예정|해요|합니다|해(?=$|\\s|[.!~])|할\\s*거|하기로|하려고|보러|봐요|봅니다|보기로|가요|가(?=$|\\s|[.!~])|갑니다|가기로|갈\\s*거|받아야|받으러|받기로|받아요|봐야|이에요|예요|이야|입니다|이라|라서|이래요|래요)`,
+  "건강검진|검사|결혼|경기|공연|대회|데이트|돌잔치|동창회|등산|레슨|마라톤|면접|모임|미팅|발표|비행기|상견례|세미나|소개팅|송별회|수술|수업|시합|시험|야유회|약속|여행|예약|오디션|워크숍|이사|입학식|전시회|졸업식|진료|집들이|축제|출장|캠핑|컨퍼런스|콘서트|파티|페스티벌|회식|회의|휴가",
 );
 
-const PLANS_RE3 = pattern(/^(?:이사|집|회사|학교|병원)$/);
+const PLANS_RE3 = pattern(/^(?:이사|집|회사|학교|병원)$/, "병원|이사|집|학교|회사");
 const PLANS_RE4 = pattern(/^[가-힣A-Za-z0-9]+$/);
-const PLANS_RE5 = pattern(/이사|여행|출장/);
+const PLANS_RE5 = pattern(/이사|여행|출장/, "여행|이사|출장");
 
 function plans(text: string, subject: Subject): Found {
   if (subject.kind !== "self") return [];
@@ -767,10 +847,14 @@ const POSSESSION_VERBS =
 const POSSESSIONS_RE1 = patternOf(
   `(?:^|\\s)(?:제|내|우리|저희)?\\s*${POSSESSION_TOPIC}(?:는|은|이|가)\\s+(.+)$`,
   "",
+  "노트북|시계|오토바이|자전거|차|카메라|컴퓨터|태블릿|폰",
 );
-const POSSESSIONS_RE2 = rx(`${T}(\\S+)\\s+${ADVS}${POSSESSION_VERBS}`);
+const POSSESSIONS_RE2 = rx(
+  `${T}(\\S+)\\s+${ADVS}${POSSESSION_VERBS}`,
+  "가지고|갖고|구매했|몰고|몰아요|뽑았|사용|샀습니다|샀어|써|쓰고|씀|씁니다|있습니다|있어|장만했|타|탐|탑니다",
+);
 
-const POSSESSIONS_RE3 = pattern(/있/);
+const POSSESSIONS_RE3 = pattern(/있/, "있");
 
 function possessions(text: string, subject: Subject): Found {
   if (subject.kind !== "self") return [];
@@ -794,23 +878,36 @@ function possessions(text: string, subject: Subject): Found {
 
 const KOREAN_NUMBER = pattern(
   /^(?:열|스물|스무|서른|마흔|쉰|예순|일흔|여든|아흔)(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉)?$/,
+  "마흔|서른|쉰|스무|스물|아흔|여든|열|예순|일흔",
 );
 
 const OTHER_RE1 = patternOf(
   `${T}(만\\s*)?(\\d{1,3}|[가-힣]{1,4})\\s*(?:살|세)(?:이에요|입니다|이야|임|이고요|이고|이에용|이거든요|이라서|인데|이예요|예요|요)(?=$|\\s|[.!~,])`,
   "",
+  "살|세",
 );
-const OTHER_RE2 = patternOf(`${T}(\\S+)\\s*전공(?:이에요|입니다|이야|임|하고\\s*있|해요|이고)`, "");
+const OTHER_RE2 = patternOf(
+  `${T}(\\S+)\\s*전공(?:이에요|입니다|이야|임|하고\\s*있|해요|이고)`,
+  "",
+  "전공",
+);
 
 const OTHER_RE3 = pattern(/^\d{1,3}$/);
-const OTHER_RE4 = pattern(/나이(?:는|가)\s+(.+)$/);
-const OTHER_RE5 = pattern(/생일(?:은|이)\s+(.+)$/);
+const OTHER_RE4 = pattern(/나이(?:는|가)\s+(.+)$/, "나이가|나이는");
+const OTHER_RE5 = pattern(/생일(?:은|이)\s+(.+)$/, "생일은|생일이");
 const OTHER_RE6 = pattern(
   /(?:^|\s)(한국인|한국\s*사람|미국인|일본인|중국인|캐나다인|영국인)(?:이에요|입니다|이야|임|이고요)/,
+  "미국인|영국인|일본인|중국인|캐나다인|한국",
 );
-const OTHER_RE7 = pattern(/(?:^|[\s(])([EI][NS][TF][JP])(?:-[AT])?(?=$|[\s)이예에라]|[.!~])/);
-const OTHER_RE8 = pattern(/MBTI|엠비티아이|이에요|예요|입니다|이야|임|라서/);
-const OTHER_RE9 = pattern(/전공(?:은|이)\s+(.+)$/);
+const OTHER_RE7 = pattern(
+  /(?:^|[\s(])([EI][NS][TF][JP])(?:-[AT])?(?=$|[\s)이예에라]|[.!~])/,
+  "ENFJ|ENFP|ENTJ|ENTP|ESFJ|ESFP|ESTJ|ESTP|INFJ|INFP|INTJ|INTP|ISFJ|ISFP|ISTJ|ISTP",
+);
+const OTHER_RE8 = pattern(
+  /MBTI|엠비티아이|이에요|예요|입니다|이야|임|라서/,
+  "MBTI|라서|엠비티아이|예요|이야|이에요|임|입니다",
+);
+const OTHER_RE9 = pattern(/전공(?:은|이)\s+(.+)$/, "전공은|전공이");
 
 const OTHER_RE10 = pattern(/\s+/g);
 
@@ -887,18 +984,25 @@ export function extractKo(text: string): Candidate[] {
 /** Korean statements that take a fact back ("이제 서울에 안 살아요", "퇴사했어요"). */
 const RETRACTION_HINT_KO = pattern(
   /안\s*(?:살|삽)|살지\s*않|그만|퇴사|관뒀|나왔|백수|팔았|처분|폐차|없어졌|잃어버렸|취소|연기|무산/,
+  "관뒀|그만|나왔|무산|백수|살지|안|없어졌|연기|잃어버렸|처분|취소|퇴사|팔았|폐차",
 );
 
 const RETRACTIONS_KO_RE1 = rx(
   `${T}(\\S+)\\s+(?:더\\s*이상\\s+|이제\\s+)?(?:안\\s*(?:살아|살고|삽니다)|살지\\s*않)`,
+  "살고|살아|살지|삽니다",
 );
-const RETRACTIONS_KO_RE2 = rx(`${T}(\\S+)\\s+${ADVS}(?:팔았|처분했|폐차했|없어졌|잃어버렸)`);
+const RETRACTIONS_KO_RE2 = rx(
+  `${T}(\\S+)\\s+${ADVS}(?:팔았|처분했|폐차했|없어졌|잃어버렸)`,
+  "없어졌|잃어버렸|처분했|팔았|폐차했",
+);
 const RETRACTIONS_KO_RE3 = rx(
   `${T}(\\S+)\\s+(?:(?:여행|출장|약속|면접|일정|계획)(?:이|은|는)?\\s*)?(?:취소|연기|무산)`,
+  "무산|연기|취소",
 );
 
 const RETRACTIONS_KO_RE4 = pattern(
   /(?:회사|직장)(?:를|을|는|은)?\s*(?:그만뒀|그만두었|관뒀|퇴사했|나왔)|퇴사(?:했|를\s*했|함)|백수가\s*됐/,
+  "관뒀|그만두었|그만뒀|나왔|백수가|퇴사",
 );
 
 export function retractionsKo(text: string): Retraction[] {

@@ -98,7 +98,10 @@ function dedupe(facts: readonly Fact[]): Fact[] {
 }
 
 /** A clause that names its subject as the speaker ("저는", "I'm"), not a dropped one. */
-const SELF_SUBJECT = pattern(/^(?:저는|전|나는|난|제가|내가|저|나|제|내)\s|\b(?:i|my|i'm|im)\b/i);
+const SELF_SUBJECT = pattern(
+  /^(?:저는|전|나는|난|제가|내가|저|나|제|내)\s|\b(?:i|my|i'm|im)\b/i,
+  "i|m|나|난|내|저|전|제",
+);
 
 /**
  * After a clause about a family member or pet ("남동생이 하나 있어요", "강아지 키워요"), a

@@ -79,7 +79,7 @@ export function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
-const VALUE_KEY_RE1 = pattern(/^[a-z]{4,}s$/);
+const VALUE_KEY_RE1 = pattern(/^[a-z]{4,}s$/, "s");
 
 /**
  * The comparison key of a value: NFKC, lower case, letters and digits only; English words

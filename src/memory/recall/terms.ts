@@ -98,7 +98,7 @@ function segmentWords(word: string): string[] {
 
 const LATIN_TERM_RE1 = pattern(/^\d$/);
 
-const LATIN_TERM_RE2 = pattern(/’/g);
+const LATIN_TERM_RE2 = pattern(/’/g, "’");
 const LATIN_TERM_RE3 = pattern(/\p{M}+/gu);
 
 /** One English/other word → its term, or "" (stop word, one letter, too long). */
@@ -120,7 +120,7 @@ function latinTerm(raw: string): string {
 
 const COLLECT_RE1 = pattern(/^\s*$/);
 
-const COLLECT_RE2 = pattern(/['’]+(?=[a-z\u00c0-\u024f]{3})/);
+const COLLECT_RE2 = pattern(/['’]+(?=[a-z\u00c0-\u024f]{3})/, "'|’");
 
 /** Collects the terms of one text (see the file header). */
 function collect(text: unknown, drop: ReadonlySet<string> | undefined): string[] {
