@@ -30,7 +30,7 @@ const EN_NOT = pattern(
 );
 const EN_NOT_BUT = pattern(
   /\bnot\s+([A-Za-z][\w'-]*(?:\s+[A-Z][\w'-]*)?),?\s+but\s+([A-Za-z][\w'-]*(?:\s+[A-Z][\w'-]*)?)/i,
-  "not",
+  "not&but",
 );
 
 const MARKER = pattern(

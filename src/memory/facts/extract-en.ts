@@ -53,11 +53,11 @@ function cut(rest: string, stop: Pattern, maxWords = 6): string {
   return words.slice(0, maxWords).join(" ");
 }
 
-const ITEMS_RE1 = pattern(/^\s*(?:my|our)\s/i, "m|our");
+const ITEMS_RE1 = pattern(/^\s*(?:my|our)\s/i, "my|our");
 
-const ITEMS_RE2 = pattern(/\s*,\s*|\s+(?:and|or|&)\s+/i, "&|,|a|o");
+const ITEMS_RE2 = pattern(/\s*,\s*|\s+(?:and|or|&)\s+/i);
 
-const ITEMS_RE3 = pattern(/^to\s+/i, "t");
+const ITEMS_RE3 = pattern(/^to\s+/i, "to");
 
 function items(rest: string): string[] {
   // "I love my job", "I hate my commute": about the user's own things, not a taste.
@@ -120,7 +120,7 @@ const NAME_RE2 = pattern(
 
 const NAME_RE3 = pattern(
   /\s+(?:and|but|by|btw|from|i|i'm|im|nice|but)\b|[,;.!?]/i,
-  "!|,|.|;|?|a|btw|but|by|from|i",
+  "!|,|.|;|?|and|btw|but|by|from|i",
 );
 const NAME_RE4 = pattern(
   /\s+(?:though|and|but|instead|please|everyone|if|since|because|for|lol)\b|[,;.!?]/i,
@@ -139,7 +139,7 @@ const NAME_RE8 = pattern(/^(?:$|[,.!]|(?:btw|by the way|here|from|and|nice to me
 const NAME_RE9 = pattern(/^(?:btw|by the way|here)\b/i, "btw|by the way|here");
 const NAME_RE10 = pattern(
   /^(?:hi|hey|hello)[,!]?\s+(?:this is|it's)\s+([A-Z][a-z]+)\b/,
-  "it's|this is",
+  "it's|this is&hello|hey|hi",
 );
 
 function name(text: string): Found {
@@ -189,48 +189,48 @@ const RESIDENCE_PATTERNS: readonly [Pattern, "plain" | "hometown"][] = [
   [
     pattern(
       /\b(?:i|we)\s+(?:currently\s+|now\s+|still\s+|actually\s+|also\s+|both\s+)?(?:live|reside|am living|'m living|are living|'re living|have lived|'ve lived|have been living|'ve been living)\s+(?:(?:alone|together|with\s+[\w\s]+?)\s+)?(?:in|near|at|on|outside(?:\s+of)?)\s+/gi,
-      "'m living|'re living|'ve been living|am living|are living|have been living|live|reside",
+      "'m living|'re living|'ve been living|am living|are living|have been living|live|reside&at|in|near|on|outside",
     ),
     "plain",
   ],
   [
     pattern(
       /\b(?:i|we)\s+(?:just\s+|recently\s+|finally\s+|actually\s+|already\s+)?(?:moved|relocated)\s+(?:back\s+)?(?:from\s+[\w.' -]+?\s+)?to\s+/gi,
-      "moved|relocated",
+      "moved|relocated&to",
     ),
     "plain",
   ],
   [
     pattern(
       /\b(?:i'm|i am|im|we're|we are)\s+(?:currently\s+|now\s+)?(?:based|located|living)\s+in\s+/gi,
-      "based|living|located",
+      "based|living|located&i am|i'm|im|we are|we're&in",
     ),
     "plain",
   ],
   [
     pattern(
       /\bmy\s+(?:home|place|apartment|house|flat)\s+is\s+in\s+/gi,
-      "apartment|flat|home|house|place",
+      "apartment|flat|home|house|place&in&is",
     ),
     "plain",
   ],
   [
     pattern(
       /\b(?:i|we)\s+(?:rent|own|have|share|am renting|are renting)\s+(?:a|an|my|our)\s+(?:[\w-]+\s+){0,2}?(?:apartment|studio|house|flat|place|room|condo|home)\s+(?:in|near)\s+/gi,
-      "apartment|condo|flat|home|house|place|room|studio",
+      "apartment|condo|flat|home|house|place|room|studio&have|own|rent|share&in|near",
     ),
     "plain",
   ],
-  [pattern(/\bmy\s+home\s*town\s+is\s+/gi, "home"), "hometown"],
-  [pattern(/\b(?:i'm|i am|im)\s+(?:originally\s+)?from\s+/gi, "from"), "hometown"],
+  [pattern(/\bmy\s+home\s*town\s+is\s+/gi, "home&town&is"), "hometown"],
+  [pattern(/\b(?:i'm|i am|im)\s+(?:originally\s+)?from\s+/gi, "from&i am|i'm|im"), "hometown"],
   [
     pattern(
       /\bi\s+(?:grew up|was raised|was born and raised)\s+in\s+/gi,
-      "grew up|was born and raised|was raised",
+      "grew up|was born and raised|was raised&in",
     ),
     "hometown",
   ],
-  [pattern(/\bi\s+was\s+born\s+in\s+(?=[A-Z])/g, "born"), "hometown"],
+  [pattern(/\bi\s+was\s+born\s+in\s+(?=[A-Z])/g, "born&was&in"), "hometown"],
 ];
 
 const RESIDENCE_RE1 = pattern(
@@ -243,7 +243,7 @@ const RESIDENCE_RE2 = pattern(
 );
 const RESIDENCE_RE3 = pattern(
   /\bi\s+live\s+(?:alone|by myself|on my own)\b/i,
-  "alone|by myself|on my own",
+  "alone|by myself|on my own&live",
 );
 
 function residence(text: string): Found {
@@ -271,11 +271,11 @@ function residence(text: string): Found {
 const WORKPLACE_PATTERNS = [
   pattern(
     /\b(?:i|we)\s+(?:currently\s+|now\s+|still\s+|also\s+|actually\s+)?(?:work|am working|'m working|'ve been working|have been working|teach|intern)\s+(?:at|for)\s+/gi,
-    "intern|teach|work",
+    "intern|teach|work&at|for",
   ),
   pattern(
     /\b(?:i'm|i am|im)\s+(?:currently\s+)?(?:employed|working|interning)\s+(?:at|by|for|with)\s+/gi,
-    "employed|interning|working",
+    "employed|interning|working&i am|i'm|im&at|by|for|with",
   ),
   pattern(
     /\bi\s+(?:just\s+|recently\s+)?(?:joined|started\s+(?:a\s+new\s+job\s+|working\s+|my\s+new\s+job\s+|an\s+internship\s+)?at)\s+/gi,
@@ -283,7 +283,7 @@ const WORKPLACE_PATTERNS = [
   ),
   pattern(
     /\bmy\s+(?:company|employer|workplace|firm)\s+is\s+/gi,
-    "company|employer|firm|workplace",
+    "company|employer|firm|workplace&is&my",
   ),
 ];
 
@@ -291,14 +291,17 @@ const WORKPLACE_RE1 = pattern(
   /\bmy\s+(?:shift|shifts|job|internship|desk|work)\s+at\s+|\b(?:i|we)\s+(?:work|am working)\s+(?:the\s+)?(?:night|day|early|late)\s+shifts?\s+at\s+/gi,
   "desk|internship|job|shift|work",
 );
-const WORKPLACE_RE2 = pattern(/\bmy\s+office\s+is\s+(?:in|at|located in|near)\s+/gi, "office");
-const WORKPLACE_RE3 = pattern(/\bi\s+(?:currently\s+)?work\s+in\s+/gi, "work");
+const WORKPLACE_RE2 = pattern(
+  /\bmy\s+office\s+is\s+(?:in|at|located in|near)\s+/gi,
+  "office&at|in|near&is",
+);
+const WORKPLACE_RE3 = pattern(/\bi\s+(?:currently\s+)?work\s+in\s+/gi, "work&in");
 
-const WORKPLACE_RE4 = pattern(/^(?:in|at|located in|based in)\s+/i, "a|i");
+const WORKPLACE_RE4 = pattern(/^(?:in|at|located in|based in)\s+/i, "at|in");
 const WORKPLACE_RE5 = pattern(/^(?:home|work|night|the moment)$/i, "home|night|the moment|work");
 const WORKPLACE_RE6 = pattern(
   /\bi\s+(?:mostly\s+|mainly\s+)?work\s+(?:from\s+home|remotely|at\s+home)\b/i,
-  "from|home|remotely",
+  "from|home|remotely&work",
 );
 const WORKPLACE_RE7 = pattern(/^[A-Z]/);
 
@@ -373,16 +376,16 @@ const JOB_RE1 = patternOf(
 );
 const JOB_RE2 = pattern(
   /\b(?:i|we)\s+(?:currently\s+|now\s+|also\s+|just\s+|recently\s+)?(?:work|am working|'m working|'ve been working|have been working|started|start)\s+(?:(?:a\s+new\s+job\s+|working\s+)?(?:at|for)\s+[\w&.' -]+?\s+)?as\s+(?:a\s+|an\s+)?/gi,
-  "start|work",
+  "start|work&as",
 );
 const JOB_RE3 = pattern(
   /\bmy\s+(?:job|profession|occupation|role|position|title)\s+is\s+(?:a\s+|an\s+|being\s+a\s+)?/gi,
-  "job|occupation|position|profession|role|title",
+  "job|occupation|position|profession|role|title&is&my",
 );
 const JOB_RE4 = patternOf(
   `\\b${I_AM}\\s+(retired|unemployed|self-employed|between jobs|a stay-at-home (?:mom|dad|parent)|job hunting)\\b`,
   "i",
-  "a stay-at-home dad|a stay-at-home mom|a stay-at-home parent|between jobs|job hunting|retired|self-employed|unemployed",
+  "a stay-at-home dad|a stay-at-home mom|a stay-at-home parent|between jobs|job hunting|retired|self-employed|unemployed&i am|i'm|im",
 );
 const JOB_RE5 = pattern(/\bi\s+do\s+/gi, "do");
 
@@ -391,13 +394,13 @@ const JOB_RE7 = pattern(
   /\b(?:fan|lover|bit|lot|kind|sort|type|night|morning|big|huge)\b/i,
   "big|bit|fan|huge|kind|lot|lover|morning|night|sort|type",
 );
-const JOB_RE8 = pattern(/^(?:at|for|with)\s+/i, "a|for|with");
-const JOB_RE9 = pattern(/^\s*(?:at|for|with)\s+/i, "a|for|with");
+const JOB_RE8 = pattern(/^(?:at|for|with)\s+/i, "at|for|with");
+const JOB_RE9 = pattern(/^\s*(?:at|for|with)\s+/i, "at|for|with");
 const JOB_RE10 = pattern(
   /\bi\s+(?:currently\s+|now\s+|still\s+)?teach\b(?!\s+(?:myself|yourself|him|her|them|my\s+(?:kids|son|daughter|dog)))/i,
   "teach",
 );
-const JOB_RE11 = pattern(/^(.+?)\s+for\s+a\s+living\b/i, "living");
+const JOB_RE11 = pattern(/^(.+?)\s+for\s+a\s+living\b/i, "living&for");
 
 const JOB_RE12 = pattern(/[,.;!?]+$/, "!|,|.|;|?");
 
@@ -462,28 +465,28 @@ function job(text: string): Found {
 const FAMILY_RE1 = patternOf(
   `(?:^|[\\s,;])my\\s+(?:(?:older|younger|little|big|baby|twin|eldest|oldest|youngest|step|new|\\d+-year-old)\\s+)?(${REL_WORDS_EN})s?(?=(?:'s|\\s+(?:[A-Z][a-z]+\\s+)?(?:is|are|was born|just|named|called|and\\s+i\\b|and\\s+me\\b|will|got|can|cannot|[a-z]+s)\\b|,\\s+[A-Z][a-z]+,))`,
   "gi",
-  REL_NEED_EN,
+  `${REL_NEED_EN}&my`,
 );
 const FAMILY_RE2 = patternOf(
   `\\b(?:i|we)\\s+(?:also\\s+|now\\s+)?(?:have|'ve got|have got|got|adopted|own|just adopted)\\s+(?:a|an|one|two|three|four|five|\\d+)\\s+((?:[\\w-]+\\s+){0,3}?(?:${REL_WORDS_EN})s?)\\b`,
   "gi",
-  REL_NEED_EN,
+  `${REL_NEED_EN}&adopted|got|have|own`,
 );
 const FAMILY_RE3 = patternOf(
   `^\\s*(?:,\\s*and|,|and)\\s+(?:a|an|one|two|three|four|\\d+)\\s+((?:[\\w-]+\\s+){0,2}?(?:${REL_WORDS_EN})s?)\\b`,
   "i",
   REL_NEED_EN,
 );
-const FAMILY_RE4 = patternOf(`\\bwith\\s+my\\s+(${REL_WORDS_EN})\\b`, "gi", "with");
+const FAMILY_RE4 = patternOf(`\\bwith\\s+my\\s+(${REL_WORDS_EN})\\b`, "gi", "with&my");
 const FAMILY_RE5 = patternOf(
   `\\b${I_AM}\\s+(?:happily\\s+)?(married|engaged)\\b`,
   "i",
-  "engaged|married",
+  "engaged|married&i am|i'm|im",
 );
 const FAMILY_RE6 = patternOf(
   `\\b${I_AM}\\s+a\\s+(?:single\\s+|new\\s+|first-time\\s+|proud\\s+|stay-at-home\\s+|working\\s+)?(mom|mother|dad|father|parent)\\b`,
   "i",
-  "dad|father|mom|mother|parent",
+  "dad|father|mom|mother|parent&i am|i'm|im",
 );
 
 const FAMILY_RE7 = pattern(/\b(?:live|living|moved|stay|staying)\b/i, "live|living|moved|stay");
@@ -541,7 +544,7 @@ function family(text: string): Found {
 
 const DONT_LIKE = pattern(
   /\b(?:i|we)\s+(?:really\s+|just\s+|honestly\s+)?(?:don't|do not|dont|never)\s+(?:really\s+|particularly\s+|much\s+)?(?:like|enjoy|care for)\s+/gi,
-  "care for|enjoy|like",
+  "care for|enjoy|like&do not|don't|dont|never",
 );
 
 const LIKES_RE1 = patternOf(
@@ -552,13 +555,16 @@ const LIKES_RE1 = patternOf(
 const LIKES_RE2 = patternOf(
   `\\b${I_AM}\\s+${ADVERBS}(?:into|a\\s+(?:big\\s+|huge\\s+|massive\\s+|great\\s+)?fan\\s+of|fan\\s+of|obsessed\\s+with|crazy\\s+about|passionate\\s+about|addicted\\s+to)\\s+`,
   "i",
-  "addicted|crazy|fan|into|obsessed|passionate",
+  "addicted|crazy|fan|into|obsessed|passionate&i am|i'm|im",
 );
 const LIKES_RE3 = pattern(
   /\bmy\s+(?:absolute\s+|all-time\s+|current\s+|new\s+)?favou?rite\s+((?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:is|are|has to be)\s+/gi,
-  "favorite|favourite",
+  "favorite|favourite&are|has to be|is&my",
 );
-const LIKES_RE4 = pattern(/\bmy\s+hobb(?:y|ies)\s+(?:is|are|include)\s+/gi, "hobbies|hobby");
+const LIKES_RE4 = pattern(
+  /\bmy\s+hobb(?:y|ies)\s+(?:is|are|include)\s+/gi,
+  "hobbies|hobby&are|include|is&my",
+);
 const LIKES_RE5 = patternOf(
   `\\b(?:i|we)\\s+${ADVERBS}(?:hate|dislike|detest|loathe|despise|can't stand|cannot stand|can not stand|can't bear|cant stand)\\s+`,
   "i",
@@ -567,12 +573,12 @@ const LIKES_RE5 = patternOf(
 const LIKES_RE6 = patternOf(
   `(?:\\b${I_AM}\\s+|^(?:honestly,?\\s+)?)not\\s+(?:a\\s+(?:big\\s+|huge\\s+)?fan\\s+of|really\\s+into|into|crazy about)\\s+`,
   "i",
-  "crazy about|fan|into|really",
+  "crazy about|fan|into|really&not",
 );
 
 const LIKES_RE7 = pattern(
   /^(?:(?:and|but|also|honestly|oh)\s+)?([\w' -]{2,40}?)\s+(?:is|are)\s+(?:totally\s+|definitely\s+|so\s+|really\s+)?my\s+(?:absolute\s+)?(?:favou?rite(?:\s+thing)?|jam|thing|jam though|weakness|guilty pleasure|comfort food)\b/i,
-  "comfort food|favorite|favourite|guilty pleasure|jam|thing|weakness",
+  "comfort food|favorite|favourite|guilty pleasure|jam|thing|weakness&are|is&my",
 );
 
 const LIKES_RE8 = pattern(/\s+now\b.*$/i, "now");
@@ -619,15 +625,15 @@ function likes(text: string): Found {
 const HEALTH_RE1 = patternOf(
   `\\b${I_AM}\\s+${ADVERBS}(?:severely\\s+|mildly\\s+|deathly\\s+|a\\s+(?:bit|little)\\s+)?allergic\\s+to\\s+`,
   "i",
-  "allergic",
+  "allergic&i am|i'm|im&to",
 );
 const HEALTH_RE2 = pattern(
   /\b(?:i|we)\s+(?:have|'ve got|have got|got)\s+(?:a|an)?\s*(?:severe\s+|mild\s+|bad\s+|serious\s+)?([\w -]+?)\s+allerg(?:y|ies)\b/gi,
-  "allergies|allergy",
+  "allergies|allergy&got|have",
 );
 const HEALTH_RE3 = pattern(
   /\bi\s+(?:can't|cannot|can not|cant)\s+(?:eat|have|drink|digest)\s+/gi,
-  "can not|can't|cannot|cant",
+  "can not|can't|cannot|cant&digest|drink|eat|have",
 );
 const HEALTH_RE4 = patternOf(
   `\\b(?:i|we)\\s+(?:have|'ve got|have got|was diagnosed with|suffer from|live with|struggle with|deal with)\\s+(?:a\\s+|an\\s+)?(?:mild\\s+|severe\\s+|chronic\\s+|bad\\s+)?(${CONDITIONS_EN})\\b`,
@@ -637,7 +643,7 @@ const HEALTH_RE4 = patternOf(
 const HEALTH_RE5 = patternOf(
   `\\b(?:i'm|i am|im|i've been|i have been|ive been)\\s+(?:a\\s+|an\\s+)?(?:strict\\s+|full\\s+|also\\s+|now\\s+)?(${DIET_EN})\\b`,
   "gi",
-  "asthmatic|celiac|colorblind|colourblind|deaf|diabetic|gluten free|gluten intolerant|gluten-free|gluten-intolerant|halal|hard of hearing|in recovery|keto|kosher|lactose intolerant|lactose-intolerant|on a diet|on a low carb diet|on a low-carb diet|on medication|pescatarian|pregnant|sober|teetotal|vegan|vegetarian",
+  "asthmatic|celiac|colorblind|colourblind|deaf|diabetic|gluten free|gluten intolerant|gluten-free|gluten-intolerant|halal|hard of hearing|in recovery|keto|kosher|lactose intolerant|lactose-intolerant|on a diet|on a low carb diet|on a low-carb diet|on medication|pescatarian|pregnant|sober|teetotal|vegan|vegetarian&i am|i have been|i'm|i've been|im|ive been",
 );
 const HEALTH_RE6 = pattern(
   /\bi\s+(?:don't|do not|never)\s+(drink(?:\s+alcohol)?|smoke|eat\s+(?:meat|pork|beef|red meat|dairy|gluten|sugar|fish))\b/gi,
@@ -707,37 +713,40 @@ const OBJECT_ONLY = pattern(
 
 const PLANS_RE1 = pattern(
   /\b(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:going|heading|flying|driving|traveling|travelling|moving|off|taking a trip|going on a trip|taking the kids)\s+to\s+/gi,
-  "driving|flying|going|heading|moving|off|taking a trip|taking the kids|traveling|travelling",
+  "driving|flying|going|heading|moving|off|taking a trip|taking the kids|traveling|travelling&'m|'re|am|are&to",
 );
 const PLANS_RE2 = pattern(
   /\b(?:i|we)(?:'m|'re|\s+am|\s+are)\s+going\s+(camping|hiking|skiing|fishing|surfing|shopping|backpacking|diving)\b(?:\s+(?:in|at|to)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*))?/gi,
-  "backpacking|camping|diving|fishing|hiking|shopping|skiing|surfing",
+  "backpacking|camping|diving|fishing|hiking|shopping|skiing|surfing&going&'m|'re|am|are",
 );
 const PLANS_RE3 = pattern(
   /\b(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(visiting|attending|hosting|renovating|expecting|running|starting|getting married|having|adopting|buying|getting|picking up|launching|opening|training for|preparing for|studying for|competing in|flying out for)\b\s*([^,.;!?]*)/gi,
-  "adopting|attending|buying|competing in|expecting|flying out for|getting|having|hosting|launching|opening|picking up|preparing for|renovating|running|starting|studying for|training for|visiting",
+  "adopting|attending|buying|competing in|expecting|flying out for|getting|having|hosting|launching|opening|picking up|preparing for|renovating|running|starting|studying for|training for|visiting&'m|'re|am|are",
 );
 const PLANS_RE4 = patternOf(
   `\\b(?:i|we)\\s+(?:have|'ve got|have got|got)\\s+(?:a|an|my|our)\\s+((?:[\\w-]+\\s+){0,2}?(?:${EVENTS_EN}))\\b`,
   "gi",
-  EVENT_NEED,
+  `${EVENT_NEED}&got|have`,
 );
 const PLANS_RE5 = pattern(
   /\b(?:i|we)(?:'ll|\s+will)\s+be\s+(?:in|at|visiting)\s+([^,.;!?]+)/gi,
-  "'ll|will",
+  "'ll|will&be&at|in",
 );
 const PLANS_RE6 = patternOf(
   `\\bmy\\s+((?:[\\w-]+\\s+){0,2}?(?:${EVENTS_EN}))\\s+is\\s+(?:on|at|next|this|tomorrow|in|coming up|scheduled|tonight|today)\\b`,
   "gi",
-  EVENT_NEED,
+  `${EVENT_NEED}&my`,
 );
 const PLANS_RE7 = pattern(
   /\b(?:i|we)(?:'m|'re|\s+am|\s+are)?\s+(?:planning|plan|scheduled|booked|set)\s+to\s+/gi,
-  "booked|plan|scheduled|set",
+  "booked|plan|scheduled|set&to",
 );
 
 const PLANS_RE8 = pattern(/\d/);
-const PLANS_RE9 = pattern(/\b(?:planning|plan|scheduled|booked)\s+to\b/i, "booked|plan|scheduled");
+const PLANS_RE9 = pattern(
+  /\b(?:planning|plan|scheduled|booked)\s+to\b/i,
+  "booked|plan|scheduled&to",
+);
 const PLANS_RE10 = pattern(/baby|party/i, "baby|party");
 
 /** Words that end a plan value. */
@@ -746,7 +755,7 @@ const PLAN_STOP = pattern(
   '!|"|(|)|,|.|;|?|after|and|at|because|but|by|for|in|next|on|over|so|this|today|tomorrow|with',
 );
 
-const PLANS_RE11 = pattern(/^(?:our|my|the|a|an)\s+/i, "a|m|our|t");
+const PLANS_RE11 = pattern(/^(?:our|my|the|a|an)\s+/i, "a|my|our|the");
 
 function plans(text: string): Found {
   const out: Found = [];
@@ -803,7 +812,7 @@ const POSSESSIONS_RE2 = patternOf(
 );
 const POSSESSIONS_RE3 = pattern(
   /\bmy\s+(car|phone|laptop|computer|bike|tablet|camera|watch|ride|cell|mobile)\s+is\s+(?:a\s+|an\s+)?([^,.;!?]+)/gi,
-  "bike|camera|car|cell|computer|laptop|mobile|phone|ride|tablet|watch",
+  "bike|camera|car|cell|computer|laptop|mobile|phone|ride|tablet|watch&is&my",
 );
 
 const POSSESSIONS_RE4 = pattern(
@@ -841,7 +850,7 @@ const OTHER_RE1 = patternOf(
   "i",
   "i am|i'm|im",
 );
-const OTHER_RE2 = pattern(/\bmy\s+birthday\s+is\s+(?:on\s+)?/gi, "birthday");
+const OTHER_RE2 = pattern(/\bmy\s+birthday\s+is\s+(?:on\s+)?/gi, "birthday&is&my");
 const OTHER_RE3 = patternOf(
   `\\b${I_AM}\\s+(?:originally\\s+|half\\s+|also\\s+|proudly\\s+)?([A-Za-z]+)(?=\\s*$|\\s*[,.!]|\\s+(?:and|but|btw)\\b)`,
   "i",
@@ -853,9 +862,9 @@ const OTHER_RE4 = pattern(
 );
 
 const OTHER_RE5 = pattern(/\bi\s+(?:just\s+)?turned\s+(\d{1,3})\b/i, "turned");
-const OTHER_RE6 = pattern(/\bmy\s+age\s+is\s+(\d{1,3})\b/i, "age");
-const OTHER_RE7 = pattern(/\s+(?:so|and|but|btw)\b|[,;!?]|\.(?=\s|$)/i, "!|,|.|;|?|a|btw|but|so");
-const OTHER_RE8 = pattern(/\bi\s+was\s+born\s+on\s+([^,.;!?]+)/i, "born");
+const OTHER_RE6 = pattern(/\bmy\s+age\s+is\s+(\d{1,3})\b/i, "age&is&my");
+const OTHER_RE7 = pattern(/\s+(?:so|and|but|btw)\b|[,;!?]|\.(?=\s|$)/i, "!|,|.|;|?|and|btw|but|so");
+const OTHER_RE8 = pattern(/\bi\s+was\s+born\s+on\s+([^,.;!?]+)/i, "born&was&on");
 
 function other(text: string): Found {
   const out: Found = [];
@@ -983,7 +992,7 @@ function impliedSubject(text: string): string {
 /** Every English rule needs the speaker: I, me, my, we, our (after implied subjects). */
 const FIRST_PERSON = pattern(
   /\b(?:i|me|my|mine|we|our|us|name's)\b|^(?:honestly,?\s+)?not\s/i,
-  "i|m|not|our|us|w",
+  "i|me|my|not|our|us|we",
 );
 
 /**
@@ -1055,45 +1064,45 @@ const RETRACTION_HINT_EN = pattern(
 
 const RETRACTIONS_EN_RE1 = pattern(
   /\bi\s+(?:don't|do not|dont|no longer)\s+live\s+(?:in|at)\s+/gi,
-  "do not|don't|dont|no longer",
+  "do not|don't|dont|no longer&live&at|in",
 );
 const RETRACTIONS_EN_RE2 = pattern(
   /\bi\s+(?:moved|moved away)\s+(?:out of|away from)\s+/gi,
-  "away from|out of",
+  "away from|out of&moved",
 );
 const RETRACTIONS_EN_RE3 = pattern(
   /\bi\s+(?:don't|do not|no longer)\s+work\s+(?:at|for)\s+/gi,
-  "do not|don't|no longer",
+  "do not|don't|no longer&work&at|for",
 );
 const RETRACTIONS_EN_RE4 = patternOf(
   `\\b${I_AM}\\s+(?:no longer|not)\\s+(?:a|an)\\s+`,
   "i",
-  "no longer|not",
+  "no longer|not&i am|i'm|im",
 );
 const RETRACTIONS_EN_RE5 = pattern(
   /\bi\s+(?:sold|got rid of|crashed|totaled|totalled|lost)\s+my\s+/gi,
-  "crashed|got rid of|lost|sold|totaled|totalled",
+  "crashed|got rid of|lost|sold|totaled|totalled&my",
 );
 const RETRACTIONS_EN_RE6 = pattern(
   /\bi\s+(?:don't|do not|no longer)\s+(?:have|own)\s+(?:a|an|my)\s+/gi,
-  "do not|don't|no longer",
+  "do not|don't|no longer&have|own",
 );
 const RETRACTIONS_EN_RE7 = patternOf(
   `\\b${I_AM}\\s+(?:no longer|not)\\s+allergic\\s+to\\s+`,
   "i",
-  "allergic",
+  "allergic&no longer|not&i am|i'm|im",
 );
 const RETRACTIONS_EN_RE8 = pattern(
   /\b(?:my|the|our)\s+([\w\s-]+?)\s+(?:was|got|has been|is)\s+(?:cancell?ed|postponed|called off)\b/gi,
-  "called off|canceled|cancelled|postponed",
+  "called off|canceled|cancelled|postponed&got|has been|is|was&my|our|the",
 );
 const RETRACTIONS_EN_RE9 = pattern(
   /\bi\s+(?:cancell?ed|called off|postponed)\s+(?:my|the|our)\s+/gi,
-  "called off|canceled|cancelled|postponed",
+  "called off|canceled|cancelled|postponed&my|our|the",
 );
 const RETRACTIONS_EN_RE10 = pattern(
   /\bi\s+(?:no longer|don't|do not)\s+(?:like|love|enjoy)\s+(.+?)\s+(?:anymore|any more)\b/gi,
-  "any more|anymore",
+  "any more|anymore&do not|don't|no longer&enjoy|like|love",
 );
 
 const RETRACTIONS_EN_RE11 = pattern(

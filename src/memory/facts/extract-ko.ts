@@ -113,7 +113,7 @@ function listBefore(text: string, index: number, head: string): string[] {
 
 const SPLIT_LIST_RE1 = pattern(
   /\s*,\s*|(?<=[가-힣A-Za-z0-9])(?:이랑|랑|하고|와|과|및)\s+|\s+(?:and|or)\s+/,
-  ",|a|o|과|랑|및|와|하고",
+  ",|and|or|과|랑|및|와|하고",
 );
 
 /** Splits "등산이랑 독서" / "김치찌개, 된장찌개" into items. */
@@ -232,7 +232,7 @@ const RESIDENCE_RE3 = patternOf(`${T}(\\S+)\\s*출신(?=$|\\s|이|입|인)`, "",
 const RESIDENCE_RE4 = patternOf(
   `${T}(\\S+)에서\\s*(?:태어났|자랐|나고\\s*자랐)`,
   "",
-  "나고|자랐|태어났",
+  "나고|자랐|태어났&에서",
 );
 const RESIDENCE_RE5 = patternOf(
   `${T}(\\S+)\\s+사람(?:이에요|입니다|이야|이고요|임|이거든요|이에용)(?=$|\\s|[.!~])`,
@@ -246,7 +246,7 @@ const RESIDENCE_RE6 = pattern(
 );
 const RESIDENCE_RE7 = pattern(
   /^(\S+(?:\s\S+)??)(?:에|쪽에)\s*있(?:어요|어|습니다|음|고|는데)/,
-  "있고|있는데|있습니다|있어|있음",
+  "있고|있는데|있습니다|있어|있음&에",
 );
 const RESIDENCE_RE8 = pattern(/^(?:좀|너무|꽤)/, "꽤|너무|좀");
 const RESIDENCE_RE9 = pattern(/(?:고향은|고향이)\s+(\S+(?:\s\S+)?)/, "고향은|고향이");
@@ -360,11 +360,11 @@ const WORKPLACE_RE6 = pattern(
 );
 const WORKPLACE_RE7 = pattern(
   /^(\S+(?:\s\S+)?)(?:에|쪽에)\s*있(?:어요|어|습니다|음|고|는데)/,
-  "있고|있는데|있습니다|있어|있음",
+  "있고|있는데|있습니다|있어|있음&에",
 );
 const WORKPLACE_RE8 = pattern(/^(?:문|창문|마음|파티)$/, "마음|문|파티");
-const WORKPLACE_RE9 = pattern(/재택\s*(?:근무|으로\s*일)/, "재택");
-const WORKPLACE_RE10 = pattern(/재택\s*근무\s*(?:안|못)/, "재택");
+const WORKPLACE_RE9 = pattern(/재택\s*(?:근무|으로\s*일)/, "재택&근무|으로");
+const WORKPLACE_RE10 = pattern(/재택\s*근무\s*(?:안|못)/, "재택&근무&못|안");
 
 function workplace(text: string, subject: Subject): Found {
   if (subject.kind !== "self") return [];
@@ -436,7 +436,7 @@ const JOB_RE1 = rx(
 );
 const JOB_RE2 = rx(
   `${T}(\\S+)\\s+일(?:을)?\\s*(?:해요|합니다|하고\\s*있어요|하고\\s*있습니다|하고\\s*있어|해)(?=$|\\s|[.!~])`,
-  "있습니다|있어요|하고|합니다|해",
+  "있습니다|있어요|하고|합니다|해&일",
 );
 
 const JOB_RE3 = pattern(
@@ -447,7 +447,7 @@ const JOB_RE4 = pattern(
   /^(?:회사|집안|많은|이런|그런|무슨|여러|같은|다른|그)$/,
   "같은|그|다른|많은|무슨|여러|이런|집안|회사",
 );
-const JOB_RE5 = pattern(/(?:^|\s)(?:은퇴|퇴직)(?:했|해서|한\s*지)/, "은퇴|퇴직");
+const JOB_RE5 = pattern(/(?:^|\s)(?:은퇴|퇴직)(?:했|해서|한\s*지)/, "은퇴|퇴직&한|해서|했");
 
 function job(text: string, subject: Subject): Found {
   if (subject.kind !== "self") return [];
@@ -488,18 +488,21 @@ const SELF_TOPIC = "(?:저는|전|나는|난|저|나)";
 const NAME_RE1 = patternOf(
   `^${GREETING}(?:${SELF_TOPIC}\\s+)?(\\S+?)(?:이)?라고\\s*(?:해요|합니다|해|함|하는데|하고요|하구요|부릅니다|불러요|불러)(?=$|\\s|[.!~])`,
   "",
-  "라고",
+  "라고&부릅니다|불러|하고요|하구요|하는데|함|합니다|해",
 );
 const NAME_RE2 = patternOf(`^${GREETING}${SELF_TOPIC}\\s`, "", "나|난|저|전");
 const NAME_RE3 = patternOf(
   `${T}(\\S+?)(?:이)?라고\\s*불러\\s*(?:주세요|줘|줘요|주면|주시면|주십시오)`,
   "",
-  "라고",
+  "라고&불러&주면|주세요|주시면|주십시오|줘",
 );
 const FORMAL_INTRO = patternOf(`^${GREETING}([가-힣]{2,4}|[A-Z][a-z]+)입니다$`, "", "입니다");
 const NAME_RE5 = patternOf(`^${GREETING}${SELF_TOPIC}\\s+(\\S+)$`, "", "나|난|저|전");
 
-const NAME_RE4 = pattern(/(?<![^\s])(?:제|내|저의|나의)\s*이름은\s+(\S+)(?:\s+(\S+))?/, "이름은");
+const NAME_RE4 = pattern(
+  /(?<![^\s])(?:제|내|저의|나의)\s*이름은\s+(\S+)(?:\s+(\S+))?/,
+  "이름은&나의|내|저의|제",
+);
 const NAME_RE6 = pattern(/^(?:이름은|이름이)\s+(\S+)$/, "이름은|이름이");
 
 function name(text: string): Found {
@@ -559,15 +562,15 @@ const HEARSAY = pattern(
 
 const REL_TOPIC = rx(
   `${T}(${REL_WORDS})(?:의)?\\s+(?:이름|직업|나이|회사|직장|생일|취미|학교|고향)(?:은|는|이|가)\\s`,
-  "고향|나이|생일|이름|직업|직장|취미|학교|회사",
+  "고향|나이|생일|이름|직업|직장|취미|학교|회사&가|는|은|이",
 );
 const FAMILY_RE2 = rx(
   `(?:^|\\s)(?:제|내|우리|저희|울)\\s+(?:집\\s+)?(${REL_WORDS})(?:의|이|가|은|는|도|를|을|랑|이랑|하고|한테|에게|이름은)?(?=\\s|$|[.,!~])`,
-  REL_WORDS,
+  `${REL_WORDS}&내|우리|울|저희|제`,
 );
 const FAMILY_RE3 = rx(
   `${T}(${REL_WORDS})(?:이|가|는|은|도)\\s*(?:(?:한|두|세|네|다섯)\\s*(?:명|마리)\\s*|하나\\s*|둘\\s*|셋\\s*|넷\\s*|\\d+\\s*(?:명|마리)\\s*)?(?:있어|있습|있음|있고|있는데|있거든|있구요)`,
-  "있거든|있고|있구요|있는데|있습|있어|있음",
+  "있거든|있고|있구요|있는데|있습|있어|있음&가|는|도|은|이",
 );
 const FAMILY_RE4 = rx(
   `${T}(${PET_WORDS})(?:를|을|도|는|은|랑|이랑)?\\s+(?:(?:한|두|세|네)\\s*마리\\s+|\\d+\\s*마리\\s+)?(?:키워|키우고|키웁|키움|길러|기르고|기릅|키우는\\s*중)`,
@@ -575,7 +578,7 @@ const FAMILY_RE4 = rx(
 );
 const FAMILY_RE5 = rx(
   `${T}(${REL_WORDS})(?:이랑|랑|하고|와|과)\\s+(?:같이\\s+|함께\\s+)?(?:살아|살고|삽니다|지내|사는\\s*중)`,
-  "사는|살고|살아|삽니다|지내",
+  "사는|살고|살아|삽니다|지내&과|랑|와|하고",
 );
 
 const FAMILY_RE1 = pattern(
@@ -630,11 +633,11 @@ const LIKES_RE1 = rx(
 );
 const LIKES_RE2 = rx(
   `(?:저는|전|나는|난)\\s+(\\S+)\\s+${ADVS}(?:좋아요|좋아(?=$|\\s|[.!~])|좋습니다|좋더라)`,
-  "좋더라|좋습니다|좋아",
+  "좋더라|좋습니다|좋아&나는|난|저는|전",
 );
 const LIKES_RE3 = rx(
   `${T}(\\S+)\\s*(?:덕후|마니아|매니아|광팬|팬|러버)(?:이에요|예요|입니다|이야|야|임|이거든요|거든요|이고요)`,
-  "덕후|러버|마니아|매니아|팬",
+  "덕후|러버|마니아|매니아|팬&거든요|야|예요|이고요|이에요|임|입니다",
 );
 const LIKES_RE4 = rx(
   `${T}(\\S+)\\s+${ADVS}${DISLIKE_VERB}`,
@@ -645,7 +648,7 @@ const LIKES_RE5 = pattern(
   /(?:제가|내가|제|내|저의|나의)?\s*(?:제일|가장|젤|최고로)?\s*좋아하는\s+(\S+?)(?:은|는|이|가)\s+(.+)$/,
   "좋아하는",
 );
-const LIKES_RE6 = pattern(/최애(?:\s*(\S+?))?(?:는|은)\s+(.+)$/, "최애");
+const LIKES_RE6 = pattern(/최애(?:\s*(\S+?))?(?:는|은)\s+(.+)$/, "최애&는|은");
 const LIKES_RE7 = pattern(/취미(?:는|가)\s+(.+)$/, "취미가|취미는");
 const LIKES_RE8 = pattern(/^(?:안|못)$/, "못|안");
 
@@ -728,7 +731,7 @@ const HEALTH_RE1 = rx(
 const HEALTH_RE2 = patternOf(`^${ALLERGY}`, "", "알러지|알레르기|알레지|알르레기|앨러지");
 const HEALTH_RE3 = rx(
   `${T}(\\S+)\\s+${ADVS}못\\s*(먹|마셔|마시)(?:어|어요|습니다|음|는|고|겠|어서|거든|요)`,
-  "마셔|마시|먹",
+  "마셔|마시|먹&못&거든|겠|고|는|습니다|어|요|음",
 );
 const HEALTH_RE4 = rx(
   `(${CONDITIONS_KO})(?:이|가|도|은|는)?\\s*${ADVS}(?:있어|있습|있음|있고|있는데|있어서|있거든|생겼|심해|심하|앓고|진단|약\\s*(?:을\\s*)?(?:먹|복용))`,
@@ -746,7 +749,7 @@ const HEALTH_RE6 = rx(
 const HEALTH_RE7 = pattern(/^(?:술|알코올|맥주|소주)$/, "맥주|소주|술|알코올");
 const HEALTH_RE8 = pattern(
   /(허리|무릎|위장|위|장|간|눈|어깨|손목|발목|심장|목|속)(?:가|이)\s+(?:좀\s+|많이\s+)?(?:안\s*좋|약해|약한\s*편)/,
-  "안|약한|약해",
+  "안|약한|약해&가|이",
 );
 
 function health(text: string, subject: Subject): Found {
@@ -847,7 +850,7 @@ const POSSESSION_VERBS =
 const POSSESSIONS_RE1 = patternOf(
   `(?:^|\\s)(?:제|내|우리|저희)?\\s*${POSSESSION_TOPIC}(?:는|은|이|가)\\s+(.+)$`,
   "",
-  "노트북|시계|오토바이|자전거|차|카메라|컴퓨터|태블릿|폰",
+  "노트북|시계|오토바이|자전거|차|카메라|컴퓨터|태블릿|폰&가|는|은|이",
 );
 const POSSESSIONS_RE2 = rx(
   `${T}(\\S+)\\s+${ADVS}${POSSESSION_VERBS}`,
@@ -884,12 +887,12 @@ const KOREAN_NUMBER = pattern(
 const OTHER_RE1 = patternOf(
   `${T}(만\\s*)?(\\d{1,3}|[가-힣]{1,4})\\s*(?:살|세)(?:이에요|입니다|이야|임|이고요|이고|이에용|이거든요|이라서|인데|이예요|예요|요)(?=$|\\s|[.!~,])`,
   "",
-  "살|세",
+  "살|세&요|이고|이라서|이야|이에용|인데|임|입니다",
 );
 const OTHER_RE2 = patternOf(
   `${T}(\\S+)\\s*전공(?:이에요|입니다|이야|임|하고\\s*있|해요|이고)`,
   "",
-  "전공",
+  "전공&이고|이야|이에요|임|입니다|하고|해요",
 );
 
 const OTHER_RE3 = pattern(/^\d{1,3}$/);
@@ -897,7 +900,7 @@ const OTHER_RE4 = pattern(/나이(?:는|가)\s+(.+)$/, "나이가|나이는");
 const OTHER_RE5 = pattern(/생일(?:은|이)\s+(.+)$/, "생일은|생일이");
 const OTHER_RE6 = pattern(
   /(?:^|\s)(한국인|한국\s*사람|미국인|일본인|중국인|캐나다인|영국인)(?:이에요|입니다|이야|임|이고요)/,
-  "미국인|영국인|일본인|중국인|캐나다인|한국",
+  "미국인|영국인|일본인|중국인|캐나다인|한국&이고요|이야|이에요|임|입니다",
 );
 const OTHER_RE7 = pattern(
   /(?:^|[\s(])([EI][NS][TF][JP])(?:-[AT])?(?=$|[\s)이예에라]|[.!~])/,

@@ -100,7 +100,7 @@ function dedupe(facts: readonly Fact[]): Fact[] {
 /** A clause that names its subject as the speaker ("저는", "I'm"), not a dropped one. */
 const SELF_SUBJECT = pattern(
   /^(?:저는|전|나는|난|제가|내가|저|나|제|내)\s|\b(?:i|my|i'm|im)\b/i,
-  "i|m|나|난|내|저|전|제",
+  "i|my|나|난|내|저|전|제",
 );
 
 /**

@@ -677,7 +677,7 @@ export const TIME_KO = pattern(
 
 export const TIME_EN = pattern(
   /\b(?:tomorrow|tonight|today|next\s+(?:week|month|year|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday|spring|summer|fall|autumn|winter|semester)|this\s+(?:week|weekend|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday|spring|summer|fall|autumn|winter|evening|afternoon|morning)|on\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|in\s+(?:january|february|march|april|may|june|july|august|september|october|november|december)|in\s+(?:a|two|three|four|five|\d+)\s+(?:days?|weeks?|months?)|(?:january|february|march|april|may|june|july|august|september|october|november|december)\s+\d{1,2}(?:st|nd|rd|th)?|later\s+this\s+(?:week|month|year)|soon|the\s+day\s+after\s+tomorrow|over\s+the\s+holidays|for\s+christmas|at\s+\d{1,2}(?::\d{2})?\s*(?:am|pm)?)\b/i,
-  "a|december|evening|july|june|month|morning|november|october|semester|september|soon|spring|summer|tomorrow|tonight|week|winter",
+  "afternoon|april|at|august|autumn|christmas|day|december|evening|fall|february|january|july|june|march|may|month|morning|november|october|semester|september|soon|spring|summer|tomorrow|tonight|week|winter|year",
 );
 
 /** Korean organisation names and suffixes (for "X 다녀요" = works at X). */

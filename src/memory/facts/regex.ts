@@ -50,7 +50,8 @@ function lower(text: string): string {
 
 /**
  * The words one of which every match contains, "|"-separated (lower case for an `i`
- * expression), or a function giving them (built from a word list on first use).
+ * expression); several such groups joined by "&" must all have a word in the text
+ * ("cat|dog&my"). Or a function giving that string (built from a word list on first use).
  */
 export type Need = string | (() => string);
 
@@ -62,7 +63,7 @@ export class Pattern {
   readonly regex: RegExp;
   private readonly fold: boolean;
   private run: RegExp | undefined;
-  private words: readonly string[] | null | undefined;
+  private groups: readonly (readonly string[])[] | null | undefined;
   private primed = 0;
 
   constructor(
@@ -75,24 +76,28 @@ export class Pattern {
     PATTERNS.push(this);
   }
 
-  /** The need list (undefined when the pattern has none). */
-  needWords(): readonly string[] | undefined {
-    if (this.words === undefined) {
+  /** The need list's groups (undefined when the pattern has none). */
+  needGroups(): readonly (readonly string[])[] | undefined {
+    if (this.groups === undefined) {
       const need = typeof this.need === "function" ? this.need() : this.need;
-      this.words = need === undefined ? null : need.split("|");
+      this.groups = need === undefined ? null : need.split("&").map((group) => group.split("|"));
     }
-    return this.words ?? undefined;
+    return this.groups ?? undefined;
   }
 
   /** Whether the text has one of the words every match needs (true without a list). */
   can(text: string): boolean {
     // Compiled already: running the expression is quicker than looking for the words.
     if (this.primed !== 0) return true;
-    const words = this.words === undefined ? this.needWords() : this.words;
-    if (words === null || words === undefined) return true;
+    const groups = this.groups === undefined ? this.needGroups() : this.groups;
+    if (groups === null || groups === undefined) return true;
     const subject = this.fold ? lower(text) : text;
-    for (let i = 0; i < words.length; i++) if (subject.includes(words[i] as string)) return true;
-    return false;
+    for (const words of groups) {
+      let found = false;
+      for (let i = 0; i < words.length && !found; i++) found = subject.includes(words[i] as string);
+      if (!found) return false;
+    }
+    return true;
   }
 
   /** The global expression that runs, compiled to machine code for this text's width. */

@@ -11,7 +11,7 @@ import { corpus } from "../../../../bench/facts-same.ts";
 import "../../../../src/memory/facts/index.ts";
 import { allMatches, PATTERNS, pattern } from "../../../../src/memory/facts/regex.ts";
 import "../../../../src/memory/recall/index.ts";
-import { implies, needs } from "./regex-needs.ts";
+import { implies, necessary, needList, needs } from "./regex-needs.ts";
 
 const show = (p: (typeof PATTERNS)[number]) => `/${p.regex.source.slice(0, 90)}/${p.regex.flags}`;
 
@@ -84,13 +84,14 @@ describe("issue 14: what a regular expression needs (the analysis)", () => {
         fc.array(fc.constantFrom("a", "b", "A", "B", "가", "나", " ", "x"), { maxLength: 12 }),
         (source, flags, chars) => {
           const text = chars.join("");
-          const need = needs(source, flags);
-          if (need === null || !new RegExp(source, flags).test(text)) return;
+          if (!new RegExp(source, flags).test(text)) return;
           const subject = flags.includes("i") ? text.toLowerCase() : text;
-          expect(
-            need.some((word) => subject.includes(word)),
-            `${source} on "${text}"`,
-          ).toBe(true);
+          for (const set of necessary(source, flags)) {
+            expect(
+              set.some((word) => subject.includes(word)),
+              `${source} on "${text}"`,
+            ).toBe(true);
+          }
         },
       ),
       { numRuns: 3000 },
@@ -100,22 +101,23 @@ describe("issue 14: what a regular expression needs (the analysis)", () => {
 
 describe("issue 14: the fact and recall patterns' need lists", () => {
   it("every list is implied by its pattern's syntax", () => {
-    const listed = PATTERNS.filter((p) => p.needWords() !== undefined);
+    const listed = PATTERNS.filter((p) => p.needGroups() !== undefined);
     expect(listed.length).toBeGreaterThan(250);
     for (const p of listed) {
-      const given = p.needWords() ?? [];
-      const proved = needs(p.regex.source, p.regex.flags);
-      expect(proved, `${show(p)}: the syntax proves no needed word`).not.toBeNull();
-      expect(
-        implies(proved ?? [], given),
-        `${show(p)}: ${JSON.stringify(given.join("|"))} is not implied; the analysis gives ${JSON.stringify(proved?.join("|"))}`,
-      ).toBe(true);
-      expect(given.every((word) => word !== "")).toBe(true);
-      if (p.regex.ignoreCase) {
+      const proved = necessary(p.regex.source, p.regex.flags);
+      for (const given of p.needGroups() ?? []) {
+        // Each "&"-group must follow from one set the syntax proves.
         expect(
-          given.every((word) => word === word.toLowerCase()),
-          `${show(p)}: lower case`,
+          proved.some((set) => implies(set, given)),
+          `${show(p)}: ${JSON.stringify(given.join("|"))} is not implied; the analysis gives ${JSON.stringify(needList(p.regex.source, p.regex.flags))}`,
         ).toBe(true);
+        expect(given.every((word) => word !== "")).toBe(true);
+        if (p.regex.ignoreCase) {
+          expect(
+            given.every((word) => word === word.toLowerCase()),
+            `${show(p)}: lower case`,
+          ).toBe(true);
+        }
       }
     }
   });
@@ -124,7 +126,7 @@ describe("issue 14: the fact and recall patterns' need lists", () => {
     const missing = PATTERNS.filter(
       (p) =>
         p.regex.source.length >= 40 &&
-        p.needWords() === undefined &&
+        p.needGroups() === undefined &&
         needs(p.regex.source, p.regex.flags) !== null,
     ).map(
       (p) => `${show(p)} needs ${JSON.stringify(needs(p.regex.source, p.regex.flags)?.join("|"))}`,
@@ -142,9 +144,9 @@ describe("issue 14: the fact and recall patterns' need lists", () => {
       for (const text of TEXTS) {
         const want = raw.exec(text);
         // The list itself (a pattern stops looking at it once its expression is compiled).
-        const words = p.needWords();
+        const groups = p.needGroups();
         const subject = p.regex.ignoreCase ? text.toLowerCase() : text;
-        if (words !== undefined && !words.some((word) => subject.includes(word))) {
+        if (groups?.some((words) => !words.some((word) => subject.includes(word)))) {
           skipped++;
           if (want !== null) wrong.push(`${show(p)} skips "${text}" but matches it`);
         }

@@ -22,6 +22,8 @@ interface Info {
   exact: string[] | null;
   /** Strings one of which every match contains; null when none is known. */
   need: string[] | null;
+  /** Every such set known (all of them hold at once: a conjunction). */
+  all: string[][];
 }
 
 const MAX_EXACT = 64;
@@ -30,8 +32,8 @@ const MAX_PRODUCT = 16;
 const MAX_NEED = 256;
 const MAX_EXACT_CHARS = 24;
 
-const NOTHING: Info = { exact: null, need: null };
-const EMPTY: Info = { exact: [""], need: null };
+const NOTHING: Info = { exact: null, need: null, all: [] };
+const EMPTY: Info = { exact: [""], need: null, all: [] };
 
 /** Drops duplicates and every string that contains another one (it implies it). */
 function minimal(set: readonly string[]): string[] | null {
@@ -68,12 +70,20 @@ function better(a: string[] | null, b: string[] | null): string[] | null {
   const meanA = wa.reduce((x, y) => x + y, 0) / wa.length;
   const meanB = wb.reduce((x, y) => x + y, 0) / wb.length;
   if (meanA !== meanB) return meanA > meanB ? a : b;
+  const shortA = Math.min(...a.map((w) => w.length));
+  const shortB = Math.min(...b.map((w) => w.length));
+  if (shortA !== shortB) return shortA > shortB ? a : b;
   return a.length <= b.length ? a : b;
 }
 
-function withExact(exact: string[] | null, need: string[] | null): Info {
+function withExact(exact: string[] | null, need: string[] | null, all: string[][] = []): Info {
   const fromExact = exact !== null && !exact.includes("") ? minimal(exact) : null;
-  return { exact, need: better(need, fromExact) };
+  const sets = [
+    ...all,
+    ...(need === null ? [] : [need]),
+    ...(fromExact === null ? [] : [fromExact]),
+  ];
+  return { exact, need: better(need, fromExact), all: sets };
 }
 
 function product(a: readonly string[], b: readonly string[]): string[] | null {
@@ -133,11 +143,15 @@ class Parser {
     let need: string[] | null = null;
     let run: string[] | null = [""];
     let whole: string[] | null = [""];
+    const all: string[][] = [];
     const flush = () => {
-      if (run !== null) need = better(need, minimal(run));
+      const set = run === null ? null : minimal(run);
+      if (set !== null) all.push(set);
+      need = better(need, set);
     };
     for (const item of items) {
       need = better(need, item.need);
+      all.push(...item.all);
       if (item.exact === null) {
         flush();
         run = [""];
@@ -154,7 +168,7 @@ class Parser {
       whole = whole === null ? null : product(whole, item.exact);
     }
     flush();
-    return withExact(whole, need);
+    return withExact(whole, need, all);
   }
 
   private quantified(): Info {
@@ -165,11 +179,11 @@ class Parser {
     if (this.peek() === "?") this.at++; // lazy
     if (min === 0) {
       return max === 1 && atom.exact !== null
-        ? { exact: [...new Set(["", ...atom.exact])], need: null }
+        ? { exact: [...new Set(["", ...atom.exact])], need: null, all: [] }
         : NOTHING;
     }
     if (min === 1 && max === 1) return atom;
-    return { exact: null, need: atom.need };
+    return { exact: null, need: atom.need, all: atom.all };
   }
 
   private quantifier(): readonly [number, number] | undefined {
@@ -192,12 +206,12 @@ class Parser {
   }
 
   private char(ch: string): Info {
-    if (!this.fold) return { exact: [ch], need: [ch] };
+    if (!this.fold) return { exact: [ch], need: [ch], all: [[ch]] };
     const lower = ch.toLowerCase();
     const cased = lower !== ch.toUpperCase();
-    if (!cased) return { exact: [ch], need: [ch] };
+    if (!cased) return { exact: [ch], need: [ch], all: [[ch]] };
     if (this.unicode || ch > "\u007f") return NOTHING;
-    return { exact: [lower], need: [lower] };
+    return { exact: [lower], need: [lower], all: [[lower]] };
   }
 
   private atom(): Info {
@@ -239,7 +253,7 @@ class Parser {
     this.at++;
     if (kind === "plain") return inner;
     if (kind === "negative") return EMPTY;
-    return { exact: [""], need: inner.need };
+    return { exact: [""], need: inner.need, all: inner.all };
   }
 
   /** A class: the characters when a few, else nothing known. */
@@ -299,7 +313,8 @@ class Parser {
     const infos = chars.map((c) => this.char(c));
     if (infos.some((i) => i.exact === null)) return NOTHING;
     const exact = [...new Set(infos.flatMap((i) => i.exact ?? []))];
-    return { exact, need: minimal(exact) };
+    const need = minimal(exact);
+    return { exact, need, all: need === null ? [] : [need] };
   }
 
   /** The character an escape in a class or outside stands for (after the backslash). */
@@ -374,6 +389,39 @@ class Parser {
 /** The strings one of which every match of the pattern contains, or null (see the header). */
 export function needs(source: string, flags: string): string[] | null {
   return new Parser(source, flags).parse().need;
+}
+
+/** Every set of strings the analysis proves a match needs one of (each holds on its own). */
+export function necessary(source: string, flags: string): string[][] {
+  return new Parser(source, flags).parse().all;
+}
+
+/**
+ * A need list for `pattern(…, need)`: the best set, then up to two more that the first
+ * does not already imply (short ones, so the check stays cheap), joined as "a|b&c|d"
+ * (every "&"-group must have a word in the text). Null when nothing is needed.
+ */
+export function needList(source: string, flags: string): string | null {
+  const root = new Parser(source, flags).parse();
+  if (root.need === null) return null;
+  const usable = (set: readonly string[]) => set.every((w) => !w.includes("|") && !w.includes("&"));
+  if (!usable(root.need)) return null;
+  const chosen: string[][] = [root.need];
+  const rest = root.all
+    .filter(
+      (set) =>
+        usable(set) &&
+        set.length <= 8 &&
+        set.every((w) => w.length >= 2 || /[\uac00-\ud7a3]/.test(w)),
+    )
+    .sort((a, b) => (better(a, b) === a ? -1 : 1));
+  for (const set of rest) {
+    if (chosen.length >= 3) break;
+    // Skip a set that one already chosen implies (adds nothing) or that implies one.
+    if (chosen.some((c) => implies(c, set) || implies(set, c))) continue;
+    chosen.push(set);
+  }
+  return chosen.map((set) => set.join("|")).join("&");
 }
 
 /**
