@@ -10,7 +10,7 @@
 import { type Pattern, pattern } from "./facts/regex.ts";
 
 const COMMON = pattern(
-  /^[\t\n\r\u0020-\u024f\u1e00-\u1eff\u2000-\u206f\u3000-\u303f\u3131-\u318e\uac00-\ud7a3\uff01-\uff5e]*$/,
+  String.raw`^[\t\n\r\u0020-\u024f\u1e00-\u1eff\u2000-\u206f\u3000-\u303f\u3131-\u318e\uac00-\ud7a3\uff01-\uff5e]*$`,
 );
 /** The letters and digits (\p{L}\p{N}) among the COMMON characters. */
 const LN =
@@ -23,7 +23,7 @@ function rx(source: string, flags: string): Pattern {
   const key = `${flags}/${source}`;
   let found = cache.get(key);
   if (found === undefined) {
-    found = pattern(new RegExp(source, flags));
+    found = pattern(source, flags);
     cache.set(key, found);
   }
   return found;

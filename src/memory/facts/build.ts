@@ -60,8 +60,8 @@ const OTHER_LABELS: Record<string, readonly [string, string]> = {
   living: ["거주 형태", "living arrangement"],
 };
 
-const FACT_TEXT_RE1 = pattern(/^(?:a|an|the|two|three|\d)\b/i);
-const FACT_TEXT_RE2 = pattern(/^[aeiou]/i, "a|e|i|o|u");
+const FACT_TEXT_RE1 = pattern(String.raw`^(?:a|an|the|two|three|\d)\b`, "i");
+const FACT_TEXT_RE2 = pattern("^[aeiou]", "i", "a|e|i|o|u");
 
 /** The normalised third-person text of a candidate. */
 export function factText(c: Candidate): string {
@@ -148,9 +148,9 @@ export function factText(c: Candidate): string {
   }
 }
 
-const TIDY_VALUE_RE1 = pattern(/\s+/g);
+const TIDY_VALUE_RE1 = pattern(String.raw`\s+`, "g");
 
-const TIDY_VALUE_RE2 = pattern(/^[\s"'“”‘’([]+|[\s"'“”‘’)\].,!?;:~…]+$/gu);
+const TIDY_VALUE_RE2 = pattern(String.raw`^[\s"'“”‘’([]+|[\s"'“”‘’)\].,!?;:~…]+$`, "gu");
 
 /** Trims a value: spaces, surrounding quotes and punctuation. */
 export function tidyValue(value: string): string {

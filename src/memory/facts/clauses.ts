@@ -20,18 +20,19 @@ export interface Clause {
 }
 
 const ABBREVIATIONS = pattern(
-  /(?:\b(?:Mr|Mrs|Ms|Dr|St|Mt|Jr|Sr|vs|etc|No|Ave|Rd|Inc|Ltd|Co|U\.S|e\.g|i\.e))$/i,
+  String.raw`(?:\b(?:Mr|Mrs|Ms|Dr|St|Mt|Jr|Sr|vs|etc|No|Ave|Rd|Inc|Ltd|Co|U\.S|e\.g|i\.e))$`,
+  "i",
   "ave|co|dr|e.g|etc|i.e|inc|jr|ltd|mr|ms|mt|no|rd|sr|st|u.s|vs",
 );
 
-const SPLIT_CLAUSES_RE1 = pattern(/\d$/);
-const SPLIT_CLAUSES_RE2 = pattern(/\s/);
-const SPLIT_CLAUSES_RE3 = pattern(/[?？]/, "?|？");
+const SPLIT_CLAUSES_RE1 = pattern(String.raw`\d$`);
+const SPLIT_CLAUSES_RE2 = pattern(String.raw`\s`);
+const SPLIT_CLAUSES_RE3 = pattern("[?？]", "", "?|？");
 
-const SPLIT_CLAUSES_RE4 = pattern(/[’‘]/g, "‘|’");
-const SPLIT_CLAUSES_RE5 = pattern(/^[-–—,;:]+\s*/, ",|-|:|;|–|—");
+const SPLIT_CLAUSES_RE4 = pattern("[’‘]", "g", "‘|’");
+const SPLIT_CLAUSES_RE5 = pattern(String.raw`^[-–—,;:]+\s*`, "", ",|-|:|;|–|—");
 
-const SPLIT_CLAUSES_RE6 = pattern(/[“”]/g, "“|”");
+const SPLIT_CLAUSES_RE6 = pattern("[“”]", "g", "“|”");
 
 /** Splits an utterance into clauses (see the file header). */
 export function splitClauses(text: string): Clause[] {
@@ -69,17 +70,20 @@ export function splitClauses(text: string): Clause[] {
 }
 
 const KO_CONNECTIVE_SPLIT = pattern(
-  /(?<=[가-힣A-Za-z0-9](?:는데|은데|인데|ㄴ데|지만|니까|으니까|거든요|거든|고요|구요|어서|아서|해서|여서|라서|는데요|던데))\s+/,
+  String.raw`(?<=[가-힣A-Za-z0-9](?:는데|은데|인데|ㄴ데|지만|니까|으니까|거든요|거든|고요|구요|어서|아서|해서|여서|라서|는데요|던데))\s+`,
+  "",
   "ㄴ데|거든|고요|구요|는데|니까|던데|라서|아서|어서|여서|은데|인데|지만|해서",
 );
 
-const SPLIT_SENTENCE_RE1 = pattern(/\s*[;,，、]\s*|\s+[-–—]\s+/, ",|-|;|–|—|、|，");
+const SPLIT_SENTENCE_RE1 = pattern(String.raw`\s*[;,，、]\s*|\s+[-–—]\s+`, "", ",|-|;|–|—|、|，");
 const SPLIT_SENTENCE_RE2 = pattern(
-  /(?<!^\s*(?:my|our)\s+[\w-]+)\s+(?=(?:but|and|so|because|although|though|while|whereas)\s+(?:i|i'm|im|i've|my|we|we're|our|now|then|what|where|how|do you|can you|are you)\b)/i,
+  String.raw`(?<!^\s*(?:my|our)\s+[\w-]+)\s+(?=(?:but|and|so|because|although|though|while|whereas)\s+(?:i|i'm|im|i've|my|we|we're|our|now|then|what|where|how|do you|can you|are you)\b)`,
+  "i",
   "and|because|but|so|though|whereas|while",
 );
 const SPLIT_SENTENCE_RE3 = pattern(
-  /^(?:but|and|so|because|although|though|while|whereas)\s+/i,
+  String.raw`^(?:but|and|so|because|although|though|while|whereas)\s+`,
+  "i",
   "and|because|but|so|though|whereas|while",
 );
 
@@ -97,22 +101,25 @@ function splitSentence(sentence: string): string[] {
 }
 
 const EN_QUESTION_START = pattern(
-  /^(?:(?:hey|hi|so|and|but|ok|okay|um|uh|well|also|btw|lol)[,\s]+)*(?:do|does|did|is|are|am|was|were|can|could|would|will|should|shall|have|has|had|what|what's|whats|where|where's|wheres|who|who's|whos|when|when's|why|how|how's|which|whom|whose|remind me|tell me|any idea|got any)(?=\s|$)/i,
+  String.raw`^(?:(?:hey|hi|so|and|but|ok|okay|um|uh|well|also|btw|lol)[,\s]+)*(?:do|does|did|is|are|am|was|were|can|could|would|will|should|shall|have|has|had|what|what's|whats|where|where's|wheres|who|who's|whos|when|when's|why|how|how's|which|whom|whose|remind me|tell me|any idea|got any)(?=\s|$)`,
+  "i",
   "am|any idea|are|can|could|did|do|got any|had|has|have|how|is|remind me|shall|should|tell me|was|were|what|when|where|which|who|why|will|would",
 );
 
 const KO_INTERROGATIVE = pattern(
-  /(?:^|\s)(?:어디|어딘|어디에|어디서|뭐|뭘|뭔|무엇|무슨|누구|누가|언제|어느|어떤|어떻게|어때|왜)(?!든|라도|나\s|가\s*있|든지|가\s*그렇게)/,
+  String.raw`(?:^|\s)(?:어디|어딘|어디에|어디서|뭐|뭘|뭔|무엇|무슨|누구|누가|언제|어느|어떤|어떻게|어때|왜)(?!든|라도|나\s|가\s*있|든지|가\s*그렇게)`,
+  "",
   "누가|누구|무슨|무엇|뭐|뭔|뭘|어느|어디|어딘|어때|어떤|어떻게|언제|왜",
 );
 
 const KO_QUESTION_END = pattern(
-  /(?:나요|까요|냐|냐고|던가요|습니까|는가요|은가요|을까|ㄹ까|려나|했니|하니|있니|없니|했어\?|니\?)$/,
+  String.raw`(?:나요|까요|냐|냐고|던가요|습니까|는가요|은가요|을까|ㄹ까|려나|했니|하니|있니|없니|했어\?|니\?)$`,
+  "",
   "ㄹ까|까요|나요|냐|는가요|니?|던가요|려나|습니까|없니|은가요|을까|있니|하니|했니|했어?",
 );
 
-const IS_QUESTION_RE1 = pattern(/[?？]\s*$/, "?|？");
-const IS_QUESTION_RE2 = pattern(/[가-힣]/);
+const IS_QUESTION_RE1 = pattern(String.raw`[?？]\s*$`, "", "?|？");
+const IS_QUESTION_RE2 = pattern("[가-힣]");
 
 export function isQuestion(clause: Clause): boolean {
   if (clause.asked || IS_QUESTION_RE1.test(clause.text)) return true;
@@ -126,19 +133,22 @@ export function isQuestion(clause: Clause): boolean {
 }
 
 const EN_HYPOTHETICAL = pattern(
-  /\b(?:if|unless|suppose|supposing|imagine|imagining|hypothetically|wish|wishes|would|wouldn't|could|might|maybe|someday|one day|dream of|dreaming of|i'd|hope to|hoping to|want to|wanna|would like|'d like|'d love|pretend)\b/i,
+  String.raw`\b(?:if|unless|suppose|supposing|imagine|imagining|hypothetically|wish|wishes|would|wouldn't|could|might|maybe|someday|one day|dream of|dreaming of|i'd|hope to|hoping to|want to|wanna|would like|'d like|'d love|pretend)\b`,
+  "i",
   "'d like|'d love|could|dream of|dreaming of|hope to|hoping to|hypothetically|i'd|if|imagine|imagining|maybe|might|one day|pretend|someday|suppose|supposing|unless|wanna|want to|wish|would",
 );
 
 /** Conditional / hypothetical / wish markers in Korean. */
 const KO_HYPOTHETICAL = pattern(
-  /(?:만약|만일|가령|가정하면|[가-힣](?:다면|라면|었으면|았으면|였으면|했으면)(?=\s|$|[,.!?])|고\s*싶|면\s*좋겠|ㄹ\s*텐데|을\s*텐데|텐데|할걸|했을걸|(?:면|으면)\s+[가-힣]|ㄴ다면)/,
+  String.raw`(?:만약|만일|가령|가정하면|[가-힣](?:다면|라면|었으면|았으면|였으면|했으면)(?=\s|$|[,.!?])|고\s*싶|면\s*좋겠|ㄹ\s*텐데|을\s*텐데|텐데|할걸|했을걸|(?:면|으면)\s+[가-힣]|ㄴ다면)`,
+  "",
   "가령|만약|만일|면|싶|좋겠|텐데|할걸|했을걸",
 );
 
 /** Korean nouns that end in 라면/면 and are food, not a conditional. */
 const KO_NOODLES = pattern(
-  /(?:^|\s)(?:\S*라면|냉면|쫄면|짜장면|비빔면|\S*국수면|화면|가면|측면|정면|표면|내면|반면|방면|전면)(?:\s|$|[을를이가은는도])/,
+  String.raw`(?:^|\s)(?:\S*라면|냉면|쫄면|짜장면|비빔면|\S*국수면|화면|가면|측면|정면|표면|내면|반면|방면|전면)(?:\s|$|[을를이가은는도])`,
+  "",
   "가면|국수면|내면|냉면|라면|반면|방면|비빔면|전면|정면|짜장면|쫄면|측면|표면|화면",
 );
 

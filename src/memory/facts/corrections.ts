@@ -25,29 +25,35 @@ const KO_NOT =
   /(?<![^\s])([가-힣A-Za-z0-9]+?)(?:이|가)?\s+아니(?:라|고)\s*,?\s+([가-힣A-Za-z0-9]+)/;
 const KO_INSTEAD = /(?<![^\s])([가-힣A-Za-z0-9]+)\s+말고\s+([가-힣A-Za-z0-9]+)/;
 const EN_NOT = pattern(
-  /\b([A-Za-z][\w'-]*(?:\s+[A-Z][\w'-]*)?),?\s+not\s+([A-Za-z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s*(?=[,.!?]|$)/,
+  String.raw`\b([A-Za-z][\w'-]*(?:\s+[A-Z][\w'-]*)?),?\s+not\s+([A-Za-z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s*(?=[,.!?]|$)`,
+  "",
   "not",
 );
 const EN_NOT_BUT = pattern(
-  /\bnot\s+([A-Za-z][\w'-]*(?:\s+[A-Z][\w'-]*)?),?\s+but\s+([A-Za-z][\w'-]*(?:\s+[A-Z][\w'-]*)?)/i,
+  String.raw`\bnot\s+([A-Za-z][\w'-]*(?:\s+[A-Z][\w'-]*)?),?\s+but\s+([A-Za-z][\w'-]*(?:\s+[A-Z][\w'-]*)?)`,
+  "i",
   "not&but",
 );
 
 const MARKER = pattern(
-  /잘못|오타|정정|아니다|아니야|아니요|\bsorry\b|\btypo\b|\bi meant\b|\bcorrection\b|\boops\b|\bactually\b/i,
+  String.raw`잘못|오타|정정|아니다|아니야|아니요|\bsorry\b|\btypo\b|\bi meant\b|\bcorrection\b|\boops\b|\bactually\b`,
+  "i",
   "actually|correction|i meant|oops|sorry|typo|아니다|아니야|아니요|오타|잘못|정정",
 );
 const KO_BARE_NAME = pattern(
-  /(?:^|[,.!]\s*)([가-힣]{2,4}?)(?:이에요|예요|입니다|이야|야|이요)[.!~]*$/,
+  String.raw`(?:^|[,.!]\s*)([가-힣]{2,4}?)(?:이에요|예요|입니다|이야|야|이요)[.!~]*$`,
+  "",
   "야|예요|이에요|이요|입니다",
 );
 const EN_BARE_NAME = pattern(
-  /(?:^|[,.!]\s*)(?:it's|it is|i'm|i am|its)\s+([A-Z][a-z]+)[.!]*$/,
+  String.raw`(?:^|[,.!]\s*)(?:it's|it is|i'm|i am|its)\s+([A-Z][a-z]+)[.!]*$`,
+  "",
   "i am|i'm|it is|it's|its",
 );
 
 const NOT_A_NAME = pattern(
-  /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december|fine|okay|true|right|wrong|me|him|her|you|that|this|오늘|내일|어제|괜찮|맞|진짜|정말|제가|저|나)/i,
+  "^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december|fine|okay|true|right|wrong|me|him|her|you|that|this|오늘|내일|어제|괜찮|맞|진짜|정말|제가|저|나)",
+  "i",
   "april|august|december|february|fine|friday|her|him|january|july|june|march|may|me|monday|november|october|okay|right|saturday|september|sunday|that|this|thursday|true|tuesday|wednesday|wrong|you|괜찮|나|내일|맞|어제|오늘|저|정말|제가|진짜",
 );
 
@@ -64,7 +70,7 @@ const PAIRS: readonly (readonly [string, string])[] = [
 /** "대구에" → "대구", "와인이요" → "와인"; Latin words stay. */
 const stem = (word: string): string => stripParticle(stripCopula(word));
 
-const RETEXT_RE1 = pattern(/[()]/, "(|)");
+const RETEXT_RE1 = pattern("[()]", "", "(|)");
 
 /** The fact's text with `from` replaced by `to`, the following Korean particle agreeing. */
 function retext(text: string, from: string, to: string): string {
@@ -97,7 +103,7 @@ function replaced(fact: Fact, value: string, source: string, turn: number | unde
   return next;
 }
 
-const PAIRS_OF_RE1 = pattern(/^(?:meant|mean)\s+/i, "mean");
+const PAIRS_OF_RE1 = pattern(String.raw`^(?:meant|mean)\s+`, "i", "mean");
 
 function pairsOf(utterance: string): [corrected: string, value: string][] {
   const out: [string, string][] = [];
@@ -112,7 +118,7 @@ function pairsOf(utterance: string): [corrected: string, value: string][] {
   return out.filter(([y, x]) => y !== "" && x !== "" && y.toLowerCase() !== x.toLowerCase());
 }
 
-const CORRECTIONS_OF_RE1 = pattern(/[’‘]/g, "‘|’");
+const CORRECTIONS_OF_RE1 = pattern("[’‘]", "g", "‘|’");
 
 /**
  * The facts an utterance corrects (see the file header): `remove` the stored ones, `add`

@@ -19,29 +19,32 @@ import {
   RELATIONS_EN,
   TIME_EN,
 } from "./lexicon.ts";
-import { type Pattern, pattern, patternOf } from "./regex.ts";
+import { type Pattern, pattern } from "./regex.ts";
 
 type Found = Candidate[];
 
 /** Words that end a place/organisation value ("Busan now", "Google since 2020"). */
 const PLACE_STOP = pattern(
-  /\s+(?:now|currently|these days|nowadays|since|with|and|but|because|so|which|where|who|when|though|although|as|anymore|any more|too|actually|btw|lol|haha|right now|at the moment|recently|last|next|this|ago|yesterday|today|tomorrow|tonight|for|from|in|on|at|by|every|each|lately|already|again|if|or|to|near|after|before|until|while|full[- ]time|part[- ]time|remotely|myself|though)\b|\s+-\s+|[,;!?()"]|(?<!\b(?:St|Dr|Mt|Ft|Jr|Sr|Inc|Co|Ltd|Corp))\.(?=\s|$)/i,
+  String.raw`\s+(?:now|currently|these days|nowadays|since|with|and|but|because|so|which|where|who|when|though|although|as|anymore|any more|too|actually|btw|lol|haha|right now|at the moment|recently|last|next|this|ago|yesterday|today|tomorrow|tonight|for|from|in|on|at|by|every|each|lately|already|again|if|or|to|near|after|before|until|while|full[- ]time|part[- ]time|remotely|myself|though)\b|\s+-\s+|[,;!?()"]|(?<!\b(?:St|Dr|Mt|Ft|Jr|Sr|Inc|Co|Ltd|Corp))\.(?=\s|$)`,
+  "i",
   '!|"|(|)|,|-|.|;|?|actually|after|ago|already|and|as|at|because|btw|but|by|currently|each|every|from|full time|haha|if|in|lol|myself|near|next|now|on|or|part time|recently|remotely|so|these days|this|though|to|until|when|where|which|while|who|with|yesterday',
 );
 
 /** Words that end a liked/disliked thing; "and"/"or" split lists instead. */
 const THING_STOP = pattern(
-  /\s+(?:but|because|so|though|although|since|when|which|who|if|too|lol|haha|btw|actually|anymore|any more|a lot|so much|very much|more than|than|these days|lately|nowadays|right now|honestly|though|either|as well)\b|\s+-\s+|[,;!?()"]|\.(?=\s|$)/i,
+  String.raw`\s+(?:but|because|so|though|although|since|when|which|who|if|too|lol|haha|btw|actually|anymore|any more|a lot|so much|very much|more than|than|these days|lately|nowadays|right now|honestly|though|either|as well)\b|\s+-\s+|[,;!?()"]|\.(?=\s|$)`,
+  "i",
   '!|"|(|)|,|-|.|;|?|a lot|actually|any more|anymore|as well|because|btw|but|either|haha|honestly|if|lately|lol|nowadays|right now|since|so|than|these days|though|too|very much|when|which|who',
 );
 
-const LEADING = pattern(/^(?:the|a|an|some|my|our|any)\s+/i, "a|my|our|some|the");
+const LEADING = pattern(String.raw`^(?:the|a|an|some|my|our|any)\s+`, "i", "a|my|our|some|the");
 const PRONOUN = pattern(
-  /^(?:it|that|this|these|those|them|you|yours|mine|his|hers|theirs|ours|him|her|everything|anything|nothing|something|one|ones|when|how|what|the idea|doing that|myself|yourself|u|ya|em|being|having)\b/i,
+  String.raw`^(?:it|that|this|these|those|them|you|yours|mine|his|hers|theirs|ours|him|her|everything|anything|nothing|something|one|ones|when|how|what|the idea|doing that|myself|yourself|u|ya|em|being|having)\b`,
+  "i",
   "anything|being|em|everything|having|her|him|his|how|it|mine|myself|nothing|one|something|that|the idea|theirs|these|those|u|what|when|ya",
 );
 
-const CUT_RE1 = pattern(/\s+/);
+const CUT_RE1 = pattern(String.raw`\s+`);
 
 /** The value that starts at `rest`, cut at the first stop; at most `maxWords` words. */
 function cut(rest: string, stop: Pattern, maxWords = 6): string {
@@ -53,11 +56,11 @@ function cut(rest: string, stop: Pattern, maxWords = 6): string {
   return words.slice(0, maxWords).join(" ");
 }
 
-const ITEMS_RE1 = pattern(/^\s*(?:my|our)\s/i, "my|our");
+const ITEMS_RE1 = pattern(String.raw`^\s*(?:my|our)\s`, "i", "my|our");
 
-const ITEMS_RE2 = pattern(/\s*,\s*|\s+(?:and|or|&)\s+/i);
+const ITEMS_RE2 = pattern(String.raw`\s*,\s*|\s+(?:and|or|&)\s+`, "i");
 
-const ITEMS_RE3 = pattern(/^to\s+/i, "to");
+const ITEMS_RE3 = pattern(String.raw`^to\s+`, "i", "to");
 
 function items(rest: string): string[] {
   // "I love my job", "I hate my commute": about the user's own things, not a taste.
@@ -81,7 +84,7 @@ function usable(value: string): boolean {
   return value !== "" && !PRONOUN.test(value) && hasLetter(value);
 }
 
-const PATTERN_RE1 = pattern(/-/g, "-");
+const PATTERN_RE1 = pattern("-", "g", "-");
 
 const REL_WORDS_EN = Object.keys(RELATIONS_EN)
   .sort((a, b) => b.length - a.length)
@@ -93,7 +96,7 @@ const REL_NEED_EN = Object.keys(RELATIONS_EN)
   .map((word) => word.replace(/[^ -~].*$/, "")) // "fiancé" → "fianc": é has a case outside ASCII
   .join("|");
 
-const RELATION_OF_RE1 = pattern(/s$/, "s");
+const RELATION_OF_RE1 = pattern("s$", "", "s");
 
 function relationOf(word: string): string | undefined {
   const lower = word.toLowerCase();
@@ -105,40 +108,51 @@ const ADVERBS =
   "(?:really\\s+|absolutely\\s+|just\\s+|also\\s+|totally\\s+|kinda\\s+|kind of\\s+|do\\s+|still\\s+|genuinely\\s+|honestly\\s+|truly\\s+|definitely\\s+|actually\\s+|so\\s+|super\\s+|very\\s+|now\\s+|currently\\s+)*";
 
 const NOT_A_NAME = pattern(
-  /^(?:not|none|nothing|secret|private|irrelevant|unimportant|unknown|a|an|the|what|whatever|too|so|hard|long|weird|complicated)\b/i,
+  String.raw`^(?:not|none|nothing|secret|private|irrelevant|unimportant|unknown|a|an|the|what|whatever|too|so|hard|long|weird|complicated)\b`,
+  "i",
   "a|long|none|not|secret|so|the|too|unknown|weird",
 );
 
 const NAME_RE1 = pattern(
-  /(?:\bmy name(?:'s|\s+is)|^(?:(?:hi|hey|hello)(?:\s+there)?[,!.]?\s+)?name's)\s+/gi,
+  String.raw`(?:\bmy name(?:'s|\s+is)|^(?:(?:hi|hey|hello)(?:\s+there)?[,!.]?\s+)?name's)\s+`,
+  "gi",
   "my name|name's",
 );
 const NAME_RE2 = pattern(
-  /\b(?:you can call me|just call me|please call me|call me|people call me|everyone calls me|i go by)\s+/gi,
+  String.raw`\b(?:you can call me|just call me|please call me|call me|people call me|everyone calls me|i go by)\s+`,
+  "gi",
   "call me|everyone calls me|i go by",
 );
 
 const NAME_RE3 = pattern(
-  /\s+(?:and|but|by|btw|from|i|i'm|im|nice|but)\b|[,;.!?]/i,
+  String.raw`\s+(?:and|but|by|btw|from|i|i'm|im|nice|but)\b|[,;.!?]`,
+  "i",
   "!|,|.|;|?|and|btw|but|by|from|i",
 );
 const NAME_RE4 = pattern(
-  /\s+(?:though|and|but|instead|please|everyone|if|since|because|for|lol)\b|[,;.!?]/i,
+  String.raw`\s+(?:though|and|but|instead|please|everyone|if|since|because|for|lol)\b|[,;.!?]`,
+  "i",
   "!|,|.|;|?|and|because|but|everyone|for|if|instead|lol|please|since|though",
 );
 const NAME_RE5 = pattern(
-  /^(?:back|later|anytime|maybe|when|if|crazy|old)\b/i,
+  String.raw`^(?:back|later|anytime|maybe|when|if|crazy|old)\b`,
+  "i",
   "anytime|back|crazy|if|later|maybe|old|when",
 );
 const NAME_RE6 = pattern(
-  /^(?:((?:hi|hey|hello|hiya|yo|greetings|howdy|heya)(?:\s+there)?)[,!.]?\s+)?(?:i'm|i am|im)\s+([A-Za-z][A-Za-z'-]*)((?:\s+[A-Za-z][A-Za-z'-]*)?)\s*(.*)$/i,
+  String.raw`^(?:((?:hi|hey|hello|hiya|yo|greetings|howdy|heya)(?:\s+there)?)[,!.]?\s+)?(?:i'm|i am|im)\s+([A-Za-z][A-Za-z'-]*)((?:\s+[A-Za-z][A-Za-z'-]*)?)\s*(.*)$`,
+  "i",
   "i am|i'm|im",
 );
-const NAME_RE7 = pattern(/^[A-Z][a-z]/);
-const NAME_RE8 = pattern(/^(?:$|[,.!]|(?:btw|by the way|here|from|and|nice to meet you)\b)/i);
-const NAME_RE9 = pattern(/^(?:btw|by the way|here)\b/i, "btw|by the way|here");
+const NAME_RE7 = pattern("^[A-Z][a-z]");
+const NAME_RE8 = pattern(
+  String.raw`^(?:$|[,.!]|(?:btw|by the way|here|from|and|nice to meet you)\b)`,
+  "i",
+);
+const NAME_RE9 = pattern(String.raw`^(?:btw|by the way|here)\b`, "i", "btw|by the way|here");
 const NAME_RE10 = pattern(
-  /^(?:hi|hey|hello)[,!]?\s+(?:this is|it's)\s+([A-Z][a-z]+)\b/,
+  String.raw`^(?:hi|hey|hello)[,!]?\s+(?:this is|it's)\s+([A-Z][a-z]+)\b`,
+  "",
   "it's|this is&hello|hey|hi",
 );
 
@@ -188,61 +202,73 @@ function name(text: string): Found {
 const RESIDENCE_PATTERNS: readonly [Pattern, "plain" | "hometown"][] = [
   [
     pattern(
-      /\b(?:i|we)\s+(?:currently\s+|now\s+|still\s+|actually\s+|also\s+|both\s+)?(?:live|reside|am living|'m living|are living|'re living|have lived|'ve lived|have been living|'ve been living)\s+(?:(?:alone|together|with\s+[\w\s]+?)\s+)?(?:in|near|at|on|outside(?:\s+of)?)\s+/gi,
+      String.raw`\b(?:i|we)\s+(?:currently\s+|now\s+|still\s+|actually\s+|also\s+|both\s+)?(?:live|reside|am living|'m living|are living|'re living|have lived|'ve lived|have been living|'ve been living)\s+(?:(?:alone|together|with\s+[\w\s]+?)\s+)?(?:in|near|at|on|outside(?:\s+of)?)\s+`,
+      "gi",
       "'m living|'re living|'ve been living|am living|are living|have been living|live|reside&at|in|near|on|outside",
     ),
     "plain",
   ],
   [
     pattern(
-      /\b(?:i|we)\s+(?:just\s+|recently\s+|finally\s+|actually\s+|already\s+)?(?:moved|relocated)\s+(?:back\s+)?(?:from\s+[\w.' -]+?\s+)?to\s+/gi,
+      String.raw`\b(?:i|we)\s+(?:just\s+|recently\s+|finally\s+|actually\s+|already\s+)?(?:moved|relocated)\s+(?:back\s+)?(?:from\s+[\w.' -]+?\s+)?to\s+`,
+      "gi",
       "moved|relocated&to",
     ),
     "plain",
   ],
   [
     pattern(
-      /\b(?:i'm|i am|im|we're|we are)\s+(?:currently\s+|now\s+)?(?:based|located|living)\s+in\s+/gi,
+      String.raw`\b(?:i'm|i am|im|we're|we are)\s+(?:currently\s+|now\s+)?(?:based|located|living)\s+in\s+`,
+      "gi",
       "based|living|located&i am|i'm|im|we are|we're&in",
     ),
     "plain",
   ],
   [
     pattern(
-      /\bmy\s+(?:home|place|apartment|house|flat)\s+is\s+in\s+/gi,
+      String.raw`\bmy\s+(?:home|place|apartment|house|flat)\s+is\s+in\s+`,
+      "gi",
       "apartment|flat|home|house|place&in&is",
     ),
     "plain",
   ],
   [
     pattern(
-      /\b(?:i|we)\s+(?:rent|own|have|share|am renting|are renting)\s+(?:a|an|my|our)\s+(?:[\w-]+\s+){0,2}?(?:apartment|studio|house|flat|place|room|condo|home)\s+(?:in|near)\s+/gi,
+      String.raw`\b(?:i|we)\s+(?:rent|own|have|share|am renting|are renting)\s+(?:a|an|my|our)\s+(?:[\w-]+\s+){0,2}?(?:apartment|studio|house|flat|place|room|condo|home)\s+(?:in|near)\s+`,
+      "gi",
       "apartment|condo|flat|home|house|place|room|studio&have|own|rent|share&in|near",
     ),
     "plain",
   ],
-  [pattern(/\bmy\s+home\s*town\s+is\s+/gi, "home&town&is"), "hometown"],
-  [pattern(/\b(?:i'm|i am|im)\s+(?:originally\s+)?from\s+/gi, "from&i am|i'm|im"), "hometown"],
+  [pattern(String.raw`\bmy\s+home\s*town\s+is\s+`, "gi", "home&town&is"), "hometown"],
+  [
+    pattern(String.raw`\b(?:i'm|i am|im)\s+(?:originally\s+)?from\s+`, "gi", "from&i am|i'm|im"),
+    "hometown",
+  ],
   [
     pattern(
-      /\bi\s+(?:grew up|was raised|was born and raised)\s+in\s+/gi,
+      String.raw`\bi\s+(?:grew up|was raised|was born and raised)\s+in\s+`,
+      "gi",
       "grew up|was born and raised|was raised&in",
     ),
     "hometown",
   ],
-  [pattern(/\bi\s+was\s+born\s+in\s+(?=[A-Z])/g, "born&was&in"), "hometown"],
+  [pattern(String.raw`\bi\s+was\s+born\s+in\s+(?=[A-Z])`, "g", "born&was&in"), "hometown"],
 ];
 
 const RESIDENCE_RE1 = pattern(
-  /\b(?:team|department|company|office|work|family)\b/i,
+  String.raw`\b(?:team|department|company|office|work|family)\b`,
+  "i",
   "company|department|family|office|team|work",
 );
 const RESIDENCE_RE2 = pattern(
-  /^(?:here|there|home|town|the city|a house|an apartment)$/i,
+  "^(?:here|there|home|town|the city|a house|an apartment)$",
+  "i",
   "a house|an apartment|here|home|the city|town",
 );
 const RESIDENCE_RE3 = pattern(
-  /\bi\s+live\s+(?:alone|by myself|on my own)\b/i,
+  String.raw`\bi\s+live\s+(?:alone|by myself|on my own)\b`,
+  "i",
   "alone|by myself|on my own&live",
 );
 
@@ -270,40 +296,51 @@ function residence(text: string): Found {
 
 const WORKPLACE_PATTERNS = [
   pattern(
-    /\b(?:i|we)\s+(?:currently\s+|now\s+|still\s+|also\s+|actually\s+)?(?:work|am working|'m working|'ve been working|have been working|teach|intern)\s+(?:at|for)\s+/gi,
+    String.raw`\b(?:i|we)\s+(?:currently\s+|now\s+|still\s+|also\s+|actually\s+)?(?:work|am working|'m working|'ve been working|have been working|teach|intern)\s+(?:at|for)\s+`,
+    "gi",
     "intern|teach|work&at|for",
   ),
   pattern(
-    /\b(?:i'm|i am|im)\s+(?:currently\s+)?(?:employed|working|interning)\s+(?:at|by|for|with)\s+/gi,
+    String.raw`\b(?:i'm|i am|im)\s+(?:currently\s+)?(?:employed|working|interning)\s+(?:at|by|for|with)\s+`,
+    "gi",
     "employed|interning|working&i am|i'm|im&at|by|for|with",
   ),
   pattern(
-    /\bi\s+(?:just\s+|recently\s+)?(?:joined|started\s+(?:a\s+new\s+job\s+|working\s+|my\s+new\s+job\s+|an\s+internship\s+)?at)\s+/gi,
+    String.raw`\bi\s+(?:just\s+|recently\s+)?(?:joined|started\s+(?:a\s+new\s+job\s+|working\s+|my\s+new\s+job\s+|an\s+internship\s+)?at)\s+`,
+    "gi",
     "joined|started",
   ),
   pattern(
-    /\bmy\s+(?:company|employer|workplace|firm)\s+is\s+/gi,
+    String.raw`\bmy\s+(?:company|employer|workplace|firm)\s+is\s+`,
+    "gi",
     "company|employer|firm|workplace&is&my",
   ),
 ];
 
 const WORKPLACE_RE1 = pattern(
-  /\bmy\s+(?:shift|shifts|job|internship|desk|work)\s+at\s+|\b(?:i|we)\s+(?:work|am working)\s+(?:the\s+)?(?:night|day|early|late)\s+shifts?\s+at\s+/gi,
+  String.raw`\bmy\s+(?:shift|shifts|job|internship|desk|work)\s+at\s+|\b(?:i|we)\s+(?:work|am working)\s+(?:the\s+)?(?:night|day|early|late)\s+shifts?\s+at\s+`,
+  "gi",
   "desk|internship|job|shift|work",
 );
 const WORKPLACE_RE2 = pattern(
-  /\bmy\s+office\s+is\s+(?:in|at|located in|near)\s+/gi,
+  String.raw`\bmy\s+office\s+is\s+(?:in|at|located in|near)\s+`,
+  "gi",
   "office&at|in|near&is",
 );
-const WORKPLACE_RE3 = pattern(/\bi\s+(?:currently\s+)?work\s+in\s+/gi, "work&in");
+const WORKPLACE_RE3 = pattern(String.raw`\bi\s+(?:currently\s+)?work\s+in\s+`, "gi", "work&in");
 
-const WORKPLACE_RE4 = pattern(/^(?:in|at|located in|based in)\s+/i, "at|in");
-const WORKPLACE_RE5 = pattern(/^(?:home|work|night|the moment)$/i, "home|night|the moment|work");
+const WORKPLACE_RE4 = pattern(String.raw`^(?:in|at|located in|based in)\s+`, "i", "at|in");
+const WORKPLACE_RE5 = pattern(
+  "^(?:home|work|night|the moment)$",
+  "i",
+  "home|night|the moment|work",
+);
 const WORKPLACE_RE6 = pattern(
-  /\bi\s+(?:mostly\s+|mainly\s+)?work\s+(?:from\s+home|remotely|at\s+home)\b/i,
+  String.raw`\bi\s+(?:mostly\s+|mainly\s+)?work\s+(?:from\s+home|remotely|at\s+home)\b`,
+  "i",
   "from|home|remotely&work",
 );
-const WORKPLACE_RE7 = pattern(/^[A-Z]/);
+const WORKPLACE_RE7 = pattern("^[A-Z]");
 
 function workplace(text: string): Found {
   const out: Found = [];
@@ -345,11 +382,13 @@ function workplace(text: string): Found {
 }
 
 const IS_PROFESSION_RE1 = pattern(
-  /^[a-z]{3,}(?:ist|ician|ologist|grapher)s?$/,
+  "^[a-z]{3,}(?:ist|ician|ologist|grapher)s?$",
+  "",
   "grapher|ician|ist",
 );
 const IS_PROFESSION_RE2 = pattern(
-  /^(?:optimist|pessimist|realist|idealist|perfectionist|minimalist|extremist|narcissist|racist|sexist|purist|specialist|artist)s?$/,
+  "^(?:optimist|pessimist|realist|idealist|perfectionist|minimalist|extremist|narcissist|racist|sexist|purist|specialist|artist)s?$",
+  "",
   "artist|extremist|idealist|minimalist|narcissist|optimist|perfectionist|pessimist|purist|racist|realist|sexist|specialist",
 );
 
@@ -369,40 +408,44 @@ function singular(word: string): string {
   return lower;
 }
 
-const JOB_RE1 = patternOf(
+const JOB_RE1 = pattern(
   `\\b${I_AM}\\s+(?:now\\s+|currently\\s+|also\\s+|actually\\s+|just\\s+|still\\s+)?(?:a|an)\\s+`,
   "i",
   "i am|i'm|im",
 );
 const JOB_RE2 = pattern(
-  /\b(?:i|we)\s+(?:currently\s+|now\s+|also\s+|just\s+|recently\s+)?(?:work|am working|'m working|'ve been working|have been working|started|start)\s+(?:(?:a\s+new\s+job\s+|working\s+)?(?:at|for)\s+[\w&.' -]+?\s+)?as\s+(?:a\s+|an\s+)?/gi,
+  String.raw`\b(?:i|we)\s+(?:currently\s+|now\s+|also\s+|just\s+|recently\s+)?(?:work|am working|'m working|'ve been working|have been working|started|start)\s+(?:(?:a\s+new\s+job\s+|working\s+)?(?:at|for)\s+[\w&.' -]+?\s+)?as\s+(?:a\s+|an\s+)?`,
+  "gi",
   "start|work&as",
 );
 const JOB_RE3 = pattern(
-  /\bmy\s+(?:job|profession|occupation|role|position|title)\s+is\s+(?:a\s+|an\s+|being\s+a\s+)?/gi,
+  String.raw`\bmy\s+(?:job|profession|occupation|role|position|title)\s+is\s+(?:a\s+|an\s+|being\s+a\s+)?`,
+  "gi",
   "job|occupation|position|profession|role|title&is&my",
 );
-const JOB_RE4 = patternOf(
+const JOB_RE4 = pattern(
   `\\b${I_AM}\\s+(retired|unemployed|self-employed|between jobs|a stay-at-home (?:mom|dad|parent)|job hunting)\\b`,
   "i",
   "a stay-at-home dad|a stay-at-home mom|a stay-at-home parent|between jobs|job hunting|retired|self-employed|unemployed&i am|i'm|im",
 );
-const JOB_RE5 = pattern(/\bi\s+do\s+/gi, "do");
+const JOB_RE5 = pattern(String.raw`\bi\s+do\s+`, "gi", "do");
 
-const JOB_RE6 = pattern(/[,.;!?]$/, "!|,|.|;|?");
+const JOB_RE6 = pattern("[,.;!?]$", "", "!|,|.|;|?");
 const JOB_RE7 = pattern(
-  /\b(?:fan|lover|bit|lot|kind|sort|type|night|morning|big|huge)\b/i,
+  String.raw`\b(?:fan|lover|bit|lot|kind|sort|type|night|morning|big|huge)\b`,
+  "i",
   "big|bit|fan|huge|kind|lot|lover|morning|night|sort|type",
 );
-const JOB_RE8 = pattern(/^(?:at|for|with)\s+/i, "at|for|with");
-const JOB_RE9 = pattern(/^\s*(?:at|for|with)\s+/i, "at|for|with");
+const JOB_RE8 = pattern(String.raw`^(?:at|for|with)\s+`, "i", "at|for|with");
+const JOB_RE9 = pattern(String.raw`^\s*(?:at|for|with)\s+`, "i", "at|for|with");
 const JOB_RE10 = pattern(
-  /\bi\s+(?:currently\s+|now\s+|still\s+)?teach\b(?!\s+(?:myself|yourself|him|her|them|my\s+(?:kids|son|daughter|dog)))/i,
+  String.raw`\bi\s+(?:currently\s+|now\s+|still\s+)?teach\b(?!\s+(?:myself|yourself|him|her|them|my\s+(?:kids|son|daughter|dog)))`,
+  "i",
   "teach",
 );
-const JOB_RE11 = pattern(/^(.+?)\s+for\s+a\s+living\b/i, "living&for");
+const JOB_RE11 = pattern(String.raw`^(.+?)\s+for\s+a\s+living\b`, "i", "living&for");
 
-const JOB_RE12 = pattern(/[,.;!?]+$/, "!|,|.|;|?");
+const JOB_RE12 = pattern("[,.;!?]+$", "", "!|,|.|;|?");
 
 function job(text: string): Found {
   const out: Found = [];
@@ -462,34 +505,38 @@ function job(text: string): Found {
   return out;
 }
 
-const FAMILY_RE1 = patternOf(
+const FAMILY_RE1 = pattern(
   `(?:^|[\\s,;])my\\s+(?:(?:older|younger|little|big|baby|twin|eldest|oldest|youngest|step|new|\\d+-year-old)\\s+)?(${REL_WORDS_EN})s?(?=(?:'s|\\s+(?:[A-Z][a-z]+\\s+)?(?:is|are|was born|just|named|called|and\\s+i\\b|and\\s+me\\b|will|got|can|cannot|[a-z]+s)\\b|,\\s+[A-Z][a-z]+,))`,
   "gi",
   `${REL_NEED_EN}&my`,
 );
-const FAMILY_RE2 = patternOf(
+const FAMILY_RE2 = pattern(
   `\\b(?:i|we)\\s+(?:also\\s+|now\\s+)?(?:have|'ve got|have got|got|adopted|own|just adopted)\\s+(?:a|an|one|two|three|four|five|\\d+)\\s+((?:[\\w-]+\\s+){0,3}?(?:${REL_WORDS_EN})s?)\\b`,
   "gi",
   `${REL_NEED_EN}&adopted|got|have|own`,
 );
-const FAMILY_RE3 = patternOf(
+const FAMILY_RE3 = pattern(
   `^\\s*(?:,\\s*and|,|and)\\s+(?:a|an|one|two|three|four|\\d+)\\s+((?:[\\w-]+\\s+){0,2}?(?:${REL_WORDS_EN})s?)\\b`,
   "i",
   REL_NEED_EN,
 );
-const FAMILY_RE4 = patternOf(`\\bwith\\s+my\\s+(${REL_WORDS_EN})\\b`, "gi", "with&my");
-const FAMILY_RE5 = patternOf(
+const FAMILY_RE4 = pattern(`\\bwith\\s+my\\s+(${REL_WORDS_EN})\\b`, "gi", "with&my");
+const FAMILY_RE5 = pattern(
   `\\b${I_AM}\\s+(?:happily\\s+)?(married|engaged)\\b`,
   "i",
   "engaged|married&i am|i'm|im",
 );
-const FAMILY_RE6 = patternOf(
+const FAMILY_RE6 = pattern(
   `\\b${I_AM}\\s+a\\s+(?:single\\s+|new\\s+|first-time\\s+|proud\\s+|stay-at-home\\s+|working\\s+)?(mom|mother|dad|father|parent)\\b`,
   "i",
   "dad|father|mom|mother|parent&i am|i'm|im",
 );
 
-const FAMILY_RE7 = pattern(/\b(?:live|living|moved|stay|staying)\b/i, "live|living|moved|stay");
+const FAMILY_RE7 = pattern(
+  String.raw`\b(?:live|living|moved|stay|staying)\b`,
+  "i",
+  "live|living|moved|stay",
+);
 
 function family(text: string): Found {
   const out: Found = [];
@@ -543,45 +590,49 @@ function family(text: string): Found {
 }
 
 const DONT_LIKE = pattern(
-  /\b(?:i|we)\s+(?:really\s+|just\s+|honestly\s+)?(?:don't|do not|dont|never)\s+(?:really\s+|particularly\s+|much\s+)?(?:like|enjoy|care for)\s+/gi,
+  String.raw`\b(?:i|we)\s+(?:really\s+|just\s+|honestly\s+)?(?:don't|do not|dont|never)\s+(?:really\s+|particularly\s+|much\s+)?(?:like|enjoy|care for)\s+`,
+  "gi",
   "care for|enjoy|like&do not|don't|dont|never",
 );
 
-const LIKES_RE1 = patternOf(
+const LIKES_RE1 = pattern(
   `\\b(?:i|we)\\s+${ADVERBS}(?:like|love|adore|enjoy|prefer|dig)\\s+`,
   "i",
   "adore|dig|enjoy|like|love|prefer",
 );
-const LIKES_RE2 = patternOf(
+const LIKES_RE2 = pattern(
   `\\b${I_AM}\\s+${ADVERBS}(?:into|a\\s+(?:big\\s+|huge\\s+|massive\\s+|great\\s+)?fan\\s+of|fan\\s+of|obsessed\\s+with|crazy\\s+about|passionate\\s+about|addicted\\s+to)\\s+`,
   "i",
   "addicted|crazy|fan|into|obsessed|passionate&i am|i'm|im",
 );
 const LIKES_RE3 = pattern(
-  /\bmy\s+(?:absolute\s+|all-time\s+|current\s+|new\s+)?favou?rite\s+((?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:is|are|has to be)\s+/gi,
+  String.raw`\bmy\s+(?:absolute\s+|all-time\s+|current\s+|new\s+)?favou?rite\s+((?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:is|are|has to be)\s+`,
+  "gi",
   "favorite|favourite&are|has to be|is&my",
 );
 const LIKES_RE4 = pattern(
-  /\bmy\s+hobb(?:y|ies)\s+(?:is|are|include)\s+/gi,
+  String.raw`\bmy\s+hobb(?:y|ies)\s+(?:is|are|include)\s+`,
+  "gi",
   "hobbies|hobby&are|include|is&my",
 );
-const LIKES_RE5 = patternOf(
+const LIKES_RE5 = pattern(
   `\\b(?:i|we)\\s+${ADVERBS}(?:hate|dislike|detest|loathe|despise|can't stand|cannot stand|can not stand|can't bear|cant stand)\\s+`,
   "i",
   "can not stand|can't bear|can't stand|cannot stand|cant stand|despise|detest|dislike|hate|loathe",
 );
-const LIKES_RE6 = patternOf(
+const LIKES_RE6 = pattern(
   `(?:\\b${I_AM}\\s+|^(?:honestly,?\\s+)?)not\\s+(?:a\\s+(?:big\\s+|huge\\s+)?fan\\s+of|really\\s+into|into|crazy about)\\s+`,
   "i",
   "crazy about|fan|into|really&not",
 );
 
 const LIKES_RE7 = pattern(
-  /^(?:(?:and|but|also|honestly|oh)\s+)?([\w' -]{2,40}?)\s+(?:is|are)\s+(?:totally\s+|definitely\s+|so\s+|really\s+)?my\s+(?:absolute\s+)?(?:favou?rite(?:\s+thing)?|jam|thing|jam though|weakness|guilty pleasure|comfort food)\b/i,
+  String.raw`^(?:(?:and|but|also|honestly|oh)\s+)?([\w' -]{2,40}?)\s+(?:is|are)\s+(?:totally\s+|definitely\s+|so\s+|really\s+)?my\s+(?:absolute\s+)?(?:favou?rite(?:\s+thing)?|jam|thing|jam though|weakness|guilty pleasure|comfort food)\b`,
+  "i",
   "comfort food|favorite|favourite|guilty pleasure|jam|thing|weakness&are|is&my",
 );
 
-const LIKES_RE8 = pattern(/\s+now\b.*$/i, "now");
+const LIKES_RE8 = pattern(String.raw`\s+now\b.*$`, "i", "now");
 
 function likes(text: string): Found {
   const out: Found = [];
@@ -622,39 +673,42 @@ function likes(text: string): Found {
   return out;
 }
 
-const HEALTH_RE1 = patternOf(
+const HEALTH_RE1 = pattern(
   `\\b${I_AM}\\s+${ADVERBS}(?:severely\\s+|mildly\\s+|deathly\\s+|a\\s+(?:bit|little)\\s+)?allergic\\s+to\\s+`,
   "i",
   "allergic&i am|i'm|im&to",
 );
 const HEALTH_RE2 = pattern(
-  /\b(?:i|we)\s+(?:have|'ve got|have got|got)\s+(?:a|an)?\s*(?:severe\s+|mild\s+|bad\s+|serious\s+)?([\w -]+?)\s+allerg(?:y|ies)\b/gi,
+  String.raw`\b(?:i|we)\s+(?:have|'ve got|have got|got)\s+(?:a|an)?\s*(?:severe\s+|mild\s+|bad\s+|serious\s+)?([\w -]+?)\s+allerg(?:y|ies)\b`,
+  "gi",
   "allergies|allergy&got|have",
 );
 const HEALTH_RE3 = pattern(
-  /\bi\s+(?:can't|cannot|can not|cant)\s+(?:eat|have|drink|digest)\s+/gi,
+  String.raw`\bi\s+(?:can't|cannot|can not|cant)\s+(?:eat|have|drink|digest)\s+`,
+  "gi",
   "can not|can't|cannot|cant&digest|drink|eat|have",
 );
-const HEALTH_RE4 = patternOf(
+const HEALTH_RE4 = pattern(
   `\\b(?:i|we)\\s+(?:have|'ve got|have got|was diagnosed with|suffer from|live with|struggle with|deal with)\\s+(?:a\\s+|an\\s+)?(?:mild\\s+|severe\\s+|chronic\\s+|bad\\s+)?(${CONDITIONS_EN})\\b`,
   "gi",
   "'ve got|deal with|have|live with|struggle with|suffer from|was diagnosed with",
 );
-const HEALTH_RE5 = patternOf(
+const HEALTH_RE5 = pattern(
   `\\b(?:i'm|i am|im|i've been|i have been|ive been)\\s+(?:a\\s+|an\\s+)?(?:strict\\s+|full\\s+|also\\s+|now\\s+)?(${DIET_EN})\\b`,
   "gi",
   "asthmatic|celiac|colorblind|colourblind|deaf|diabetic|gluten free|gluten intolerant|gluten-free|gluten-intolerant|halal|hard of hearing|in recovery|keto|kosher|lactose intolerant|lactose-intolerant|on a diet|on a low carb diet|on a low-carb diet|on medication|pescatarian|pregnant|sober|teetotal|vegan|vegetarian&i am|i have been|i'm|i've been|im|ive been",
 );
 const HEALTH_RE6 = pattern(
-  /\bi\s+(?:don't|do not|never)\s+(drink(?:\s+alcohol)?|smoke|eat\s+(?:meat|pork|beef|red meat|dairy|gluten|sugar|fish))\b/gi,
+  String.raw`\bi\s+(?:don't|do not|never)\s+(drink(?:\s+alcohol)?|smoke|eat\s+(?:meat|pork|beef|red meat|dairy|gluten|sugar|fish))\b`,
+  "gi",
   "do not|don't|never",
 );
 
-const HEALTH_RE7 = pattern(/do not|never/, "do not|never");
+const HEALTH_RE7 = pattern("do not|never", "", "do not|never");
 
-const HEALTH_RE8 = pattern(/^(?:eat|drink)\s+/i, "drink|eat");
+const HEALTH_RE8 = pattern(String.raw`^(?:eat|drink)\s+`, "i", "drink|eat");
 
-const HEALTH_RE9 = pattern(/^no drink$/i, "no drink");
+const HEALTH_RE9 = pattern("^no drink$", "i", "no drink");
 
 function health(text: string): Found {
   const out: Found = [];
@@ -703,59 +757,67 @@ const TIME_GATE = `tomorrow tonight today next this soon later holiday christmas
 const EVENT_NEED =
   "appointment|audition|ceremony|check-up|checkup|class|concert|conference|date|deadline|dinner|exam|flight|game|graduation|hearing|hike|holiday|interview|lesson|lunch|marathon|match|meeting|move|operation|party|performance|presentation|race|recital|reservation|reunion|show|surgery|test|tournament|trip|vacation|visit|wedding";
 
-const EVENT_WORDS = patternOf(`\\b(?:${EVENTS_EN})\\b`, "i", EVENT_NEED);
+const EVENT_WORDS = pattern(`\\b(?:${EVENTS_EN})\\b`, "i", EVENT_NEED);
 
 /** Plan verbs whose object alone names the plan ("visiting Tokyo" → Tokyo). */
 const OBJECT_ONLY = pattern(
-  /^(?:visiting|renovating|expecting|attending|adopting|buying|getting|picking up|training for|preparing for|studying for|competing in|flying out for)$/,
+  "^(?:visiting|renovating|expecting|attending|adopting|buying|getting|picking up|training for|preparing for|studying for|competing in|flying out for)$",
+  "",
   "adopting|attending|buying|competing in|expecting|flying out for|getting|picking up|preparing for|renovating|studying for|training for|visiting",
 );
 
 const PLANS_RE1 = pattern(
-  /\b(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:going|heading|flying|driving|traveling|travelling|moving|off|taking a trip|going on a trip|taking the kids)\s+to\s+/gi,
+  String.raw`\b(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:going|heading|flying|driving|traveling|travelling|moving|off|taking a trip|going on a trip|taking the kids)\s+to\s+`,
+  "gi",
   "driving|flying|going|heading|moving|off|taking a trip|taking the kids|traveling|travelling&'m|'re|am|are&to",
 );
 const PLANS_RE2 = pattern(
-  /\b(?:i|we)(?:'m|'re|\s+am|\s+are)\s+going\s+(camping|hiking|skiing|fishing|surfing|shopping|backpacking|diving)\b(?:\s+(?:in|at|to)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*))?/gi,
+  String.raw`\b(?:i|we)(?:'m|'re|\s+am|\s+are)\s+going\s+(camping|hiking|skiing|fishing|surfing|shopping|backpacking|diving)\b(?:\s+(?:in|at|to)\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*))?`,
+  "gi",
   "backpacking|camping|diving|fishing|hiking|shopping|skiing|surfing&going&'m|'re|am|are",
 );
 const PLANS_RE3 = pattern(
-  /\b(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(visiting|attending|hosting|renovating|expecting|running|starting|getting married|having|adopting|buying|getting|picking up|launching|opening|training for|preparing for|studying for|competing in|flying out for)\b\s*([^,.;!?]*)/gi,
+  String.raw`\b(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(visiting|attending|hosting|renovating|expecting|running|starting|getting married|having|adopting|buying|getting|picking up|launching|opening|training for|preparing for|studying for|competing in|flying out for)\b\s*([^,.;!?]*)`,
+  "gi",
   "adopting|attending|buying|competing in|expecting|flying out for|getting|having|hosting|launching|opening|picking up|preparing for|renovating|running|starting|studying for|training for|visiting&'m|'re|am|are",
 );
-const PLANS_RE4 = patternOf(
+const PLANS_RE4 = pattern(
   `\\b(?:i|we)\\s+(?:have|'ve got|have got|got)\\s+(?:a|an|my|our)\\s+((?:[\\w-]+\\s+){0,2}?(?:${EVENTS_EN}))\\b`,
   "gi",
   `${EVENT_NEED}&got|have`,
 );
 const PLANS_RE5 = pattern(
-  /\b(?:i|we)(?:'ll|\s+will)\s+be\s+(?:in|at|visiting)\s+([^,.;!?]+)/gi,
+  String.raw`\b(?:i|we)(?:'ll|\s+will)\s+be\s+(?:in|at|visiting)\s+([^,.;!?]+)`,
+  "gi",
   "'ll|will&be&at|in",
 );
-const PLANS_RE6 = patternOf(
+const PLANS_RE6 = pattern(
   `\\bmy\\s+((?:[\\w-]+\\s+){0,2}?(?:${EVENTS_EN}))\\s+is\\s+(?:on|at|next|this|tomorrow|in|coming up|scheduled|tonight|today)\\b`,
   "gi",
   `${EVENT_NEED}&my`,
 );
 const PLANS_RE7 = pattern(
-  /\b(?:i|we)(?:'m|'re|\s+am|\s+are)?\s+(?:planning|plan|scheduled|booked|set)\s+to\s+/gi,
+  String.raw`\b(?:i|we)(?:'m|'re|\s+am|\s+are)?\s+(?:planning|plan|scheduled|booked|set)\s+to\s+`,
+  "gi",
   "booked|plan|scheduled|set&to",
 );
 
-const PLANS_RE8 = pattern(/\d/);
+const PLANS_RE8 = pattern(String.raw`\d`);
 const PLANS_RE9 = pattern(
-  /\b(?:planning|plan|scheduled|booked)\s+to\b/i,
+  String.raw`\b(?:planning|plan|scheduled|booked)\s+to\b`,
+  "i",
   "booked|plan|scheduled&to",
 );
-const PLANS_RE10 = pattern(/baby|party/i, "baby|party");
+const PLANS_RE10 = pattern("baby|party", "i", "baby|party");
 
 /** Words that end a plan value. */
 const PLAN_STOP = pattern(
-  /\s+(?:tomorrow|tonight|today|next|this|on|in|at|for|with|soon|later|after|before|and|but|because|so|since|during|over|by)\b|[,;!?()"]|\.(?=\s|$)/i,
+  String.raw`\s+(?:tomorrow|tonight|today|next|this|on|in|at|for|with|soon|later|after|before|and|but|because|so|since|during|over|by)\b|[,;!?()"]|\.(?=\s|$)`,
+  "i",
   '!|"|(|)|,|.|;|?|after|and|at|because|but|by|for|in|next|on|over|so|this|today|tomorrow|with',
 );
 
-const PLANS_RE11 = pattern(/^(?:our|my|the|a|an)\s+/i, "a|my|our|the");
+const PLANS_RE11 = pattern(String.raw`^(?:our|my|the|a|an)\s+`, "i", "a|my|our|the");
 
 function plans(text: string): Found {
   const out: Found = [];
@@ -802,24 +864,27 @@ function plans(text: string): Found {
 }
 
 const POSSESSIONS_RE1 = pattern(
-  /\b(?:i|we)\s+(?:also\s+|still\s+|now\s+|do\s+|just\s+|recently\s+|finally\s+)*(?:have|own|drive|ride|use|got|bought|'ve got|have got|am driving|'m driving)\s+(?:a|an|the|my|two|\d+)?\s*(?:new\s+|used\s+|old\s+|brand[- ]new\s+|second-hand\s+|little\s+)?/gi,
+  String.raw`\b(?:i|we)\s+(?:also\s+|still\s+|now\s+|do\s+|just\s+|recently\s+|finally\s+)*(?:have|own|drive|ride|use|got|bought|'ve got|have got|am driving|'m driving)\s+(?:a|an|the|my|two|\d+)?\s*(?:new\s+|used\s+|old\s+|brand[- ]new\s+|second-hand\s+|little\s+)?`,
+  "gi",
   "'m driving|am driving|bought|drive|got|have|own|ride|use",
 );
-const POSSESSIONS_RE2 = patternOf(
+const POSSESSIONS_RE2 = pattern(
   `^(?:${CONDITIONS_EN})$`,
   "i",
   "a bad back|a bad knee|a heart condition|a herniated disc|acid reflux|adhd|allergies|anemia|anxiety|arthritis|asthma|autism|back pain|cancer|celiac|chronic pain|crohn's|depression|diabetes|dyslexia|eczema|epilepsy|fibromyalgia|gerd|glaucoma|gluten intolerance|gout|heart disease|high blood pressure|high cholesterol|hypertension|hypothyroidism|ibs|insomnia|lactose intolerance|long covid|low blood pressure|lupus|migraine|ms|multiple sclerosis|pcos|psoriasis|scoliosis|sleep apnea|thyroid issues|tinnitus",
 );
 const POSSESSIONS_RE3 = pattern(
-  /\bmy\s+(car|phone|laptop|computer|bike|tablet|camera|watch|ride|cell|mobile)\s+is\s+(?:a\s+|an\s+)?([^,.;!?]+)/gi,
+  String.raw`\bmy\s+(car|phone|laptop|computer|bike|tablet|camera|watch|ride|cell|mobile)\s+is\s+(?:a\s+|an\s+)?([^,.;!?]+)`,
+  "gi",
   "bike|camera|car|cell|computer|laptop|mobile|phone|ride|tablet|watch&is&my",
 );
 
 const POSSESSIONS_RE4 = pattern(
-  /\b(drive|ride|own|bought|am driving)\s+\S*\s*$/i,
+  String.raw`\b(drive|ride|own|bought|am driving)\s+\S*\s*$`,
+  "i",
   "am driving|bought|drive|own|ride",
 );
-const POSSESSIONS_RE5 = pattern(/drive|driving/, "drive|driving");
+const POSSESSIONS_RE5 = pattern("drive|driving", "", "drive|driving");
 
 function possessions(text: string): Found {
   const out: Found = [];
@@ -845,26 +910,31 @@ function possessions(text: string): Found {
   return out;
 }
 
-const OTHER_RE1 = patternOf(
+const OTHER_RE1 = pattern(
   `\\b${I_AM}\\s+(\\d{1,3})(?:\\s*(?:years?\\s*old|yrs?\\s*old|y\\/o|yo))?(?=\\s*$|\\s*[,.!]|\\s+(?:and|but|years?|yrs?|y\\/o|yo|now)\\b)`,
   "i",
   "i am|i'm|im",
 );
-const OTHER_RE2 = pattern(/\bmy\s+birthday\s+is\s+(?:on\s+)?/gi, "birthday&is&my");
-const OTHER_RE3 = patternOf(
+const OTHER_RE2 = pattern(String.raw`\bmy\s+birthday\s+is\s+(?:on\s+)?`, "gi", "birthday&is&my");
+const OTHER_RE3 = pattern(
   `\\b${I_AM}\\s+(?:originally\\s+|half\\s+|also\\s+|proudly\\s+)?([A-Za-z]+)(?=\\s*$|\\s*[,.!]|\\s+(?:and|but|btw)\\b)`,
   "i",
   "i am|i'm|im",
 );
 const OTHER_RE4 = pattern(
-  /\b(?:i\s+major|i'm\s+majoring|i\s+am\s+majoring|im\s+majoring)\s+in\s+|\bmy\s+major\s+is\s+/gi,
+  String.raw`\b(?:i\s+major|i'm\s+majoring|i\s+am\s+majoring|im\s+majoring)\s+in\s+|\bmy\s+major\s+is\s+`,
+  "gi",
   "major",
 );
 
-const OTHER_RE5 = pattern(/\bi\s+(?:just\s+)?turned\s+(\d{1,3})\b/i, "turned");
-const OTHER_RE6 = pattern(/\bmy\s+age\s+is\s+(\d{1,3})\b/i, "age&is&my");
-const OTHER_RE7 = pattern(/\s+(?:so|and|but|btw)\b|[,;!?]|\.(?=\s|$)/i, "!|,|.|;|?|and|btw|but|so");
-const OTHER_RE8 = pattern(/\bi\s+was\s+born\s+on\s+([^,.;!?]+)/i, "born&was&on");
+const OTHER_RE5 = pattern(String.raw`\bi\s+(?:just\s+)?turned\s+(\d{1,3})\b`, "i", "turned");
+const OTHER_RE6 = pattern(String.raw`\bmy\s+age\s+is\s+(\d{1,3})\b`, "i", "age&is&my");
+const OTHER_RE7 = pattern(
+  String.raw`\s+(?:so|and|but|btw)\b|[,;!?]|\.(?=\s|$)`,
+  "i",
+  "!|,|.|;|?|and|btw|but|so",
+);
+const OTHER_RE8 = pattern(String.raw`\bi\s+was\s+born\s+on\s+([^,.;!?]+)`, "i", "born&was&on");
 
 function other(text: string): Found {
   const out: Found = [];
@@ -907,25 +977,25 @@ function other(text: string): Found {
   return out;
 }
 
-const EXPAND_CONTRACTIONS_RE1 = pattern(/[’‘]/g, "‘|’");
+const EXPAND_CONTRACTIONS_RE1 = pattern("[’‘]", "g", "‘|’");
 
-const EXPAND_CONTRACTIONS_RE2 = pattern(/\b([Ii])'m\b/g, "I'm|i'm");
+const EXPAND_CONTRACTIONS_RE2 = pattern(String.raw`\b([Ii])'m\b`, "g", "I'm|i'm");
 
-const EXPAND_CONTRACTIONS_RE3 = pattern(/\b([Ii])'ve\b/g, "I've|i've");
+const EXPAND_CONTRACTIONS_RE3 = pattern(String.raw`\b([Ii])'ve\b`, "g", "I've|i've");
 
-const EXPAND_CONTRACTIONS_RE4 = pattern(/\b([Ii])'ll\b/g, "I'll|i'll");
+const EXPAND_CONTRACTIONS_RE4 = pattern(String.raw`\b([Ii])'ll\b`, "g", "I'll|i'll");
 
-const EXPAND_CONTRACTIONS_RE5 = pattern(/\b([Ww]e)'re\b/g, "We're|we're");
+const EXPAND_CONTRACTIONS_RE5 = pattern(String.raw`\b([Ww]e)'re\b`, "g", "We're|we're");
 
-const EXPAND_CONTRACTIONS_RE6 = pattern(/\b([Ww]e)'ve\b/g, "We've|we've");
+const EXPAND_CONTRACTIONS_RE6 = pattern(String.raw`\b([Ww]e)'ve\b`, "g", "We've|we've");
 
-const EXPAND_CONTRACTIONS_RE7 = pattern(/\b([Ww]e)'ll\b/g, "We'll|we'll");
+const EXPAND_CONTRACTIONS_RE7 = pattern(String.raw`\b([Ww]e)'ll\b`, "g", "We'll|we'll");
 
-const EXPAND_CONTRACTIONS_RE8 = pattern(/\bim\b(?=\s+\S)/gi, "im");
+const EXPAND_CONTRACTIONS_RE8 = pattern(String.raw`\bim\b(?=\s+\S)`, "gi", "im");
 
-const EXPAND_CONTRACTIONS_RE9 = pattern(/\bcan't\b|\bcant\b/gi, "can't|cant");
+const EXPAND_CONTRACTIONS_RE9 = pattern(String.raw`\bcan't\b|\bcant\b`, "gi", "can't|cant");
 
-const EXPAND_CONTRACTIONS_RE10 = pattern(/\bdon't\b|\bdont\b/gi, "don't|dont");
+const EXPAND_CONTRACTIONS_RE10 = pattern(String.raw`\bdon't\b|\bdont\b`, "gi", "don't|dont");
 
 /**
  * Contractions expanded so one pattern covers both spellings ("I've lived" = "I have
@@ -965,15 +1035,21 @@ export function expandContractions(text: string): string {
 }
 
 const FILLER = pattern(
-  /^(?:(?:so|well|ok|okay|oh|also|btw|anyway|and|but|honestly|actually|yeah|yes|no|lol|haha|ugh|hmm)[,!.]?\s+)+(?=\S)/i,
+  String.raw`^(?:(?:so|well|ok|okay|oh|also|btw|anyway|and|but|honestly|actually|yeah|yes|no|lol|haha|ugh|hmm)[,!.]?\s+)+(?=\S)`,
+  "i",
   "actually|and|anyway|btw|but|haha|hmm|honestly|lol|no|oh|ok|so|ugh|well|yeah|yes",
 );
 
 const IMPLIED_SUBJECT_RE1 = pattern(
-  /^(?:(?:just|recently|finally|currently|also|still|now)\s+)*(?:moved|relocated|live|living|work|working|cannot eat|cannot have|have|got|drive|own|love|like|hate|grew up|started|joined|teach|major|majoring)\b/i,
+  String.raw`^(?:(?:just|recently|finally|currently|also|still|now)\s+)*(?:moved|relocated|live|living|work|working|cannot eat|cannot have|have|got|drive|own|love|like|hate|grew up|started|joined|teach|major|majoring)\b`,
+  "i",
   "cannot eat|drive|got|grew up|hate|have|joined|like|live|living|love|major|moved|own|relocated|started|teach|work",
 );
-const IMPLIED_SUBJECT_RE2 = pattern(/^(?:(?:very|severely|also)\s+)?allergic\b/i, "allergic");
+const IMPLIED_SUBJECT_RE2 = pattern(
+  String.raw`^(?:(?:very|severely|also)\s+)?allergic\b`,
+  "i",
+  "allergic",
+);
 
 /**
  * Clauses without a subject are common in chat ("Just moved to Seattle", "Can't eat
@@ -991,7 +1067,8 @@ function impliedSubject(text: string): string {
 /** All English candidates of one statement clause. */
 /** Every English rule needs the speaker: I, me, my, we, our (after implied subjects). */
 const FIRST_PERSON = pattern(
-  /\b(?:i|me|my|mine|we|our|us|name's)\b|^(?:honestly,?\s+)?not\s/i,
+  String.raw`\b(?:i|me|my|mine|we|our|us|name's)\b|^(?:honestly,?\s+)?not\s`,
+  "i",
   "i|me|my|not|our|us|we",
 );
 
@@ -1000,20 +1077,22 @@ const FIRST_PERSON = pattern(
  * Dev here". A capitalised word, with a greeting before it or "here"/"btw" after it.
  */
 const CASUAL_NAME = pattern(
-  /^(?:(?:hi|hey|hello|yo|hiya|heya)(?:\s+there)?[,!.]?\s+)?(?:(?:it's|it is|this is)\s+)?([A-Z][a-z]+)(?:\s+(here|btw|by the way))?[!.]*$/,
+  String.raw`^(?:(?:hi|hey|hello|yo|hiya|heya)(?:\s+there)?[,!.]?\s+)?(?:(?:it's|it is|this is)\s+)?([A-Z][a-z]+)(?:\s+(here|btw|by the way))?[!.]*$`,
 );
 
 const CASUAL_NAME_RE1 = pattern(
-  /^(?:hi|hey|hello|yo|hiya|heya|it's|it is|this is)\b/i,
+  String.raw`^(?:hi|hey|hello|yo|hiya|heya|it's|it is|this is)\b`,
+  "i",
   "hello|hey|hi|it is|it's|yo",
 );
-const CASUAL_NAME_RE2 = pattern(/^(?:it's|it is|this is)/i, "it is|it's|this is");
+const CASUAL_NAME_RE2 = pattern("^(?:it's|it is|this is)", "i", "it is|it's|this is");
 const CASUAL_NAME_RE3 = pattern(
-  /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december|me|him|her|that|this|there|here)$/,
+  "^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december|me|him|her|that|this|there|here)$",
+  "",
   "april|august|december|february|friday|her|him|january|july|june|march|may|me|monday|november|october|saturday|september|sunday|that|this|thursday|tuesday|wednesday",
 );
 
-const CASUAL_NAME_RE4 = pattern(/^\S+[,!.]?\s+/);
+const CASUAL_NAME_RE4 = pattern(String.raw`^\S+[,!.]?\s+`);
 
 function casualName(text: string): Found {
   const m = CASUAL_NAME.exec(text.trim());
@@ -1058,55 +1137,65 @@ export function extractEn(raw: string): Candidate[] {
 
 /** English statements that take a fact back ("I don't live in Seattle anymore"). */
 const RETRACTION_HINT_EN = pattern(
-  /\b(?:not|no longer|anymore|any more|quit|left|sold|got rid|crashed|totall?ed|lost|moved|cancell?ed|called off|postponed)\b/i,
+  String.raw`\b(?:not|no longer|anymore|any more|quit|left|sold|got rid|crashed|totall?ed|lost|moved|cancell?ed|called off|postponed)\b`,
+  "i",
   "any more|anymore|called off|canceled|cancelled|crashed|got rid|left|lost|moved|no longer|not|postponed|quit|sold|totaled|totalled",
 );
 
 const RETRACTIONS_EN_RE1 = pattern(
-  /\bi\s+(?:don't|do not|dont|no longer)\s+live\s+(?:in|at)\s+/gi,
+  String.raw`\bi\s+(?:don't|do not|dont|no longer)\s+live\s+(?:in|at)\s+`,
+  "gi",
   "do not|don't|dont|no longer&live&at|in",
 );
 const RETRACTIONS_EN_RE2 = pattern(
-  /\bi\s+(?:moved|moved away)\s+(?:out of|away from)\s+/gi,
+  String.raw`\bi\s+(?:moved|moved away)\s+(?:out of|away from)\s+`,
+  "gi",
   "away from|out of&moved",
 );
 const RETRACTIONS_EN_RE3 = pattern(
-  /\bi\s+(?:don't|do not|no longer)\s+work\s+(?:at|for)\s+/gi,
+  String.raw`\bi\s+(?:don't|do not|no longer)\s+work\s+(?:at|for)\s+`,
+  "gi",
   "do not|don't|no longer&work&at|for",
 );
-const RETRACTIONS_EN_RE4 = patternOf(
+const RETRACTIONS_EN_RE4 = pattern(
   `\\b${I_AM}\\s+(?:no longer|not)\\s+(?:a|an)\\s+`,
   "i",
   "no longer|not&i am|i'm|im",
 );
 const RETRACTIONS_EN_RE5 = pattern(
-  /\bi\s+(?:sold|got rid of|crashed|totaled|totalled|lost)\s+my\s+/gi,
+  String.raw`\bi\s+(?:sold|got rid of|crashed|totaled|totalled|lost)\s+my\s+`,
+  "gi",
   "crashed|got rid of|lost|sold|totaled|totalled&my",
 );
 const RETRACTIONS_EN_RE6 = pattern(
-  /\bi\s+(?:don't|do not|no longer)\s+(?:have|own)\s+(?:a|an|my)\s+/gi,
+  String.raw`\bi\s+(?:don't|do not|no longer)\s+(?:have|own)\s+(?:a|an|my)\s+`,
+  "gi",
   "do not|don't|no longer&have|own",
 );
-const RETRACTIONS_EN_RE7 = patternOf(
+const RETRACTIONS_EN_RE7 = pattern(
   `\\b${I_AM}\\s+(?:no longer|not)\\s+allergic\\s+to\\s+`,
   "i",
   "allergic&no longer|not&i am|i'm|im",
 );
 const RETRACTIONS_EN_RE8 = pattern(
-  /\b(?:my|the|our)\s+([\w\s-]+?)\s+(?:was|got|has been|is)\s+(?:cancell?ed|postponed|called off)\b/gi,
+  String.raw`\b(?:my|the|our)\s+([\w\s-]+?)\s+(?:was|got|has been|is)\s+(?:cancell?ed|postponed|called off)\b`,
+  "gi",
   "called off|canceled|cancelled|postponed&got|has been|is|was&my|our|the",
 );
 const RETRACTIONS_EN_RE9 = pattern(
-  /\bi\s+(?:cancell?ed|called off|postponed)\s+(?:my|the|our)\s+/gi,
+  String.raw`\bi\s+(?:cancell?ed|called off|postponed)\s+(?:my|the|our)\s+`,
+  "gi",
   "called off|canceled|cancelled|postponed&my|our|the",
 );
 const RETRACTIONS_EN_RE10 = pattern(
-  /\bi\s+(?:no longer|don't|do not)\s+(?:like|love|enjoy)\s+(.+?)\s+(?:anymore|any more)\b/gi,
+  String.raw`\bi\s+(?:no longer|don't|do not)\s+(?:like|love|enjoy)\s+(.+?)\s+(?:anymore|any more)\b`,
+  "gi",
   "any more|anymore&do not|don't|no longer&enjoy|like|love",
 );
 
 const RETRACTIONS_EN_RE11 = pattern(
-  /\bi\s+(?:just\s+)?(?:quit|left)\s+(?:my\s+job|my\s+company|work|last|this|my\s+position)\b|\bi\s+(?:just\s+)?quit\b/i,
+  String.raw`\bi\s+(?:just\s+)?(?:quit|left)\s+(?:my\s+job|my\s+company|work|last|this|my\s+position)\b|\bi\s+(?:just\s+)?quit\b`,
+  "i",
   "left|quit",
 );
 

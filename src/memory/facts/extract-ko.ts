@@ -33,7 +33,7 @@ import {
   RELATIONS_KO,
   TIME_KO,
 } from "./lexicon.ts";
-import { type Pattern, pattern, patternOf } from "./regex.ts";
+import { type Pattern, pattern } from "./regex.ts";
 
 type Found = Candidate[];
 
@@ -44,7 +44,7 @@ const ADVS = `(?:${ADV}\\s+)*`;
 const T = "(?<![^\\s])";
 
 function rx(source: string, need?: string): Pattern {
-  return patternOf(source, "g", need);
+  return pattern(source, "g", need);
 }
 
 const REL_WORDS = Object.keys(RELATIONS_KO)
@@ -56,9 +56,10 @@ const PET_WORDS = Object.entries(RELATIONS_KO)
   .sort((a, b) => b.length - a.length)
   .join("|");
 
-const HEAD_BEFORE_RE1 = pattern(/^(?:저는|나는|제가|내가)$/, "나는|내가|저는|제가");
+const HEAD_BEFORE_RE1 = pattern("^(?:저는|나는|제가|내가)$", "", "나는|내가|저는|제가");
 const HEAD_BEFORE_RE2 = pattern(
-  /(?:[어아해려워와져여셔러]서|하고|하면|으면|니까|는데|지만)$/,
+  "(?:[어아해려워와져여셔러]서|하고|하면|으면|니까|는데|지만)$",
+  "",
   "는데|니까|서|으면|지만|하고|하면",
 );
 
@@ -95,7 +96,7 @@ function headBefore(
   return { value: nounPhrase(before, before.length, stem, max), particle };
 }
 
-const LIST_BEFORE_RE1 = pattern(/,$/, ",");
+const LIST_BEFORE_RE1 = pattern(",$", "", ",");
 
 /** Items joined by 이랑/랑/하고/와/과 before the head ("땅콩이랑 새우") plus the head. */
 function listBefore(text: string, index: number, head: string): string[] {
@@ -112,7 +113,8 @@ function listBefore(text: string, index: number, head: string): string[] {
 }
 
 const SPLIT_LIST_RE1 = pattern(
-  /\s*,\s*|(?<=[가-힣A-Za-z0-9])(?:이랑|랑|하고|와|과|및)\s+|\s+(?:and|or)\s+/,
+  String.raw`\s*,\s*|(?<=[가-힣A-Za-z0-9])(?:이랑|랑|하고|와|과|및)\s+|\s+(?:and|or)\s+`,
+  "",
   ",|and|or|과|랑|및|와|하고",
 );
 
@@ -123,15 +125,16 @@ function splitList(value: string): string[] {
     .filter((item) => item !== "");
 }
 
-const NOUN_OF_COPULA_RE1 = pattern(/[어아해워져였었았했겠지게고와봐]$/);
-const NOUN_OF_COPULA_RE2 = pattern(/[가-힣]$/);
-const NOUN_OF_COPULA_RE3 = pattern(/다$/, "다");
+const NOUN_OF_COPULA_RE1 = pattern("[어아해워져였었았했겠지게고와봐]$");
+const NOUN_OF_COPULA_RE2 = pattern("[가-힣]$");
+const NOUN_OF_COPULA_RE3 = pattern("다$", "", "다");
 const NOUN_OF_COPULA_RE4 = pattern(
-  /^(?:이에요|예요|이야|입니다|이다|임|이고요|이거든요)$/,
+  "^(?:이에요|예요|이야|입니다|이다|임|이고요|이거든요)$",
+  "",
   "예요|이거든요|이고요|이다|이야|이에요|임|입니다",
 );
 
-const NOUN_OF_COPULA_RE5 = pattern(/[.!?~…ㅎㅋㅠㅜ^;:]+$/u);
+const NOUN_OF_COPULA_RE5 = pattern("[.!?~…ㅎㅋㅠㅜ^;:]+$", "u");
 
 /** A noun followed by a copula, or undefined ("간호사예요" → 간호사, "멀어요" → undefined). */
 function nounOfCopula(token: string): string | undefined {
@@ -148,9 +151,9 @@ function nounOfCopula(token: string): string | undefined {
   return stem;
 }
 
-const COPULA_REST_RE1 = pattern(/\d/);
+const COPULA_REST_RE1 = pattern(String.raw`\d`);
 
-const COPULA_REST_RE2 = pattern(/[.!?~]+$/, "!|.|?|~");
+const COPULA_REST_RE2 = pattern("[.!?~]+$", "", "!|.|?|~");
 
 /** The value of "X는 <rest>" topic sentences: the rest without its copula (1–3 words). */
 function copulaRest(rest: string): string | undefined {
@@ -168,11 +171,12 @@ function hasTime(text: string): boolean {
 }
 
 const IS_JOB_KO_RE1 = pattern(
-  /(?:회사|여행사|출판사|보험사|통신사|항공사|건설사|방송사|신문사|증권사|카드사|제약사|대행사)$/,
+  "(?:회사|여행사|출판사|보험사|통신사|항공사|건설사|방송사|신문사|증권사|카드사|제약사|대행사)$",
+  "",
   "건설사|대행사|방송사|보험사|신문사|여행사|제약사|증권사|출판사|카드사|통신사|항공사|회사",
 );
-const IS_JOB_KO_RE2 = pattern(/[가-힣]{1,}(?:사|가|생|자)$/, "가|사|생|자");
-const IS_JOB_KO_RE3 = pattern(/주의자$/, "주의자");
+const IS_JOB_KO_RE2 = pattern("[가-힣]{1,}(?:사|가|생|자)$", "", "가|사|생|자");
+const IS_JOB_KO_RE3 = pattern("주의자$", "", "주의자");
 
 function isJobKo(word: string): boolean {
   if (JOBS_KO.has(word)) return true;
@@ -197,16 +201,16 @@ const NOT_NAMES = new Set(
 );
 
 /** Last syllables of predicates ("졸려", "배고파", "간다", "왔어"): not a bare name. */
-const PREDICATE_END = pattern(/[어아해워와려러파다네요까니게래봐줘고면음함됨했았었겠죠만]$/);
+const PREDICATE_END = pattern("[어아해워와려러파다네요까니게래봐줘고면음함됨했았었겠죠만]$");
 
-const IS_NAME_LIKE_RE1 = patternOf(
+const IS_NAME_LIKE_RE1 = pattern(
   `^(?:${DIET_KO})$`,
   "",
   "금연 중|금연중|금주 중|금주중|다이어트 중|다이어트중|당뇨 환자|락토|비건|임산부|임신 중|임신중|채식주의|페스코|할랄",
 );
 
-const IS_NAME_LIKE_RE2 = pattern(/^[가-힣]{2,4}$/);
-const IS_NAME_LIKE_RE3 = pattern(/^[A-Z][a-z]+(?:\s[A-Z][a-z]+)?$/);
+const IS_NAME_LIKE_RE2 = pattern("^[가-힣]{2,4}$");
+const IS_NAME_LIKE_RE3 = pattern(String.raw`^[A-Z][a-z]+(?:\s[A-Z][a-z]+)?$`);
 
 function isNameLike(word: string): boolean {
   if (NOT_NAMES.has(word) || STOP_KO.has(word) || isJobKo(word) || isPlaceKo(word)) return false;
@@ -228,33 +232,36 @@ const RESIDENCE_RE2 = rx(
   `${T}(\\S+)\\s+${ADVS}(?:이사\\s*(?:를\\s*)?(?:했|왔|갔|와서|온\\s*지|온지|함|했습)|(?:올라|내려|넘어|이사)\\s*(?:왔|갔|와서|온\\s*지))`,
   "내려|넘어|올라|이사",
 );
-const RESIDENCE_RE3 = patternOf(`${T}(\\S+)\\s*출신(?=$|\\s|이|입|인)`, "", "출신");
-const RESIDENCE_RE4 = patternOf(
+const RESIDENCE_RE3 = pattern(`${T}(\\S+)\\s*출신(?=$|\\s|이|입|인)`, "", "출신");
+const RESIDENCE_RE4 = pattern(
   `${T}(\\S+)에서\\s*(?:태어났|자랐|나고\\s*자랐)`,
   "",
   "나고|자랐|태어났&에서",
 );
-const RESIDENCE_RE5 = patternOf(
+const RESIDENCE_RE5 = pattern(
   `${T}(\\S+)\\s+사람(?:이에요|입니다|이야|이고요|임|이거든요|이에용)(?=$|\\s|[.!~])`,
   "",
   "사람이거든요|사람이고요|사람이야|사람이에요|사람이에용|사람임|사람입니다",
 );
 
 const RESIDENCE_RE6 = pattern(
-  /(?:사는\s*곳은|사는\s*데는|사는\s*곳이|사는\s*동네는|거주지는|집은|집이)\s+(.+)$/,
+  String.raw`(?:사는\s*곳은|사는\s*데는|사는\s*곳이|사는\s*동네는|거주지는|집은|집이)\s+(.+)$`,
+  "",
   "거주지는|동네는|사는|집은|집이",
 );
 const RESIDENCE_RE7 = pattern(
-  /^(\S+(?:\s\S+)??)(?:에|쪽에)\s*있(?:어요|어|습니다|음|고|는데)/,
+  String.raw`^(\S+(?:\s\S+)??)(?:에|쪽에)\s*있(?:어요|어|습니다|음|고|는데)`,
+  "",
   "있고|있는데|있습니다|있어|있음&에",
 );
-const RESIDENCE_RE8 = pattern(/^(?:좀|너무|꽤)/, "꽤|너무|좀");
-const RESIDENCE_RE9 = pattern(/(?:고향은|고향이)\s+(\S+(?:\s\S+)?)/, "고향은|고향이");
+const RESIDENCE_RE8 = pattern("^(?:좀|너무|꽤)", "", "꽤|너무|좀");
+const RESIDENCE_RE9 = pattern(String.raw`(?:고향은|고향이)\s+(\S+(?:\s\S+)?)`, "", "고향은|고향이");
 const RESIDENCE_RE10 = pattern(
-  /(?:^|\s)(?:혼자\s*(?:살아|살고|삽니다|사는\s*중|지내)|자취(?:해|하고|\s*중|중))/,
+  String.raw`(?:^|\s)(?:혼자\s*(?:살아|살고|삽니다|사는\s*중|지내)|자취(?:해|하고|\s*중|중))`,
+  "",
   "사는|살고|살아|삽니다|자취|지내",
 );
-const RESIDENCE_RE11 = pattern(/자취/, "자취");
+const RESIDENCE_RE11 = pattern("자취", "", "자취");
 
 function residence(text: string, subject: Subject): Found {
   if (subject.kind !== "self") return [];
@@ -310,16 +317,18 @@ const WORK_VERB =
   "(?:일해|일하고|일합니다|일하는\\s*중|일함|근무(?:해|하고|합니다|\\s*중|중)|재직\\s*중|출근해|출근합니다)";
 
 const ORG_NAMES_KO = pattern(
-  /^(?:삼성|현대|엘지|LG|SK|에스케이|카카오|네이버|쿠팡|롯데|한화|포스코|CJ|GS|KT|신한|국민|하나|우리은행|기아|배민|토스|당근|라인|넥슨|엔씨|넷마블|크래프톤|하이닉스|셀트리온|아모레|대한항공|아시아나|농협|기업은행)/,
+  "^(?:삼성|현대|엘지|LG|SK|에스케이|카카오|네이버|쿠팡|롯데|한화|포스코|CJ|GS|KT|신한|국민|하나|우리은행|기아|배민|토스|당근|라인|넥슨|엔씨|넷마블|크래프톤|하이닉스|셀트리온|아모레|대한항공|아시아나|농협|기업은행)",
+  "",
   "CJ|GS|KT|LG|SK|국민|기아|기업은행|네이버|넥슨|넷마블|농협|당근|대한항공|라인|롯데|배민|삼성|셀트리온|신한|아모레|아시아나|에스케이|엔씨|엘지|우리은행|카카오|쿠팡|크래프톤|토스|포스코|하나|하이닉스|한화|현대",
 );
 
 const IS_ORG_KO_RE1 = pattern(
-  /(?:자동차|모터스|전자|화학|중공업|바이오)$/,
+  "(?:자동차|모터스|전자|화학|중공업|바이오)$",
+  "",
   "모터스|바이오|자동차|전자|중공업|화학",
 );
-const IS_ORG_KO_RE2 = pattern(/^[A-Z][A-Za-z0-9&.-]*$/);
-const IS_ORG_KO_RE3 = pattern(/^[A-Z]{2,}/);
+const IS_ORG_KO_RE2 = pattern("^[A-Z][A-Za-z0-9&.-]*$");
+const IS_ORG_KO_RE3 = pattern("^[A-Z]{2,}");
 
 function isOrgKo(value: string): boolean {
   const last = tokensOf(value).at(-1) ?? value;
@@ -340,7 +349,7 @@ const WORKPLACE_RE2 = rx(
   `${T}(\\S+)\\s+${ADVS}(?:다녀요|다녀(?=$|\\s|[.!~])|다닙니다|다니고\\s*있(?!었)|다니는\\s*중|다님|재직\\s*중|재직하고|근무\\s*중)`,
   "근무|다녀|다니고|다니는|다님|다닙니다|재직",
 );
-const WORKPLACE_RE3 = patternOf(
+const WORKPLACE_RE3 = pattern(
   `${T}(\\S+)\\s*소속(?:이에요|입니다|이야|임|이고|이에용)`,
   "",
   "소속이고|소속이야|소속이에요|소속이에용|소속임|소속입니다",
@@ -355,16 +364,18 @@ const WORKPLACE_RE5 = rx(
 );
 
 const WORKPLACE_RE6 = pattern(
-  /(?:회사는|직장은|근무지는|일하는\s*곳은|다니는\s*회사는|회사가|직장이|사무실은|사무실이|연구실은|연구실이|가게는|가게가|매장은|매장이|작업실은|작업실이)\s+(.+)$/,
+  String.raw`(?:회사는|직장은|근무지는|일하는\s*곳은|다니는\s*회사는|회사가|직장이|사무실은|사무실이|연구실은|연구실이|가게는|가게가|매장은|매장이|작업실은|작업실이)\s+(.+)$`,
+  "",
   "가게가|가게는|근무지는|다니는|매장은|매장이|사무실은|사무실이|연구실은|연구실이|일하는|작업실은|작업실이|직장은|직장이|회사가|회사는",
 );
 const WORKPLACE_RE7 = pattern(
-  /^(\S+(?:\s\S+)?)(?:에|쪽에)\s*있(?:어요|어|습니다|음|고|는데)/,
+  String.raw`^(\S+(?:\s\S+)?)(?:에|쪽에)\s*있(?:어요|어|습니다|음|고|는데)`,
+  "",
   "있고|있는데|있습니다|있어|있음&에",
 );
-const WORKPLACE_RE8 = pattern(/^(?:문|창문|마음|파티)$/, "마음|문|파티");
-const WORKPLACE_RE9 = pattern(/재택\s*(?:근무|으로\s*일)/, "재택&근무|으로");
-const WORKPLACE_RE10 = pattern(/재택\s*근무\s*(?:안|못)/, "재택&근무&못|안");
+const WORKPLACE_RE8 = pattern("^(?:문|창문|마음|파티)$", "", "마음|문|파티");
+const WORKPLACE_RE9 = pattern(String.raw`재택\s*(?:근무|으로\s*일)`, "", "재택&근무|으로");
+const WORKPLACE_RE10 = pattern(String.raw`재택\s*근무\s*(?:안|못)`, "", "재택&근무&못|안");
 
 function workplace(text: string, subject: Subject): Found {
   if (subject.kind !== "self") return [];
@@ -440,14 +451,20 @@ const JOB_RE2 = rx(
 );
 
 const JOB_RE3 = pattern(
-  /(?:직업은|하는\s*일은|직종은|직업이|제\s*일은)\s+(.+)$/,
+  String.raw`(?:직업은|하는\s*일은|직종은|직업이|제\s*일은)\s+(.+)$`,
+  "",
   "일은|직업은|직업이|직종은|하는",
 );
 const JOB_RE4 = pattern(
-  /^(?:회사|집안|많은|이런|그런|무슨|여러|같은|다른|그)$/,
+  "^(?:회사|집안|많은|이런|그런|무슨|여러|같은|다른|그)$",
+  "",
   "같은|그|다른|많은|무슨|여러|이런|집안|회사",
 );
-const JOB_RE5 = pattern(/(?:^|\s)(?:은퇴|퇴직)(?:했|해서|한\s*지)/, "은퇴|퇴직&한|해서|했");
+const JOB_RE5 = pattern(
+  String.raw`(?:^|\s)(?:은퇴|퇴직)(?:했|해서|한\s*지)`,
+  "",
+  "은퇴|퇴직&한|해서|했",
+);
 
 function job(text: string, subject: Subject): Found {
   if (subject.kind !== "self") return [];
@@ -485,25 +502,26 @@ function job(text: string, subject: Subject): Found {
 const GREETING = "(?:(?:안녕하세요|안녕하십니까|안녕|반가워요|반갑습니다)[.,!~]*\\s*)?";
 const SELF_TOPIC = "(?:저는|전|나는|난|저|나)";
 
-const NAME_RE1 = patternOf(
+const NAME_RE1 = pattern(
   `^${GREETING}(?:${SELF_TOPIC}\\s+)?(\\S+?)(?:이)?라고\\s*(?:해요|합니다|해|함|하는데|하고요|하구요|부릅니다|불러요|불러)(?=$|\\s|[.!~])`,
   "",
   "라고&부릅니다|불러|하고요|하구요|하는데|함|합니다|해",
 );
-const NAME_RE2 = patternOf(`^${GREETING}${SELF_TOPIC}\\s`, "", "나|난|저|전");
-const NAME_RE3 = patternOf(
+const NAME_RE2 = pattern(`^${GREETING}${SELF_TOPIC}\\s`, "", "나|난|저|전");
+const NAME_RE3 = pattern(
   `${T}(\\S+?)(?:이)?라고\\s*불러\\s*(?:주세요|줘|줘요|주면|주시면|주십시오)`,
   "",
   "라고&불러&주면|주세요|주시면|주십시오|줘",
 );
-const FORMAL_INTRO = patternOf(`^${GREETING}([가-힣]{2,4}|[A-Z][a-z]+)입니다$`, "", "입니다");
-const NAME_RE5 = patternOf(`^${GREETING}${SELF_TOPIC}\\s+(\\S+)$`, "", "나|난|저|전");
+const FORMAL_INTRO = pattern(`^${GREETING}([가-힣]{2,4}|[A-Z][a-z]+)입니다$`, "", "입니다");
+const NAME_RE5 = pattern(`^${GREETING}${SELF_TOPIC}\\s+(\\S+)$`, "", "나|난|저|전");
 
 const NAME_RE4 = pattern(
-  /(?<![^\s])(?:제|내|저의|나의)\s*이름은\s+(\S+)(?:\s+(\S+))?/,
+  String.raw`(?<![^\s])(?:제|내|저의|나의)\s*이름은\s+(\S+)(?:\s+(\S+))?`,
+  "",
   "이름은&나의|내|저의|제",
 );
-const NAME_RE6 = pattern(/^(?:이름은|이름이)\s+(\S+)$/, "이름은|이름이");
+const NAME_RE6 = pattern(String.raw`^(?:이름은|이름이)\s+(\S+)$`, "", "이름은|이름이");
 
 function name(text: string): Found {
   const out: Found = [];
@@ -556,7 +574,8 @@ function name(text: string): Found {
 
 /** Reported speech: "엄마가 그러는데 …" says nothing about the family member worth keeping. */
 const HEARSAY = pattern(
-  /(?:그러는데|그러던데|그랬는데|그러시는데|말했|말하길|하셨는데|그러셨|한테서|전화|[았었였했봤갔왔샀]대(?:요)?(?=$|[\s.!?~])|이래(?:요)?(?=$|[\s.!?~]))/,
+  String.raw`(?:그러는데|그러던데|그랬는데|그러시는데|말했|말하길|하셨는데|그러셨|한테서|전화|[았었였했봤갔왔샀]대(?:요)?(?=$|[\s.!?~])|이래(?:요)?(?=$|[\s.!?~]))`,
+  "",
   "갔대|그랬는데|그러는데|그러던데|그러셨|그러시는데|말하길|말했|봤대|샀대|았대|었대|였대|왔대|이래|전화|하셨는데|한테서|했대",
 );
 
@@ -582,11 +601,13 @@ const FAMILY_RE5 = rx(
 );
 
 const FAMILY_RE1 = pattern(
-  /결혼(?:했|을\s*했|한\s*지|\s*\d+\s*년\s*차)|기혼(?:이에요|입니다|이야|임)|유부남|유부녀/,
+  String.raw`결혼(?:했|을\s*했|한\s*지|\s*\d+\s*년\s*차)|기혼(?:이에요|입니다|이야|임)|유부남|유부녀`,
+  "",
   "결혼|기혼이야|기혼이에요|기혼임|기혼입니다|유부남|유부녀",
 );
 const FAMILY_RE6 = pattern(
-  /(?:(?:한|두|세|네)\s*)?(아이|애|아들|딸)(?:\s*(?:둘|셋|하나|넷))?\s*(?:엄마|아빠)(?:예요|이에요|입니다|야|임|고요|이고요)|워킹맘|워킹대디/,
+  String.raw`(?:(?:한|두|세|네)\s*)?(아이|애|아들|딸)(?:\s*(?:둘|셋|하나|넷))?\s*(?:엄마|아빠)(?:예요|이에요|입니다|야|임|고요|이고요)|워킹맘|워킹대디`,
+  "",
   "아빠고요|아빠야|아빠예요|아빠이고요|아빠이에요|아빠임|아빠입니다|엄마고요|엄마야|엄마예요|엄마이고요|엄마이에요|엄마임|엄마입니다|워킹대디|워킹맘",
 );
 
@@ -645,12 +666,13 @@ const LIKES_RE4 = rx(
 );
 
 const LIKES_RE5 = pattern(
-  /(?:제가|내가|제|내|저의|나의)?\s*(?:제일|가장|젤|최고로)?\s*좋아하는\s+(\S+?)(?:은|는|이|가)\s+(.+)$/,
+  String.raw`(?:제가|내가|제|내|저의|나의)?\s*(?:제일|가장|젤|최고로)?\s*좋아하는\s+(\S+?)(?:은|는|이|가)\s+(.+)$`,
+  "",
   "좋아하는",
 );
-const LIKES_RE6 = pattern(/최애(?:\s*(\S+?))?(?:는|은)\s+(.+)$/, "최애&는|은");
-const LIKES_RE7 = pattern(/취미(?:는|가)\s+(.+)$/, "취미가|취미는");
-const LIKES_RE8 = pattern(/^(?:안|못)$/, "못|안");
+const LIKES_RE6 = pattern(String.raw`최애(?:\s*(\S+?))?(?:는|은)\s+(.+)$`, "", "최애&는|은");
+const LIKES_RE7 = pattern(String.raw`취미(?:는|가)\s+(.+)$`, "", "취미가|취미는");
+const LIKES_RE8 = pattern("^(?:안|못)$", "", "못|안");
 
 function likes(text: string, subject: Subject): Found {
   if (subject.kind !== "self") return [];
@@ -728,7 +750,7 @@ const HEALTH_RE1 = rx(
   `${T}(\\S+?)\\s*${ADVS}${ALLERGY}(?:가|이|도|는)?\\s*${ADVS}(?:있어|있습|있음|있고|있는|있다|있거든|있어서|있구요|심해|심하)`,
   "알러지|알레르기|알레지|알르레기|앨러지",
 );
-const HEALTH_RE2 = patternOf(`^${ALLERGY}`, "", "알러지|알레르기|알레지|알르레기|앨러지");
+const HEALTH_RE2 = pattern(`^${ALLERGY}`, "", "알러지|알레르기|알레지|알르레기|앨러지");
 const HEALTH_RE3 = rx(
   `${T}(\\S+)\\s+${ADVS}못\\s*(먹|마셔|마시)(?:어|어요|습니다|음|는|고|겠|어서|거든|요)`,
   "마셔|마시|먹&못&거든|겠|고|는|습니다|어|요|음",
@@ -746,9 +768,10 @@ const HEALTH_RE6 = rx(
   "고기|담배|밀가루|설탕|술|유제품|육류|카페인|해산물",
 );
 
-const HEALTH_RE7 = pattern(/^(?:술|알코올|맥주|소주)$/, "맥주|소주|술|알코올");
+const HEALTH_RE7 = pattern("^(?:술|알코올|맥주|소주)$", "", "맥주|소주|술|알코올");
 const HEALTH_RE8 = pattern(
-  /(허리|무릎|위장|위|장|간|눈|어깨|손목|발목|심장|목|속)(?:가|이)\s+(?:좀\s+|많이\s+)?(?:안\s*좋|약해|약한\s*편)/,
+  String.raw`(허리|무릎|위장|위|장|간|눈|어깨|손목|발목|심장|목|속)(?:가|이)\s+(?:좀\s+|많이\s+)?(?:안\s*좋|약해|약한\s*편)`,
+  "",
   "안|약한|약해&가|이",
 );
 
@@ -793,7 +816,8 @@ function health(text: string, subject: Subject): Found {
 const GO_VERB =
   "(?:감(?=$|\\s|[.!~ㅋㅎ])|가요|가(?=$|\\s|[.!~])|갑니다|가기로|가려고|갈\\s*거|갈\\s*예정|갈\\s*계획|가는데|갈게|갑니당|떠나요|떠나(?=$|\\s|[.!~])|떠납니다|떠날|가게\\s*됐|가게\\s*되었)";
 const EXPLICIT_FUTURE = pattern(
-  /(?:기로|려고|갈\s*거|할\s*거|예정|계획|게\s*됐|게\s*되었|갈게|떠날)/,
+  String.raw`(?:기로|려고|갈\s*거|할\s*거|예정|계획|게\s*됐|게\s*되었|갈게|떠날)`,
+  "",
   "갈|게|계획|기로|되었|떠날|려고|예정|할",
 );
 
@@ -806,9 +830,9 @@ const PLANS_RE2 = rx(
   "건강검진|검사|결혼|경기|공연|대회|데이트|돌잔치|동창회|등산|레슨|마라톤|면접|모임|미팅|발표|비행기|상견례|세미나|소개팅|송별회|수술|수업|시합|시험|야유회|약속|여행|예약|오디션|워크숍|이사|입학식|전시회|졸업식|진료|집들이|축제|출장|캠핑|컨퍼런스|콘서트|파티|페스티벌|회식|회의|휴가",
 );
 
-const PLANS_RE3 = pattern(/^(?:이사|집|회사|학교|병원)$/, "병원|이사|집|학교|회사");
-const PLANS_RE4 = pattern(/^[가-힣A-Za-z0-9]+$/);
-const PLANS_RE5 = pattern(/이사|여행|출장/, "여행|이사|출장");
+const PLANS_RE3 = pattern("^(?:이사|집|회사|학교|병원)$", "", "병원|이사|집|학교|회사");
+const PLANS_RE4 = pattern("^[가-힣A-Za-z0-9]+$");
+const PLANS_RE5 = pattern("이사|여행|출장", "", "여행|이사|출장");
 
 function plans(text: string, subject: Subject): Found {
   if (subject.kind !== "self") return [];
@@ -847,7 +871,7 @@ const POSSESSION_TOPIC =
 const POSSESSION_VERBS =
   "(?:타(?=$|\\s|[.!~])|탐(?=$|\\s|[.!~ㅋㅎ])|씀(?=$|\\s|[.!~ㅋㅎ])|타요|타고\\s*다녀|탑니다|몰아요|몰고\\s*다녀|몰고\\s*있|타고\\s*있(?!었)|써요|씁니다|사용해요|사용하고\\s*있|쓰고\\s*있(?!었)|사용\\s*중|써(?=$|\\s|[.!~])|갖고\\s*있|가지고\\s*있|있어요|있어(?=$|\\s|[.!~])|있습니다|샀어요|샀어|샀습니다|구매했|장만했|뽑았)";
 
-const POSSESSIONS_RE1 = patternOf(
+const POSSESSIONS_RE1 = pattern(
   `(?:^|\\s)(?:제|내|우리|저희)?\\s*${POSSESSION_TOPIC}(?:는|은|이|가)\\s+(.+)$`,
   "",
   "노트북|시계|오토바이|자전거|차|카메라|컴퓨터|태블릿|폰&가|는|은|이",
@@ -857,7 +881,7 @@ const POSSESSIONS_RE2 = rx(
   "가지고|갖고|구매했|몰고|몰아요|뽑았|사용|샀습니다|샀어|써|쓰고|씀|씁니다|있습니다|있어|장만했|타|탐|탑니다",
 );
 
-const POSSESSIONS_RE3 = pattern(/있/, "있");
+const POSSESSIONS_RE3 = pattern("있", "", "있");
 
 function possessions(text: string, subject: Subject): Found {
   if (subject.kind !== "self") return [];
@@ -880,39 +904,43 @@ function possessions(text: string, subject: Subject): Found {
 }
 
 const KOREAN_NUMBER = pattern(
-  /^(?:열|스물|스무|서른|마흔|쉰|예순|일흔|여든|아흔)(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉)?$/,
+  "^(?:열|스물|스무|서른|마흔|쉰|예순|일흔|여든|아흔)(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉)?$",
+  "",
   "마흔|서른|쉰|스무|스물|아흔|여든|열|예순|일흔",
 );
 
-const OTHER_RE1 = patternOf(
+const OTHER_RE1 = pattern(
   `${T}(만\\s*)?(\\d{1,3}|[가-힣]{1,4})\\s*(?:살|세)(?:이에요|입니다|이야|임|이고요|이고|이에용|이거든요|이라서|인데|이예요|예요|요)(?=$|\\s|[.!~,])`,
   "",
   "살|세&요|이고|이라서|이야|이에용|인데|임|입니다",
 );
-const OTHER_RE2 = patternOf(
+const OTHER_RE2 = pattern(
   `${T}(\\S+)\\s*전공(?:이에요|입니다|이야|임|하고\\s*있|해요|이고)`,
   "",
   "전공&이고|이야|이에요|임|입니다|하고|해요",
 );
 
-const OTHER_RE3 = pattern(/^\d{1,3}$/);
-const OTHER_RE4 = pattern(/나이(?:는|가)\s+(.+)$/, "나이가|나이는");
-const OTHER_RE5 = pattern(/생일(?:은|이)\s+(.+)$/, "생일은|생일이");
+const OTHER_RE3 = pattern(String.raw`^\d{1,3}$`);
+const OTHER_RE4 = pattern(String.raw`나이(?:는|가)\s+(.+)$`, "", "나이가|나이는");
+const OTHER_RE5 = pattern(String.raw`생일(?:은|이)\s+(.+)$`, "", "생일은|생일이");
 const OTHER_RE6 = pattern(
-  /(?:^|\s)(한국인|한국\s*사람|미국인|일본인|중국인|캐나다인|영국인)(?:이에요|입니다|이야|임|이고요)/,
+  String.raw`(?:^|\s)(한국인|한국\s*사람|미국인|일본인|중국인|캐나다인|영국인)(?:이에요|입니다|이야|임|이고요)`,
+  "",
   "미국인|영국인|일본인|중국인|캐나다인|한국&이고요|이야|이에요|임|입니다",
 );
 const OTHER_RE7 = pattern(
-  /(?:^|[\s(])([EI][NS][TF][JP])(?:-[AT])?(?=$|[\s)이예에라]|[.!~])/,
+  String.raw`(?:^|[\s(])([EI][NS][TF][JP])(?:-[AT])?(?=$|[\s)이예에라]|[.!~])`,
+  "",
   "ENFJ|ENFP|ENTJ|ENTP|ESFJ|ESFP|ESTJ|ESTP|INFJ|INFP|INTJ|INTP|ISFJ|ISFP|ISTJ|ISTP",
 );
 const OTHER_RE8 = pattern(
-  /MBTI|엠비티아이|이에요|예요|입니다|이야|임|라서/,
+  "MBTI|엠비티아이|이에요|예요|입니다|이야|임|라서",
+  "",
   "MBTI|라서|엠비티아이|예요|이야|이에요|임|입니다",
 );
-const OTHER_RE9 = pattern(/전공(?:은|이)\s+(.+)$/, "전공은|전공이");
+const OTHER_RE9 = pattern(String.raw`전공(?:은|이)\s+(.+)$`, "", "전공은|전공이");
 
-const OTHER_RE10 = pattern(/\s+/g);
+const OTHER_RE10 = pattern(String.raw`\s+`, "g");
 
 function other(text: string, subject: Subject): Found {
   if (subject.kind !== "self") return [];
@@ -986,7 +1014,8 @@ export function extractKo(text: string): Candidate[] {
 
 /** Korean statements that take a fact back ("이제 서울에 안 살아요", "퇴사했어요"). */
 const RETRACTION_HINT_KO = pattern(
-  /안\s*(?:살|삽)|살지\s*않|그만|퇴사|관뒀|나왔|백수|팔았|처분|폐차|없어졌|잃어버렸|취소|연기|무산/,
+  String.raw`안\s*(?:살|삽)|살지\s*않|그만|퇴사|관뒀|나왔|백수|팔았|처분|폐차|없어졌|잃어버렸|취소|연기|무산`,
+  "",
   "관뒀|그만|나왔|무산|백수|살지|안|없어졌|연기|잃어버렸|처분|취소|퇴사|팔았|폐차",
 );
 
@@ -1004,7 +1033,8 @@ const RETRACTIONS_KO_RE3 = rx(
 );
 
 const RETRACTIONS_KO_RE4 = pattern(
-  /(?:회사|직장)(?:를|을|는|은)?\s*(?:그만뒀|그만두었|관뒀|퇴사했|나왔)|퇴사(?:했|를\s*했|함)|백수가\s*됐/,
+  String.raw`(?:회사|직장)(?:를|을|는|은)?\s*(?:그만뒀|그만두었|관뒀|퇴사했|나왔)|퇴사(?:했|를\s*했|함)|백수가\s*됐`,
+  "",
   "관뒀|그만두었|그만뒀|나왔|백수가|퇴사",
 );
 

@@ -65,7 +65,7 @@ function statements(text: unknown): Clause[] {
     .filter((clause) => !isQuestion(clause) && !isHypothetical(clause));
 }
 
-const LATIN = pattern(/[A-Za-z]{2}|\b[Ii]\b/);
+const LATIN = pattern(String.raw`[A-Za-z]{2}|\b[Ii]\b`);
 
 /** English rules need a Latin word ("I", "my", "we" …); Korean rules need Hangul. */
 function candidatesOf(clause: Clause): Candidate[] {
@@ -100,7 +100,8 @@ function dedupe(facts: readonly Fact[]): Fact[] {
 
 /** A clause that names its subject as the speaker ("저는", "I'm"), not a dropped one. */
 const SELF_SUBJECT = pattern(
-  /^(?:저는|전|나는|난|제가|내가|저|나|제|내)\s|\b(?:i|my|i'm|im)\b/i,
+  String.raw`^(?:저는|전|나는|난|제가|내가|저|나|제|내)\s|\b(?:i|my|i'm|im)\b`,
+  "i",
   "i|my|나|난|내|저|전|제",
 );
 

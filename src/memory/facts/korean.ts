@@ -138,7 +138,7 @@ const COPULA_SUFFIXES = [
   "고",
 ] as const;
 
-const STRIP_COPULA_RE1 = pattern(/[.!?~…ㅎㅋㅠㅜ^;:]+$/u);
+const STRIP_COPULA_RE1 = pattern("[.!?~…ㅎㅋㅠㅜ^;:]+$", "u");
 
 /** "민수예요" → "민수"; "간호사입니다" → "간호사"; "고양이에요" → "고양이"; other words stay. */
 export function stripCopula(word: string): string {
@@ -187,7 +187,7 @@ export function isContentWord(token: string): boolean {
   return hasLetter(token);
 }
 
-const TOKENS_OF_RE1 = pattern(/\s+/);
+const TOKENS_OF_RE1 = pattern(String.raw`\s+`);
 
 export function tokensOf(clause: string): string[] {
   return TOKENS_OF_RE1.split(clause).filter((token) => token !== "");
@@ -201,17 +201,19 @@ function isAdnominal(token: string): boolean {
   return code >= 0xac00 && code <= 0xd7a3 && (code - 0xac00) % 28 === 4; // ㄴ final
 }
 
-const NOUN_PHRASE_RE1 = pattern(/[.!?,~]$/, "!|,|.|?|~");
-const NOUN_PHRASE_RE2 = pattern(/^(?:아니라|아니고|말고)$/, "말고|아니고|아니라");
+const NOUN_PHRASE_RE1 = pattern("[.!?,~]$", "", "!|,|.|?|~");
+const NOUN_PHRASE_RE2 = pattern("^(?:아니라|아니고|말고)$", "", "말고|아니고|아니라");
 const NOUN_PHRASE_RE3 = pattern(
-  /(?:는|던|을|할|한테|하고|해서|지만|면|며|서)$/,
+  "(?:는|던|을|할|한테|하고|해서|지만|면|며|서)$",
+  "",
   "는|던|며|면|서|을|지만|하고|한테|할",
 );
 const NOUN_PHRASE_RE4 = pattern(
-  /(?:있는|없는|하는|다니는|사는|좋아하는)$/,
+  "(?:있는|없는|하는|다니는|사는|좋아하는)$",
+  "",
   "다니는|사는|없는|있는|하는",
 );
-const NOUN_PHRASE_RE5 = pattern(/[고요다어아해서면며지게죠네니까데]$/);
+const NOUN_PHRASE_RE5 = pattern("[고요다어아해서면며지게죠네니까데]$");
 
 /**
  * The noun phrase that ends with `head` at index `at` of `tokens`: up to `max` bare words
@@ -236,7 +238,7 @@ export function nounPhrase(tokens: readonly string[], at: number, head: string, 
   return words.join(" ");
 }
 
-const IS_PLACE_KO_RE1 = pattern(/^[A-Z][A-Za-z.-]+$/);
+const IS_PLACE_KO_RE1 = pattern("^[A-Z][A-Za-z.-]+$");
 
 /** Whether a Korean word is a place name (for particle-less "서울 살아"). */
 export function isPlaceKo(word: string): boolean {
@@ -253,11 +255,11 @@ export type Subject =
 const SELF = new Set(["저", "나", "전", "난", "제", "내", "우리", "저희", "본인", "저도", "나도"]);
 const DETERMINERS = new Set(["제", "내", "우리", "저희", "저의", "나의", "울"]);
 
-const SUBJECT_OF_KO_RE1 = pattern(/(?:는|던|[가-힣]ㄴ)$/, "ㄴ|는|던");
-const SUBJECT_OF_KO_RE2 = pattern(/(?:저는|나는)$/, "나는|저는");
-const SUBJECT_OF_KO_RE3 = pattern(/(?:씨|님)$/, "님|씨");
+const SUBJECT_OF_KO_RE1 = pattern("(?:는|던|[가-힣]ㄴ)$", "", "ㄴ|는|던");
+const SUBJECT_OF_KO_RE2 = pattern("(?:저는|나는)$", "", "나는|저는");
+const SUBJECT_OF_KO_RE3 = pattern("(?:씨|님)$", "", "님|씨");
 
-const SUBJECT_OF_KO_RE4 = pattern(/[,.]$/, ",|.");
+const SUBJECT_OF_KO_RE4 = pattern("[,.]$", "", ",|.");
 
 /**
  * Who the clause is about: its first topic/subject (은/는/이/가/께서) if that is a family

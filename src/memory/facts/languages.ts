@@ -24,7 +24,7 @@ for (const code of LANGUAGE_CODES) {
 }
 BY_NAME.set("mandarin", "zh");
 
-const LANGUAGE_CODE_RE1 = pattern(/[.,!?~]+$/, "!|,|.|?|~");
+const LANGUAGE_CODE_RE1 = pattern("[.,!?~]+$", "", "!|,|.|?|~");
 
 /** The language code a word names ("Japanese", "일본어를", "중국말로"), or undefined. */
 export function languageCode(word: string): string | undefined {
@@ -43,13 +43,19 @@ export function languagesIn(text: string): Set<string> {
 }
 
 const EN_SPEAK = pattern(
-  /\b(?:i|we)\s+(?:also\s+|can\s+|do\s+|still\s+|mostly\s+|only\s+)*(?:speak|am fluent in|am learning|have been learning|have been studying|am studying|am taking|study|learn|know|am (?:a\s+)?native\s+(?:in|speaker of))\b|\bmy\s+(?:native|first|mother)\s+(?:language|tongue)\s+is\b|\b(?:i am|i'm)\s+bilingual\b/i,
+  String.raw`\b(?:i|we)\s+(?:also\s+|can\s+|do\s+|still\s+|mostly\s+|only\s+)*(?:speak|am fluent in|am learning|have been learning|have been studying|am studying|am taking|study|learn|know|am (?:a\s+)?native\s+(?:in|speaker of))\b|\bmy\s+(?:native|first|mother)\s+(?:language|tongue)\s+is\b|\b(?:i am|i'm)\s+bilingual\b`,
+  "i",
   "am fluent in|am taking|bilingual|know|language|learn|native|speak|study|tongue",
 );
-const EN_LEARNING = pattern(/\b(?:learning|studying|study|learn|taking)\b/i, "learn|study|taking");
+const EN_LEARNING = pattern(
+  String.raw`\b(?:learning|studying|study|learn|taking)\b`,
+  "i",
+  "learn|study|taking",
+);
 
 const LANGUAGES_EN_RE1 = pattern(
-  /\b(?:so|because|but|since|to|for|with|at|when|while)\b/i,
+  String.raw`\b(?:so|because|but|since|to|for|with|at|when|while)\b`,
+  "i",
   "at|because|but|for|since|so|to|when|while|with",
 );
 
@@ -69,16 +75,18 @@ export function languagesEn(text: string): Candidate[] {
 }
 
 const KO_SPEAK = pattern(
-  /할\s*줄\s*(?:알|아)|할\s*수\s*있|(?:잘|유창하게|조금|좀|약간|꽤|능숙하게)\s*(?:해|합니다|함|하는)|공부|배우|배워|배운|독학|구사|원어민|모국어|(?:어|말)(?:를|을|도|는|랑)?\s*(?:해요|합니다|해(?=$|\s|[.!~])|함|하고|하는데)|회화/,
+  String.raw`할\s*줄\s*(?:알|아)|할\s*수\s*있|(?:잘|유창하게|조금|좀|약간|꽤|능숙하게)\s*(?:해|합니다|함|하는)|공부|배우|배워|배운|독학|구사|원어민|모국어|(?:어|말)(?:를|을|도|는|랑)?\s*(?:해요|합니다|해(?=$|\s|[.!~])|함|하고|하는데)|회화`,
+  "",
   "공부|구사|꽤|능숙하게|독학|모국어|배우|배운|배워|약간|원어민|유창하게|잘|조금|좀|하고|하는데|할|함|합니다|해|회화",
 );
 const KO_LEARNING = pattern(
-  /공부|배우|배워|배운|독학|수업|학원/,
+  "공부|배우|배워|배운|독학|수업|학원",
+  "",
   "공부|독학|배우|배운|배워|수업|학원",
 );
 
-const LANGUAGES_KO_RE1 = pattern(/(?:이랑|랑|하고|와|과|,)$/, ",|과|랑|와|하고");
-const LANGUAGES_KO_RE2 = pattern(/(?<=[어말])(?:이랑|랑|하고|와|과|,)/, "말|어");
+const LANGUAGES_KO_RE1 = pattern("(?:이랑|랑|하고|와|과|,)$", "", ",|과|랑|와|하고");
+const LANGUAGES_KO_RE2 = pattern("(?<=[어말])(?:이랑|랑|하고|와|과|,)", "", "말|어");
 
 /** Korean: language names (particles stripped) in a clause with a speaking/learning verb. */
 export function languagesKo(text: string): Candidate[] {

@@ -560,7 +560,8 @@ export const PLACES_KO: ReadonlySet<string> = new Set(
 
 /** Suffixes of Korean place names (시, 구, 동, 역 …). */
 export const PLACE_SUFFIX_KO = pattern(
-  /[가-힣](?:시|도|구|군|동|읍|면|리|역|로|길)$/,
+  "[가-힣](?:시|도|구|군|동|읍|면|리|역|로|길)$",
+  "",
   "구|군|길|도|동|로|리|면|시|역|읍",
 );
 
@@ -568,76 +569,93 @@ export const PLACE_SUFFIX_KO = pattern(
 export const POSSESSION_KINDS: readonly (readonly [Pattern, string])[] = [
   [
     pattern(
-      /\b(?:car|suv|sedan|truck|tesla|hyundai|kia|bmw|mercedes|benz|audi|toyota|honda|ford|volvo|volkswagen|vw|porsche|subaru|mazda|nissan|lexus|genesis|prius|camry|civic|corolla|sonata|avante|elantra|ioniq|jeep|minivan)\b/i,
+      String.raw`\b(?:car|suv|sedan|truck|tesla|hyundai|kia|bmw|mercedes|benz|audi|toyota|honda|ford|volvo|volkswagen|vw|porsche|subaru|mazda|nissan|lexus|genesis|prius|camry|civic|corolla|sonata|avante|elantra|ioniq|jeep|minivan)\b`,
+      "i",
       "audi|avante|benz|bmw|camry|car|civic|corolla|elantra|ford|genesis|honda|hyundai|ioniq|jeep|kia|lexus|mazda|mercedes|minivan|nissan|porsche|prius|sedan|sonata|subaru|suv|tesla|toyota|truck|volkswagen|volvo|vw",
     ),
     "car",
   ],
   [
     pattern(
-      /(?:차|자동차|아반떼|소나타|쏘나타|그랜저|제네시스|쏘렌토|스포티지|카니발|모닝|레이|싼타페|투싼|팰리세이드|코나|아이오닉|테슬라|벤츠|아우디|볼보|토요타|도요타|프리우스|캠리|혼다|포르쉐|티볼리|니로|셀토스|캐스퍼|K[3579])/,
+      "(?:차|자동차|아반떼|소나타|쏘나타|그랜저|제네시스|쏘렌토|스포티지|카니발|모닝|레이|싼타페|투싼|팰리세이드|코나|아이오닉|테슬라|벤츠|아우디|볼보|토요타|도요타|프리우스|캠리|혼다|포르쉐|티볼리|니로|셀토스|캐스퍼|K[3579])",
+      "",
       "K3|K5|K7|K9|그랜저|니로|도요타|레이|모닝|벤츠|볼보|셀토스|소나타|스포티지|싼타페|쏘나타|쏘렌토|아반떼|아우디|아이오닉|제네시스|차|카니발|캐스퍼|캠리|코나|테슬라|토요타|투싼|티볼리|팰리세이드|포르쉐|프리우스|혼다",
     ),
     "car",
   ],
   [
     pattern(
-      /\b(?:e-?bike|bike|bicycle|scooter)\b|자전거|킥보드/i,
+      String.raw`\b(?:e-?bike|bike|bicycle|scooter)\b|자전거|킥보드`,
+      "i",
       "bicycle|bike|scooter|자전거|킥보드",
     ),
     "bike",
   ],
   [
-    pattern(/\b(?:motorcycle|motorbike)\b|오토바이/i, "motorbike|motorcycle|오토바이"),
+    pattern(
+      String.raw`\b(?:motorcycle|motorbike)\b|오토바이`,
+      "i",
+      "motorbike|motorcycle|오토바이",
+    ),
     "motorcycle",
   ],
   [
     pattern(
-      /\b(?:iphone|galaxy|pixel|phone|smartphone)\b|아이폰|갤럭시|핸드폰|휴대폰|스마트폰|폰/i,
+      String.raw`\b(?:iphone|galaxy|pixel|phone|smartphone)\b|아이폰|갤럭시|핸드폰|휴대폰|스마트폰|폰`,
+      "i",
       "galaxy|phone|pixel|갤럭시|폰",
     ),
     "phone",
   ],
   [
     pattern(
-      /\b(?:macbook|laptop|thinkpad|notebook|chromebook)\b|맥북|노트북|그램/i,
+      String.raw`\b(?:macbook|laptop|thinkpad|notebook|chromebook)\b|맥북|노트북|그램`,
+      "i",
       "chromebook|laptop|macbook|notebook|thinkpad|그램|노트북|맥북",
     ),
     "laptop",
   ],
   [
     pattern(
-      /\b(?:ipad|tablet)\b|아이패드|태블릿|갤럭시탭/i,
+      String.raw`\b(?:ipad|tablet)\b|아이패드|태블릿|갤럭시탭`,
+      "i",
       "ipad|tablet|갤럭시탭|아이패드|태블릿",
     ),
     "tablet",
   ],
   [
     pattern(
-      /\b(?:ps5|ps4|playstation|xbox|nintendo|switch|steam deck)\b|플스|닌텐도|스위치|엑스박스/i,
+      String.raw`\b(?:ps5|ps4|playstation|xbox|nintendo|switch|steam deck)\b|플스|닌텐도|스위치|엑스박스`,
+      "i",
       "nintendo|playstation|ps4|ps5|steam deck|switch|xbox|닌텐도|스위치|엑스박스|플스",
     ),
     "console",
   ],
-  [pattern(/\b(?:camera|dslr|gopro)\b|카메라/i, "camera|dslr|gopro|카메라"), "camera"],
+  [
+    pattern(String.raw`\b(?:camera|dslr|gopro)\b|카메라`, "i", "camera|dslr|gopro|카메라"),
+    "camera",
+  ],
   [
     pattern(
-      /\b(?:house|apartment|condo|flat|home)\b|아파트|주택|오피스텔|빌라/i,
+      String.raw`\b(?:house|apartment|condo|flat|home)\b|아파트|주택|오피스텔|빌라`,
+      "i",
       "apartment|condo|flat|home|house|빌라|아파트|오피스텔|주택",
     ),
     "home",
   ],
-  [pattern(/\b(?:watch|apple watch)\b|시계|워치/i, "watch|시계|워치"), "watch"],
+  [pattern(String.raw`\b(?:watch|apple watch)\b|시계|워치`, "i", "watch|시계|워치"), "watch"],
   [
     pattern(
-      /\b(?:piano|guitar|violin|drum)s?\b|피아노|기타|바이올린/i,
+      String.raw`\b(?:piano|guitar|violin|drum)s?\b|피아노|기타|바이올린`,
+      "i",
       "drum|guitar|piano|violin|기타|바이올린|피아노",
     ),
     "instrument",
   ],
   [
     pattern(
-      /\b(?:computer|pc|desktop|imac)\b|컴퓨터|데스크탑/i,
+      String.raw`\b(?:computer|pc|desktop|imac)\b|컴퓨터|데스크탑`,
+      "i",
       "computer|desktop|imac|pc|데스크탑|컴퓨터",
     ),
     "computer",
@@ -671,18 +689,21 @@ export const EVENTS_EN =
 
 /** Time expressions that make a statement about the future a plan. */
 export const TIME_KO = pattern(
-  /(?:오늘\s*(?:저녁|밤|오후|아침)|내일|모레|글피|이번\s*(?:주|달|주말|여름|겨울|방학|휴가|연휴)|다음\s*(?:주|달|해|주말|학기|번)|다음주|다음달|담주|담달|다다음\s*주|이번주|이번달|주말|내년|올해\s*(?:여름|겨울|가을|봄|말)|연말|연휴|추석|설날|크리스마스|방학|\d+\s*월(?:\s*\d+\s*일)?|\d+\s*일\s*(?:뒤|후|에)|(?:월|화|수|목|금|토|일)요일|곧|조만간|며칠\s*(?:뒤|후)|\d+\s*(?:주|달|개월)\s*(?:뒤|후))/,
+  String.raw`(?:오늘\s*(?:저녁|밤|오후|아침)|내일|모레|글피|이번\s*(?:주|달|주말|여름|겨울|방학|휴가|연휴)|다음\s*(?:주|달|해|주말|학기|번)|다음주|다음달|담주|담달|다다음\s*주|이번주|이번달|주말|내년|올해\s*(?:여름|겨울|가을|봄|말)|연말|연휴|추석|설날|크리스마스|방학|\d+\s*월(?:\s*\d+\s*일)?|\d+\s*일\s*(?:뒤|후|에)|(?:월|화|수|목|금|토|일)요일|곧|조만간|며칠\s*(?:뒤|후)|\d+\s*(?:주|달|개월)\s*(?:뒤|후))`,
+  "",
   "곧|글피|내년|다음|달|며칠|모레|방학|설날|연말|연휴|오늘|올해|월|이번|일|조만간|주|추석|크리스마스",
 );
 
 export const TIME_EN = pattern(
-  /\b(?:tomorrow|tonight|today|next\s+(?:week|month|year|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday|spring|summer|fall|autumn|winter|semester)|this\s+(?:week|weekend|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday|spring|summer|fall|autumn|winter|evening|afternoon|morning)|on\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|in\s+(?:january|february|march|april|may|june|july|august|september|october|november|december)|in\s+(?:a|two|three|four|five|\d+)\s+(?:days?|weeks?|months?)|(?:january|february|march|april|may|june|july|august|september|october|november|december)\s+\d{1,2}(?:st|nd|rd|th)?|later\s+this\s+(?:week|month|year)|soon|the\s+day\s+after\s+tomorrow|over\s+the\s+holidays|for\s+christmas|at\s+\d{1,2}(?::\d{2})?\s*(?:am|pm)?)\b/i,
+  String.raw`\b(?:tomorrow|tonight|today|next\s+(?:week|month|year|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday|spring|summer|fall|autumn|winter|semester)|this\s+(?:week|weekend|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday|spring|summer|fall|autumn|winter|evening|afternoon|morning)|on\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|in\s+(?:january|february|march|april|may|june|july|august|september|october|november|december)|in\s+(?:a|two|three|four|five|\d+)\s+(?:days?|weeks?|months?)|(?:january|february|march|april|may|june|july|august|september|october|november|december)\s+\d{1,2}(?:st|nd|rd|th)?|later\s+this\s+(?:week|month|year)|soon|the\s+day\s+after\s+tomorrow|over\s+the\s+holidays|for\s+christmas|at\s+\d{1,2}(?::\d{2})?\s*(?:am|pm)?)\b`,
+  "i",
   "afternoon|april|at|august|autumn|christmas|day|december|evening|fall|february|january|july|june|march|may|month|morning|november|october|semester|september|soon|spring|summer|tomorrow|tonight|week|winter|year",
 );
 
 /** Korean organisation names and suffixes (for "X 다녀요" = works at X). */
 export const ORG_KO = pattern(
-  /(?:회사|전자|은행|병원|학교|대학교|대학|대학원|그룹|증권|증권사|카드|생명|보험|공사|공단|청|랩|연구소|연구원|스튜디오|센터|조선소|공장|물산|건설|제약|통신|상사|항공|백화점|마트|편의점|카페|식당|호텔|재단|협회|법인|사무소|스타트업|에이전시|기업|네이버|카카오|삼성|현대|엘지|LG|SK|KT|롯데|쿠팡|배민|토스|당근|라인|CJ|한화|포스코|신한|국민|우리|하나)$/,
+  "(?:회사|전자|은행|병원|학교|대학교|대학|대학원|그룹|증권|증권사|카드|생명|보험|공사|공단|청|랩|연구소|연구원|스튜디오|센터|조선소|공장|물산|건설|제약|통신|상사|항공|백화점|마트|편의점|카페|식당|호텔|재단|협회|법인|사무소|스타트업|에이전시|기업|네이버|카카오|삼성|현대|엘지|LG|SK|KT|롯데|쿠팡|배민|토스|당근|라인|CJ|한화|포스코|신한|국민|우리|하나)$",
+  "",
   "CJ|KT|LG|SK|건설|공단|공사|공장|국민|그룹|기업|네이버|당근|대학|라인|랩|롯데|마트|물산|배민|백화점|법인|병원|보험|사무소|삼성|상사|생명|센터|스타트업|스튜디오|식당|신한|에이전시|엘지|연구소|연구원|우리|은행|재단|전자|제약|조선소|증권|청|카드|카카오|카페|쿠팡|토스|통신|편의점|포스코|하나|학교|한화|항공|현대|협회|호텔|회사",
 );
 

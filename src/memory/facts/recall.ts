@@ -579,14 +579,15 @@ interface Query {
 }
 
 const KO_PARTICLE_END = pattern(
-  /(?:에서는|에서도|에서|에게|한테|으로|이랑|랑|하고|에는|에도|이는|은|는|이|가|을|를|의|에|로|도|와|과|만|요|야)$/,
+  "(?:에서는|에서도|에서|에게|한테|으로|이랑|랑|하고|에는|에도|이는|은|는|이|가|을|를|의|에|로|도|와|과|만|요|야)$",
+  "",
   "가|과|는|도|랑|로|를|만|야|에|와|요|은|을|의|이|하고|한테",
 );
 
-const PARSE_QUERY_RE1 = pattern(/[가-힣]/);
+const PARSE_QUERY_RE1 = pattern("[가-힣]");
 
-const PARSE_QUERY_RE2 = pattern(/[’‘]/g, "‘|’");
-const PARSE_QUERY_RE3 = pattern(/\s+/g);
+const PARSE_QUERY_RE2 = pattern("[’‘]", "g", "‘|’");
+const PARSE_QUERY_RE3 = pattern(String.raw`\s+`, "g");
 
 function parseQuery(query: string): Query {
   const lower = PARSE_QUERY_RE2.replace(query.normalize("NFKC").toLowerCase(), "'");
@@ -646,8 +647,8 @@ function matches(compiled: CompiledIntent, q: Query): boolean {
   return compiled.phrases.some((phrase) => q.spaced.includes(phrase));
 }
 
-const RELATIONS_IN_RE1 = pattern(/'s$/, "'s");
-const RELATIONS_IN_RE2 = pattern(/s$/, "s");
+const RELATIONS_IN_RE1 = pattern("'s$", "", "'s");
+const RELATIONS_IN_RE2 = pattern("s$", "", "s");
 
 /** Canonical relations the question names ("아내" / "wife" → wife; "아이" → every child). */
 function relationsIn(q: Query): Set<string> {

@@ -59,21 +59,30 @@ export type Need = string | (() => string);
 export const PATTERNS: Pattern[] = [];
 
 export class Pattern {
-  /** The expression as given (for `replace`/`split`, which use it directly). */
-  readonly regex: RegExp;
+  private made: RegExp | undefined;
   private readonly fold: boolean;
+  private readonly global: boolean;
   private run: RegExp | undefined;
   private groups: readonly (readonly string[])[] | null | undefined;
   private primed = 0;
 
   constructor(
-    regex: RegExp,
+    readonly source: string,
+    readonly flags: string,
     readonly need?: Need,
   ) {
-    this.regex = regex;
-    this.fold = regex.ignoreCase;
-    this.run = regex.global ? regex : undefined;
+    this.fold = flags.includes("i");
+    this.global = flags.includes("g");
     PATTERNS.push(this);
+  }
+
+  /**
+   * The expression (for `replace`/`split`, which use it directly), made on first use: an
+   * isolate that never reaches a rule does not even parse its expression.
+   */
+  get regex(): RegExp {
+    if (this.made === undefined) this.made = new RegExp(this.source, this.flags);
+    return this.made;
   }
 
   /** The need list's groups (undefined when the pattern has none). */
@@ -104,7 +113,7 @@ export class Pattern {
   private ready(text: string): RegExp {
     let run = this.run;
     if (run === undefined) {
-      run = new RegExp(this.regex.source, `${this.regex.flags}g`);
+      run = this.global ? this.regex : new RegExp(this.source, `${this.flags}g`);
       this.run = run;
     }
     if (this.primed !== 3) {
@@ -142,7 +151,7 @@ export class Pattern {
    */
   replace(text: string, replacement: string): string {
     if (!this.can(text)) return text;
-    if (this.regex.global || replacement.includes("$")) {
+    if (this.global || replacement.includes("$")) {
       return text.replace(this.regex, replacement);
     }
     const match = this.first(text);
@@ -163,7 +172,7 @@ export class Pattern {
   /** Every match (of a global expression; one at most otherwise). */
   all(text: string): RegExpExecArray[] {
     if (!this.can(text)) return [];
-    if (!this.regex.global) {
+    if (!this.global) {
       const match = this.first(text);
       return match === null ? [] : [match];
     }
@@ -171,9 +180,12 @@ export class Pattern {
   }
 }
 
-/** A pattern over `regex` (see the file header); `need` as {@link Need}. */
-export function pattern(regex: RegExp, need?: Need): Pattern {
-  return new Pattern(regex, need);
+/**
+ * A pattern over `new RegExp(source, flags)` (see the file header; `need` as {@link Need}).
+ * Written with String.raw so the source reads as a literal would.
+ */
+export function pattern(source: string, flags = "", need?: Need): Pattern {
+  return new Pattern(source, flags, need);
 }
 
 /**
@@ -190,9 +202,4 @@ export function allMatches(regex: RegExp, text: string): RegExpExecArray[] {
   }
   regex.lastIndex = 0;
   return out;
-}
-
-/** A pattern over `new RegExp(source, flags)` (for expressions built from word lists). */
-export function patternOf(source: string, flags = "", need?: Need): Pattern {
-  return new Pattern(new RegExp(source, flags), need);
 }

@@ -58,7 +58,7 @@ export const MAX_VALUE_CHARS = 120;
 export const MAX_TEXT_CHARS = 400;
 export const MAX_ID_CHARS = 100;
 
-const HANGUL = pattern(/[\u3131-\u318e\uac00-\ud7a3]/);
+const HANGUL = pattern(String.raw`[\u3131-\u318e\uac00-\ud7a3]`);
 
 export function hasHangul(text: string): boolean {
   return HANGUL.test(text);
@@ -68,7 +68,7 @@ export function langOf(text: string): FactLang {
   return hasHangul(text) ? "ko" : "en";
 }
 
-const CLEAN_TEXT_RE1 = pattern(/\s+/g);
+const CLEAN_TEXT_RE1 = pattern(String.raw`\s+`, "g");
 
 /** Collapses whitespace and trims; NFC so Hangul compares by syllable. */
 export function cleanText(text: string): string {
@@ -79,7 +79,7 @@ export function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
-const VALUE_KEY_RE1 = pattern(/^[a-z]{4,}s$/, "s");
+const VALUE_KEY_RE1 = pattern("^[a-z]{4,}s$", "", "s");
 
 /**
  * The comparison key of a value: NFKC, lower case, letters and digits only; English words
@@ -99,7 +99,7 @@ export function factId(category: FactCategory, value: string, key?: string): str
   return clip(`${category}:${sub}`, MAX_ID_CHARS);
 }
 
-const HAS_BATCHIM_RE1 = pattern(/[0-9]/);
+const HAS_BATCHIM_RE1 = pattern("[0-9]");
 
 // --- Korean particles (josa) for the generated text -------------------------------------
 

@@ -62,7 +62,7 @@ const CHAT_STOP = `she hers herself its itself they'll i'm i've i'd i'll im ive 
 
 const STOP_EN: ReadonlySet<string> = new Set([...eng, ...CHAT_STOP]);
 
-const PATTERN_RE1 = pattern(/^[a-z]{3,}$/);
+const PATTERN_RE1 = pattern("^[a-z]{3,}$");
 
 /**
  * Words of a question that ask about the conversation itself ("what did I say", "내가
@@ -81,10 +81,10 @@ const QUERY_STOP: ReadonlySet<string> = new Set(
 const HANGUL_RUN = /[\uac00-\ud7a3]+|[^\uac00-\ud7a3]+/g;
 /** Han, Kana, Thai, Lao, Myanmar, Khmer (plain ranges: script properties cost a cold isolate ms). */
 const NO_SPACE_SCRIPT = pattern(
-  /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff]/,
+  String.raw`[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff]`,
 );
-const HANGUL = pattern(/^[\uac00-\ud7a3]+$/);
-const LATIN_MARKED = pattern(/[\u00c0-\u024f\u1e00-\u1eff]/);
+const HANGUL = pattern(String.raw`^[\uac00-\ud7a3]+$`);
+const LATIN_MARKED = pattern(String.raw`[\u00c0-\u024f\u1e00-\u1eff]`);
 
 let segmenter: Intl.Segmenter | undefined;
 
@@ -96,10 +96,10 @@ function segmentWords(word: string): string[] {
   return out;
 }
 
-const LATIN_TERM_RE1 = pattern(/^\d$/);
+const LATIN_TERM_RE1 = pattern(String.raw`^\d$`);
 
-const LATIN_TERM_RE2 = pattern(/’/g, "’");
-const LATIN_TERM_RE3 = pattern(/\p{M}+/gu);
+const LATIN_TERM_RE2 = pattern("’", "g", "’");
+const LATIN_TERM_RE3 = pattern(String.raw`\p{M}+`, "gu");
 
 /** One English/other word → its term, or "" (stop word, one letter, too long). */
 function latinTerm(raw: string): string {
@@ -118,9 +118,9 @@ function latinTerm(raw: string): string {
   return term.length > MAX_TERM_CHARS ? "" : term;
 }
 
-const COLLECT_RE1 = pattern(/^\s*$/);
+const COLLECT_RE1 = pattern(String.raw`^\s*$`);
 
-const COLLECT_RE2 = pattern(/['’]+(?=[a-z\u00c0-\u024f]{3})/, "'|’");
+const COLLECT_RE2 = pattern(String.raw`['’]+(?=[a-z\u00c0-\u024f]{3})`, "", "'|’");
 
 /** Collects the terms of one text (see the file header). */
 function collect(text: unknown, drop: ReadonlySet<string> | undefined): string[] {

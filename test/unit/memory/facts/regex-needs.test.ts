@@ -175,9 +175,9 @@ describe("issue 14: the fact and recall patterns' need lists", () => {
   });
 
   it("replace, split and match are the expression's", () => {
-    const anchored = pattern(/[.!?~]+$/u, "!|.|?|~");
-    const global = pattern(/\b(?:i)'m\b/gi, "'m");
-    const split = pattern(/\s*[;,]\s*/, ",|;");
+    const anchored = pattern("[.!?~]+$", "u", "!|.|?|~");
+    const global = pattern(String.raw`\b(?:i)'m\b`, "gi", "'m");
+    const split = pattern(String.raw`\s*[;,]\s*`, "", ",|;");
     for (const text of ["민수예요!!", "I'm here, I'm there; ok", "", "nothing to do"]) {
       expect(anchored.replace(text, "")).toBe(text.replace(/[.!?~]+$/u, ""));
       expect(global.replace(text, "I am")).toBe(text.replace(/\b(?:i)'m\b/gi, "I am"));
