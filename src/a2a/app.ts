@@ -10,7 +10,8 @@
  *
  * Decisions:
  * - Bodies over `maxBodyBytes` (default 1 MiB) are refused before parsing: HTTP 413 with a
- *   JSON-RPC error -32600 and id null (the id was never read).
+ *   JSON-RPC error -32600 and id null (the id was never read). Bodies are decoded as strict
+ *   UTF-8 (invalid bytes: -32700) and may nest at most 64 levels (-32600; validate.ts).
  * - Every JSON-RPC error is answered with HTTP 200 (as the SDK does); clients read `error`.
  *   Only a bug in this module answers 500, still with a JSON-RPC body and no internals.
  * - A request without `id` is a JSON-RPC notification, which strictly gets no answer. The
@@ -31,6 +32,7 @@ import {
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { createLogger, type Logger } from "../log.ts";
+import { decodeUtf8 } from "../runtime/json-body.ts";
 import { A2ACallContext, RequestScopedTaskStore, type TurnState } from "./call-context.ts";
 import { buildAgentCard, legacyAgentCard, wantsLegacyCard } from "./card.ts";
 import { TurnExecutor } from "./executor.ts";
@@ -123,7 +125,13 @@ export function createA2AApp<R = undefined>(options: A2AAppOptions<R>): Hono {
         ),
     }),
     async (c) => {
-      const call = validateRpcBody(await c.req.text());
+      // Strict UTF-8: replacement characters would make distinct byte strings one contextId.
+      const text = decodeUtf8(await c.req.arrayBuffer());
+      if (text === undefined) {
+        const error = protocolError("v0.3", "parse", "the request body is not valid UTF-8");
+        return c.json(errorResponse(null, error));
+      }
+      const call = validateRpcBody(text);
       if (!call.ok) return c.json(errorResponse(call.id, call.error));
       const request = options.request ? options.request(c) : (undefined as R);
       const requestLog = options.requestLog ? options.requestLog(request) : log;

@@ -11,6 +11,7 @@
  */
 import { isLegacyJsonRpcMethod, isV1JsonRpcMethod } from "@a2a-js/sdk/compat/v0_3";
 import type { z } from "zod";
+import { parseJsonText } from "../runtime/json-body.ts";
 import { zodIssueLines } from "../zod-issues.ts";
 import {
   type Dialect,
@@ -70,12 +71,13 @@ function issueMessage(error: z.ZodError): string {
 }
 
 export function validateRpcBody(raw: string): ValidCall | InvalidCall {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    return fail(null, protocolError("v0.3", "parse", "the request body is not valid JSON"));
+  const json = parseJsonText(raw);
+  if (!json.ok) {
+    // Too deep: valid JSON, but no request we accept (and the SDK's conversions recurse).
+    const kind = json.problem === "depth" ? "invalidRequest" : "parse";
+    return fail(null, protocolError("v0.3", kind, `the request body ${json.message}`));
   }
+  const parsed = json.value;
   if (Array.isArray(parsed)) {
     return fail(
       null,
