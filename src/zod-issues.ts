@@ -38,11 +38,22 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out;
 }
 
-/** Adds a problem line to a field. */
+/**
+ * Adds a problem line to a field. Own properties only: a field named by the client
+ * (`toString`, `constructor`, `__proto__`) is a field like any other, never
+ * Object.prototype's member (reading one would throw; assigning `__proto__` would set the
+ * prototype instead of adding the field).
+ */
 export function addFieldError(errors: FieldErrors, field: string, line: string): void {
-  const lines = errors[field] ?? [];
-  lines.push(line);
-  errors[field] = lines;
+  const lines = Object.hasOwn(errors, field) ? errors[field] : undefined;
+  if (lines !== undefined) lines.push(line);
+  else
+    Object.defineProperty(errors, field, {
+      value: [line],
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
 }
 
 /** The issues grouped by field (see the file header). */

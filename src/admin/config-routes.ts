@@ -5,10 +5,11 @@
  *   effective config (postgres_dsn with its password masked), which layer set each key
  *   (default, code, env, registry, runtime), and the stored run-time layer. Reads the
  *   store (not this isolate's cache) and refreshes the cache.
- * - PATCH: a JSON object of MemoryConfig keys, merged into the run-time layer. `null` for
- *   an optional key (max_history_tokens, persist_trim_keep_groups) unsets it at run time.
- *   Unknown keys, bad values and deploy-time keys (backend, postgres_dsn) → 400 with
- *   `fieldErrors`, and nothing is stored.
+ * - PATCH: a JSON object of the run-time MemoryConfig keys, merged into the run-time layer.
+ *   `null` for an optional key (max_history_tokens, persist_trim_keep_groups) unsets it at
+ *   run time. Unknown keys (prototype names included), bad values, values over a key's
+ *   bound and deploy-time keys (backend, postgres_dsn) → 400 with `fieldErrors`, and
+ *   nothing is stored; so does a body that is not strict UTF-8 JSON or nests too deep.
  * - DELETE `?key=window_size&key=…`: drop those keys from the run-time layer (they fall back
  *   to registry/env/code/defaults); without `key`, drop the whole run-time layer.
  */
@@ -20,11 +21,13 @@ import {
   type MemoryConfigErrorDetails,
   type MemoryConfigKey,
   type MemoryConfigPatch,
-  parseMemoryConfigPatch,
+  type MemoryConfigRuntimePatch,
+  parseRuntimeConfigPatch,
 } from "../memory/config.ts";
 import { resolveAgentConfig } from "../runtime/config.ts";
 import type { RequestContext } from "../runtime/context.ts";
 import { type AppEnv, requestContextOf } from "../runtime/http.ts";
+import { MAX_JSON_DEPTH, parseJsonBody } from "../runtime/json-body.ts";
 import {
   DEPLOY_TIME_KEYS,
   loadRuntimeSettings,
@@ -58,7 +61,7 @@ function fieldErrorsOf(error: unknown): Record<string, string[]> | undefined {
 /** The stored layer as a patch; a broken stored layer is reported, not thrown. */
 function parseStored(settings: RuntimeSettings): MemoryConfigPatch {
   try {
-    return parseMemoryConfigPatch(settings.memory, "runtime");
+    return parseRuntimeConfigPatch(settings.memory, "runtime");
   } catch (error) {
     const fieldErrors = fieldErrorsOf(error);
     if (fieldErrors === undefined) throw error;
@@ -88,50 +91,37 @@ function configBody(ctx: RequestContext, settings: RuntimeSettings) {
   };
 }
 
-async function readPatchBody(c: AdminContext): Promise<Record<string, unknown>> {
-  let body: unknown;
-  try {
-    body = await c.req.json();
-  } catch {
+const BODY_LINES = {
+  encoding: "not valid UTF-8",
+  syntax: "not JSON",
+  depth: `nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`,
+} as const;
+
+/** The body as JSON: strict UTF-8, no deep nesting (runtime/json-body.ts). */
+async function readPatchBody(c: AdminContext): Promise<unknown> {
+  const body = parseJsonBody(await c.req.arrayBuffer());
+  if (!body.ok) {
     throw badRequest("the body must be a JSON object of MemoryConfig keys", {
-      "(root)": ["not JSON"],
+      "(root)": [BODY_LINES[body.problem]],
     });
   }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw badRequest("the body must be a JSON object of MemoryConfig keys", {
-      "(root)": ["must be an object of memory settings"],
-    });
-  }
-  return body as Record<string, unknown>;
+  return body.value;
 }
 
-/** Validates a PATCH body; all problems at once, as field errors. */
-export function validatePatch(body: Record<string, unknown>): MemoryConfigPatch {
-  const fieldErrors: Record<string, string[]> = {};
-  const rest: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(body)) {
-    if ((DEPLOY_TIME_KEYS as readonly string[]).includes(key)) {
-      fieldErrors[key] = [
-        `cannot be changed at run time: it decides where conversations are stored; set it in code, env (${key === "backend" ? "MEMORY_BACKEND" : "POSTGRES_MEMORY_DSN"}) or the registry and deploy`,
-      ];
-    } else {
-      rest[key] = value;
-    }
-  }
-  let patch: MemoryConfigPatch = {};
+/**
+ * Validates a PATCH body: a strict object of the run-time keys (memoryConfigRuntimeSchema),
+ * every problem at once as field errors. Anything else is an unknown key — deploy-time keys
+ * (with where to set them), misspellings, and `__proto__`, `constructor`, `toString` alike —
+ * and nothing is stored.
+ */
+export function validatePatch(body: unknown): MemoryConfigRuntimePatch {
   try {
-    patch = parseMemoryConfigPatch(rest, "PATCH /api/v1/memory/config");
+    return parseRuntimeConfigPatch(body, "PATCH /api/v1/memory/config");
   } catch (error) {
-    const more = fieldErrorsOf(error);
-    if (more === undefined) throw error;
-    for (const [field, lines] of Object.entries(more)) {
-      fieldErrors[field] = [...(fieldErrors[field] ?? []), ...lines];
-    }
-  }
-  if (Object.keys(fieldErrors).length > 0) {
+    const fieldErrors = fieldErrorsOf(error);
+    if (fieldErrors === undefined) throw error;
     throw badRequest("invalid memory config; nothing was stored", fieldErrors);
   }
-  return patch;
 }
 
 export function registerConfigRoutes(app: Hono<AppEnv>): void {
@@ -147,7 +137,7 @@ export function registerConfigRoutes(app: Hono<AppEnv>): void {
     const current = await loadRuntimeSettings(ctx, { fresh: true });
     const merged = { ...current.memory, ...patch };
     try {
-      resolveWithRuntime(ctx, parseMemoryConfigPatch(merged, "runtime"));
+      resolveWithRuntime(ctx, parseRuntimeConfigPatch(merged, "runtime"));
     } catch (error) {
       const fieldErrors = fieldErrorsOf(error);
       if (fieldErrors === undefined) throw error;

@@ -61,8 +61,10 @@ export function suggestKey(
   known: readonly string[],
   aliases: Readonly<Record<string, string>> = {},
 ): string | undefined {
-  const aliased = aliases[unknown] ?? aliases[unknown.toUpperCase()];
-  if (aliased !== undefined) return aliased;
+  // Own keys only: "constructor" or "toString" must not find Object.prototype's members.
+  const alias = (key: string) => (Object.hasOwn(aliases, key) ? aliases[key] : undefined);
+  const aliased = alias(unknown) ?? alias(unknown.toUpperCase());
+  if (aliased !== undefined && known.includes(aliased)) return aliased;
   const wanted = normalizeKey(unknown);
   const same = known.find((key) => normalizeKey(key) === wanted);
   if (same !== undefined) return same;
@@ -83,6 +85,8 @@ export interface IssueFormatOptions {
   aliases?: Readonly<Record<string, string>>;
   /** Renames a config key in the output (the env reader reports variable names). */
   label?: (key: string) => string;
+  /** A fixed line for some unknown keys (e.g. a deploy-time key in the run-time layer). */
+  keyLine?: (key: string) => string | undefined;
 }
 
 /** Groups zod issues by field, one readable line per problem (the shared formatter). */
@@ -92,6 +96,8 @@ export function issuesToFieldErrors(
 ): Record<string, string[]> {
   return zodFieldErrors(issues, {
     unknownKey: (key) => {
+      const fixed = options.keyLine?.(key);
+      if (fixed !== undefined) return fixed;
       const suggestion = suggestKey(key, options.knownKeys, options.aliases);
       return suggestion === undefined
         ? `unknown key; known keys are ${options.knownKeys.join(", ")}`

@@ -4,7 +4,12 @@
  * in config.ts; the environment variables are read in config-env.ts.
  */
 import { z } from "zod";
-import { issuesToFieldErrors, memoryConfigError, showValue } from "./config-issues.ts";
+import {
+  type IssueFormatOptions,
+  issuesToFieldErrors,
+  memoryConfigError,
+  showValue,
+} from "./config-issues.ts";
 
 export const MEMORY_BACKENDS = ["off", "in_memory", "postgres", "sqlite"] as const;
 export const FACTS_MODES = ["off", "heuristic", "llm"] as const;
@@ -36,10 +41,24 @@ function choice<const T extends readonly [string, ...string[]]>(values: T, hyphe
   });
 }
 
-function whole(min: number) {
+/**
+ * Upper bounds of the whole-number keys that have one, the same in every layer (code, env,
+ * registry, run time). `window_size` and `max_history_tokens` size what each turn reads and
+ * sends (a window larger than any model's context only costs); the seed cap cannot exceed
+ * the items a request may carry (`metadata.history`, seed.ts).
+ */
+export const MEMORY_CONFIG_MAX = {
+  window_size: 1000,
+  max_history_tokens: 1_000_000,
+  a2a_history_max_messages: 1000,
+} as const;
+
+function whole(min: number, max?: number) {
+  const range = max === undefined ? `>= ${min}` : `>= ${min} and <= ${max}`;
   const message = (issue: { input?: unknown }) =>
-    `must be a whole number >= ${min}, got ${showValue(issue.input)}`;
-  return z.int({ error: message }).min(min, { error: message });
+    `must be a whole number ${range}, got ${showValue(issue.input)}`;
+  const int = z.int({ error: message }).min(min, { error: message });
+  return max === undefined ? int : int.max(max, { error: message });
 }
 
 const flag = () =>
@@ -55,16 +74,16 @@ const field = {
   postgres_dsn: z
     .string({ error: (issue) => `must be a DSN string, got ${showValue(issue.input)}` })
     .min(1, { error: "must not be empty (leave it out to unset it)" }),
-  window_size: whole(1),
+  window_size: whole(1, MEMORY_CONFIG_MAX.window_size),
   history_aware: flag(),
-  max_history_tokens: whole(1),
+  max_history_tokens: whole(1, MEMORY_CONFIG_MAX.max_history_tokens),
   persist_trim_keep_groups: whole(1),
   summarize: flag(),
   summarize_threshold: whole(1),
   facts_mode: choice(FACTS_MODES),
   fact_recall_max_items: whole(1),
   prompt_context_mode: choice(PROMPT_CONTEXT_MODES),
-  a2a_history_max_messages: whole(0),
+  a2a_history_max_messages: whole(0, MEMORY_CONFIG_MAX.a2a_history_max_messages),
 } as const;
 
 /** A complete MemoryConfig: unknown keys are errors; absent keys take their default. */
@@ -106,13 +125,31 @@ export const memoryConfigPatchSchema = z.strictObject({
   a2a_history_max_messages: field.a2a_history_max_messages.optional(),
 });
 
+/** Keys only the deploy-time layers (code, env, registry) may set: where data is stored. */
+export const DEPLOY_TIME_CONFIG_KEYS = ["backend", "postgres_dsn"] as const;
+
+/**
+ * The run-time layer (`PATCH /api/v1/memory/config`, and the layer it stored): exactly the
+ * keys that may change while running, strict. A deploy-time key is an error there, like any
+ * other key outside the schema (`__proto__`, `constructor`, misspellings).
+ */
+export const memoryConfigRuntimeSchema = memoryConfigPatchSchema.omit({
+  backend: true,
+  postgres_dsn: true,
+});
+
 export type MemoryConfig = z.output<typeof memoryConfigSchema>;
 /** What a caller may write: every key optional (defaults fill the rest). */
 export type MemoryConfigInput = z.input<typeof memoryConfigSchema>;
 export type MemoryConfigPatch = z.output<typeof memoryConfigPatchSchema>;
+export type MemoryConfigRuntimePatch = z.output<typeof memoryConfigRuntimeSchema>;
 export type MemoryConfigKey = keyof MemoryConfig;
+export type MemoryConfigRuntimeKey = keyof MemoryConfigRuntimePatch;
 
 export const MEMORY_CONFIG_KEYS = Object.keys(memoryConfigSchema.shape) as MemoryConfigKey[];
+export const RUNTIME_CONFIG_KEYS = Object.keys(
+  memoryConfigRuntimeSchema.shape,
+) as MemoryConfigRuntimeKey[];
 
 /** The defaults of every key that has one (the optional keys are unset by default). */
 export const MEMORY_CONFIG_DEFAULTS: Readonly<MemoryConfig> = Object.freeze(
@@ -141,15 +178,31 @@ export const MEMORY_ENV_VARS = {
 
 export type MemoryEnvVar = keyof typeof MEMORY_ENV_VARS;
 
-function check<S extends z.ZodType>(schema: S, input: unknown, source: string): z.output<S> {
+function check<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  source: string,
+  options: IssueFormatOptions = { knownKeys: MEMORY_CONFIG_KEYS, aliases: MEMORY_ENV_VARS },
+): z.output<S> {
   const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
-  const fieldErrors = issuesToFieldErrors(result.error.issues, {
-    knownKeys: MEMORY_CONFIG_KEYS,
-    aliases: MEMORY_ENV_VARS,
-  });
-  throw memoryConfigError(fieldErrors, source);
+  throw memoryConfigError(issuesToFieldErrors(result.error.issues, options), source);
 }
+
+/** The env variable of a key (`backend` → `MEMORY_BACKEND`). */
+function variableOf(key: MemoryConfigKey): string {
+  const found = Object.entries(MEMORY_ENV_VARS).find(([, k]) => k === key);
+  return found?.[0] ?? key;
+}
+
+const RUNTIME_FORMAT: IssueFormatOptions = {
+  knownKeys: RUNTIME_CONFIG_KEYS,
+  aliases: MEMORY_ENV_VARS,
+  keyLine: (key) =>
+    (DEPLOY_TIME_CONFIG_KEYS as readonly string[]).includes(key)
+      ? `cannot be changed at run time: it decides where conversations are stored; set it in code, env (${variableOf(key as MemoryConfigKey)}) or the registry and deploy`
+      : undefined,
+};
 
 /**
  * Validates a complete MemoryConfig and fills defaults. Throws
@@ -163,4 +216,15 @@ export function parseMemoryConfig(input: unknown, source = "code"): MemoryConfig
 /** Validates one partial layer (see {@link memoryConfigPatchSchema}); same errors. */
 export function parseMemoryConfigPatch(input: unknown, source = "code"): MemoryConfigPatch {
   return check(memoryConfigPatchSchema, input ?? {}, source);
+}
+
+/**
+ * Validates the run-time layer (see {@link memoryConfigRuntimeSchema}): the body of a PATCH,
+ * or the layer as stored. Same errors; a deploy-time key says where to set it instead.
+ */
+export function parseRuntimeConfigPatch(
+  input: unknown,
+  source = "runtime",
+): MemoryConfigRuntimePatch {
+  return check(memoryConfigRuntimeSchema, input ?? {}, source, RUNTIME_FORMAT);
 }

@@ -9,7 +9,8 @@
  *   2. `code`     — the MemoryConfig given in code (`defineAgent({ memory })`)
  *   3. `env`      — Worker vars / `.dev.vars` ({@link MEMORY_ENV_VARS})
  *   4. `registry` — the registry's Memory entity config (same keys, R7.6)
- *   5. `runtime`  — a run-time change, `PATCH /api/v1/memory/config` (R10.2)
+ *   5. `runtime`  — a run-time change, `PATCH /api/v1/memory/config` (R10.2); only the
+ *                   run-time keys (never `backend` or `postgres_dsn`)
  *
  * A layer that leaves a key out does not touch it; in a layer, `null` for an optional key
  * (`postgres_dsn`, `max_history_tokens`, `persist_trim_keep_groups`) unsets it. Every layer
@@ -25,29 +26,37 @@ import {
   type MemoryConfigPatch,
   parseMemoryConfig,
   parseMemoryConfigPatch,
+  parseRuntimeConfigPatch,
 } from "./config-schema.ts";
 
 export { memoryConfigFromEnv } from "./config-env.ts";
 export type { MemoryConfigErrorDetails } from "./config-issues.ts";
 export {
+  DEPLOY_TIME_CONFIG_KEYS,
   FACTS_MODES,
   type FactsMode,
   MEMORY_BACKENDS,
   MEMORY_CONFIG_DEFAULTS,
   MEMORY_CONFIG_KEYS,
+  MEMORY_CONFIG_MAX,
   MEMORY_ENV_VARS,
   type MemoryBackend,
   type MemoryConfig,
   type MemoryConfigInput,
   type MemoryConfigKey,
   type MemoryConfigPatch,
+  type MemoryConfigRuntimeKey,
+  type MemoryConfigRuntimePatch,
   type MemoryEnvVar,
   memoryConfigPatchSchema,
+  memoryConfigRuntimeSchema,
   memoryConfigSchema,
   PROMPT_CONTEXT_MODES,
   type PromptContextMode,
   parseMemoryConfig,
   parseMemoryConfigPatch,
+  parseRuntimeConfigPatch,
+  RUNTIME_CONFIG_KEYS,
 } from "./config-schema.ts";
 
 /** The layer that set a key's effective value. */
@@ -76,7 +85,7 @@ export function resolveMemoryConfig(layers: MemoryConfigLayers = {}): ResolvedMe
     ["code", parseMemoryConfigPatch(layers.code, "code")],
     ["env", memoryConfigFromEnv(layers.env ?? {})],
     ["registry", parseMemoryConfigPatch(layers.registry, "registry")],
-    ["runtime", parseMemoryConfigPatch(layers.runtime, "runtime")],
+    ["runtime", parseRuntimeConfigPatch(layers.runtime, "runtime")],
   ];
   const merged: Record<string, unknown> = {};
   const sources = Object.fromEntries(MEMORY_CONFIG_KEYS.map((key) => [key, "default"])) as Record<
