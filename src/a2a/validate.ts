@@ -11,6 +11,7 @@
  */
 import { isLegacyJsonRpcMethod, isV1JsonRpcMethod } from "@a2a-js/sdk/compat/v0_3";
 import type { z } from "zod";
+import { seedInputProblem } from "../memory/seed.ts";
 import { parseJsonText } from "../runtime/json-body.ts";
 import { zodIssueLines } from "../zod-issues.ts";
 import {
@@ -167,6 +168,9 @@ function normaliseSend(params: Record<string, unknown>, dialect: Dialect): TurnR
   }
   const metadata = params.metadata as Record<string, unknown> | undefined;
   const hasHistory = metadata !== undefined && metadata.history !== undefined;
+  // The seed's size caps, before the turn: an oversized history is refused, never stored.
+  const seedProblem = hasHistory ? seedInputProblem(metadata.history) : undefined;
+  if (seedProblem !== undefined) return seedProblem;
   return { text, history: hasHistory ? metadata.history : undefined, hasHistory };
 }
 

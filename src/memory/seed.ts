@@ -6,8 +6,11 @@
  *
  * The seed is UNTRUSTED input (R5.2). Rules:
  *
- * - `history` absent (`undefined`) → no seed. Anything else that is not a list (an object,
- *   a string, `null`, …) → `LlamonError("INPUT_INVALID")`: the request is rejected.
+ * - `history` absent (`undefined`) → no seed. Not a list (an object, a string, `null`, …),
+ *   over SEED_MAX_ITEMS items or over SEED_MAX_PARTS parts in all → INPUT_INVALID, checked
+ *   before any item is ({@link seedInputProblem}; the A2A endpoint checks it before the
+ *   turn). So the report stays small: at most one entry per item and per part, each reason
+ *   short (the values and keys it quotes are cut to 32 characters).
  * - An item becomes a message only when it is a plain text message of the user or the
  *   agent: roles `user` → HumanMessage, `agent` → AIMessage. Accepted spellings (any case):
  *   `user`, `role_user` (A2A v1.0 JSON enum); `agent`, `role_agent`, and `assistant` as an
@@ -40,6 +43,7 @@
  */
 import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { LlamonError } from "../errors.ts";
+import { MEMORY_CONFIG_MAX } from "./config-schema.ts";
 
 export interface SeedReport {
   /** Messages in the seed. */
@@ -71,6 +75,12 @@ export interface SeedOptions {
 
 export const SEED_MAX_TEXT_CHARS = 8000;
 export const SEED_MAX_TOTAL_CHARS = 64_000;
+/** Most items a `history` may have; also the largest `a2a_history_max_messages`. */
+export const SEED_MAX_ITEMS: number = MEMORY_CONFIG_MAX.a2a_history_max_messages;
+/** Most `parts` entries over all items of a `history`. */
+export const SEED_MAX_PARTS = 1000;
+/** Part problems quoted in the reason of an item dropped for having no text part. */
+const MAX_PART_REASONS = 3;
 
 type SeedRole = "user" | "agent";
 
@@ -83,18 +93,10 @@ const ROLES: ReadonlyMap<string, SeedRole> = new Map([
   ["assistant", "agent"],
 ]);
 
-const ITEM_FIELDS = new Set([
-  "role",
-  "parts",
-  "text",
-  "kind",
-  "messageId",
-  "contextId",
-  "taskId",
-  "metadata",
-  "extensions",
-  "referenceTaskIds",
-]);
+/** The A2A Message fields an item may carry. */
+const ITEM_FIELDS = new Set(
+  "role parts text kind messageId contextId taskId metadata extensions referenceTaskIds".split(" "),
+);
 const PART_FIELDS = new Set(["kind", "text", "metadata", "mediaType"]);
 const NON_TEXT_PART_FIELDS = ["file", "data", "raw", "url"] as const;
 
@@ -107,9 +109,15 @@ function isRecord(value: unknown): value is Item {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** Control characters and lone surrogates: shown as "?" (a reason stays short as JSON). */
+const UNSHOWN = /[\p{Cc}\p{Cs}]/gu;
+
+/** A value quoted in a reason: strings cut to 32 characters, other values by their kind. */
 function show(value: unknown): string {
-  if (typeof value === "string")
-    return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === "string") {
+    const cut = value.length > 32 ? `${value.slice(0, 32)}…` : value;
+    return `"${cut.replace(UNSHOWN, "?")}"`;
+  }
   if (value === null) return "null";
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "an object";
@@ -136,7 +144,7 @@ function partText(part: unknown): { text: string } | { reason: string } {
   const media = NON_TEXT_PART_FIELDS.find((key) => Object.hasOwn(part, key));
   if (media !== undefined) return { reason: `non-text part (${media})` };
   const extra = Object.keys(part).find((key) => !PART_FIELDS.has(key));
-  if (extra !== undefined) return { reason: `unexpected key "${extra}"` };
+  if (extra !== undefined) return { reason: `unexpected key ${show(extra)}` };
   if (typeof part.text !== "string") return { reason: `text is ${show(part.text)}, not a string` };
   return { text: part.text };
 }
@@ -161,8 +169,9 @@ function textsOfParts(parts: unknown, role: SeedRole, index: number): Texts {
     else partsDropped.push({ index, part, reason: result.reason });
   }
   if (texts.length > 0) return { texts, partsDropped };
-  const why = partsDropped.map((p) => `part ${p.part}: ${p.reason}`).join("; ");
-  return { reason: why === "" ? "no text part (parts is empty)" : `no text part (${why})` };
+  const why = partsDropped.slice(0, MAX_PART_REASONS).map((p) => `part ${p.part}: ${p.reason}`);
+  if (partsDropped.length > why.length) why.push(`and ${partsDropped.length - why.length} more`);
+  return { reason: `no text part (${why.length === 0 ? "parts is empty" : why.join("; ")})` };
 }
 
 /** The texts of an item (from `parts` or `text`), or why the item is dropped. */
@@ -196,7 +205,8 @@ function checkItem(item: unknown, index: number, maxTextChars: number): Checked 
   }
   const extra = Object.keys(item).find((key) => !ITEM_FIELDS.has(key));
   if (extra !== undefined) {
-    return { ok: false, reason: `unexpected field "${extra}": only text messages are accepted` };
+    const reason = `unexpected field ${show(extra)}: only text messages are accepted`;
+    return { ok: false, reason };
   }
   const claim = conflictingRole(item.metadata, role, "metadata");
   if (claim !== undefined) return { ok: false, reason: claim };
@@ -216,13 +226,30 @@ function checkItem(item: unknown, index: number, maxTextChars: number): Checked 
 
 function cap(value: number | undefined, fallback: number, name: string): number {
   const result = value ?? fallback;
-  if (!Number.isInteger(result) || result < 0) {
-    throw new LlamonError(
-      "CONFIG_INVALID",
-      `${name} must be a whole number >= 0, got ${String(value)}`,
-    );
+  if (Number.isInteger(result) && result >= 0) return result;
+  const message = `${name} must be a whole number >= 0, got ${String(value)}`;
+  throw new LlamonError("CONFIG_INVALID", message);
+}
+
+/**
+ * Why a whole `history` is rejected (not a list, too many items or parts), else undefined.
+ * Cheap (it reads no item beyond its `parts` length), so it runs before any other work.
+ */
+export function seedInputProblem(history: unknown): string | undefined {
+  if (!Array.isArray(history)) {
+    return `params.metadata.history must be a list of {role: "user"|"agent", parts|text} messages, got ${show(history)}`;
   }
-  return result;
+  if (history.length > SEED_MAX_ITEMS) {
+    return `params.metadata.history has ${history.length} items; at most ${SEED_MAX_ITEMS} are accepted (send the newest)`;
+  }
+  let parts = 0;
+  for (const item of history) {
+    if (isRecord(item) && Array.isArray(item.parts)) parts += item.parts.length;
+  }
+  if (parts > SEED_MAX_PARTS) {
+    return `params.metadata.history has ${parts} parts in all; at most ${SEED_MAX_PARTS} are accepted`;
+  }
+  return undefined;
 }
 
 /** Turns `params.metadata.history` into seed messages (see the file header). */
@@ -232,17 +259,16 @@ export function parseHistorySeed(history: unknown, options: SeedOptions): SeedRe
   const maxTotalChars = cap(options.maxTotalChars, SEED_MAX_TOTAL_CHARS, "maxTotalChars");
   const report: SeedReport = { accepted: 0, dropped: [], truncated: 0, partsDropped: [] };
   if (history === undefined) return { messages: [], report };
-  if (!Array.isArray(history)) {
-    throw new LlamonError(
-      "INPUT_INVALID",
-      `params.metadata.history must be a list of {role: "user"|"agent", parts|text} messages, got ${show(history)}`,
-      { details: { field: "params.metadata.history" } },
-    );
+  const problem = seedInputProblem(history);
+  if (problem !== undefined) {
+    throw new LlamonError("INPUT_INVALID", problem, {
+      details: { field: "params.metadata.history" },
+    });
   }
-
+  const items = history as readonly unknown[];
   const valid: (Checked & { ok: true; index: number })[] = [];
-  for (let index = 0; index < history.length; index++) {
-    const checked = checkItem(history[index], index, maxTextChars);
+  for (let index = 0; index < items.length; index++) {
+    const checked = checkItem(items[index], index, maxTextChars);
     if (checked.ok) valid.push({ ...checked, index });
     else report.dropped.push({ index, reason: checked.reason });
   }
