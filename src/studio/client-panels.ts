@@ -90,7 +90,7 @@ function fieldInput(f, value) {
     input.value = value === undefined ? "" : value;
   } else {
     attrs.type = f.kind === "int" ? "number" : "text";
-    if (f.kind === "int") { attrs.min = f.min; attrs.step = 1; attrs.inputmode = "numeric"; }
+    if (f.kind === "int") { attrs.min = f.min; attrs.max = f.max; attrs.step = 1; attrs.inputmode = "numeric"; }
     input = el("input", attrs);
     input.value = value === undefined || value === null ? "" : String(value);
     if (f.optional) input.placeholder = msg("unset");

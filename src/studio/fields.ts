@@ -7,6 +7,7 @@
 import {
   FACTS_MODES,
   MEMORY_BACKENDS,
+  MEMORY_CONFIG_MAX,
   type MemoryConfigKey,
   PROMPT_CONTEXT_MODES,
 } from "../memory/config.ts";
@@ -17,6 +18,8 @@ export interface StudioField {
   kind: "boolean" | "int" | "choice" | "text";
   /** int: the smallest value. */
   min?: number;
+  /** int: the largest value (the schema's bound). */
+  max?: number;
   /** choice: the allowed values. */
   choices?: readonly string[];
   /** An optional key: empty means unset (sent as null). */
@@ -54,6 +57,7 @@ const FIELDS: StudioField[] = [
     key: "window_size",
     kind: "int",
     min: 1,
+    max: MEMORY_CONFIG_MAX.window_size,
     help: {
       ko: "모델에 보낼 최근 메시지 수 (group 단위)",
       en: "Recent messages sent to the model (whole groups)",
@@ -71,6 +75,7 @@ const FIELDS: StudioField[] = [
     key: "max_history_tokens",
     kind: "int",
     min: 1,
+    max: MEMORY_CONFIG_MAX.max_history_tokens,
     optional: true,
     help: { ko: "window의 토큰 상한 (비우면 없음)", en: "Token cap of the window (empty: none)" },
   },
@@ -120,6 +125,7 @@ const FIELDS: StudioField[] = [
     key: "a2a_history_max_messages",
     kind: "int",
     min: 0,
+    max: MEMORY_CONFIG_MAX.a2a_history_max_messages,
     help: { ko: "metadata.history 시드 상한", en: "Cap of the metadata.history seed" },
   },
 ];
