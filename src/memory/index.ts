@@ -6,11 +6,13 @@
  * Nothing here touches Node, Workers, HTTP or a database.
  */
 export {
+  DEPLOY_TIME_CONFIG_KEYS,
   FACTS_MODES,
   type FactsMode,
   MEMORY_BACKENDS,
   MEMORY_CONFIG_DEFAULTS,
   MEMORY_CONFIG_KEYS,
+  MEMORY_CONFIG_MAX,
   MEMORY_ENV_VARS,
   type MemoryBackend,
   type MemoryConfig,
@@ -19,16 +21,20 @@ export {
   type MemoryConfigKey,
   type MemoryConfigLayers,
   type MemoryConfigPatch,
+  type MemoryConfigRuntimePatch,
   type MemoryConfigSource,
   type MemoryEnvVar,
   memoryConfigFromEnv,
   memoryConfigPatchSchema,
+  memoryConfigRuntimeSchema,
   memoryConfigSchema,
   PROMPT_CONTEXT_MODES,
   type PromptContextMode,
   parseMemoryConfig,
   parseMemoryConfigPatch,
+  parseRuntimeConfigPatch,
   type ResolvedMemoryConfig,
+  RUNTIME_CONFIG_KEYS,
   resolveMemoryConfig,
   summaryPeriod,
 } from "./config.ts";
@@ -98,6 +104,8 @@ export {
 } from "./recall/index.ts";
 export {
   parseHistorySeed,
+  SEED_MAX_ITEMS,
+  SEED_MAX_PARTS,
   SEED_MAX_TEXT_CHARS,
   SEED_MAX_TOTAL_CHARS,
   type SeedOptions,
