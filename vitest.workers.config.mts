@@ -23,6 +23,8 @@ export function workersProject(
             POSTGRES_MEMORY_DSN: inject<string>("neonStyleDsn"),
             LLAMON_TEST_BACKEND: inject<string>("backendKind"),
             MIGRATION_COUNT: inject<number>("migrationCount"),
+            // Local development mode; the auth tests pass their own A2A_* per instance.
+            A2A_AUTH: "none",
             ...options.vars,
           },
         },

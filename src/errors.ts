@@ -28,6 +28,18 @@ export const ERROR_CODES = [
   "ADMIN_DISABLED",
   /** The admin token is missing or wrong. */
   "UNAUTHORIZED",
+  /** An A2A call without usable credentials (A2A_AUTH=api_key or jwt). */
+  "AUTH_REQUIRED",
+  /** An A2A call whose credentials were checked and refused (wrong, revoked, expired key or token). */
+  "AUTH_INVALID",
+  /** The credentials could not be checked (the identity provider's keys are unreachable). */
+  "AUTH_UNAVAILABLE",
+  /** Too many A2A calls by one principal (the A2A_RATE_LIMITER binding). */
+  "RATE_LIMITED",
+  /** A request body over the size limit, refused before it was parsed. */
+  "BODY_TOO_LARGE",
+  /** A request body that is not declared as JSON (Content-Type). */
+  "UNSUPPORTED_MEDIA_TYPE",
   /** Something that should not happen; a bug in llamon. */
   "INTERNAL",
 ] as const;

@@ -32,6 +32,7 @@ export async function workerSystem(proxy: ChildProxy, neonDsn: string): Promise<
     MEMORY_HISTORY_AWARE: "true",
     MEMORY_SUMMARIZE: "false",
     MEMORY_FACTS_MODE: "heuristic",
+    A2A_AUTH: "none",
   };
   const worker = await unstable_startWorker({
     config: resolve(ROOT, "wrangler.toml"),

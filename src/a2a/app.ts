@@ -9,33 +9,39 @@
  * - `GET /.well-known/agent-card.json` (and the older `/.well-known/agent.json`): the card.
  *
  * Decisions:
- * - Bodies over `maxBodyBytes` (default 1 MiB) are refused before parsing: HTTP 413 with a
- *   JSON-RPC error -32600 and id null (the id was never read). Bodies are decoded as strict
- *   UTF-8 (invalid bytes: -32700) and may nest at most 64 levels (-32600; validate.ts).
+ * - Before the body is parsed, every call passes the guard (guard.ts): a JSON Content-Type
+ *   (415), the size cap `maxBodyBytes` (default 1 MiB, 413), the caller's credentials
+ *   (`options.auth`, 401) and the per-principal rate limit (429). Its refusals are JSON-RPC
+ *   errors with id null (the id was never read).
+ * - The caller's principal travels to the SDK as a real `User` (auth/user.ts): the task
+ *   store keeps each task's owner, and a turn's thread key is made of the principal and the
+ *   contextId (executor.ts), so one principal never reaches another's conversation or tasks.
+ * - Bodies are decoded as strict UTF-8 (invalid bytes: -32700) and may nest at most 64 levels
+ *   (-32600; validate.ts).
  * - Every JSON-RPC error is answered with HTTP 200 (as the SDK does); clients read `error`.
  *   Only a bug in this module answers 500, still with a JSON-RPC body and no internals.
  * - A request without `id` is a JSON-RPC notification, which strictly gets no answer. The
  *   product document sends exactly that and expects the reply, so it is answered, with
  *   `id: null`.
- * - The Content-Type header is not enforced (curl -d sends form encoding); the body must be
- *   JSON either way.
+ * - The card (public: clients read it to learn how to authenticate) declares the auth scheme.
  */
-import { A2A_VERSION_HEADER, formatSSEErrorEvent, formatSSEEvent } from "@a2a-js/sdk";
+import { A2A_VERSION_HEADER, AgentCard, formatSSEErrorEvent, formatSSEEvent } from "@a2a-js/sdk";
 import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
 import {
   DefaultRequestHandler,
   JsonRpcTransportHandler,
   type ServerCallContext,
   type TaskStore,
-  UnauthenticatedUser,
 } from "@a2a-js/sdk/server";
 import { type Context, Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { createLogger, type Logger } from "../log.ts";
+import type { A2AAuthConfig } from "../runtime/auth-config.ts";
 import { decodeUtf8 } from "../runtime/json-body.ts";
+import { A2AUser } from "./auth/user.ts";
 import { A2ACallContext, RequestScopedTaskStore, type TurnState } from "./call-context.ts";
 import { buildAgentCard, legacyAgentCard, wantsLegacyCard } from "./card.ts";
 import { TurnExecutor } from "./executor.ts";
+import { a2aGuard, refusal } from "./guard.ts";
 import {
   type Dialect,
   errorResponse,
@@ -95,11 +101,25 @@ export function createA2AApp<R = undefined>(options: A2AAppOptions<R>): Hono {
     "v0.3": new LegacyJsonRpcTransportHandler(requestHandler),
   };
   const app = new Hono();
+  const guardLog = (c: Context) => options.guardLog?.(c) ?? log;
 
   for (const path of AGENT_CARD_PATHS) {
     app.get(path, (c) => {
-      const card = buildAgentCard(options.card, options.card.url ?? endpointUrl(c.req.url, path));
-      const body = wantsLegacyCard(c.req.header(A2A_VERSION_HEADER)) ? legacyAgentCard(card) : card;
+      let auth: A2AAuthConfig;
+      try {
+        auth = options.auth ? options.auth(c) : { mode: "none" };
+      } catch (error) {
+        guardLog(c).error("a2a: the agent card cannot say how to authenticate", {
+          code: "CONFIG_INVALID",
+          error: error instanceof Error ? error.message : String(error),
+        });
+        return refusal(c, error);
+      }
+      const url = options.card.url ?? endpointUrl(c.req.url, path);
+      const card = buildAgentCard(options.card, url, auth);
+      const body = wantsLegacyCard(c.req.header(A2A_VERSION_HEADER))
+        ? legacyAgentCard(card)
+        : AgentCard.toJSON(card);
       return c.json(body as Record<string, unknown>, 200, {
         Vary: A2A_VERSION_HEADER,
         "Cache-Control": "public, max-age=300",
@@ -109,20 +129,11 @@ export function createA2AApp<R = undefined>(options: A2AAppOptions<R>): Hono {
 
   app.post(
     "/",
-    bodyLimit({
-      maxSize: maxBodyBytes,
-      onError: (c) =>
-        c.json(
-          errorResponse(
-            null,
-            protocolError(
-              "v0.3",
-              "invalidRequest",
-              `the request body is larger than ${maxBodyBytes} bytes`,
-            ),
-          ),
-          413,
-        ),
+    a2aGuard({
+      maxBodyBytes,
+      auth: options.auth,
+      rateLimit: options.rateLimit,
+      log: guardLog,
     }),
     async (c) => {
       // Strict UTF-8: replacement characters would make distinct byte strings one contextId.
@@ -133,7 +144,8 @@ export function createA2AApp<R = undefined>(options: A2AAppOptions<R>): Hono {
       }
       const call = validateRpcBody(text);
       if (!call.ok) return c.json(errorResponse(call.id, call.error));
-      const request = options.request ? options.request(c) : (undefined as R);
+      const caller = c.get("a2aCaller");
+      const request = options.request ? options.request(c, caller) : (undefined as R);
       const requestLog = options.requestLog ? options.requestLog(request) : log;
       const state: TurnState | undefined =
         call.turn === undefined
@@ -141,7 +153,7 @@ export function createA2AApp<R = undefined>(options: A2AAppOptions<R>): Hono {
           : { ...call.turn, streaming: call.streaming, signal: c.req.raw.signal };
       const context: ServerCallContext = new A2ACallContext<R>({
         requestedVersion: call.dialect === "v1.0" ? "1.0" : "0.3",
-        user: new UnauthenticatedUser(),
+        user: new A2AUser(caller.principal, caller.authenticated),
         request,
         turn: state,
         taskStore: taskStoreFor(request),

@@ -36,6 +36,8 @@ import {
   type RequestContext,
 } from "@a2a-js/sdk/server";
 import type { Logger } from "../log.ts";
+import { threadKey } from "../runtime/thread-keys.ts";
+import { principalOf } from "./auth/user.ts";
 import { callContextOf } from "./call-context.ts";
 import { describeTurnFailure } from "./rpc-errors.ts";
 import type { A2ATurnInput, A2ATurnOutput, ExecuteTurn } from "./types.ts";
@@ -104,8 +106,11 @@ export class TurnExecutor implements AgentExecutor {
     const user = ctx.userMessage;
     const streaming = state?.streaming ?? false;
     if (call !== undefined && ctx.task === undefined) call.newTaskId = taskId;
+    const principal = principalOf(ctx.context);
     const input: A2ATurnInput = {
       contextId,
+      principal,
+      threadId: threadKey(principal, contextId),
       messageId: user.messageId,
       taskId,
       text: state?.text ?? textOf(user),

@@ -1,6 +1,13 @@
 /** The A2A surface: JSON-RPC (v0.3 + v1.0) routes, agent card, durable task store. */
 export { AGENT_CARD_PATHS, createA2AApp, DEFAULT_MAX_BODY_BYTES } from "./app.ts";
-export { buildAgentCard, legacyAgentCard, wantsLegacyCard } from "./card.ts";
+export {
+  type A2ACaller,
+  authenticate,
+  CF_ACCESS_JWT_HEADER,
+} from "./auth/authenticate.ts";
+export { A2AUser, principalOf } from "./auth/user.ts";
+export { AUTH_EXTENSION_URI, buildAgentCard, legacyAgentCard, wantsLegacyCard } from "./card.ts";
+export { type A2AGuardOptions, a2aGuard, refusal } from "./guard.ts";
 export { describeTurnFailure, type TurnFailure } from "./rpc-errors.ts";
 export {
   MAX_CONTEXT_ID_CHARS,

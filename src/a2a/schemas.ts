@@ -5,12 +5,12 @@
  * know. Messages are written for the client ("… must be …") and prefixed with the path.
  */
 import { z } from "zod";
-import { MAX_THREAD_ID_LENGTH } from "../store/thread-key.ts";
+import { contextIdProblem, MAX_CONTEXT_ID_CHARS } from "../runtime/thread-keys.ts";
 
 /** Longest accepted user message text (the text parts joined), in UTF-16 code units. */
 export const MAX_MESSAGE_TEXT_CHARS = 32_768;
-/** Longest accepted contextId (it becomes the thread id). */
-export const MAX_CONTEXT_ID_CHARS = MAX_THREAD_ID_LENGTH;
+/** Longest accepted contextId (with the principal, it makes the thread key). */
+export { MAX_CONTEXT_ID_CHARS };
 /** Longest accepted messageId / taskId. */
 export const MAX_ID_CHARS = 256;
 /** Each referenced task is one task-store read, so their number is capped. */
@@ -23,10 +23,11 @@ const idString = z
   .string(must("must be a string"))
   .min(1, must("must not be empty"))
   .max(MAX_ID_CHARS, must(`must be at most ${MAX_ID_CHARS} characters`));
-const contextId = z
-  .string(must("must be a string"))
-  .min(1, must("must not be empty"))
-  .max(MAX_CONTEXT_ID_CHARS, must(`must be at most ${MAX_CONTEXT_ID_CHARS} characters`));
+/** 1–256 characters, no control characters, no unpaired surrogates (runtime/thread-keys.ts). */
+const contextId = z.string(must("must be a string")).superRefine((value, ctx) => {
+  const problem = contextIdProblem(value);
+  if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem });
+});
 const stringList = z.array(z.string(must("must be a string")), must("must be an array"));
 const referenceTaskIds = z
   .array(idString, must("must be an array of task ids"))

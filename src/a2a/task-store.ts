@@ -3,9 +3,15 @@
  * isolate (the SDK's InMemoryTaskStore lives in one isolate only).
  *
  * Layout: one value per task, key `a2a-task:<agent_id>:<task_id>`, value a JSON string
- * `{"v":1,"task":<Task as proto-JSON>}`. Keys are scoped by agent (R2.3): agent ids cannot
- * contain ':' and the prefix is fixed before the client-supplied task id, so one agent never
- * reads another's tasks through the same backend.
+ * `{"v":1,"task":<Task as proto-JSON>,"owner":"<principal>"}`. Keys are scoped by agent
+ * (R2.3): agent ids cannot contain ':' and the prefix is fixed before the client-supplied task
+ * id, so one agent never reads another's tasks through the same backend.
+ *
+ * Owner: each record names the principal that created it (`owner`; absent = `anonymous`, as
+ * in records stored before authentication existed). A load, a list or a save by any other
+ * principal sees nothing — to the SDK the task does not exist, so GetTask, CancelTask,
+ * SubscribeToTask and a message naming the task answer TaskNotFound. Task ids are made by
+ * the SDK (crypto.randomUUID); a client cannot pick one for a new task.
  *
  * Size limits assumed: a stored task is at most `maxTaskBytes` (default 1 MiB) of UTF-8 JSON,
  * inside the 2 MB key+value limit of a SQLite-backed Durable Object (a KV-backed one allows
@@ -21,14 +27,19 @@ import { type ListTasksRequest, type ListTasksResponse, Task } from "@a2a-js/sdk
 import { LegacyA2AError } from "@a2a-js/sdk/compat/v0_3/server";
 import { InMemoryTaskStore, type ServerCallContext, type TaskStore } from "@a2a-js/sdk/server";
 import { LlamonError } from "../errors.ts";
+import { ANONYMOUS_PRINCIPAL, threadKey } from "../runtime/thread-keys.ts";
 import { assertAgentId } from "../store/thread-key.ts";
+import { principalOf } from "./auth/user.ts";
 import { MAX_ID_CHARS } from "./schemas.ts";
 
 /** The storage a KvTaskStore needs; Durable Object storage fits it directly. */
 export interface KvBackend {
   get(key: string): Promise<unknown>;
-  /** `contextId`: the conversation the task belongs to (a backend may index it for erasure). */
-  put(key: string, value: unknown, meta?: { contextId: string }): Promise<void>;
+  /**
+   * `threadId`: the thread key of the conversation the task belongs to (its owner and
+   * contextId; a backend may index the task there for erasure).
+   */
+  put(key: string, value: unknown, meta?: { threadId: string }): Promise<void>;
   /** Optional: entries whose key starts with `prefix`. Only `ListTasks` needs it. */
   list?(prefix: string): Promise<Iterable<readonly [string, unknown]>>;
 }
@@ -80,17 +91,19 @@ export class KvTaskStore implements TaskStore {
     return `${this.prefix}${taskId}`;
   }
 
-  async load(taskId: string, _context?: ServerCallContext): Promise<Task | undefined> {
+  async load(taskId: string, context?: ServerCallContext): Promise<Task | undefined> {
     if (!validTaskId(taskId)) return undefined;
-    return decode(await this.kv.get(this.keyOf(taskId)), taskId);
+    const record = decode(await this.kv.get(this.keyOf(taskId)), taskId);
+    return record?.owner === principalOf(context) ? record.task : undefined;
   }
 
-  async save(task: Task, _context?: ServerCallContext): Promise<void> {
+  async save(task: Task, context?: ServerCallContext): Promise<void> {
     if (!validTaskId(task.id)) {
       throw new LlamonError("INTERNAL", `task id must be 1–${MAX_ID_CHARS} characters`);
     }
-    let value = encode(task);
-    if (utf8Length(value) > this.maxTaskBytes) value = encode({ ...task, history: [] });
+    const owner = principalOf(context);
+    let value = encode(task, owner);
+    if (utf8Length(value) > this.maxTaskBytes) value = encode({ ...task, history: [] }, owner);
     const bytes = utf8Length(value);
     if (bytes > this.maxTaskBytes) {
       throw new LlamonError(
@@ -98,12 +111,12 @@ export class KvTaskStore implements TaskStore {
         `task ${task.id} is ${bytes} bytes as JSON; the task store accepts at most ${this.maxTaskBytes}`,
       );
     }
-    await this.kv.put(this.keyOf(task.id), value, { contextId: task.contextId });
+    await this.kv.put(this.keyOf(task.id), value, { threadId: threadKey(owner, task.contextId) });
   }
 
   /**
-   * ListTasks: reads every task of this agent and filters/paginates like the SDK's in-memory
-   * store (same page tokens). Cost grows with the number of stored tasks; prune old ones.
+   * ListTasks: reads every task of this agent, keeps the caller's, and filters/paginates like
+   * the SDK's in-memory store (same page tokens). Cost grows with the number of stored tasks.
    */
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
     if (this.kv.list === undefined) {
@@ -112,9 +125,10 @@ export class KvTaskStore implements TaskStore {
       );
     }
     const all = new InMemoryTaskStore();
+    const caller = principalOf(context);
     for (const [key, value] of await this.kv.list(this.prefix)) {
-      const task = decode(value, key.slice(this.prefix.length));
-      if (task !== undefined) await all.save(task, context);
+      const record = decode(value, key.slice(this.prefix.length));
+      if (record !== undefined && record.owner === caller) await all.save(record.task, context);
     }
     return all.list(params, context);
   }
@@ -124,11 +138,14 @@ function validTaskId(taskId: unknown): taskId is string {
   return typeof taskId === "string" && taskId.length > 0 && taskId.length <= MAX_ID_CHARS;
 }
 
-function encode(task: Task): string {
-  return JSON.stringify({ v: FORMAT_VERSION, task: Task.toJSON(task) });
+/** Anonymous records carry no owner (the format of records stored before owners existed). */
+function encode(task: Task, owner: string): string {
+  const record: Record<string, unknown> = { v: FORMAT_VERSION, task: Task.toJSON(task) };
+  if (owner !== ANONYMOUS_PRINCIPAL) record.owner = owner;
+  return JSON.stringify(record);
 }
 
-function decode(value: unknown, taskId: string): Task | undefined {
+function decode(value: unknown, taskId: string): { task: Task; owner: string } | undefined {
   if (typeof value !== "string") return undefined;
   let parsed: unknown;
   try {
@@ -137,12 +154,14 @@ function decode(value: unknown, taskId: string): Task | undefined {
     return undefined;
   }
   if (typeof parsed !== "object" || parsed === null) return undefined;
-  const record = parsed as { v?: unknown; task?: unknown };
+  const record = parsed as { v?: unknown; task?: unknown; owner?: unknown };
   if (record.v !== FORMAT_VERSION || typeof record.task !== "object" || record.task === null) {
     return undefined;
   }
+  if (record.owner !== undefined && typeof record.owner !== "string") return undefined;
   const task = Task.fromJSON(record.task);
-  return task.id === taskId ? task : undefined;
+  if (task.id !== taskId) return undefined;
+  return { task, owner: record.owner ?? ANONYMOUS_PRINCIPAL };
 }
 
 const encoder = new TextEncoder();

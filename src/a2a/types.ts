@@ -5,11 +5,21 @@
 import type { TaskStore } from "@a2a-js/sdk/server";
 import type { Context } from "hono";
 import type { Logger } from "../log.ts";
+import type { A2AAuthConfig } from "../runtime/auth-config.ts";
+import type { RateLimiterBinding } from "../runtime/env.ts";
+import type { A2ACaller } from "./auth/authenticate.ts";
 
 /** One user message, normalised from either protocol version. */
 export interface A2ATurnInput {
   /** The conversation: the client's `message.contextId`, or a fresh UUID (R2.2). */
   contextId: string;
+  /** Who is calling (`anonymous` with A2A_AUTH=none). */
+  principal: string;
+  /**
+   * The conversation's thread key, `threadKey(principal, contextId)`: what the turn stores
+   * the thread under, so another principal sending the same contextId never reaches it.
+   */
+  threadId: string;
   /** The client's `message.messageId`, or a UUID filled in when the body omits it. */
   messageId: string;
   /** The A2A task this turn answers (new per message unless the client named one). */
@@ -81,10 +91,19 @@ export interface A2AAppOptions<R = undefined> {
    */
   taskStore: TaskStore | ((request: R) => TaskStore);
   /**
-   * The caller's per-request context, built once per HTTP request from the Hono context
-   * and handed to `execute` and `taskStore` (default: undefined).
+   * The caller's per-request context, built once per HTTP request from the Hono context and
+   * the authenticated caller, and handed to `execute` and `taskStore` (default: undefined).
    */
-  request?: (c: Context) => R;
+  request?: (c: Context, caller: A2ACaller) => R;
+  /**
+   * Who may call, per request (runtime/auth-config.ts; it may throw CONFIG_INVALID, which
+   * refuses the call). Default: `none` — every caller is `anonymous`.
+   */
+  auth?: (c: Context) => A2AAuthConfig;
+  /** The per-principal rate limiter, when one is bound (429 when it says no). */
+  rateLimit?: (c: Context) => { binding: RateLimiterBinding; periodSeconds: number } | undefined;
+  /** The logger of a request before it is authenticated (default: `log`). */
+  guardLog?: (c: Context) => Logger;
   /** Requests with a larger body are refused with HTTP 413 before parsing. Default 1 MiB. */
   maxBodyBytes?: number;
   /** The logger of the app; default: the console. */

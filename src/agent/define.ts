@@ -6,6 +6,7 @@ import type { StructuredToolInterface } from "@langchain/core/tools";
 import { z } from "zod";
 import { LlamonError } from "../errors.ts";
 import { type MemoryConfigPatch, parseMemoryConfigPatch } from "../memory/config.ts";
+import { type A2AAuthSettings, parseA2AAuthSettings } from "../runtime/auth-config.ts";
 import { zodIssueLines } from "../zod-issues.ts";
 
 export interface AgentDefinition {
@@ -19,6 +20,11 @@ export interface AgentDefinition {
   readonly tools?: readonly StructuredToolInterface[] | undefined;
   /** MemoryConfig keys set in code (snake_case, as in the product document). */
   readonly memory?: MemoryConfigPatch | undefined;
+  /**
+   * Who may call over A2A, in code (`mode`, and the JWT settings). The env's A2A_AUTH and
+   * A2A_JWT_* win over these; API keys come only from the A2A_API_KEYS secret.
+   */
+  readonly auth?: A2AAuthSettings | undefined;
 }
 
 const definitionSchema = z.object({
@@ -35,6 +41,7 @@ export function defineAgent(definition: AgentDefinition): AgentDefinition {
   }
   const memory =
     definition.memory === undefined ? undefined : parseMemoryConfigPatch(definition.memory, "code");
+  const auth = definition.auth === undefined ? undefined : parseA2AAuthSettings(definition.auth);
   const names = new Set<string>();
   for (const tool of definition.tools ?? []) {
     if (names.has(tool.name)) {
@@ -45,7 +52,7 @@ export function defineAgent(definition: AgentDefinition): AgentDefinition {
     }
     names.add(tool.name);
   }
-  return Object.freeze({ ...definition, memory });
+  return Object.freeze({ ...definition, memory, auth });
 }
 
 export function currentSkills(agent: AgentDefinition): readonly string[] {

@@ -21,7 +21,14 @@ import { runTurn } from "./run-turn.ts";
 
 /** One user message to answer; plain data, so it can cross into a Durable Object. */
 export interface TurnInput {
+  /**
+   * The conversation's thread key (a2a/ made it from the caller's principal and contextId):
+   * opaque here, and what the thread is stored and locked under.
+   */
+  readonly threadId: string;
+  /** The client's contextId and principal, for log lines only. */
   readonly contextId: string;
+  readonly principal?: string | undefined;
   readonly messageId: string;
   readonly text: string;
   /** `params.metadata.history` as received (validated here, R5). */
@@ -79,7 +86,7 @@ export async function executeTurnHere(
       log: ctx.log,
     },
     {
-      threadId: input.contextId,
+      threadId: input.threadId,
       text: input.text,
       messageId: input.messageId,
       seed: seed?.messages,
@@ -88,7 +95,7 @@ export async function executeTurnHere(
   if (!result.replayed && afterTurn !== undefined) {
     // Only enqueues (or starts in the background); never waits for the summary itself.
     await afterTurn(
-      { threadId: input.contextId, thread: result.thread, added: result.added.length },
+      { threadId: input.threadId, thread: result.thread, added: result.added.length },
       config,
     );
   }

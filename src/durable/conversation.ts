@@ -23,7 +23,7 @@ import { summaryAfterTurn } from "../queue/enqueue.ts";
 import { summarizeHere } from "../queue/host.ts";
 import type { SummarizeJob } from "../queue/jobs.ts";
 import type { SummarizeOutcome } from "../queue/summarize.ts";
-import { type TurnContext, turnContext } from "../runtime/context.ts";
+import { type TurnContext, turnContext, withPrincipal } from "../runtime/context.ts";
 import type { Env } from "../runtime/env.ts";
 import { threadIndexObjectName, threadsObject } from "../runtime/objects.ts";
 import { readThreadMessages } from "../store/delta.ts";
@@ -104,7 +104,10 @@ export class Conversation {
         config,
         waitUntil: (promise) => this.state.waitUntil(promise),
       });
-      const ctx = turnContext(request, input);
+      const ctx = turnContext(
+        input.principal === undefined ? request : withPrincipal(request, input.principal),
+        input,
+      );
       // The Worker always sends its request's config; a bare call gets the deploy-time one.
       const effective = config ?? request.deployConfig;
       const saver = this.saver;
@@ -138,7 +141,7 @@ export class Conversation {
       "the conversation list",
     );
     this.state.waitUntil(
-      index.noteThread(ctx.contextId, messageCount).catch((error: unknown) => {
+      index.noteThread(ctx.threadId, messageCount).catch((error: unknown) => {
         ctx.log.warn("thread index: could not note the conversation", {
           error: error instanceof Error ? error.message : String(error),
         });

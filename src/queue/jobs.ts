@@ -13,11 +13,13 @@
  */
 import { z } from "zod";
 import { agentIdSchema } from "../runtime/env.ts";
+import { MAX_THREAD_ID_LENGTH } from "../store/thread-key.ts";
 
 export const summarizeJobSchema = z.strictObject({
   type: z.literal("summarize"),
   agent_id: agentIdSchema,
-  thread_id: z.string().min(1).max(256),
+  /** The conversation's thread key (opaque here: principal + contextId, made by a2a/). */
+  thread_id: z.string().min(1).max(MAX_THREAD_ID_LENGTH),
   upto: z.number().int().positive(),
   upto_id: z.string().min(1).max(512).optional(),
 });

@@ -5,9 +5,9 @@
  *
  * It carries the agent id, the validated env, the request's logger (with `agent_id`, and
  * for a turn `context_id` and `message_id`), the database handle (made on first use), the
- * request's `waitUntil` and abort signal, the caller's principal (undefined = anonymous; the
- * authentication layer fills it), and the agent's MemoryConfig, resolved once per request
- * by runtime/config.ts.
+ * request's `waitUntil` and abort signal, the caller's principal (set by the A2A
+ * authentication, see {@link withPrincipal}), and the agent's MemoryConfig, resolved once per
+ * request by runtime/config.ts.
  */
 import { createLogger, type Logger } from "../log.ts";
 import type { MemoryConfig, ResolvedMemoryConfig } from "../memory/config.ts";
@@ -24,7 +24,10 @@ export interface RequestContext extends ConfigScope {
   readonly waitUntil: WaitUntil | undefined;
   /** Aborts when the client goes away (where the runtime provides it). */
   readonly signal: AbortSignal | undefined;
-  /** Who is calling; undefined for an anonymous caller. */
+  /**
+   * Who is calling, as the A2A authentication established it (`anonymous` with
+   * A2A_AUTH=none); undefined where no A2A caller is involved (management API, queue).
+   */
   readonly principal: string | undefined;
   /**
    * The effective config (deploy-time layers + the run-time layer from this isolate's
@@ -43,6 +46,9 @@ export interface RequestContext extends ConfigScope {
 
 /** The context of one turn: a request context plus the conversation and message ids. */
 export interface TurnContext extends RequestContext {
+  /** The conversation's thread key (opaque: what every store and object name uses). */
+  readonly threadId: string;
+  /** The client's contextId, for log lines only. */
   readonly contextId: string;
   readonly messageId: string;
 }
@@ -94,14 +100,23 @@ export function createRequestContext(options: RequestContextOptions): RequestCon
   return context;
 }
 
+/**
+ * `request` on behalf of `principal` (the A2A authentication's result): same request, the
+ * principal on every log line.
+ */
+export function withPrincipal(request: RequestContext, principal: string): RequestContext {
+  return { ...request, principal, log: request.log.child({ principal }) };
+}
+
 /** The context of one turn of `request`: same request, the turn's ids on every log line. */
 export function turnContext(
   request: RequestContext,
-  ids: { contextId: string; messageId: string },
+  ids: { threadId: string; contextId: string; messageId: string },
 ): TurnContext {
   return {
     ...request,
     log: request.log.child({ context_id: ids.contextId, message_id: ids.messageId }),
+    threadId: ids.threadId,
     contextId: ids.contextId,
     messageId: ids.messageId,
   };

@@ -8,6 +8,7 @@ import { LlamonError } from "../errors.ts";
 import { dbTimeoutProblem } from "../store/db-neon.ts";
 import { AGENT_ID_RE } from "../store/thread-key.ts";
 import { fieldErrorLines, zodFieldErrors } from "../zod-issues.ts";
+import { a2aAuthEnvShape } from "./auth-config.ts";
 
 /** Agent ids name Workers and databases: lowercase letters, digits, '-' and '_'; no ':'. */
 
@@ -40,6 +41,15 @@ const envSchema = z.looseObject({
   /** Dev only: send Neon HTTP queries to the local Neon-protocol proxy instead of Neon. */
   LLAMON_NEON_FETCH_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
   MEMORY_DB_TIMEOUT_MS: dbTimeoutSchema,
+  /** Who may call over A2A (runtime/auth-config.ts checks the combination). */
+  ...a2aAuthEnvShape,
+  /** The period (seconds) of the A2A_RATE_LIMITER binding, for Retry-After: 10 or 60. */
+  A2A_RATE_LIMIT_PERIOD_SECONDS: z
+    .union([z.literal("10"), z.literal("60"), z.literal(10), z.literal(60), z.literal("")], {
+      error: "must be 10 or 60 (the period of the [[ratelimits]] binding)",
+    })
+    .optional()
+    .transform((v) => (v === undefined || v === "" ? 60 : Number(v))),
 });
 
 export type WorkerVars = z.infer<typeof envSchema>;
@@ -57,6 +67,13 @@ export interface ObjectNamespace {
 export interface Bindings {
   THREADS?: ObjectNamespace;
   SUMMARY_QUEUE?: Queue;
+  /** Cloudflare's rate-limiting binding (`[[ratelimits]]`): A2A calls per principal. */
+  A2A_RATE_LIMITER?: RateLimiterBinding;
+}
+
+/** What the A2A endpoint uses of a `[[ratelimits]]` binding. */
+export interface RateLimiterBinding {
+  limit(options: { key: string }): Promise<{ success: boolean }>;
 }
 
 export type Env = Bindings & Record<string, unknown>;

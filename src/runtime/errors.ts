@@ -11,17 +11,24 @@
  * - HTTP bodies are plain JSON `{ code, message, fieldErrors? }` (content type
  *   application/json); docs/admin.md documents them.
  *
- * JSON-RPC codes: -32602/-32603 are JSON-RPC's own; A2A uses -32001…-32009. A failed model
- * call gets its own code, -32050 ({@link MODEL_FAILED_RPC_CODE}), so A2A clients can tell a
- * busy provider (retry) from a bug.
+ * JSON-RPC codes: -32600/-32602/-32603 are JSON-RPC's own; A2A uses -32001…-32009. A failed
+ * model call gets its own code, -32050 ({@link MODEL_FAILED_RPC_CODE}), so A2A clients can
+ * tell a busy provider (retry) from a bug; refused credentials (-32040 missing, -32041
+ * refused, -32042 not checkable) and the rate limit (-32043) have theirs.
  */
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { type ErrorCode, isLlamonError } from "../errors.ts";
 
+export const RPC_INVALID_REQUEST = -32600;
 export const RPC_INVALID_PARAMS = -32602;
 export const RPC_INTERNAL_ERROR = -32603;
 /** A2A error: the agent's model provider failed (busy, timeout, unreachable, bad answer). */
 export const MODEL_FAILED_RPC_CODE = -32050;
+/** A2A errors of the authentication and the rate limit (HTTP 401, 503, 429). */
+export const AUTH_REQUIRED_RPC_CODE = -32040;
+export const AUTH_INVALID_RPC_CODE = -32041;
+export const AUTH_UNAVAILABLE_RPC_CODE = -32042;
+export const RATE_LIMITED_RPC_CODE = -32043;
 
 export const GENERIC_INTERNAL_MESSAGE = "internal error";
 
@@ -90,6 +97,22 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorMapping>> = {
   NOT_AVAILABLE: { status: 501, rpc: RPC_INTERNAL_ERROR, retryable: false, rpcMessage: null },
   ADMIN_DISABLED: { status: 403, rpc: RPC_INTERNAL_ERROR, retryable: false, rpcMessage: null },
   UNAUTHORIZED: { status: 401, rpc: RPC_INTERNAL_ERROR, retryable: false, rpcMessage: null },
+  AUTH_REQUIRED: { status: 401, rpc: AUTH_REQUIRED_RPC_CODE, retryable: false, rpcMessage: null },
+  AUTH_INVALID: { status: 401, rpc: AUTH_INVALID_RPC_CODE, retryable: false, rpcMessage: null },
+  AUTH_UNAVAILABLE: {
+    status: 503,
+    rpc: AUTH_UNAVAILABLE_RPC_CODE,
+    retryable: true,
+    rpcMessage: `the agent cannot check credentials right now; retry shortly (${SEE_LOGS})`,
+  },
+  RATE_LIMITED: { status: 429, rpc: RATE_LIMITED_RPC_CODE, retryable: true, rpcMessage: null },
+  BODY_TOO_LARGE: { status: 413, rpc: RPC_INVALID_REQUEST, retryable: false, rpcMessage: null },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    rpc: RPC_INVALID_REQUEST,
+    retryable: false,
+    rpcMessage: null,
+  },
   INTERNAL: {
     status: 500,
     rpc: RPC_INTERNAL_ERROR,

@@ -3,7 +3,7 @@
  * statement, over a minimal synchronous interface that a Durable Object's `ctx.storage.sql`
  * (plus `ctx.storage.transactionSync`) and Node's `node:sqlite` both satisfy.
  *
- * Same logical tables as migrations/0001–0003 (thread ids stored as `<agent_id>:<thread_id>`,
+ * Same logical tables as migrations/0001–0005 (thread ids stored as `<agent_id>:<thread_id>`,
  * `task_path` on writes, `persistent_memory` per agent + thread), with blobs as BLOB and JSON
  * as TEXT. The schema is versioned in a tiny `llamon_schema` table and applied idempotently.
  */
@@ -59,6 +59,22 @@ const SCHEMA: readonly (readonly string[])[] = [
       created_at TEXT NOT NULL DEFAULT ${NOW},
       updated_at TEXT NOT NULL DEFAULT ${NOW},
       PRIMARY KEY (agent_id, thread_id, key))`,
+  ],
+  // v2: thread ids are thread keys (principal + contextId, at most 512 characters); SQLite
+  // cannot alter a CHECK, so the table is rebuilt with the new limit.
+  [
+    `CREATE TABLE persistent_memory_v2 (
+      agent_id TEXT NOT NULL CHECK (agent_id <> '' AND instr(agent_id, ':') = 0),
+      thread_id TEXT NOT NULL CHECK (length(thread_id) <= 512),
+      key TEXT NOT NULL CHECK (length(key) BETWEEN 1 AND 128),
+      value TEXT NOT NULL,
+      created_at TEXT NOT NULL DEFAULT ${NOW},
+      updated_at TEXT NOT NULL DEFAULT ${NOW},
+      PRIMARY KEY (agent_id, thread_id, key))`,
+    `INSERT INTO persistent_memory_v2 (agent_id, thread_id, key, value, created_at, updated_at)
+      SELECT agent_id, thread_id, key, value, created_at, updated_at FROM persistent_memory`,
+    "DROP TABLE persistent_memory",
+    "ALTER TABLE persistent_memory_v2 RENAME TO persistent_memory",
   ],
 ];
 

@@ -2,11 +2,15 @@
  * Threads are owned by agents (R2.3): the checkpoint tables' `thread_id` column holds
  * `<agent_id>:<thread_id>`, so two agents sharing a database never share a thread.
  * Agent ids cannot contain ':' (checked here and by the database), so the mapping is 1:1.
+ *
+ * A thread id here is opaque: the thread key the A2A and management layers made from the
+ * caller's principal and contextId (runtime/thread-keys.ts). Nothing in store/ reads it.
  */
 import { LlamonError } from "../errors.ts";
 
 export const AGENT_ID_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/;
-export const MAX_THREAD_ID_LENGTH = 256;
+/** Longest thread id (a thread key: principal + contextId + 2 separators fit). */
+export const MAX_THREAD_ID_LENGTH = 512;
 
 export function assertAgentId(agentId: string): void {
   if (!AGENT_ID_RE.test(agentId)) {
@@ -25,7 +29,7 @@ export function assertThreadId(threadId: unknown): asserts threadId is string {
   ) {
     throw new LlamonError(
       "INPUT_INVALID",
-      `thread_id (the A2A contextId) must be a non-empty string of at most ${MAX_THREAD_ID_LENGTH} characters`,
+      `thread_id must be a non-empty string of at most ${MAX_THREAD_ID_LENGTH} characters`,
     );
   }
 }

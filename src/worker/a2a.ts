@@ -3,7 +3,9 @@
  * a task store kept in Durable Objects, one object per task (`task:<agent>:<task key>`), so
  * `tasks/get` works from any isolate. Built once per isolate, at createWorker (in-isolate
  * cancel needs one executor); everything that depends on the env comes per request from
- * the request context.
+ * the request context: the auth config (A2A_AUTH over `defineAgent({ auth })`), the rate
+ * limiter (the A2A_RATE_LIMITER binding), and the caller's principal, which the request
+ * context carries from there on.
  */
 import type { Hono } from "hono";
 import pkg from "../../package.json" with { type: "json" };
@@ -12,7 +14,8 @@ import type { AgentDefinition } from "../agent/define.ts";
 import type { TaskRecordHost } from "../durable/kv-slot.ts";
 import type { TaskIndexHost } from "../durable/task-index.ts";
 import type { Logger } from "../log.ts";
-import { type RequestContext, turnContext } from "../runtime/context.ts";
+import { resolveA2AAuth } from "../runtime/auth-config.ts";
+import { type RequestContext, turnContext, withPrincipal } from "../runtime/context.ts";
 import { requestContextOf } from "../runtime/http.ts";
 import { taskRecordObjectName, threadObjectName, threadsObject } from "../runtime/objects.ts";
 import { executeTurn } from "./turns.ts";
@@ -20,13 +23,25 @@ import { executeTurn } from "./turns.ts";
 export function createWorkerA2AApp(agent: AgentDefinition, log: Logger): Hono {
   return createA2AApp<RequestContext>({
     card: { name: agent.name, description: agent.description, version: pkg.version },
-    request: (c) => requestContextOf(c),
+    // A2A_AUTH (env over the agent's code settings), checked before anything is read.
+    auth: (c) => resolveA2AAuth(requestContextOf(c).vars, agent.auth),
+    rateLimit: (c) => {
+      const ctx = requestContextOf(c);
+      const binding = ctx.env.A2A_RATE_LIMITER;
+      return binding === undefined
+        ? undefined
+        : { binding, periodSeconds: ctx.vars.A2A_RATE_LIMIT_PERIOD_SECONDS };
+    },
+    guardLog: (c) => requestContextOf(c).log,
+    request: (c, caller) => withPrincipal(requestContextOf(c), caller.principal),
     requestLog: (ctx) => ctx.log,
     log,
     taskStore: (ctx) => new KvTaskStore({ kv: durableKv(ctx), agentId: ctx.agentId }),
     execute: async (input, _signal, ctx) => {
       const out = await executeTurn(turnContext(ctx, input), {
+        threadId: input.threadId,
         contextId: input.contextId,
+        principal: input.principal,
         messageId: input.messageId,
         text: input.text,
         history: input.history,
@@ -54,7 +69,7 @@ function durableKv(ctx: RequestContext): KvBackend {
           ? undefined
           : threadsObject<TaskIndexHost>(
               ctx.env,
-              threadObjectName(ctx.agentId, meta.contextId),
+              threadObjectName(ctx.agentId, meta.threadId),
               purpose,
             ).indexTask(key),
       ]);

@@ -48,7 +48,7 @@ export async function executeTurn(ctx: TurnContext, input: TurnInput): Promise<T
   if (backend === "postgres") return postgresTurn(ctx, input, config);
   const host = threadsObject<TurnHost>(
     ctx.env,
-    threadObjectName(ctx.agentId, input.contextId),
+    threadObjectName(ctx.agentId, input.threadId),
     `MEMORY_BACKEND=${backend}`,
   );
   return host.turn(input, config);
@@ -68,7 +68,7 @@ async function postgresTurn(
   });
   let config = known;
   if (config === undefined) {
-    const rows = await saver.readFirst(input.contextId);
+    const rows = await saver.readFirst(input.threadId);
     config = await ctx.configWith(rows?.agent[RUNTIME_SETTINGS_KEY]);
   }
   if (!config.enabled) {

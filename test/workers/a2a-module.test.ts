@@ -24,7 +24,13 @@ function makeApp() {
 }
 
 const post = (app: ReturnType<typeof makeApp>["app"], body: string) =>
-  app.fetch(new Request("http://worker/", { method: "POST", body }));
+  app.fetch(
+    new Request("http://worker/", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    }),
+  );
 
 describe("src/a2a inside workerd", () => {
   it("R2.1 answers the product document's message/send and continues the contextId", async () => {

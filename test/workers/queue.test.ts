@@ -174,7 +174,12 @@ describe("summary queue consumer in workerd (R7.5)", () => {
       async (_runtime: ThreadDO, state) => {
         const object = new ThreadDO(state, objectEnv);
         for (let t = 1; t <= 20; t++) {
-          await object.turn({ contextId: "ctx-sqlite", messageId: `m-${t}`, text: `message ${t}` });
+          await object.turn({
+            threadId: "ctx-sqlite",
+            contextId: "ctx-sqlite",
+            messageId: `m-${t}`,
+            text: `message ${t}`,
+          });
         }
         const saver = object.saver;
         const store = object.memory;

@@ -113,7 +113,10 @@ describe("ThreadDO backends (R1)", () => {
         summary: "the user likes tea",
       });
       expect(await object.memory?.get("r1-sqlite", "summary")).toBe("the user likes tea");
-      expect(state.storage.sql.exec("SELECT v FROM llamon_schema").toArray()).toEqual([{ v: 1 }]);
+      expect(state.storage.sql.exec("SELECT v FROM llamon_schema").toArray()).toEqual([
+        { v: 1 },
+        { v: 2 },
+      ]);
     });
   });
 

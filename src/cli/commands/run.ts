@@ -37,7 +37,9 @@ Examples:
   $ npx llamon run my-agent --port 8788
 
 For postgres projects: uses POSTGRES_MEMORY_DSN from .dev.vars when reachable (creating the
-database if needed), otherwise an embedded Postgres kept in <dir>/.llamon/pgdata.`,
+database if needed), otherwise an embedded Postgres kept in <dir>/.llamon/pgdata.
+A2A auth: A2A_AUTH (and A2A_API_KEYS, A2A_JWT_*) from the environment or .dev.vars; when
+neither sets A2A_AUTH the local Worker runs with none (no credentials needed).`,
     )
     .action(async (dir: string, opts: { port?: number; embedded?: boolean; dataDir?: string }) => {
       const port = opts.port ?? defaultPort();
@@ -47,7 +49,7 @@ database if needed), otherwise an embedded Postgres kept in <dir>/.llamon/pgdata
         project.vars.MEMORY_BACKEND ??
         "postgres"
       ).replace("-", "_");
-      const vars: Record<string, string> = {};
+      const vars: Record<string, string> = a2aAuthVars(project.vars);
       let db: LocalDatabase | undefined;
       // Whatever stops llamon (Ctrl-C, wrangler exiting, an unexpected error in the proxy or
       // the embedded Postgres), wrangler and the workerd it started stop with it.
@@ -95,6 +97,40 @@ database if needed), otherwise an embedded Postgres kept in <dir>/.llamon/pgdata
         await db?.close();
       }
     });
+}
+
+/** The A2A_* settings this process passes on to the Worker (over .dev.vars). */
+const A2A_AUTH_VARS = [
+  "A2A_AUTH",
+  "A2A_API_KEYS",
+  "A2A_JWT_JWKS_URL",
+  "A2A_JWT_ISSUER",
+  "A2A_JWT_AUDIENCE",
+  "A2A_JWT_PRINCIPAL_CLAIM",
+  "A2A_JWT_CLOCK_SKEW_SECONDS",
+];
+
+/**
+ * Who may call the local Worker: A2A_* from this process's environment win over the
+ * project's (.dev.vars, wrangler.toml); when neither sets A2A_AUTH, local development runs
+ * with `none` (every caller is `anonymous`), and says so.
+ */
+export function a2aAuthVars(projectVars: Readonly<Record<string, string>>): Record<string, string> {
+  const vars: Record<string, string> = {};
+  for (const name of A2A_AUTH_VARS) {
+    const value = process.env[name];
+    if (value !== undefined && value !== "") vars[name] = value;
+  }
+  const mode = vars.A2A_AUTH ?? projectVars.A2A_AUTH ?? "";
+  if (mode.trim() === "") {
+    vars.A2A_AUTH = "none";
+    info(
+      "A2A auth: none (local development: callers need no credentials). Set A2A_AUTH=api_key or jwt to try authentication.",
+    );
+  } else {
+    info(`A2A auth: ${mode.trim()}`);
+  }
+  return vars;
 }
 
 /** Neon needs a host name (not an IP); the proxy ignores where it points, so use localhost. */

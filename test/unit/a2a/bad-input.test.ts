@@ -7,6 +7,8 @@ import { MAX_MESSAGE_TEXT_CHARS } from "../../../src/a2a/index.ts";
 import { InMemoryKv } from "../../../src/a2a/task-store.ts";
 import { BASE_URL, makeApp, rpc } from "./helpers.ts";
 
+const JSON_TYPE = { "content-type": "application/json" };
+
 const PARSE = -32700;
 const INVALID_REQUEST = -32600;
 const METHOD_NOT_FOUND = -32601;
@@ -425,13 +427,17 @@ describe("bad input (issue 4 item 7): JSON-RPC errors, no turn, nothing stored",
     const t = makeApp({ maxBodyBytes: 1024 });
     // Not even JSON: a parse would answer -32700, the size check answers first.
     const res = await t.app.fetch(
-      new Request(`${BASE_URL}/`, { method: "POST", body: "{".repeat(2048) }),
+      new Request(`${BASE_URL}/`, { method: "POST", headers: JSON_TYPE, body: "{".repeat(2048) }),
     );
     expect(res.status).toBe(413);
     expect(await res.json()).toEqual({
       jsonrpc: "2.0",
       id: null,
-      error: { code: INVALID_REQUEST, message: "the request body is larger than 1024 bytes" },
+      error: {
+        code: INVALID_REQUEST,
+        message: "the request body is larger than 1024 bytes; send a shorter message",
+        data: { reason: "BODY_TOO_LARGE", retryable: false },
+      },
     });
     expect(t.turns.inputs).toEqual([]);
   });
@@ -442,7 +448,7 @@ describe("bad input (issue 4 item 7): JSON-RPC errors, no turn, nothing stored",
     const announced = await t.app.fetch(
       new Request(`${BASE_URL}/`, {
         method: "POST",
-        headers: { "content-length": String(big.length) },
+        headers: { ...JSON_TYPE, "content-length": String(big.length) },
         body: big,
       }),
     );
@@ -451,6 +457,7 @@ describe("bad input (issue 4 item 7): JSON-RPC errors, no turn, nothing stored",
     const streamed = await t.app.fetch(
       new Request(`${BASE_URL}/`, {
         method: "POST",
+        headers: JSON_TYPE,
         body: new ReadableStream({
           start(controller) {
             controller.enqueue(bytes.slice(0, 60));
@@ -471,7 +478,9 @@ describe("bad input (issue 4 item 7): JSON-RPC errors, no turn, nothing stored",
   it("the default body cap is 1 MiB", async () => {
     const t = makeApp();
     const body = JSON.stringify(send(userMsg(), { pad: "x".repeat(1024 * 1024) }));
-    const res = await t.app.fetch(new Request(`${BASE_URL}/`, { method: "POST", body }));
+    const res = await t.app.fetch(
+      new Request(`${BASE_URL}/`, { method: "POST", headers: JSON_TYPE, body }),
+    );
     expect(res.status).toBe(413);
   });
 });

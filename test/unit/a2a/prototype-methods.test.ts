@@ -9,6 +9,7 @@ describe("method names that exist on Object.prototype", () => {
       const res = await t.app.fetch(
         new Request("http://agent.local/", {
           method: "POST",
+          headers: { "content-type": "application/json" },
           body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: {} }),
         }),
       );

@@ -65,7 +65,7 @@ describe(`conversations on the ${backend} backend`, () => {
       runtime: { persist_trim_keep_groups: 4 },
     }).config;
     const say = (text: string, config: typeof plain) =>
-      stub.turn({ contextId, messageId: crypto.randomUUID(), text }, config);
+      stub.turn({ threadId: contextId, contextId, messageId: crypto.randomUUID(), text }, config);
     for (const text of ["one", "two", "three"]) await say(text, plain);
     const count = () =>
       runInDurableObject(stub, async (object: ThreadDO) => {

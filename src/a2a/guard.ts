@@ -1,0 +1,197 @@
+/**
+ * What every A2A call passes before its body is parsed, as Hono middleware (reusable by any
+ * A2A binding mounted next to JSON-RPC), in this order:
+ *
+ * 1. the body must be declared as JSON (`Content-Type: application/json` or `…+json`) —
+ *    else 415: a web page can send `text/plain` or form bodies to any URL without a CORS
+ *    preflight, so without this check any page a user opens could write into an agent that
+ *    runs on their machine;
+ * 2. the body size cap (default 1 MiB) — else 413; a declared Content-Length is checked
+ *    without reading, a streamed body is read at most up to the cap;
+ * 3. authentication (auth/authenticate.ts) — else 401 with `WWW-Authenticate`;
+ * 4. the per-principal rate limit, when the A2A_RATE_LIMITER binding is configured — else 429
+ *    with `Retry-After`.
+ *
+ * A refusal is a JSON-RPC error body (id null: the body was not read) whose code, status and
+ * message come from the error table (runtime/errors.ts); nothing is stored, no stack is shown.
+ * The body is v1.0-shaped when the request says `A2A-Version: 1.x`, else v0.3-shaped.
+ */
+import { A2A_VERSION_HEADER } from "@a2a-js/sdk";
+import type { Context, MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { every } from "hono/combine";
+import { isLlamonError, LlamonError } from "../errors.ts";
+import { createLogger, type Logger } from "../log.ts";
+import type { A2AAuthConfig } from "../runtime/auth-config.ts";
+import type { RateLimiterBinding } from "../runtime/env.ts";
+import { mapError } from "../runtime/errors.ts";
+import { type A2ACaller, type AuthErrorDetails, authenticate } from "./auth/authenticate.ts";
+import { type Dialect, errorResponse, type JsonRpcErrorObject } from "./rpc-errors.ts";
+
+declare module "hono" {
+  /** What the guard sets: `c.get("a2aCaller")` is the authenticated caller. */
+  interface ContextVariableMap {
+    a2aCaller: A2ACaller;
+  }
+}
+
+export interface A2AGuardOptions {
+  readonly maxBodyBytes: number;
+  /** The auth config of this request (may throw CONFIG_INVALID). Default: none. */
+  readonly auth?: ((c: Context) => A2AAuthConfig) | undefined;
+  /** The rate limiter of this request, when one is bound. */
+  readonly rateLimit?:
+    | ((c: Context) => { binding: RateLimiterBinding; periodSeconds: number } | undefined)
+    | undefined;
+  /** The logger of this request (before it is authenticated). */
+  readonly log: (c: Context) => Logger;
+}
+
+function dialectOf(c: Context): Dialect {
+  return /^\s*1(\.|\s*$)/.test(c.req.header(A2A_VERSION_HEADER) ?? "") ? "v1.0" : "v0.3";
+}
+
+/** A JSON-RPC error object for a LlamonError, in `dialect`'s shape (see rpc-errors.ts). */
+function errorObject(dialect: Dialect, error: unknown): JsonRpcErrorObject {
+  const mapped = mapError(error);
+  const data =
+    dialect === "v1.0"
+      ? [
+          {
+            "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+            reason: mapped.code,
+            domain: "llamon",
+            metadata: { retryable: String(mapped.retryable) },
+          },
+        ]
+      : { reason: mapped.code, retryable: mapped.retryable };
+  return { code: mapped.rpc, message: mapped.rpcMessage, data };
+}
+
+/** The HTTP answer of a refused call (status from the error table). */
+export function refusal(c: Context, error: unknown, headers: Record<string, string> = {}) {
+  const mapped = mapError(error);
+  return c.json(errorResponse(null, errorObject(dialectOf(c), error)), mapped.status, {
+    "Cache-Control": "no-store",
+    ...headers,
+  });
+}
+
+const JSON_TYPE_RE = /^application\/(?:[a-z0-9.+-]+\+)?json\s*(?:;.*)?$/i;
+
+function requireJson(): MiddlewareHandler {
+  return async (c, next) => {
+    const type = c.req.header("content-type");
+    if (type === undefined || !JSON_TYPE_RE.test(type.trim())) {
+      const got = type === undefined ? "no Content-Type" : `Content-Type ${type.slice(0, 80)}`;
+      return refusal(
+        c,
+        new LlamonError(
+          "UNSUPPORTED_MEDIA_TYPE",
+          `send the JSON-RPC request with \`Content-Type: application/json\` (got ${got})`,
+        ),
+      );
+    }
+    await next();
+  };
+}
+
+const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+
+function isLocalHost(hostname: string): boolean {
+  return LOCAL_HOSTS.has(hostname) || hostname.endsWith(".localhost");
+}
+
+function authenticateCall(options: A2AGuardOptions): MiddlewareHandler {
+  return async (c, next) => {
+    let caller: A2ACaller;
+    try {
+      const config: A2AAuthConfig = options.auth ? options.auth(c) : { mode: "none" };
+      caller = await authenticate(c.req.raw.headers, config);
+    } catch (error) {
+      const code = isLlamonError(error) ? error.code : "INTERNAL";
+      const log = safeLog(options, c);
+      if (code === "AUTH_REQUIRED" || code === "AUTH_INVALID") {
+        log.info("a2a: call refused", { code, reason: (error as Error).message });
+        const { challenge } = (error as LlamonError<AuthErrorDetails>).details;
+        return refusal(c, error, { "WWW-Authenticate": challenge });
+      }
+      log.error("a2a: could not authenticate the call", {
+        code,
+        error: describe(error),
+      });
+      return refusal(c, error);
+    }
+    if (caller.mode === "none" && !isLocalHost(new URL(c.req.url).hostname)) {
+      safeLog(options, c).warn(
+        `a2a: A2A_AUTH=none on ${new URL(c.req.url).hostname}: anyone who can reach this agent can read and continue any conversation whose contextId they know; set A2A_AUTH=api_key or jwt`,
+        { code: "AUTH_NONE" },
+      );
+    }
+    c.set("a2aCaller", caller);
+    await next();
+  };
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? ` (${error.cause.message})` : "";
+  return `${error.message}${cause}`;
+}
+
+/** The request's logger; the console's when the request has none (a bad env). */
+function safeLog(options: A2AGuardOptions, c: Context): Logger {
+  try {
+    return options.log(c);
+  } catch {
+    return fallbackLog;
+  }
+}
+
+const fallbackLog: Logger = createLogger();
+
+function rateLimitCall(options: A2AGuardOptions): MiddlewareHandler {
+  return async (c, next) => {
+    const limiter = options.rateLimit?.(c);
+    if (limiter !== undefined) {
+      const caller = c.get("a2aCaller");
+      const key = caller.authenticated
+        ? `principal:${caller.principal}`
+        : `ip:${c.req.header("cf-connecting-ip") ?? "unknown"}`;
+      const { success } = await limiter.binding.limit({ key });
+      if (!success) {
+        const seconds = limiter.periodSeconds;
+        return refusal(
+          c,
+          new LlamonError(
+            "RATE_LIMITED",
+            `too many requests from this caller; retry after ${seconds} seconds`,
+          ),
+          { "Retry-After": String(seconds) },
+        );
+      }
+    }
+    await next();
+  };
+}
+
+/** The middleware chain of the file header, to put in front of an A2A route. */
+export function a2aGuard(options: A2AGuardOptions): MiddlewareHandler {
+  const limit = options.maxBodyBytes;
+  return every(
+    requireJson(),
+    bodyLimit({
+      maxSize: limit,
+      onError: (c) =>
+        refusal(
+          c,
+          new LlamonError(
+            "BODY_TOO_LARGE",
+            `the request body is larger than ${limit} bytes; send a shorter message`,
+          ),
+        ),
+    }),
+    authenticateCall(options),
+    rateLimitCall(options),
+  );
+}

@@ -1,0 +1,93 @@
+/**
+ * Who owns a conversation: (AGENT_ID, principal, contextId). Below the A2A and management
+ * boundaries a conversation is one opaque string, its thread key (LangGraph `thread_id`,
+ * `persistent_memory.thread_id`, `llamon_threads.thread_id`, Durable Object names, queue
+ * jobs); only a2a/, admin/ and the CLI make or read keys, with the functions here.
+ *
+ * - principal `anonymous` → the contextId itself. Conversations stored before
+ *   authentication existed (and threads written by LangGraph's own PostgresSaver) are
+ *   anonymous conversations and keep working unchanged.
+ * - any other principal → `"\u001f" + principal + "\u001f" + contextId`. Neither a
+ *   principal nor a contextId may contain control characters, so the separator never
+ *   occurs inside either and the key decodes back to exactly one (principal, contextId).
+ *
+ * Limits: principals 1–200 characters, contextIds 1–256 (UTF-16 code units, as JavaScript
+ * counts them), so a key is at most 458 characters, within the 512 the stores accept.
+ */
+
+/** The principal of a caller that did not authenticate (A2A_AUTH=none) and of old threads. */
+export const ANONYMOUS_PRINCIPAL = "anonymous";
+export const MAX_PRINCIPAL_CHARS = 200;
+export const MAX_CONTEXT_ID_CHARS = 256;
+
+const SEPARATOR = "\u001f";
+
+// C0 controls, DEL and C1 controls.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+const CONTROL_RE = /[\u0000-\u001f\u007f-\u009f]/;
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
+const LONE_SURROGATE_RE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Why `text` cannot be an id of up to `max` characters, or undefined when it can. */
+function idProblem(text: string, max: number): string | undefined {
+  if (text.length === 0) return "must not be empty";
+  if (text.length > max) return `must be at most ${max} characters`;
+  if (CONTROL_RE.test(text)) return "must not contain control characters";
+  if (LONE_SURROGATE_RE.test(text)) return "must not contain unpaired surrogates (invalid Unicode)";
+  return undefined;
+}
+
+/** Why `contextId` is not acceptable (1–256 characters, no control characters), or undefined. */
+export function contextIdProblem(contextId: string): string | undefined {
+  return idProblem(contextId, MAX_CONTEXT_ID_CHARS);
+}
+
+/** Why `principal` is not acceptable (1–200 characters, no control characters), or undefined. */
+export function principalProblem(principal: string): string | undefined {
+  return idProblem(principal, MAX_PRINCIPAL_CHARS);
+}
+
+/** The thread key of (principal, contextId); both must be valid (see the file header). */
+export function threadKey(principal: string, contextId: string): string {
+  return principal === ANONYMOUS_PRINCIPAL
+    ? contextId
+    : `${SEPARATOR}${principal}${SEPARATOR}${contextId}`;
+}
+
+/** The owner of a thread key: who and which of their conversations. */
+export interface ThreadOwner {
+  readonly principal: string;
+  readonly contextId: string;
+}
+
+/** The (principal, contextId) of a thread key made by {@link threadKey}. */
+export function decodeThreadKey(key: string): ThreadOwner {
+  if (key.startsWith(SEPARATOR)) {
+    const end = key.indexOf(SEPARATOR, 1);
+    if (end > 1) return { principal: key.slice(1, end), contextId: key.slice(end + 1) };
+  }
+  return { principal: ANONYMOUS_PRINCIPAL, contextId: key };
+}
+
+/**
+ * The thread keys of one principal, as a filter a store can apply without knowing the key
+ * format: keys starting with `prefix`, or (anonymous) keys NOT starting with `notPrefix`.
+ */
+export interface KeyScope {
+  readonly prefix?: string | undefined;
+  readonly notPrefix?: string | undefined;
+}
+
+export function principalKeyScope(principal: string): KeyScope {
+  return principal === ANONYMOUS_PRINCIPAL
+    ? { notPrefix: SEPARATOR }
+    : { prefix: `${SEPARATOR}${principal}${SEPARATOR}` };
+}
+
+/** True when `key` is in `scope` (the same rule the SQL of the stores applies). */
+export function inKeyScope(key: string, scope: KeyScope | undefined): boolean {
+  if (scope === undefined) return true;
+  if (scope.prefix !== undefined && !key.startsWith(scope.prefix)) return false;
+  if (scope.notPrefix !== undefined && key.startsWith(scope.notPrefix)) return false;
+  return true;
+}
