@@ -1,18 +1,26 @@
 /**
- * `/api/v1/memory/threads`: this agent's conversations (R2.3: never another agent's).
+ * `/api/v1/memory/threads`: this agent's conversations (R2.3: never another agent's). A
+ * conversation belongs to a principal (the A2A caller) and a contextId; every entry shows both.
  *
- * - GET `?limit=20&cursor=…`: a page, newest activity first; `next_cursor` is null on the
- *   last page (postgres: llamon_threads; the Durable Object backends: the agent's index object,
- *   see threads.ts).
- * - GET `/:contextId`: the stored thread as the window sees it (inspect.ts).
- * - DELETE `/:contextId`: erase everything of the conversation (right to be forgotten).
+ * - GET `?limit=20&cursor=…&principal=…`: a page, newest activity first, of every principal's
+ *   conversations or (with `principal`) one's; `next_cursor` is null on the last page
+ *   (postgres: llamon_threads; the Durable Object backends: the agent's index object).
+ * - GET `/:contextId?principal=…`: the stored thread as the window sees it (inspect.ts).
+ * - DELETE `/:contextId?principal=…`: erase everything of that conversation (right to be
+ *   forgotten); the same contextId of another principal is untouched.
+ *   `principal` defaults to `anonymous` (A2A_AUTH=none, and conversations stored before).
  */
 import type { Hono } from "hono";
 import { currentSkills } from "../agent/define.ts";
 import { registeredAgent } from "../agent/registry.ts";
 import type { RequestContext } from "../runtime/context.ts";
 import { type AppEnv, requestContextOf } from "../runtime/http.ts";
-import { MAX_THREAD_ID_LENGTH } from "../store/thread-key.ts";
+import {
+  ANONYMOUS_PRINCIPAL,
+  MAX_CONTEXT_ID_CHARS,
+  principalProblem,
+  threadKey,
+} from "../runtime/thread-keys.ts";
 import { badRequest, notFound } from "./errors.ts";
 import { inspectThread } from "./inspect.ts";
 import {
@@ -30,12 +38,31 @@ function storageBackend(ctx: RequestContext) {
 }
 
 function contextIdParam(raw: string): string {
-  if (raw.length === 0 || raw.length > MAX_THREAD_ID_LENGTH) {
-    throw badRequest(`contextId must be 1–${MAX_THREAD_ID_LENGTH} characters`, {
+  if (raw.length === 0 || raw.length > MAX_CONTEXT_ID_CHARS) {
+    throw badRequest(`contextId must be 1–${MAX_CONTEXT_ID_CHARS} characters`, {
       contextId: ["bad length"],
     });
   }
   return raw;
+}
+
+/** `?principal=`: undefined when absent; 400 when not a principal. */
+function principalParam(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const problem = principalProblem(raw);
+  if (problem !== undefined) {
+    throw badRequest(`principal ${problem}`, { principal: [problem] });
+  }
+  return raw;
+}
+
+/** The conversation a route addresses: (principal, contextId), principal default anonymous. */
+function addressed(c: {
+  req: { param(name: string): string; query(name: string): string | undefined };
+}) {
+  const contextId = contextIdParam(c.req.param("contextId"));
+  const principal = principalParam(c.req.query("principal")) ?? ANONYMOUS_PRINCIPAL;
+  return { principal, contextId, threadId: threadKey(principal, contextId) };
 }
 
 export function registerThreadRoutes(app: Hono<AppEnv>): void {
@@ -53,20 +80,23 @@ export function registerThreadRoutes(app: Hono<AppEnv>): void {
     if (rawCursor !== undefined && rawCursor !== "" && cursor === undefined) {
       throw badRequest("invalid query", { cursor: ["not a cursor from this API"] });
     }
+    const principal = principalParam(c.req.query("principal"));
     const ctx = requestContextOf(c);
-    const page = await listThreads(ctx, storageBackend(ctx), { limit, cursor });
+    const page = await listThreads(ctx, storageBackend(ctx), { limit, cursor, principal });
     return c.json({ agent_id: ctx.agentId, ...page });
   });
 
   app.get("/memory/threads/:contextId", async (c) => {
-    const contextId = contextIdParam(c.req.param("contextId"));
+    const { principal, contextId, threadId } = addressed(c);
     const ctx = requestContextOf(c);
     const { agentId } = ctx;
     const backend = storageBackend(ctx);
     // The config this isolate resolves for a request (same cache as the turn path).
-    const [stored, config] = await Promise.all([readThread(ctx, backend, contextId), ctx.config()]);
+    const [stored, config] = await Promise.all([readThread(ctx, backend, threadId), ctx.config()]);
     if (stored === undefined) {
-      throw notFound(`agent "${agentId}" has no stored conversation "${contextId}"`);
+      throw notFound(
+        `agent "${agentId}" has no stored conversation "${contextId}" of principal "${principal}"`,
+      );
     }
     const { agent } = registeredAgent();
     const view = inspectThread({
@@ -79,6 +109,7 @@ export function registerThreadRoutes(app: Hono<AppEnv>): void {
     });
     return c.json({
       agent_id: agentId,
+      principal,
       backend,
       checkpoint_id: stored.checkpoint_id,
       registry: stored.registry,
@@ -87,11 +118,12 @@ export function registerThreadRoutes(app: Hono<AppEnv>): void {
   });
 
   app.delete("/memory/threads/:contextId", async (c) => {
-    const contextId = contextIdParam(c.req.param("contextId"));
+    const { principal, contextId, threadId } = addressed(c);
     const ctx = requestContextOf(c);
-    const { tasksErased } = await eraseThread(ctx, storageBackend(ctx), contextId);
+    const { tasksErased } = await eraseThread(ctx, storageBackend(ctx), threadId);
     return c.json({
       agent_id: ctx.agentId,
+      principal,
       context_id: contextId,
       erased: true,
       tasks_erased: tasksErased,

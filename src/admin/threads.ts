@@ -3,6 +3,10 @@
  * (SPEC R1). Every call is scoped to AGENT_ID (R2.3): Postgres rows are filtered by
  * agent_id / the `<agent>:` storage prefix, Durable Objects are named and asked per agent.
  *
+ * A conversation belongs to (principal, contextId): the stores keep its thread key
+ * (runtime/thread-keys.ts), which is made and decoded only here and in the routes; a list
+ * shows both halves and can be limited to one principal's conversations.
+ *
  * | backend     | list                          | read / erase                               |
  * |-------------|-------------------------------|--------------------------------------------|
  * | postgres    | llamon_threads, newest first  | NeonSaver (checkpoint + memory rows)       |
@@ -18,6 +22,7 @@ import {
 import type { MemoryBackend } from "../memory/config.ts";
 import type { RequestContext } from "../runtime/context.ts";
 import { threadIndexObjectName, threadObjectName, threadsObject } from "../runtime/objects.ts";
+import { decodeThreadKey, type KeyScope, principalKeyScope } from "../runtime/thread-keys.ts";
 import { readThreadMessages } from "../store/delta.ts";
 import { NeonSaver } from "../store/neon-saver.ts";
 import { LIST_THREADS, SELECT_THREAD_ROW } from "../store/sql.ts";
@@ -25,6 +30,8 @@ import { assertThreadId } from "../store/thread-key.ts";
 import { notAvailable } from "./errors.ts";
 
 export interface ThreadSummary {
+  /** Who owns the conversation (`anonymous` for A2A_AUTH=none and threads stored before). */
+  principal: string;
   context_id: string;
   created_at: string;
   last_activity_at: string;
@@ -43,7 +50,7 @@ export interface StoredThread {
   /** The thread's persistent_memory keys (summary, facts, last_turn, …). */
   memory: Record<string, unknown>;
   /** Postgres only: the registry row (created, last activity, message count). */
-  registry: Omit<ThreadSummary, "context_id"> | null;
+  registry: Omit<ThreadSummary, "context_id" | "principal"> | null;
 }
 
 /** What the Worker asks a ThreadDO (RPC) on the object backends. */
@@ -60,12 +67,21 @@ export interface ThreadInspectionHost {
   eraseTasks(): Promise<number>;
 }
 
+/** An index entry (durable/thread-index.ts): `context_id` holds the thread key. */
+interface IndexEntry {
+  context_id: string;
+  created_at: string;
+  last_activity_at: string;
+  message_count: number;
+}
+
 /** What the API asks the agent's index object (durable/thread-index.ts) on those backends. */
 export interface ThreadIndexHost {
   listThreads(
     cursor: CursorKey | undefined,
     limit: number,
-  ): Promise<{ threads: ThreadSummary[]; more: boolean }>;
+    scope?: KeyScope,
+  ): Promise<{ threads: IndexEntry[]; more: boolean }>;
 }
 
 export const DEFAULT_PAGE_SIZE = 20;
@@ -118,8 +134,10 @@ type Row = {
 };
 
 function summaryOf(row: Row): ThreadSummary {
+  const owner = decodeThreadKey(row.thread_id);
   return {
-    context_id: row.thread_id,
+    principal: owner.principal,
+    context_id: owner.contextId,
     created_at: row.created_at,
     last_activity_at: row.last_activity_at,
     message_count: Number(row.message_count),
@@ -129,9 +147,10 @@ function summaryOf(row: Row): ThreadSummary {
 export async function listThreads(
   ctx: RequestContext,
   backend: MemoryBackend,
-  page: { limit: number; cursor: CursorKey | undefined },
+  page: { limit: number; cursor: CursorKey | undefined; principal?: string | undefined },
 ): Promise<ThreadPage> {
   const { env, agentId } = ctx;
+  const scope = page.principal === undefined ? undefined : principalKeyScope(page.principal);
   if (backend === "off") throw notAvailable(MEMORY_OFF);
   if (backend !== "postgres") {
     if (env.THREADS === undefined) throw notAvailable(NO_BINDING);
@@ -141,10 +160,10 @@ export async function listThreads(
       threadIndexObjectName(agentId),
       "the conversation list",
     );
-    const found = await viaRpc(() => index.listThreads(page.cursor, page.limit));
+    const found = await viaRpc(() => index.listThreads(page.cursor, page.limit, scope));
     const last = found.threads.at(-1);
     return {
-      threads: found.threads.map((t) => ({ ...t })),
+      threads: found.threads.map((t) => summaryOf({ ...t, thread_id: t.context_id })),
       next_cursor:
         found.more && last !== undefined
           ? encodeCursor({ at: last.last_activity_at, id: last.context_id })
@@ -158,23 +177,25 @@ export async function listThreads(
       page.cursor?.at ?? null,
       page.cursor?.id ?? "",
       page.limit + 1,
+      scope?.prefix ?? null,
+      scope?.notPrefix ?? null,
     ]);
-  const threads = rows.slice(0, page.limit).map(summaryOf);
-  const last = threads.at(-1);
+  const shown = rows.slice(0, page.limit);
+  const last = shown.at(-1);
   return {
-    threads,
+    threads: shown.map(summaryOf),
     next_cursor:
       rows.length > page.limit && last !== undefined
-        ? encodeCursor({ at: last.last_activity_at, id: last.context_id })
+        ? encodeCursor({ at: last.last_activity_at, id: last.thread_id })
         : null,
   };
 }
 
-function inspectionHost(ctx: RequestContext, contextId: string): ThreadInspectionHost {
+function inspectionHost(ctx: RequestContext, threadId: string): ThreadInspectionHost {
   if (ctx.env.THREADS === undefined) throw notAvailable(NO_BINDING);
   return threadsObject<ThreadInspectionHost>(
     ctx.env,
-    threadObjectName(ctx.agentId, contextId),
+    threadObjectName(ctx.agentId, threadId),
     "the memory inspector",
   );
 }
@@ -191,23 +212,23 @@ async function viaRpc<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-/** One stored conversation of this agent, or undefined when nothing of it is stored. */
+/** One stored conversation (its thread key), or undefined when nothing of it is stored. */
 export async function readThread(
   ctx: RequestContext,
   backend: MemoryBackend,
-  contextId: string,
+  threadId: string,
 ): Promise<StoredThread | undefined> {
   const { agentId } = ctx;
-  assertThreadId(contextId);
+  assertThreadId(threadId);
   if (backend === "off") throw notAvailable(MEMORY_OFF);
   if (backend === "postgres") {
     const db = ctx.db();
     const saver = new NeonSaver({ db, agentId });
     const [{ tuple, messages }, registry] = await Promise.all([
-      readThreadMessages(saver, { configurable: { thread_id: contextId } }),
-      db.query<Row>(SELECT_THREAD_ROW, [agentId, contextId]),
+      readThreadMessages(saver, { configurable: { thread_id: threadId } }),
+      db.query<Row>(SELECT_THREAD_ROW, [agentId, threadId]),
     ]);
-    const memory = saver.memoryOf(contextId)?.thread ?? {};
+    const memory = saver.memoryOf(threadId)?.thread ?? {};
     const row = registry.rows[0];
     if (tuple === undefined && row === undefined && Object.keys(memory).length === 0) {
       return undefined;
@@ -226,7 +247,7 @@ export async function readThread(
             },
     };
   }
-  const inspected = await viaRpc(() => inspectionHost(ctx, contextId).inspect(agentId, contextId));
+  const inspected = await viaRpc(() => inspectionHost(ctx, threadId).inspect(agentId, threadId));
   if (
     inspected.checkpointId === null &&
     inspected.messages.length === 0 &&
@@ -251,17 +272,17 @@ export async function readThread(
 export async function eraseThread(
   ctx: RequestContext,
   backend: MemoryBackend,
-  contextId: string,
+  threadId: string,
 ): Promise<{ tasksErased: number }> {
   const { agentId } = ctx;
-  assertThreadId(contextId);
+  assertThreadId(threadId);
   if (backend === "off") throw notAvailable(MEMORY_OFF);
   if (backend === "postgres") {
-    await new NeonSaver({ db: ctx.db(), agentId }).deleteThread(contextId);
+    await new NeonSaver({ db: ctx.db(), agentId }).deleteThread(threadId);
   } else {
-    await viaRpc(() => inspectionHost(ctx, contextId).erase(agentId, contextId));
+    await viaRpc(() => inspectionHost(ctx, threadId).erase(agentId, threadId));
   }
   if (ctx.env.THREADS === undefined) return { tasksErased: 0 };
-  const tasksErased = await viaRpc(() => inspectionHost(ctx, contextId).eraseTasks());
+  const tasksErased = await viaRpc(() => inspectionHost(ctx, threadId).eraseTasks());
   return { tasksErased };
 }

@@ -26,6 +26,7 @@ import type { SummarizeJob } from "../queue/jobs.ts";
 import type { SummarizeOutcome } from "../queue/summarize.ts";
 import type { Env } from "../runtime/env.ts";
 import type { SettingsHost } from "../runtime/runtime-layer.ts";
+import type { KeyScope } from "../runtime/thread-keys.ts";
 import type { ThreadSaver } from "../store/do-memory.ts";
 import type { PersistentMemory } from "../store/persistent-memory.ts";
 import { Conversation, type ThreadState } from "./conversation.ts";
@@ -140,8 +141,9 @@ export class ThreadDO
   listThreads(
     cursor: { at: string; id: string } | undefined,
     limit: number,
+    scope?: KeyScope,
   ): Promise<{ threads: IndexedThread[]; more: boolean }> {
-    return this.threadIndex.listThreads(cursor, limit);
+    return this.threadIndex.listThreads(cursor, limit, scope);
   }
 
   // ---- key/value slots (`task:<key>`, `settings:<agent>`) --------------------------------

@@ -9,8 +9,13 @@
  * deployments; postgres keeps a real index). On in_memory a listed conversation may have lost
  * its messages with its object (that is what in_memory means); the entry stays until erased.
  */
+import { inKeyScope, type KeyScope } from "../runtime/thread-keys.ts";
 
-/** A conversation as the index keeps it (the management API's ThreadSummary fields). */
+/**
+ * A conversation as the index keeps it. `context_id` holds the conversation's thread key
+ * (opaque here; the management API decodes it into principal and contextId). The field
+ * keeps its stored name: entries written before thread keys existed are anonymous ones.
+ */
 export interface IndexedThread {
   readonly context_id: string;
   readonly created_at: string;
@@ -42,18 +47,21 @@ export function touchedEntry(
 }
 
 /**
- * One page, newest activity first (ties: greater context id first), after `cursor` (the last
- * entry of the previous page). `more`: there is a next page.
+ * One page, newest activity first (ties: greater key first), after `cursor` (the last entry
+ * of the previous page), of the keys in `scope` (one principal's; all when undefined).
+ * `more`: there is a next page.
  */
 export function pageOfThreads(
   entries: Iterable<IndexedThread>,
   cursor: { at: string; id: string } | undefined,
   limit: number,
+  scope?: KeyScope,
 ): { threads: IndexedThread[]; more: boolean } {
   const after = (e: IndexedThread) =>
-    cursor === undefined ||
-    e.last_activity_at < cursor.at ||
-    (e.last_activity_at === cursor.at && e.context_id < cursor.id);
+    inKeyScope(e.context_id, scope) &&
+    (cursor === undefined ||
+      e.last_activity_at < cursor.at ||
+      (e.last_activity_at === cursor.at && e.context_id < cursor.id));
   const sorted = [...entries]
     .filter(after)
     .sort((a, b) =>
@@ -77,6 +85,7 @@ export interface ThreadIndexHost {
   listThreads(
     cursor: { at: string; id: string } | undefined,
     limit: number,
+    scope?: KeyScope,
   ): Promise<{ threads: IndexedThread[]; more: boolean }>;
 }
 
@@ -100,8 +109,9 @@ export class ThreadIndex implements ThreadIndexHost {
   async listThreads(
     cursor: { at: string; id: string } | undefined,
     limit: number,
+    scope?: KeyScope,
   ): Promise<{ threads: IndexedThread[]; more: boolean }> {
     const entries = await this.storage.list<IndexedThread>({ prefix: THREAD_INDEX_PREFIX });
-    return pageOfThreads(entries.values(), cursor, limit);
+    return pageOfThreads(entries.values(), cursor, limit, scope);
   }
 }

@@ -14,6 +14,9 @@
  * Limits: principals 1–200 characters, contextIds 1–256 (UTF-16 code units, as JavaScript
  * counts them), so a key is at most 458 characters, within the 512 the stores accept.
  */
+import type { KeyScope } from "../store/thread-key.ts";
+
+export { inKeyScope, type KeyScope } from "../store/thread-key.ts";
 
 /** The principal of a caller that did not authenticate (A2A_AUTH=none) and of old threads. */
 export const ANONYMOUS_PRINCIPAL = "anonymous";
@@ -69,25 +72,9 @@ export function decodeThreadKey(key: string): ThreadOwner {
   return { principal: ANONYMOUS_PRINCIPAL, contextId: key };
 }
 
-/**
- * The thread keys of one principal, as a filter a store can apply without knowing the key
- * format: keys starting with `prefix`, or (anonymous) keys NOT starting with `notPrefix`.
- */
-export interface KeyScope {
-  readonly prefix?: string | undefined;
-  readonly notPrefix?: string | undefined;
-}
-
+/** The thread keys of one principal, as a filter a store can apply (see store/thread-key.ts). */
 export function principalKeyScope(principal: string): KeyScope {
   return principal === ANONYMOUS_PRINCIPAL
     ? { notPrefix: SEPARATOR }
     : { prefix: `${SEPARATOR}${principal}${SEPARATOR}` };
-}
-
-/** True when `key` is in `scope` (the same rule the SQL of the stores applies). */
-export function inKeyScope(key: string, scope: KeyScope | undefined): boolean {
-  if (scope === undefined) return true;
-  if (scope.prefix !== undefined && !key.startsWith(scope.prefix)) return false;
-  if (scope.notPrefix !== undefined && key.startsWith(scope.notPrefix)) return false;
-  return true;
 }

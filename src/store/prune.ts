@@ -27,7 +27,7 @@
 import { dbErrorFields, LlamonError } from "../errors.ts";
 import type { Db, QueryResult, SqlParam } from "./db.ts";
 import { PRUNE_DELETE_BATCH, PRUNE_LOCK_BATCH, PRUNE_PLAN } from "./sql.ts";
-import { assertAgentId, assertThreadId } from "./thread-key.ts";
+import { assertAgentId, assertThreadId, type KeyScope } from "./thread-key.ts";
 
 export const PRUNE_TABLES = [
   "checkpoints",
@@ -48,8 +48,10 @@ export interface PruneFilter {
   readonly agentId: string;
   /** Only threads whose last activity is more than this many days ago (0 = before now). */
   readonly olderThanDays?: number | undefined;
-  /** Only these threads (A2A contextIds). */
+  /** Only these threads (thread keys: the CLI makes them from principal + contextId). */
   readonly threadIds?: readonly string[] | undefined;
+  /** Only the threads in this key scope (one principal's conversations). */
+  readonly keyScope?: KeyScope | undefined;
 }
 
 export interface PruneThread {
@@ -203,6 +205,8 @@ export async function planPrune(db: Db, filter: PruneFilter): Promise<PrunePlan>
     prefix,
     threadIds ?? null,
     cutoff,
+    filter.keyScope?.prefix ?? null,
+    filter.keyScope?.notPrefix ?? null,
   ]);
   const totals = emptyCounts();
   const threads = rows.map((row): PruneThread => {

@@ -277,7 +277,9 @@ RETURNING value`;
 /**
  * One page of an agent's conversations, newest activity first (keyset paging on
  * (last_activity_at, thread_id); served by llamon_threads_agent_activity_idx).
- * $1 agent, $2 cursor time (ISO, microseconds) or NULL, $3 cursor thread id, $4 limit.
+ * $1 agent, $2 cursor time (ISO, microseconds) or NULL, $3 cursor thread id, $4 limit,
+ * $5 only thread ids starting with this or NULL, $6 no thread ids starting with this or NULL
+ * (a principal's conversations, runtime/thread-keys.ts KeyScope).
  */
 export const LIST_THREADS = `SELECT thread_id,
        to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at,
@@ -286,6 +288,8 @@ export const LIST_THREADS = `SELECT thread_id,
   FROM llamon_threads
  WHERE agent_id = $1
    AND ($2::timestamptz IS NULL OR (last_activity_at, thread_id) < ($2::timestamptz, $3::text))
+   AND ($5::text IS NULL OR starts_with(thread_id, $5::text))
+   AND ($6::text IS NULL OR NOT starts_with(thread_id, $6::text))
  ORDER BY last_activity_at DESC, thread_id DESC
  LIMIT $4`;
 
@@ -324,7 +328,10 @@ const PRUNE_CANDIDATES = `WITH registry AS (
     FULL JOIN memory_threads m ON m.thread_id = coalesce(r.thread_id, c.thread_id)
 )`;
 
-/** $1 agent, $2 "<agent>:", $3 thread ids or NULL, $4 cutoff or NULL. */
+/**
+ * $1 agent, $2 "<agent>:", $3 thread ids or NULL, $4 cutoff or NULL, $5 only thread ids
+ * starting with this or NULL, $6 no thread ids starting with this or NULL (a KeyScope).
+ */
 export const PRUNE_PLAN = `${PRUNE_CANDIDATES}
 SELECT t.thread_id, t.registered, t.last_activity_at,
        cp.rows AS cp_rows, cp.bytes AS cp_bytes, bl.rows AS bl_rows, bl.bytes AS bl_bytes,
@@ -341,7 +348,9 @@ SELECT t.thread_id, t.registered, t.last_activity_at,
                         FROM persistent_memory x WHERE x.agent_id = $1 AND x.thread_id = t.thread_id) pm
   CROSS JOIN LATERAL (SELECT count(*) AS rows, coalesce(sum(pg_column_size(x.*)), 0) AS bytes
                         FROM llamon_threads x WHERE x.agent_id = $1 AND x.thread_id = t.thread_id) rg
- WHERE $4::timestamptz IS NULL OR coalesce(t.last_activity_at, '-infinity') < $4::timestamptz
+ WHERE ($4::timestamptz IS NULL OR coalesce(t.last_activity_at, '-infinity') < $4::timestamptz)
+   AND ($5::text IS NULL OR starts_with(t.thread_id, $5::text))
+   AND ($6::text IS NULL OR NOT starts_with(t.thread_id, $6::text))
  ORDER BY t.last_activity_at ASC NULLS FIRST, t.thread_id`;
 
 /** Lock the registry rows of a batch: $1 agent, $2 thread ids. */

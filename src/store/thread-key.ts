@@ -43,3 +43,21 @@ export function threadIdFromStorage(agentId: string, storageId: string): string 
   const prefix = `${agentId}:`;
   return storageId.startsWith(prefix) ? storageId.slice(prefix.length) : undefined;
 }
+
+/**
+ * A set of thread keys as a store can filter them without reading them: keys starting with
+ * `prefix`, and/or NOT starting with `notPrefix` (runtime/thread-keys.ts makes one per
+ * principal; SQL applies the same rule with starts_with).
+ */
+export interface KeyScope {
+  readonly prefix?: string | undefined;
+  readonly notPrefix?: string | undefined;
+}
+
+/** True when `key` is in `scope` (every key when scope is undefined). */
+export function inKeyScope(key: string, scope: KeyScope | undefined): boolean {
+  if (scope === undefined) return true;
+  if (scope.prefix !== undefined && !key.startsWith(scope.prefix)) return false;
+  if (scope.notPrefix !== undefined && key.startsWith(scope.notPrefix)) return false;
+  return true;
+}

@@ -7,6 +7,7 @@ import { runTurn } from "../../src/agent/run-turn.ts";
 import { OfflineChatModel } from "../../src/llm/offline.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import { resolveMemoryConfig } from "../../src/memory/config.ts";
+import { threadKey } from "../../src/runtime/thread-keys.ts";
 import type { Db } from "../../src/store/db.ts";
 import { createPgDb } from "../../src/store/db-pg.ts";
 import { migrate } from "../../src/store/migrate.ts";
@@ -77,10 +78,10 @@ async function snapshot(): Promise<string> {
   return JSON.stringify(rows);
 }
 
-/** thread_id column of the dry-run table. */
+/** context_id column of the dry-run table. */
 function listedThreads(stdout: string): string[] {
   const lines = stdout.split("\n");
-  const header = lines.findIndex((l) => l.startsWith("thread_id"));
+  const header = lines.findIndex((l) => l.startsWith("context_id"));
   if (header < 0) return [];
   const ids: string[] = [];
   for (const line of lines.slice(header + 2)) {
@@ -164,12 +165,36 @@ describe("llamon memory prune", () => {
     expect(rows).toEqual([{ agent_id: "shop-eu" }]);
   });
 
+  it("issue 13: --principal P prunes only P's conversations; --thread-id X names P's contextId X, and the same contextId of another principal or of anonymous stays", async () => {
+    await thread("shop", "shared-chat", 0);
+    await thread("shop", threadKey("alice", "shared-chat"), 0);
+    await thread("shop", threadKey("bob", "shared-chat"), 0);
+    const listed = await run(["memory", "prune", "--principal", "bob", "--json"], {
+      cwd: project,
+    });
+    expect(listed.code, listed.stderr).toBe(0);
+    const plan = JSON.parse(listed.stdout) as {
+      threads: { principal: string; context_id: string }[];
+    };
+    expect(plan.threads.map((t) => [t.principal, t.context_id])).toEqual([["bob", "shared-chat"]]);
+    const applied = await run(
+      ["memory", "prune", "--principal", "alice", "--thread-id", "shared-chat", "--apply"],
+      { cwd: project },
+    );
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(deletedThreads(applied.stdout)).toEqual(["shared-chat (principal alice)"]);
+    const { rows } = await db.query<{ thread_id: string }>(
+      "SELECT thread_id FROM llamon_threads WHERE agent_id = 'shop' AND thread_id LIKE '%shared-chat' ORDER BY thread_id",
+    );
+    expect(rows.map((r) => r.thread_id)).toEqual([threadKey("bob", "shared-chat"), "shared-chat"]);
+  });
+
   it("user mistakes exit 1 with a message that says what to do, no stack trace", async () => {
     const empty = await mkdtemp(join(tmpdir(), "llamon-prune-empty-"));
     const cases: [string[], RegExp, string?][] = [
       [
         ["memory", "prune", "--dsn", database.dsn, "--agent-id", "shop"],
-        /--older-than-days N, --thread-id X, or --all/,
+        /--older-than-days N, --thread-id X, --principal P, or --all/,
       ],
       [
         ["memory", "prune", "--dsn", database.dsn, "--older-than-days", "30"],

@@ -531,6 +531,7 @@ describe("management API: conversations (R2.3)", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       agent_id: agent,
+      principal: "anonymous",
       context_id: contextId,
       erased: true,
       tasks_erased: 2,
