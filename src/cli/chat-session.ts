@@ -5,18 +5,37 @@ import {
   type Client,
   ClientFactory,
   ClientFactoryOptions,
+  createAuthenticatingFetchWithRetry,
   DefaultAgentCardResolver,
   JsonRpcTransportFactory,
 } from "@a2a-js/sdk/client";
 import { LlamonError } from "../errors.ts";
+import { AUTH_INVALID_RPC_CODE, AUTH_REQUIRED_RPC_CODE } from "../runtime/errors.ts";
 import { info, warn } from "./output.ts";
 
 export interface ChatOptions {
   contextId?: string;
   message?: string[];
+  /** The A2A credential (API key or JWT), sent as `Authorization: Bearer`. */
+  token?: string;
 }
 
-async function connect(url: string): Promise<Client> {
+/** The env variable `llamon chat` reads the A2A credential from when --token is not given. */
+export const A2A_TOKEN_ENV = "LLAMON_A2A_TOKEN";
+
+/**
+ * fetch with the credential on every request, through the SDK's own auth wrapper (no retry:
+ * a refused key stays refused).
+ */
+function authenticatingFetch(token: string | undefined): typeof fetch | undefined {
+  if (token === undefined) return undefined;
+  return createAuthenticatingFetchWithRetry(fetch, {
+    headers: async () => ({ authorization: `Bearer ${token}` }),
+    shouldRetryWithHeaders: async () => undefined,
+  });
+}
+
+async function connect(url: string, token: string | undefined): Promise<Client> {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -26,10 +45,11 @@ async function connect(url: string): Promise<Client> {
       `"${url}" is not a URL: give the agent's address, e.g. http://127.0.0.1:8787`,
     );
   }
+  const fetchImpl = authenticatingFetch(token);
   const factory = new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new JsonRpcTransportFactory({ legacyCompat: { enabled: true } })],
-      cardResolver: new DefaultAgentCardResolver({ legacyCompat: { enabled: true } }),
+      transports: [new JsonRpcTransportFactory({ legacyCompat: { enabled: true }, fetchImpl })],
+      cardResolver: new DefaultAgentCardResolver({ legacyCompat: { enabled: true }, fetchImpl }),
     }),
   );
   const isCard = parsed.pathname.endsWith(".json");
@@ -47,7 +67,14 @@ async function connect(url: string): Promise<Client> {
 function describe(error: unknown): string {
   const e = error as { message?: string; cause?: { code?: string; message?: string } };
   const cause = e.cause?.code ?? e.cause?.message;
-  return `${e.message ?? String(error)}${cause ? ` (${cause})` : ""}`;
+  const text = `${e.message ?? String(error)}${cause ? ` (${cause})` : ""}`;
+  // A refused call: the SDK's error carries the JSON-RPC code of the agent's 401 body.
+  const rpc = error as { envelopeCode?: unknown; code?: unknown };
+  const code = rpc.envelopeCode ?? rpc.code;
+  if (code === AUTH_REQUIRED_RPC_CODE || code === AUTH_INVALID_RPC_CODE) {
+    return `${text}. Pass --token <key> or set ${A2A_TOKEN_ENV}`;
+  }
+  return text;
 }
 
 function userMessage(text: string, contextId: string | undefined): Message {
@@ -110,7 +137,9 @@ function replyOf(result: Message | Task): { text: string; contextId: string; sta
 }
 
 export async function chat(url: string, opts: ChatOptions): Promise<void> {
-  const client = await connect(url);
+  const fromEnv = process.env[A2A_TOKEN_ENV]?.trim();
+  const token = opts.token?.trim() || fromEnv || undefined;
+  const client = await connect(url, token);
   const card = await client.getAgentCard().catch(() => undefined);
   let contextId = opts.contextId;
   const scripted = opts.message !== undefined;

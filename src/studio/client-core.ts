@@ -12,7 +12,7 @@ var lang = (function () {
   try { var saved = localStorage.getItem(LANG_KEY); if (saved === "ko" || saved === "en") return saved; } catch (e) {}
   return data.lang;
 })();
-var state = { token: "", contextId: "", config: null, cursor: null, view: null, sending: false };
+var state = { token: "", contextId: "", principal: "anonymous", config: null, cursor: null, view: null, sending: false };
 try { state.token = sessionStorage.getItem(TOKEN_KEY) || ""; } catch (e) {}
 
 function $(id) { return document.getElementById(id); }
@@ -103,11 +103,14 @@ function loadThreads(reset) {
       return;
     }
     r.body.threads.forEach(function (t) {
-      var button = el("button", { type: "button", "data-context": t.context_id, "aria-current": t.context_id === state.contextId ? "true" : null }, [
+      var principal = t.principal || "anonymous";
+      var current = t.context_id === state.contextId && principal === state.principal;
+      var button = el("button", { type: "button", "data-context": t.context_id, "data-principal": principal, "aria-current": current ? "true" : null }, [
         el("span", { text: t.context_id }),
+        principal !== "anonymous" ? el("span", { className: "meta", text: msg("principal_meta", { principal: principal }) }) : null,
         el("span", { className: "meta", text: msg("activity") + " " + t.last_activity_at.replace("T", " ").slice(0, 19) + " · " + msg("messages_count", { n: t.message_count }) })
       ]);
-      button.addEventListener("click", function () { selectContext(t.context_id); });
+      button.addEventListener("click", function () { selectContext(t.context_id, principal); });
       $("thread-list").appendChild(el("li", {}, [button]));
     });
     say("threads-status", $("thread-list").children.length === 0 ? "threads_empty" : null);
@@ -118,16 +121,18 @@ function loadThreads(reset) {
 
 function markCurrent() {
   Array.prototype.forEach.call($("thread-list").querySelectorAll("button"), function (b) {
-    if (b.getAttribute("data-context") === state.contextId) b.setAttribute("aria-current", "true");
+    if (b.getAttribute("data-context") === state.contextId && b.getAttribute("data-principal") === state.principal) b.setAttribute("aria-current", "true");
     else b.removeAttribute("aria-current");
   });
 }
 
-function selectContext(id) {
+function selectContext(id, principal) {
   state.contextId = id;
+  state.principal = principal || "anonymous";
   state.view = null;
   $("context-id").value = id;
-  $("chat-context").textContent = msg("chat_for", { ctx: id });
+  $("principal").value = state.principal;
+  $("chat-context").textContent = msg("chat_for", { ctx: id, principal: state.principal });
   $("chat-context").removeAttribute("data-i18n");
   $("message").disabled = false;
   $("send").disabled = false;
@@ -140,6 +145,10 @@ function selectContext(id) {
 function newConversation() {
   var id = "studio-" + (window.crypto && crypto.randomUUID ? crypto.randomUUID() : String(Date.now()));
   selectContext(id).then(function () { $("message").focus(); });
+}
+
+function threadPath(ctx, principal) {
+  return "/api/v1/memory/threads/" + encodeURIComponent(ctx) + "?principal=" + encodeURIComponent(principal || "anonymous");
 }
 
 function replyText(json) {
@@ -158,7 +167,11 @@ function send() {
   var contextId = state.contextId;
   $("transcript").appendChild(bubble("human", text, null));
   var body = { jsonrpc: "2.0", method: "message/send", params: { message: { contextId: contextId, role: "user", parts: [{ kind: "text", text: text }] } } };
-  fetch("/", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
+  // A2A credentials are the agent's callers' own, never the admin token.
+  var headers = { "content-type": "application/json" };
+  var a2aToken = $("a2a-token").value.trim();
+  if (a2aToken) headers.authorization = "Bearer " + a2aToken;
+  fetch("/", { method: "POST", headers: headers, body: JSON.stringify(body) })
     .then(function (res) { return res.json(); })
     .then(function (json) {
       if (json.error) throw new Error(json.error.message || "JSON-RPC error " + json.error.code);
@@ -191,7 +204,7 @@ function bubble(type, text, badge) {
 function deleteThread() {
   var ctx = state.contextId;
   if (!ctx || !window.confirm(msg("delete_confirm", { ctx: ctx }))) return;
-  api("DELETE", "/api/v1/memory/threads/" + encodeURIComponent(ctx)).then(function (r) {
+  api("DELETE", threadPath(ctx, state.principal)).then(function (r) {
     if (r.status !== 200) { say("inspector-status", "error", { message: r.body.message || r.status }, "error"); return; }
     say("inspector-status", "deleted", { ctx: ctx }, "ok");
     clear($("transcript"));

@@ -5,9 +5,10 @@
 export const STUDIO_JS_PANELS = String.raw`
 function loadInspection() {
   var ctx = state.contextId;
+  var principal = state.principal;
   if (!ctx) return Promise.resolve();
-  return api("GET", "/api/v1/memory/threads/" + encodeURIComponent(ctx)).then(function (r) {
-    if (ctx !== state.contextId) return;
+  return api("GET", threadPath(ctx, principal)).then(function (r) {
+    if (ctx !== state.contextId || principal !== state.principal) return;
     if (r.status === 404) { state.view = null; $("inspection").hidden = true; say("inspector-status", "thread_not_found"); return; }
     if (r.status !== 200) { $("inspection").hidden = true; say("inspector-status", "error", { message: r.body.message || r.status }, "error"); return; }
     say("inspector-status", null);
@@ -198,7 +199,7 @@ function applyLang() {
   var toggle = $("lang-toggle");
   toggle.setAttribute("aria-label", msg("lang_toggle_label"));
   toggle.setAttribute("lang", lang === "ko" ? "en" : "ko");
-  if (state.contextId) $("chat-context").textContent = msg("chat_for", { ctx: state.contextId });
+  if (state.contextId) $("chat-context").textContent = msg("chat_for", { ctx: state.contextId, principal: state.principal });
   resay();
   renderConfig();
   renderInspection();
@@ -208,7 +209,7 @@ function applyLang() {
 
 $("token-form").addEventListener("submit", function (e) { e.preventDefault(); state.token = $("token").value.trim(); if (state.token) connect(); });
 $("forget").addEventListener("click", forget);
-$("open-form").addEventListener("submit", function (e) { e.preventDefault(); var id = $("context-id").value.trim(); if (id) selectContext(id); });
+$("open-form").addEventListener("submit", function (e) { e.preventDefault(); var id = $("context-id").value.trim(); if (id) selectContext(id, $("principal").value.trim()); });
 $("new-conversation").addEventListener("click", newConversation);
 $("refresh").addEventListener("click", function () { loadThreads(true); loadInspection(); });
 $("more").addEventListener("click", function () { loadThreads(false); });

@@ -82,6 +82,8 @@ export function renderStudioPage(input: StudioPageInput): string {
   <form id="open-form" class="row">
     <label for="context-id" ${t("context_label")}</label>
     <input id="context-id" name="contextId" type="text" spellcheck="false" maxlength="256" required>
+    <label for="principal" ${t("principal_label")}</label>
+    <input id="principal" name="principal" type="text" spellcheck="false" maxlength="200" value="anonymous" required>
     <button type="submit" id="open" ${t("open")}</button>
   </form>
   <div class="row">
@@ -101,6 +103,9 @@ export function renderStudioPage(input: StudioPageInput): string {
   <form id="send-form">
     <label for="message" ${t("message_label")}</label>
     <textarea id="message" name="message" aria-describedby="send-hint" disabled></textarea>
+    <label for="a2a-token" ${t("a2a_token_label")}</label>
+    <input id="a2a-token" name="a2aToken" type="password" spellcheck="false" autocomplete="off" aria-describedby="a2a-token-hint">
+    <p class="hint" id="a2a-token-hint" ${t("a2a_token_hint")}</p>
     <div class="row">
       <button type="submit" id="send" disabled ${t("send")}</button>
       <span class="hint" id="send-hint" ${t("send_hint")}</span>

@@ -25,6 +25,10 @@ export function registerChat(program: Command): void {
     )
     .option("--context-id <id>", "continue this conversation (the A2A contextId)")
     .option("-m, --message <text>", "send this message and exit (repeatable; no prompt)", collect)
+    .option(
+      "--token <key>",
+      "the agent's A2A credential (API key or JWT), sent as Authorization: Bearer; default: $LLAMON_A2A_TOKEN",
+    )
     .addHelpText(
       "after",
       `
@@ -33,6 +37,7 @@ Examples:
   $ npx llamon chat http://127.0.0.1:8787
   $ npx llamon chat http://127.0.0.1:8787 --context-id user-alice-session
   $ npx llamon chat http://127.0.0.1:8787 -m "my name is Mina" -m "what is my name?"
+  $ LLAMON_A2A_TOKEN=<key> npx llamon chat https://my-agent.example.workers.dev
 
 In the prompt: /new starts a new conversation, /id prints the contextId, /exit (or Ctrl-D) quits.`,
     )
