@@ -25,7 +25,13 @@ export function workersProject(
             MIGRATION_COUNT: inject<number>("migrationCount"),
             // Local development mode; the auth tests pass their own A2A_* per instance.
             A2A_AUTH: "none",
+            TEST_JWKS_URL: inject<string>("jwksUrl"),
+            TEST_JWT_PRIVATE_JWK: inject<string>("jwtPrivateJwk"),
             ...options.vars,
+          },
+          // Not A2A_RATE_LIMITER: only the test that passes it as that binding is limited.
+          ratelimits: {
+            TEST_RATE_LIMITER: { namespace_id: "1001", simple: { limit: 2, period: 60 } },
           },
         },
       })),

@@ -11,5 +11,8 @@ declare namespace Cloudflare {
     MIGRATION_COUNT: number;
     THREADS: DurableObjectNamespace<import("../../src/durable/thread-do.ts").ThreadDO>;
     SUMMARY_QUEUE: Queue;
+    TEST_JWKS_URL: string;
+    TEST_JWT_PRIVATE_JWK: string;
+    TEST_RATE_LIMITER: { limit(options: { key: string }): Promise<{ success: boolean }> };
   }
 }
