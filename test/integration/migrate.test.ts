@@ -5,13 +5,21 @@ import { emptyCheckpoint, uuid6 } from "@langchain/langgraph-checkpoint";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defineAgent } from "../../src/agent/define.ts";
+import { runTurn } from "../../src/agent/run-turn.ts";
 import { isLlamonError, type LlamonError } from "../../src/errors.ts";
+import { OfflineChatModel } from "../../src/llm/offline.ts";
+import { createMemoryLogger } from "../../src/log.ts";
+import { resolveMemoryConfig } from "../../src/memory/config.ts";
+import { threadKey } from "../../src/runtime/thread-keys.ts";
+import { createPgDb } from "../../src/store/db-pg.ts";
 import {
   defaultMigrationsDir,
   loadMigrations,
   type MigrateResult,
   migrate,
 } from "../../src/store/migrate.ts";
+import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { createFreshDatabase, type TestDatabase } from "../helpers/pg.ts";
 
 const onServer = (process.env.LLAMON_TEST_DB ?? "server") !== "embedded";
@@ -194,7 +202,7 @@ describe("migrate() on a real Postgres", () => {
         ["", "ctx", ":ctx"],
         ["a:b", "ctx", "a:b:ctx"],
         ["agent-a", "", "agent-a:"],
-        ["agent-a", "x".repeat(257), `agent-a:${"x".repeat(257)}`],
+        ["agent-a", "x".repeat(513), `agent-a:${"x".repeat(513)}`],
         ["agent-a", "ctx-2", "agent-b:ctx-2"],
       ] as const;
       for (const [agent, thread, storage] of rejected) {
@@ -362,5 +370,44 @@ SELECT * FROM llamon_no_such_table;
     expect(error.code).toBe("DB_UNAVAILABLE");
     expect(error.message).toContain("llamon_migrate_does_not_exist");
     expect(error.details).toMatchObject({ sqlstate: "3D000" });
+  });
+
+  it("issue 13: a thread stored before 0005 loads as the anonymous principal's; another principal's same contextId is a fresh conversation; long keys fit", async () => {
+    const db = await freshDb();
+    const before = await mkdtemp(join(tmpdir(), "llamon-migrations-before-"));
+    tempDirs.push(before);
+    for (const file of await loadMigrations()) {
+      if (file.name < "0005") await writeFile(join(before, file.name), file.sql);
+    }
+    await migrate({ connectionString: db.dsn, dir: before });
+    const pool = createPgDb({ connectionString: db.dsn });
+    try {
+      const turn = (threadId: string, text: string) =>
+        runTurn(
+          {
+            agent: defineAgent({ name: "old", description: "", system: "Be brief." }),
+            config: resolveMemoryConfig({}).config,
+            model: new OfflineChatModel(),
+            checkpointer: new NeonSaver({ db: pool, agentId: "old-agent", guardHead: true }),
+            log: createMemoryLogger(),
+          },
+          { threadId, text },
+        );
+      await turn("user-alice-session", "내 이름은 앨리스야");
+      await turn("user-alice-session", "이전에 뭐 얘기했지?");
+      const longKey = threadKey("p".repeat(200), "c".repeat(256));
+      await expect(turn(longKey, "too long before 0005")).rejects.toThrow();
+
+      const result = await migrate({ connectionString: db.dsn });
+      expect(result.applied).toContain("0005_principal_thread_keys.sql");
+      const old = await turn(threadKey("anonymous", "user-alice-session"), "still there?");
+      expect(old.reply.split("\n")[0]).toBe("offline-model: received=5 has_prior=true");
+      const alice = await turn(threadKey("alice", "user-alice-session"), "still there?");
+      expect(alice.reply.split("\n")[0]).toBe("offline-model: received=1 has_prior=false");
+      const long = await turn(longKey, "fits now");
+      expect(long.reply.split("\n")[0]).toBe("offline-model: received=1 has_prior=false");
+    } finally {
+      await pool.close();
+    }
   });
 });

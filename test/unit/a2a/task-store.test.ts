@@ -1,9 +1,10 @@
 /** KvTaskStore: durable tasks over a minimal key/value backend, scoped by agent (R2.3). */
-import { type Task, TaskState } from "@a2a-js/sdk";
+import { Task, TaskState } from "@a2a-js/sdk";
 import { ServerCallContext } from "@a2a-js/sdk/server";
 import { describe, expect, it } from "vitest";
-import { InMemoryKv, KvTaskStore } from "../../../src/a2a/index.ts";
+import { A2AUser, InMemoryKv, KvTaskStore } from "../../../src/a2a/index.ts";
 import { isLlamonError } from "../../../src/errors.ts";
+import { threadKey } from "../../../src/runtime/thread-keys.ts";
 
 const ctx = new ServerCallContext();
 
@@ -112,5 +113,54 @@ describe("KvTaskStore", () => {
       ctx,
     );
     expect(page2.tasks.map((t) => t.id)).toEqual(["t0"]);
+  });
+});
+
+describe("issue 13: task records carry their owner", () => {
+  const as = (principal: string) =>
+    new ServerCallContext({ user: new A2AUser(principal, principal !== "anonymous") });
+
+  it("issue 13: another principal's load and list see nothing; the owner's do; the record names the owner and indexes the task under the owner's thread key", async () => {
+    const kv = new InMemoryKv();
+    const puts: { threadId: string }[] = [];
+    const store = new KvTaskStore({
+      kv: {
+        get: (k) => kv.get(k),
+        put: async (k, v, meta) => {
+          if (meta) puts.push(meta);
+          await kv.put(k, v);
+        },
+        list: (p) => kv.list(p),
+      },
+      agentId: "agent-a",
+    });
+    await store.save(task("t-alice", "shared"), as("alice"));
+    await store.save(task("t-anon", "shared"), as("anonymous"));
+    expect((await store.load("t-alice", as("alice")))?.id).toBe("t-alice");
+    expect(await store.load("t-alice", as("bob"))).toBeUndefined();
+    expect(await store.load("t-alice", as("anonymous"))).toBeUndefined();
+    expect(await store.load("t-anon", as("alice"))).toBeUndefined();
+    expect((await store.load("t-anon", ctx))?.id).toBe("t-anon"); // no user = anonymous
+    const listed = (who: string) =>
+      store
+        .list({ tenant: "", contextId: "", pageSize: 50, pageToken: "" } as never, as(who))
+        .then((r) => r.tasks.map((t) => t.id));
+    expect(await listed("alice")).toEqual(["t-alice"]);
+    expect(await listed("bob")).toEqual([]);
+    expect(await listed("anonymous")).toEqual(["t-anon"]);
+    const record = JSON.parse(String(await kv.get(store.keyOf("t-alice"))));
+    expect(record.owner).toBe("alice");
+    expect(puts).toEqual([{ threadId: threadKey("alice", "shared") }, { threadId: "shared" }]);
+  });
+
+  it("issue 13: a record stored before owners existed (no owner field) is anonymous's", async () => {
+    const kv = new InMemoryKv();
+    const store = new KvTaskStore({ kv, agentId: "agent-a" });
+    await kv.put(
+      store.keyOf("t-old"),
+      JSON.stringify({ v: 1, task: Task.toJSON(task("t-old", "old-context")) }),
+    );
+    expect((await store.load("t-old", as("anonymous")))?.contextId).toBe("old-context");
+    expect(await store.load("t-old", as("alice"))).toBeUndefined();
   });
 });
