@@ -78,7 +78,7 @@ export const a2aAuthEnvShape = {
 
 const envSchema = z.looseObject(a2aAuthEnvShape);
 /** The A2A_* variables as the Worker's env schema (runtime/env.ts) parsed them. */
-export type A2AAuthVars = z.infer<typeof envSchema>;
+export type A2AAuthVars = Readonly<Partial<z.infer<typeof envSchema>>>;
 
 const modeSchema = z
   .string()

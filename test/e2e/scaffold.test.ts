@@ -169,12 +169,18 @@ describe("llamon agent / flow (scaffold)", () => {
       };
       expect(toml.name).toBe(c.name);
       expect(toml.main).toBe("src/index.ts");
-      expect(toml.vars).toEqual({ AGENT_ID: c.name, MEMORY_BACKEND: c.backend });
+      // issue 13: a deployed agent asks for API keys; local runs (.dev.vars) take none.
+      expect(toml.vars).toEqual({
+        AGENT_ID: c.name,
+        MEMORY_BACKEND: c.backend,
+        A2A_AUTH: "api_key",
+      });
       expect(toml.durable_objects.bindings).toEqual([{ name: "THREADS", class_name: "ThreadDO" }]);
       expect(toml.migrations[0]?.new_sqlite_classes).toEqual(["ThreadDO"]);
 
       const vars = parseDevVars(await read(".dev.vars"));
       expect(vars.AGENT_ID).toBe(c.name);
+      expect(vars.A2A_AUTH).toBe("none");
       if (postgres) {
         expect(vars.POSTGRES_MEMORY_DSN).toBe(`postgresql://postgres@localhost:5432/${db}`);
         expect(await read("compose.yml")).toContain(`POSTGRES_DB: ${db}`);
@@ -189,6 +195,7 @@ describe("llamon agent / flow (scaffold)", () => {
       expect(readme).toContain("## 시작하기");
       expect(readme).toContain("## English");
       expect(readme).toContain("npx llamon run .");
+      expect(readme).toContain("npx wrangler secret put A2A_API_KEYS");
       for (const file of files.filter((f) => !f.endsWith(".tgz"))) {
         expect(await read(file), `${c.name}/${file}`).not.toMatch(/__[A-Z_]+__/);
       }

@@ -18,6 +18,14 @@ describe(".dev.vars.example", () => {
       "MEMORY_PG_STATEMENT_CACHE_SIZE",
       "MEMORY_DB_TIMEOUT_MS",
       "LLAMON_ADMIN_TOKEN",
+      "A2A_AUTH",
+      "A2A_API_KEYS",
+      "A2A_JWT_JWKS_URL",
+      "A2A_JWT_ISSUER",
+      "A2A_JWT_AUDIENCE",
+      "A2A_JWT_PRINCIPAL_CLAIM",
+      "A2A_JWT_CLOCK_SKEW_SECONDS",
+      "A2A_RATE_LIMIT_PERIOD_SECONDS",
     ];
     const lines = example.split("\n");
     for (const name of names) {

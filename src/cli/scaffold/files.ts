@@ -115,6 +115,10 @@ export function wranglerToml(spec: ProjectSpec): string {
     `AGENT_ID = "${spec.name}"`,
     "# off | in_memory | postgres | sqlite. Overrides `memory.backend` in src/agent.ts.",
     `MEMORY_BACKEND = "${spec.backend}"`,
+    "# Who may call the agent: api_key (keys in the secret A2A_API_KEYS:",
+    "#   npx wrangler secret put A2A_API_KEYS   with principal=<sha256 of the key>,…), jwt, or",
+    "# none (no credentials: local development only; .dev.vars sets it for `llamon run`).",
+    'A2A_AUTH = "api_key"',
   ];
   if (spec.backend === "postgres") {
     lines.push(
@@ -146,6 +150,12 @@ export function wranglerToml(spec: ProjectSpec): string {
     "# max_retries = 3",
     `# dead_letter_queue = "${spec.name}-summaries-dlq"`,
     "",
+    "# To limit calls per caller (429 with Retry-After), add a rate-limiting binding:",
+    "# [[ratelimits]]",
+    '# name = "A2A_RATE_LIMITER"',
+    '# namespace_id = "1001"',
+    "# simple = { limit = 60, period = 60 }",
+    "",
     "[observability]",
     "enabled = true",
     "",
@@ -175,6 +185,8 @@ export function devVars(spec: ProjectSpec): string {
     "# Local settings for `npx llamon run .` — not committed (see .gitignore).",
     "# Every variable is described in .dev.vars.example.",
     `AGENT_ID=${spec.name}`,
+    "# Local runs take calls without credentials; the deployed Worker uses wrangler.toml's api_key.",
+    "A2A_AUTH=none",
   ];
   if (spec.backend === "postgres") {
     lines.push(

@@ -97,6 +97,23 @@ ${tryIt.length > 0 ? `${tryIt.join("\n")}\n` : ""}
 모델은 \`.dev.vars\`의 \`LLM_PROVIDER\`, \`LLM_MODEL\`, \`LLM_API_KEY\`로 고릅니다. 설정하지 않으면
 받은 내용을 설명해 주는 오프라인 모델이 답합니다.
 
+## 인증 (누가 부를 수 있나)
+
+대화는 부르는 쪽(principal)의 것입니다. 다른 키로 같은 \`contextId\`를 보내면 자기만의 새 대화가 됩니다.
+\`wrangler.toml\`은 \`A2A_AUTH = "api_key"\`이고, 로컬 \`.dev.vars\`는 \`A2A_AUTH=none\`(자격 증명 없이 호출)입니다.
+키를 만들고 그 SHA-256만 비밀값에 넣습니다:
+
+\`\`\`sh
+KEY=$(openssl rand -hex 32); echo "key: $KEY"
+echo "alice=$(printf %s "$KEY" | openssl dgst -sha256 | sed 's/^.*= //')"   # A2A_API_KEYS에 넣을 값
+npx wrangler secret put A2A_API_KEYS          # 여러 개는 쉼표로: alice=…,bob=…
+curl -s https://<your-worker>/ -H "authorization: Bearer $KEY" -H 'content-type: application/json' -d '…'
+LLAMON_A2A_TOKEN=$KEY npx llamon chat https://<your-worker>
+\`\`\`
+
+키 하나를 빼면 그 키만 막힙니다. JWT(OIDC, Cloudflare Access)는 \`A2A_AUTH=jwt\`와 \`A2A_JWT_*\`
+(\`.dev.vars.example\` 참고). 관리 토큰(\`LLAMON_ADMIN_TOKEN\`)과 A2A 키는 서로 다른 것입니다.
+
 ## 메모리 모드: \`${spec.memory}\`
 
 ${MODE_KO[spec.backend]} 코드(\`src/agent.ts\`의 \`memory.backend\`)에는 \`${spec.backend}\`로
@@ -130,7 +147,8 @@ ${
 \`\`\`sh
 npx llamon doctor                 # 준비됐는지 점검 (고칠 것이 있으면 방법과 함께 종료 코드 1)
 npx wrangler login
-${pg ? 'npx llamon migrate --dsn "$NEON_DIRECT_DSN"     # Neon의 direct 호스트, ?sslmode=require\nnpx wrangler secret put POSTGRES_MEMORY_DSN     # Neon의 pooled(-pooler) 연결 문자열\n' : ""}npx wrangler deploy
+${pg ? 'npx llamon migrate --dsn "$NEON_DIRECT_DSN"     # Neon의 direct 호스트, ?sslmode=require\nnpx wrangler secret put POSTGRES_MEMORY_DSN     # Neon의 pooled(-pooler) 연결 문자열\n' : ""}npx wrangler secret put A2A_API_KEYS            # principal=<키의 sha256>,… (위 "인증")
+npx wrangler deploy
 \`\`\`
 
 단계별 안내(요약 큐, 커스텀 도메인, 스모크 테스트, 로그, 롤백): \`node_modules/llamon/docs/deploy.md\`.
@@ -160,13 +178,20 @@ ${
 }- Continue a conversation by sending the same \`message.contextId\` (see the curl above), or use
   \`npx llamon chat [url] [--context-id ID]\` (\`npm run chat\`; without a URL it talks to
   http://127.0.0.1:$PORT, 8787 when PORT is unset).
+- Auth: conversations belong to the caller (principal); another key sending the same
+  \`contextId\` gets a fresh conversation of its own. \`wrangler.toml\` says \`A2A_AUTH = "api_key"\`;
+  \`.dev.vars\` says \`none\` for local runs. Make a key with \`openssl rand -hex 32\`, put only its
+  SHA-256 in the secret (\`npx wrangler secret put A2A_API_KEYS\`, value \`alice=<sha256 hex>,…\`),
+  and call with \`Authorization: Bearer <key>\` or \`LLAMON_A2A_TOKEN=<key> npx llamon chat <url>\`.
+  Removing one entry revokes that key alone. JWT (OIDC, Cloudflare Access): \`A2A_AUTH=jwt\` and
+  \`A2A_JWT_*\` (see \`.dev.vars.example\`). The admin token (\`LLAMON_ADMIN_TOKEN\`) is separate.
 - Model: \`LLM_PROVIDER\`, \`LLM_MODEL\`, \`LLM_API_KEY\` in \`.dev.vars\`; none set → the offline model,
   which describes what it received.
 - Memory \`${spec.memory}\`: ${MODE_EN[spec.backend]} Code says \`backend: "${spec.backend}"\`;
   \`MEMORY_BACKEND\` in \`wrangler.toml\` / \`.dev.vars\` overrides it, so switching modes is a
   config change. Live in-memory conversations are not moved to Postgres.
 - \`npm test\`, \`npm run typecheck\`. Deploy: \`npx llamon doctor\` (what is missing, with fixes),
-  \`npx wrangler login\`${pg ? ", `npx llamon migrate --dsn <Neon direct DSN>`, `npx wrangler secret put POSTGRES_MEMORY_DSN` (Neon's pooled DSN)" : ""},
+  \`npx wrangler login\`, \`npx wrangler secret put A2A_API_KEYS\`${pg ? ", `npx llamon migrate --dsn <Neon direct DSN>`, `npx wrangler secret put POSTGRES_MEMORY_DSN` (Neon's pooled DSN)" : ""},
   \`npx wrangler deploy\`; step by step in \`node_modules/llamon/docs/deploy.en.md\`.
 ${pg ? "- Old conversations: `npx llamon memory prune --older-than-days 30` lists them, `--apply` deletes them.\n" : ""}- Air-gapped install: \`npx llamon prepare-offline . --clean\` where there is internet, copy the folder,
   then \`npm ci --cache offline/npm-cache --offline\`.

@@ -1,3 +1,4 @@
+/// <reference path="../../types/stopword.d.ts" />
 /**
  * Index terms for conversation recall (issue 16): `searchTerms(message)` for what is stored,
  * `queryTerms(question)` for the question. Pure, deterministic, no model, no I/O; a few
