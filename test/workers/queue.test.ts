@@ -29,6 +29,7 @@ import { loadThreadMessages } from "../../src/queue/summarize.ts";
 import { workerDb } from "../../src/runtime/db.ts";
 import type { Env } from "../../src/runtime/env.ts";
 import { threadObjectName } from "../../src/runtime/objects.ts";
+import { threadKey } from "../../src/runtime/thread-keys.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { createPostgresMemory } from "../../src/store/persistent-memory.ts";
 import worker from "../../src/worker/index.ts";
@@ -51,8 +52,7 @@ const agent = defineAgent({ name: "q", description: "queue test", system: "Be br
 const memory = () => createPostgresMemory(workerDb(base), AGENT);
 
 /** A stored thread of `turns` user/AI turns on the postgres backend. */
-async function storedThread(turns: number): Promise<string> {
-  const threadId = `q-${crypto.randomUUID()}`;
+async function storedThread(turns: number, threadId = `q-${crypto.randomUUID()}`): Promise<string> {
   const config = resolveMemoryConfig({ env: base }).config;
   for (let t = 1; t <= turns; t++) {
     await runTurn(
@@ -97,6 +97,19 @@ describe("summary queue consumer in workerd (R7.5)", () => {
       [AGENT, threadId, SUMMARY_KEY],
     );
     expect(rows[0]?.n).toBe(1);
+  });
+
+  it("issue 13: a job carries the conversation's thread key: the summary of alice's conversation is written for it alone, not for the same contextId of anonymous", async () => {
+    const contextId = `q-shared-${crypto.randomUUID()}`;
+    const aliceKey = threadKey("alice", contextId);
+    await storedThread(20, aliceKey);
+    await storedThread(20, contextId); // anonymous's conversation with the same contextId
+    const result = await deliver([job(aliceKey, 20)], on);
+    expect(result.explicitAcks).toEqual(["msg-0"]);
+    expect(parseSummaryCache(await memory().get(aliceKey, SUMMARY_KEY))).toMatchObject({
+      covers: 20,
+    });
+    expect(await memory().get(contextId, SUMMARY_KEY)).toBeUndefined();
   });
 
   it("R7.5 a failing model: the job is retried with a delay and the previous summary is kept", async () => {
