@@ -66,6 +66,7 @@ async function startWrangler(port: number): Promise<ChildProcess> {
     LLAMON_NEON_FETCH_ENDPOINT: proxyUrl,
     POSTGRES_MEMORY_DSN: NEON_STYLE_DSN,
     LLAMON_ADMIN_TOKEN: TOKEN,
+    A2A_AUTH: "none", // Studio's chat sends as an unauthenticated caller
   };
   const args = [
     join(ROOT, "node_modules/wrangler/bin/wrangler.js"),
