@@ -218,6 +218,17 @@ describe("issue 13: A2A authentication (postgres)", () => {
       });
       expect(rpcError(body).message).toContain("Content-Type: application/json");
     }
+    // The size cap comes before the credentials and before JSON parsing: 413, not 401 or -32700.
+    const keyed = instance({ A2A_AUTH: "api_key", A2A_API_KEYS: await apiKeys({ a: "k" }) });
+    const big = await keyed.fetch("https://agent.example/", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{".repeat(1024 * 1024 + 1),
+    });
+    expect(big.status).toBe(413);
+    expect(rpcError((await big.json()) as Record<string, unknown>).data.reason).toBe(
+      "BODY_TOO_LARGE",
+    );
     const charset = await worker.rpc(send(`json-${uid()}`, "hi"), {
       "content-type": "application/json; charset=utf-8",
     });

@@ -261,6 +261,24 @@ const CASES: Case[] = [
     message: "params.message.contextId must be at most 256 characters",
   },
   {
+    name: "issue 13: contextId with NUL (a control character)",
+    body: send(userMsg({ contextId: "user\u0000alice" })),
+    code: INVALID_PARAMS,
+    message: "params.message.contextId must not contain control characters",
+  },
+  {
+    name: "issue 13: contextId with the thread-key separator U+001F",
+    body: send(userMsg({ contextId: "\u001fbob\u001fchat" })),
+    code: INVALID_PARAMS,
+    message: "params.message.contextId must not contain control characters",
+  },
+  {
+    name: "issue 13: contextId with an unpaired surrogate",
+    body: send(userMsg({ contextId: "chat-\ud83d" })),
+    code: INVALID_PARAMS,
+    message: "params.message.contextId must not contain unpaired surrogates (invalid Unicode)",
+  },
+  {
     name: "messageId a number",
     body: send(userMsg({ messageId: 1 })),
     code: INVALID_PARAMS,
