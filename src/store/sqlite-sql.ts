@@ -61,7 +61,9 @@ const SCHEMA: readonly (readonly string[])[] = [
       PRIMARY KEY (agent_id, thread_id, key))`,
   ],
   // v2: thread ids are thread keys (principal + contextId, at most 512 characters); SQLite
-  // cannot alter a CHECK, so the table is rebuilt with the new limit.
+  // cannot alter a CHECK, so the table is rebuilt with the new limit. Threads stored under a
+  // contextId starting with U+001F (allowed before, refused now) would read as another
+  // principal's key: they are renamed out of the key space, as migrations/0005 does.
   [
     `CREATE TABLE persistent_memory_v2 (
       agent_id TEXT NOT NULL CHECK (agent_id <> '' AND instr(agent_id, ':') = 0),
@@ -75,6 +77,14 @@ const SCHEMA: readonly (readonly string[])[] = [
       SELECT agent_id, thread_id, key, value, created_at, updated_at FROM persistent_memory`,
     "DROP TABLE persistent_memory",
     "ALTER TABLE persistent_memory_v2 RENAME TO persistent_memory",
+    `UPDATE persistent_memory SET thread_id = 'legacy-u001f:' || substr(thread_id, 2)
+      WHERE substr(thread_id, 1, 1) = char(31)`,
+    ...["checkpoint_writes", "checkpoint_blobs", "checkpoints"].map(
+      (table) => `UPDATE ${table}
+      SET thread_id = substr(thread_id, 1, instr(thread_id, ':')) || 'legacy-u001f:' ||
+                      substr(thread_id, instr(thread_id, ':') + 2)
+      WHERE substr(thread_id, instr(thread_id, ':') + 1, 1) = char(31)`,
+    ),
   ],
 ];
 
