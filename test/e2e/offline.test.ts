@@ -102,7 +102,7 @@ describe("llamon prepare-offline", () => {
     const test = await run(process.execPath, [bin("vitest"), "run"], moved, { NO_COLOR: "1" });
     expect(test.code, test.stdout + test.stderr).toBe(0);
     // The project's own tests boot its Worker in workerd, on a throwaway embedded Postgres.
-    expect(test.stdout).toMatch(/Tests\s+6 passed/);
+    expect(test.stdout).toMatch(/Tests\s+7 passed/);
     const help = await run(bin("llamon"), ["--help"], moved, {
       PATH: `${join(moved, "node_modules/.bin")}:${process.env.PATH}`,
     });

@@ -113,6 +113,7 @@ describe("llamon agent / flow (scaffold)", () => {
         "src/index.ts",
         "test/worker.test.ts",
         "test/a2a.ts",
+        "test/test-key.ts",
         "test/env.d.ts",
       ]) {
         expect(files, `${c.name} ${file}`).toContain(file);

@@ -23,6 +23,7 @@ import {
   testA2aHelper,
   testEnvTypes,
   testGlobalSetup,
+  testKey,
   tsconfigJson,
   vitestConfig,
   wranglerToml,
@@ -190,6 +191,7 @@ export async function createProject(options: CreateOptions): Promise<CreateResul
       "vitest.config.ts": vitestConfig(spec),
       "test/env.d.ts": testEnvTypes(),
       "test/a2a.ts": testA2aHelper(),
+      "test/test-key.ts": testKey(),
       ".gitignore": gitignore(),
       "README.md": readme(spec),
     };

@@ -290,24 +290,32 @@ export function tsconfigJson(): string {
  */
 export function vitestConfig(spec: ProjectSpec): string {
   const postgres = spec.backend === "postgres";
-  const bindings = postgres
-    ? [
-        "      miniflare: {",
-        "        // The throwaway database of test/global-setup.ts (over the same Neon HTTP path as",
-        "        // production), instead of the POSTGRES_MEMORY_DSN in .dev.vars.",
-        "        bindings: {",
-        '          LLAMON_NEON_FETCH_ENDPOINT: inject("neonProxyUrl"),',
-        '          POSTGRES_MEMORY_DSN: inject("neonDsn"),',
-        "        },",
-        "      },",
-      ]
-    : [];
+  const bindings = [
+    "      miniflare: {",
+    "        bindings: {",
+    '          // As deployed (wrangler.toml: A2A_AUTH = "api_key"), with one key for the tests:',
+    "          // the principal `tester`, whose key test/a2a.ts sends. Only its SHA-256 is configured.",
+    '          A2A_AUTH: "api_key",',
+    '          A2A_API_KEYS: "tester=" + createHash("sha256").update(TEST_A2A_KEY).digest("hex"),',
+    ...(postgres
+      ? [
+          "          // The throwaway database of test/global-setup.ts (over the same Neon HTTP path",
+          "          // as production), instead of the POSTGRES_MEMORY_DSN in .dev.vars.",
+          '          LLAMON_NEON_FETCH_ENDPOINT: inject("neonProxyUrl"),',
+          '          POSTGRES_MEMORY_DSN: inject("neonDsn"),',
+        ]
+      : []),
+    "        },",
+    "      },",
+  ];
   return [
+    'import { createHash } from "node:crypto";',
     'import { readFileSync } from "node:fs";',
     'import { createRequire } from "node:module";',
     'import { cloudflareTest } from "@cloudflare/vitest-plugin";',
     'import { parse } from "smol-toml";',
     'import { defineConfig } from "vitest/config";',
+    'import { TEST_A2A_KEY } from "./test/test-key.ts";',
     "",
     "// wrangler.toml's [alias] (llamon's stand-ins that keep the bundle small), for the tests too.",
     'const wrangler = new URL("./wrangler.toml", import.meta.url);',
@@ -372,11 +380,12 @@ export function testA2aHelper(): string {
   return [
     "/** Sends one A2A message to the Worker under test and returns the reply's text. */",
     'import { exports } from "cloudflare:workers";',
+    'import { TEST_A2A_KEY } from "./test-key.ts";',
     "",
     "export async function send(contextId: string, text: string): Promise<string> {",
     '  const res = await exports.default.fetch("http://agent/", {',
     '    method: "POST",',
-    '    headers: { "content-type": "application/json" },',
+    '    headers: { "content-type": "application/json", authorization: "Bearer " + TEST_A2A_KEY },',
     "    body: JSON.stringify({",
     '      jsonrpc: "2.0",',
     "      id: 1,",
@@ -393,6 +402,15 @@ export function testA2aHelper(): string {
     "  }",
     '  return (body.result?.status.message?.parts ?? []).map((p) => p.text ?? "").join("");',
     "}",
+    "",
+  ].join("\n");
+}
+
+/** test/test-key.ts: the tests' API key (read by vitest.config.ts and test/a2a.ts). */
+export function testKey(): string {
+  return [
+    "/** The tests' A2A API key: vitest.config.ts lists its SHA-256 in A2A_API_KEYS. Not a secret. */",
+    'export const TEST_A2A_KEY = "test-key-for-this-projects-tests-only";',
     "",
   ].join("\n");
 }

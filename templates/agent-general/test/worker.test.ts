@@ -26,4 +26,13 @@ describe("the __PROJECT_NAME__ Worker", () => {
     );
     if (remembers) expect(second).toContain("previous user message: my name is Alice");
   });
+  it('asks for an API key, as deployed (wrangler.toml: A2A_AUTH = "api_key")', async () => {
+    const res = await exports.default.fetch("http://agent/", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: "x" } }),
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toBe('Bearer realm="a2a"');
+  });
 });

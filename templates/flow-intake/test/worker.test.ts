@@ -21,4 +21,13 @@ describe("the __PROJECT_NAME__ Worker", () => {
       remembers ? QUESTIONS[1].ask : QUESTIONS[0].ask,
     );
   });
+  it('asks for an API key, as deployed (wrangler.toml: A2A_AUTH = "api_key")', async () => {
+    const res = await exports.default.fetch("http://agent/", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: "x" } }),
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toBe('Bearer realm="a2a"');
+  });
 });
