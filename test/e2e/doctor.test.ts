@@ -119,7 +119,7 @@ describe("llamon doctor", () => {
       const problems = report.checks.filter((c) => c.status === "problem");
       expect(problems.map((c) => c.name).sort()).toEqual(["THREADS", "agent code"].sort());
       expect(problems.find((c) => c.name === "agent code")?.message).toContain(
-        "window_size: must be a whole number >= 1, got 0",
+        "window_size: must be a whole number >= 1 and <= 1000, got 0",
       );
       expect(problems.find((c) => c.name === "THREADS")?.fix).toContain(
         "[[durable_objects.bindings]]",

@@ -4,6 +4,7 @@
  */
 import type { Command } from "commander";
 import { nonEmpty } from "../config.ts";
+import { authChecks } from "../doctor/auth.ts";
 import { bindingChecks } from "../doctor/bindings.ts";
 import { configChecks } from "../doctor/config.ts";
 import { readProject } from "../doctor/project.ts";
@@ -42,6 +43,7 @@ are not visible here: doctor lists the ones the deployed Worker needs.`,
         ...config.checks,
         ...bindingChecks(facts, config.memory),
         ...secretChecks(facts, config.memory),
+        ...authChecks(facts),
       ];
       const env = workerEnv(facts);
       const dsn =

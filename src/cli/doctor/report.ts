@@ -16,7 +16,7 @@ export function summarize(dir: string, checks: readonly Check[]): DoctorReport {
 }
 
 const MARK: Record<Status, string> = { ok: "✓", problem: "✗", warning: "!", info: "·" };
-const SECTIONS: readonly Section[] = ["config", "bindings", "secrets", "database"];
+const SECTIONS: readonly Section[] = ["config", "bindings", "secrets", "auth", "database"];
 
 export function formatReport(report: DoctorReport): string[] {
   const lines = [`llamon doctor ${report.dir}`];

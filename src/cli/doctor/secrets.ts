@@ -13,6 +13,7 @@ export const SECRET_VARS = [
   "OPENAI_API_KEY",
   "ANTHROPIC_API_KEY",
   "LLAMON_ADMIN_TOKEN",
+  "A2A_API_KEYS",
 ] as const;
 
 export function secretChecks(facts: ProjectFacts, memory: MemoryConfig | undefined): Check[] {

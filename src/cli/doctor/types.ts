@@ -1,6 +1,6 @@
 /** What `llamon doctor` reads from a project and what each of its checks reports. */
 export type Status = "ok" | "problem" | "warning" | "info";
-export type Section = "config" | "bindings" | "secrets" | "database";
+export type Section = "config" | "bindings" | "secrets" | "auth" | "database";
 
 export interface Check {
   readonly section: Section;

@@ -4,6 +4,7 @@
  * uses. The CLI against a scaffolded project and the local Postgres: test/e2e/doctor.test.ts.
  */
 import { describe, expect, it } from "vitest";
+import { authChecks } from "../../../src/cli/doctor/auth.ts";
 import { bindingChecks } from "../../../src/cli/doctor/bindings.ts";
 import { configChecks } from "../../../src/cli/doctor/config.ts";
 import { dsnChecks } from "../../../src/cli/doctor/database.ts";
@@ -42,6 +43,7 @@ function all(facts: ProjectFacts): Check[] {
     ...config.checks,
     ...bindingChecks(facts, config.memory),
     ...secretChecks(facts, config.memory),
+    ...authChecks(facts),
   ];
 }
 
@@ -159,5 +161,47 @@ describe("llamon doctor checks", () => {
     expect(dsnChecks("postgresql://u:p@10.1.2.3/db")[0]?.name).toBe("host name");
     expect(dsnChecks("postgresql://postgres@localhost:5432/db")).toEqual([]);
     expect(dsnChecks("mysql://x@y/z")[0]?.status).toBe("problem");
+  });
+
+  it("issue 13: A2A auth — none set or none deployed are warnings, api_key lists its secret, incomplete jwt or bad local keys are problems, keys never in [vars]", () => {
+    const auth = (facts: ProjectFacts) => all(facts).filter((c) => c.section === "auth");
+    const vars = (extra: Record<string, string>) => ({
+      vars: { AGENT_ID: "my-agent", MEMORY_BACKEND: "postgres", ...extra },
+    });
+    expect(auth(project())).toMatchObject([
+      { status: "warning", message: /refuses every A2A call/ },
+    ]);
+    expect(auth(project({ toml: vars({ A2A_AUTH: "none" }) }))).toMatchObject([
+      { status: "warning", message: /takes calls from anyone/ },
+    ]);
+    // As scaffolded: api_key deployed, none in .dev.vars.
+    const scaffolded = { toml: vars({ A2A_AUTH: "api_key" }), vars: { A2A_AUTH: "none" } };
+    expect(auth(project(scaffolded))).toMatchObject([
+      { status: "info", message: /wrangler secret put A2A_API_KEYS/ },
+    ]);
+    // Without the local override, local runs need keys too.
+    expect(problems(auth(project({ toml: vars({ A2A_AUTH: "api_key" }) })))).toMatchObject([
+      { name: "local A2A_AUTH", message: /needs the secret A2A_API_KEYS/ },
+    ]);
+    const jwt = auth(
+      project({
+        toml: vars({ A2A_AUTH: "jwt", A2A_JWT_ISSUER: "https://i" }),
+        vars: { A2A_AUTH: "none" },
+      }),
+    );
+    expect(jwt).toMatchObject([
+      { status: "problem", message: /A2A_JWT_JWKS_URL, A2A_JWT_AUDIENCE/ },
+    ]);
+    const badLocal = auth(
+      project({
+        toml: vars({ A2A_AUTH: "api_key" }),
+        vars: { A2A_AUTH: "api_key", A2A_API_KEYS: "alice=the-key-itself" },
+      }),
+    );
+    expect(problems(badLocal)).toMatchObject([
+      { name: "local A2A_AUTH", message: /not the key itself/ },
+    ]);
+    const inVars = all(project({ toml: vars({ A2A_API_KEYS: "a=b" }) }));
+    expect(problems(inVars).map((c) => c.name)).toContain("A2A_API_KEYS");
   });
 });
