@@ -20,7 +20,13 @@ const send = (message: Record<string, unknown>, params: Record<string, unknown> 
 });
 
 async function postBytes(app: ReturnType<typeof makeApp>["app"], body: Uint8Array) {
-  const res = await app.fetch(new Request(`${BASE_URL}/`, { method: "POST", body }));
+  const res = await app.fetch(
+    new Request(`${BASE_URL}/`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    }),
+  );
   return { status: res.status, body: (await res.json()) as RpcReply };
 }
 
