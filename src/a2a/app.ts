@@ -39,7 +39,7 @@ import type { A2AAuthConfig } from "../runtime/auth-config.ts";
 import { decodeUtf8 } from "../runtime/json-body.ts";
 import { A2AUser } from "./auth/user.ts";
 import { A2ACallContext, RequestScopedTaskStore, type TurnState } from "./call-context.ts";
-import { buildAgentCard, legacyAgentCard, wantsLegacyCard } from "./card.ts";
+import { buildAgentCard, endpointUrl, legacyAgentCard, wantsLegacyCard } from "./card.ts";
 import { TurnExecutor } from "./executor.ts";
 import { a2aGuard, refusal } from "./guard.ts";
 import {
@@ -184,15 +184,6 @@ export function createA2AApp<R = undefined>(options: A2AAppOptions<R>): Hono {
   });
 
   return app;
-}
-
-/** The JSON-RPC endpoint next to a card served at `cardPath`: origin + mount path + "/". */
-function endpointUrl(requestUrl: string, cardPath: string): string {
-  const url = new URL(requestUrl);
-  const mount = url.pathname.endsWith(cardPath)
-    ? url.pathname.slice(0, url.pathname.length - cardPath.length)
-    : "";
-  return `${url.origin}${mount}/`;
 }
 
 function isAsyncGenerator<T>(value: unknown): value is AsyncGenerator<T, void, undefined> {

@@ -190,3 +190,12 @@ export function wantsLegacyCard(versionHeader: string | undefined): boolean {
   if (match === null) return false;
   return Number(match[1]) === 0;
 }
+
+/** The JSON-RPC endpoint next to a card served at `cardPath`: origin + mount path + "/". */
+export function endpointUrl(requestUrl: string, cardPath: string): string {
+  const url = new URL(requestUrl);
+  const mount = url.pathname.endsWith(cardPath)
+    ? url.pathname.slice(0, url.pathname.length - cardPath.length)
+    : "";
+  return `${url.origin}${mount}/`;
+}
