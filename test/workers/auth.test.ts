@@ -116,6 +116,12 @@ describe("issue 13: A2A authentication (postgres)", () => {
       "cf-access-jwt-assertion": await signJwt({ sub: "user-1" }),
     });
     expect(viaAccess.firstLine).toBe("offline-model: received=3 has_prior=true");
+    // Within the clock skew (default 60 s), a token that just expired still passes.
+    const skewed = await worker.rpc(
+      send(contextId, "still me"),
+      bearer(await signJwt({ sub: "user-1" }, { expiresIn: "-20s" })),
+    );
+    expect(skewed.firstLine).toBe("offline-model: received=5 has_prior=true");
 
     const { privateKey: foreignKey } = await generateKeyPair("RS256");
     const cases: [string, Record<string, string>, RegExp][] = [
@@ -273,8 +279,13 @@ describe("issue 13: A2A authentication (postgres)", () => {
       made.push(id);
       return id;
     });
+    const warned = vi.spyOn(console, "warn");
     const worker = instance({ A2A_AUTH: "none" });
     const first = await worker.rpc(send(undefined, "hi"));
+    // none on a host that is not localhost: a warning on every call.
+    expect(warned.mock.calls.map((c) => String(c[0])).join("\n")).toContain(
+      "A2A_AUTH=none on agent.example",
+    );
     const second = await worker.rpc(send(undefined, "hi"));
     const ids = [first, second].map((r) => (r.body.result as { contextId: string }).contextId);
     for (const id of ids) {
