@@ -33,6 +33,8 @@ const KIND: Record<MemoryConfigKey, ValueKind> = {
   summarize_threshold: "int",
   facts_mode: "string",
   fact_recall_max_items: "int",
+  recall: "boolean",
+  recall_max_items: "int",
   prompt_context_mode: "string",
   a2a_history_max_messages: "int",
 };

@@ -45,12 +45,15 @@ function choice<const T extends readonly [string, ...string[]]>(values: T, hyphe
  * Upper bounds of the whole-number keys that have one, the same in every layer (code, env,
  * registry, run time). `window_size` and `max_history_tokens` size what each turn reads and
  * sends (a window larger than any model's context only costs); the seed cap cannot exceed
- * the items a request may carry (`metadata.history`, seed.ts).
+ * the items a request may carry (`metadata.history`, seed.ts); `recall_max_items` bounds the
+ * "earlier in this conversation" block (each item costs prompt tokens on every call, and the
+ * block has its own token budget, memory/recall/prompt-items.ts).
  */
 export const MEMORY_CONFIG_MAX = {
   window_size: 1000,
   max_history_tokens: 1_000_000,
   a2a_history_max_messages: 1000,
+  recall_max_items: 20,
 } as const;
 
 function whole(min: number, max?: number) {
@@ -82,6 +85,8 @@ const field = {
   summarize_threshold: whole(1),
   facts_mode: choice(FACTS_MODES),
   fact_recall_max_items: whole(1),
+  recall: flag(),
+  recall_max_items: whole(1, MEMORY_CONFIG_MAX.recall_max_items),
   prompt_context_mode: choice(PROMPT_CONTEXT_MODES),
   a2a_history_max_messages: whole(0, MEMORY_CONFIG_MAX.a2a_history_max_messages),
 } as const;
@@ -99,6 +104,12 @@ export const memoryConfigSchema = z.strictObject({
   summarize_threshold: field.summarize_threshold.default(40),
   facts_mode: field.facts_mode.default("off"),
   fact_recall_max_items: field.fact_recall_max_items.default(3),
+  /**
+   * Conversation recall (issue 16): on by default for every backend; it takes effect where
+   * the backend gives the turn a recall source (see docs/memory.md), `off` has no history.
+   */
+  recall: field.recall.default(true),
+  recall_max_items: field.recall_max_items.default(5),
   prompt_context_mode: field.prompt_context_mode.default("legacy_system"),
   a2a_history_max_messages: field.a2a_history_max_messages.default(50),
 });
@@ -121,6 +132,8 @@ export const memoryConfigPatchSchema = z.strictObject({
   summarize_threshold: field.summarize_threshold.optional(),
   facts_mode: field.facts_mode.optional(),
   fact_recall_max_items: field.fact_recall_max_items.optional(),
+  recall: field.recall.optional(),
+  recall_max_items: field.recall_max_items.optional(),
   prompt_context_mode: field.prompt_context_mode.optional(),
   a2a_history_max_messages: field.a2a_history_max_messages.optional(),
 });
@@ -172,6 +185,8 @@ export const MEMORY_ENV_VARS = {
   MEMORY_SUMMARIZE_THRESHOLD: "summarize_threshold",
   MEMORY_FACTS_MODE: "facts_mode",
   MEMORY_FACT_RECALL_MAX_ITEMS: "fact_recall_max_items",
+  MEMORY_RECALL: "recall",
+  MEMORY_RECALL_MAX_ITEMS: "recall_max_items",
   LLAMON_PROMPT_CONTEXT_MODE: "prompt_context_mode",
   A2A_HISTORY_MAX_MESSAGES: "a2a_history_max_messages",
 } as const satisfies Record<string, MemoryConfigKey>;

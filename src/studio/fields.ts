@@ -116,10 +116,31 @@ const FIELDS: StudioField[] = [
     help: { ko: "한 번에 전달할 사실 수 상한", en: "At most this many facts per call" },
   },
   {
+    key: "recall",
+    kind: "boolean",
+    help: {
+      ko: "window 밖의 관련 이전 메시지를 찾아 프롬프트에 인용 (대화 recall)",
+      en: "Quote relevant earlier messages that left the window (conversation recall)",
+    },
+  },
+  {
+    key: "recall_max_items",
+    kind: "int",
+    min: 1,
+    max: MEMORY_CONFIG_MAX.recall_max_items,
+    help: {
+      ko: "한 번에 인용할 이전 메시지 수 상한",
+      en: "At most this many earlier messages per call",
+    },
+  },
+  {
     key: "prompt_context_mode",
     kind: "choice",
     choices: PROMPT_CONTEXT_MODES,
-    help: { ko: "요약·사실을 놓는 위치", en: "Where summary and facts are placed" },
+    help: {
+      ko: "요약·사실·이전 대화 인용을 놓는 위치",
+      en: "Where summary, facts and recalled messages are placed",
+    },
   },
   {
     key: "a2a_history_max_messages",

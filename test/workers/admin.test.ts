@@ -229,6 +229,9 @@ describe("management API: memory config (R7.6, R10.2)", () => {
       [{ summarize: "yes" }, "summarize", "true or false"],
       [{ history_aware: null }, "history_aware", "true or false"],
       [{ facts_mode: "smart" }, "facts_mode", '"off", "heuristic", "llm"'],
+      [{ recall: "on" }, "recall", "true or false"],
+      [{ recall_max_items: 0 }, "recall_max_items", "whole number >= 1 and <= 20"],
+      [{ recall_max_items: 21 }, "recall_max_items", "whole number >= 1 and <= 20, got 21"],
       [{ backend: "sqlite" }, "backend", "cannot be changed at run time"],
       [{ postgres_dsn: "postgresql://x@y/z" }, "postgres_dsn", "cannot be changed at run time"],
       [{ MEMORY_WINDOW_SIZE: 4 }, "MEMORY_WINDOW_SIZE", 'did you mean "window_size"'],
@@ -264,11 +267,25 @@ describe("management API: memory config (R7.6, R10.2)", () => {
     const first = await worker.api("PATCH", "/api/v1/memory/config", {
       window_size: 7,
       summarize: true,
+      recall: false,
+      recall_max_items: 12,
     });
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({
-      config: { window_size: 7, summarize: true, max_history_tokens: 900 },
-      sources: { window_size: "runtime", summarize: "runtime", max_history_tokens: "env" },
+      config: {
+        window_size: 7,
+        summarize: true,
+        max_history_tokens: 900,
+        recall: false,
+        recall_max_items: 12,
+      },
+      sources: {
+        window_size: "runtime",
+        summarize: "runtime",
+        max_history_tokens: "env",
+        recall: "runtime",
+        recall_max_items: "runtime",
+      },
     });
     const second = await worker.api("PATCH", "/api/v1/memory/config", { max_history_tokens: null });
     expect(second.status).toBe(200);

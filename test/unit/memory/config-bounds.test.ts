@@ -96,6 +96,7 @@ describe("issue 15: upper bounds, the same in every layer", () => {
     ["window_size", "MEMORY_WINDOW_SIZE", 1],
     ["max_history_tokens", "MAX_HISTORY_TOKENS", 1],
     ["a2a_history_max_messages", "A2A_HISTORY_MAX_MESSAGES", 0],
+    ["recall_max_items", "MEMORY_RECALL_MAX_ITEMS", 1],
   ] as const;
 
   it.each(BOUNDED)("issue 15: %s accepts its bound and refuses one more", (key, variable, min) => {
@@ -135,6 +136,7 @@ describe("issue 15: upper bounds, the same in every layer", () => {
       window_size: 1000,
       max_history_tokens: 1_000_000,
       a2a_history_max_messages: 1000,
+      recall_max_items: 20,
     });
   });
 });

@@ -35,6 +35,8 @@ describe("MemoryConfig defaults", () => {
       summarize_threshold: 40,
       facts_mode: "off",
       fact_recall_max_items: 3,
+      recall: true,
+      recall_max_items: 5,
       prompt_context_mode: "legacy_system",
       a2a_history_max_messages: 50,
     });
@@ -141,6 +143,8 @@ describe("MemoryConfig from the environment", () => {
       MEMORY_SUMMARIZE_THRESHOLD: "60",
       MEMORY_FACTS_MODE: "heuristic",
       MEMORY_FACT_RECALL_MAX_ITEMS: "5",
+      MEMORY_RECALL: "false",
+      MEMORY_RECALL_MAX_ITEMS: "8",
       LLAMON_PROMPT_CONTEXT_MODE: "stable_tail",
       A2A_HISTORY_MAX_MESSAGES: "0",
       UNRELATED: "ignored",
@@ -157,6 +161,8 @@ describe("MemoryConfig from the environment", () => {
       summarize_threshold: 60,
       facts_mode: "heuristic",
       fact_recall_max_items: 5,
+      recall: false,
+      recall_max_items: 8,
       prompt_context_mode: "stable_tail",
       a2a_history_max_messages: 0,
     });
