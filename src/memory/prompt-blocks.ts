@@ -1,5 +1,6 @@
 /**
- * The texts of prompt assembly (R3.5, R6, R7.4, R8.2): the history note, the block
+ * The texts of prompt assembly (R3.5, R6, R7.4, R8.2; the recall block is in
+ * prompt-recall.ts): the history note, the block
  * headers, the runtime-context marker, and the builders that turn PromptParts into text.
  *
  * Formatting rules, the same in both prompt-context modes so a block reads identically
@@ -78,16 +79,21 @@ export function summaryBlock(summary: string | undefined): string | undefined {
   return text === "" ? undefined : `${SUMMARY_HEADER}\n${text}`;
 }
 
-/** The per-call context blocks, in order: knowledge, facts, summary (empty ones left out). */
+/**
+ * The per-call context blocks, in order: knowledge, facts, summary, recalled messages
+ * (prompt-recall.ts, already rendered); empty ones left out.
+ */
 export function contextBlocks(parts: {
   knowledge?: readonly string[] | undefined;
   facts?: readonly string[] | undefined;
   summary?: string | undefined;
+  recall?: string | undefined;
 }): string[] {
   return [
     listBlock(KNOWLEDGE_HEADER, parts.knowledge),
     listBlock(FACTS_HEADER, parts.facts),
     summaryBlock(parts.summary),
+    parts.recall,
   ].filter((block): block is string => block !== undefined);
 }
 

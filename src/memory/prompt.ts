@@ -16,14 +16,21 @@
  *   just in the window, so the note does not flicker when the window cuts); and (3)
  *   `history_aware` is true.
  * - `legacy_system` (R6.1, default): system prompt = systemText, skills…, knowledge,
- *   facts, `[이전 대화 요약]` summary, history note — blocks separated by a blank line.
+ *   facts, `[이전 대화 요약]` summary, `[이전 대화 발췌]` recalled messages (issue 16,
+ *   prompt-recall.ts), history note — blocks separated by a blank line.
  * - `stable_tail` (R6.2): system prompt = systemText, skills…, history note only, so it
  *   changes once (turn 1 → 2, when the note appears) and then stays byte-identical while
- *   systemText and skills do. Knowledge, facts and summary go into ONE HumanMessage right
+ *   systemText and skills do. Knowledge, facts, summary and recalled messages go into ONE
+ *   HumanMessage right
  *   after the latest real user message of the window (or at the end of the window when it
  *   has no HumanMessage), marked by its first line {@link RUNTIME_CONTEXT_MARKER}, its
  *   `additional_kwargs.llamon_runtime_context === true` and its id prefix
  *   `llamon-runtime-`. No slot content → no such message.
+ *
+ * - Recalled messages (issue 16) are counted against `max_history_tokens`: the block has
+ *   its own budget (prompt-recall.ts `recallBudget`), and when it is placed under a cap the
+ *   window is selected again with the cap less the block's tokens (the window only gets
+ *   shorter, so the recalled messages stay outside it).
  *
  * Nothing is mutated: the stored thread and its messages stay as they are; the runtime
  * context message exists only in the returned model input and is never to be stored.
@@ -40,7 +47,9 @@ import {
   RUNTIME_CONTEXT_MARKER,
   RUNTIME_CONTEXT_NOTE,
 } from "./prompt-blocks.ts";
+import { buildRecallBlock, type RecalledItem, recallBudget } from "./prompt-recall.ts";
 import { conversationMessages, hasPriorTurn, lastHumanIndex } from "./prompt-thread.ts";
+import { estimateTokens } from "./tokens.ts";
 import { selectWindow } from "./window.ts";
 
 export {
@@ -53,6 +62,7 @@ export {
   RUNTIME_CONTEXT_NOTE,
   SUMMARY_HEADER,
 } from "./prompt-blocks.ts";
+export { RECALL_HEADER, RECALL_NOTE, type RecalledItem } from "./prompt-recall.ts";
 export { isRuntimeContextMessage } from "./prompt-thread.ts";
 
 export interface PromptParts {
@@ -66,6 +76,11 @@ export interface PromptParts {
   facts?: readonly string[] | undefined;
   /** The rolling summary of out-of-window history (slot; R7.4). */
   summary?: string | undefined;
+  /**
+   * Recalled earlier messages (slot; issue 16), best first, none of them in the window
+   * (the caller excluded what {@link promptWindow} selects).
+   */
+  recalled?: readonly RecalledItem[] | undefined;
 }
 
 export interface AssembleInput extends PromptParts {
@@ -109,6 +124,8 @@ export interface AssembledPrompt {
   /** The selectWindow result used (over the conversation messages of the thread). */
   window: ReturnType<typeof selectWindow>;
   signals: MultiturnSignals;
+  /** The recalled messages placed (conversation order) and the block's estimated tokens. */
+  recall: { items: RecalledItem[]; tokens: number };
 }
 
 /** The R3.4 INFO line, e.g. `multiturn: thread_msgs=4 window=20 sent_to_llm=4 has_prior=true`. */
@@ -146,17 +163,37 @@ function withRuntimeContext(window: readonly BaseMessage[], blocks: readonly str
   return [...window.slice(0, cut), message, ...window.slice(cut)];
 }
 
+type WindowInput = Pick<AssembleInput, "thread" | "config" | "countTokens">;
+
+function windowFor(conversation: readonly BaseMessage[], input: WindowInput, cap?: number) {
+  return selectWindow(conversation, {
+    window_size: input.config.window_size,
+    max_history_tokens: cap ?? input.config.max_history_tokens,
+    countTokens: input.countTokens,
+  });
+}
+
+/** The window {@link assemblePrompt} starts from: what a recall must exclude. */
+export function promptWindow(input: WindowInput): ReturnType<typeof selectWindow> {
+  return windowFor(conversationMessages(input.thread), input);
+}
+
 /** Builds the model input of one call (see the file header). Inputs are not modified. */
 export function assemblePrompt(input: AssembleInput): AssembledPrompt {
   const { config } = input;
   const conversation = conversationMessages(input.thread);
-  const window = selectWindow(conversation, {
-    window_size: config.window_size,
-    max_history_tokens: config.max_history_tokens,
-    countTokens: input.countTokens,
-  });
+  const cap = config.max_history_tokens ?? undefined;
+  const recall = buildRecallBlock(
+    input.recalled ?? [],
+    recallBudget(cap),
+    input.countTokens ?? estimateTokens,
+  );
+  const window =
+    cap !== undefined && recall.tokens > 0
+      ? windowFor(conversation, input, Math.max(1, cap - recall.tokens))
+      : windowFor(conversation, input);
   const hasPrior = hasPriorTurn(conversation);
-  const slots = contextBlocks(input);
+  const slots = contextBlocks({ ...input, recall: recall.text });
   const stableTail = config.prompt_context_mode === "stable_tail";
 
   const system = buildSystem(input, stableTail ? [] : slots, hasPrior);
@@ -174,5 +211,6 @@ export function assemblePrompt(input: AssembleInput): AssembledPrompt {
       sent_to_llm: window.messages.length,
       has_prior: hasPrior,
     },
+    recall: { items: recall.items, tokens: recall.tokens },
   };
 }
