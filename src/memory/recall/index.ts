@@ -1,7 +1,8 @@
 /**
  * Conversation recall (issue 16), the lexical core: index terms for Korean and English
  * messages and questions (terms.ts, with the contract the storage backends index by) and
- * a BM25 ranker (bm25.ts). Pure functions and one in-memory index; no I/O.
+ * a BM25 ranker (bm25.ts), the port a backend implements (source.ts), the turn side of it
+ * (select.ts) and the in-memory source (memory-source.ts). No I/O.
  */
 export {
   type Bm25Options,
@@ -21,6 +22,22 @@ export {
   recallFromIndex,
   recallMessages,
 } from "./conversation.ts";
+export { ListRecallSource, type StoredMessage, textOfMessage } from "./memory-source.ts";
+export {
+  CANDIDATES_PER_ITEM,
+  MIN_CANDIDATES,
+  recallForTurn,
+  selectRecalled,
+  type TurnRecall,
+} from "./select.ts";
+export type {
+  RecallAnswer,
+  RecallCandidate,
+  RecallRequest,
+  RecallRole,
+  RecallSource,
+  RecallStats,
+} from "./source.ts";
 export {
   MAX_TERM_CHARS,
   MAX_TERMS_INPUT_CHARS,

@@ -1,0 +1,76 @@
+/**
+ * The turn's side of the recall port (issue 16): the new user message → query terms → the
+ * backend's candidates (./source.ts) → BM25 with the thread's statistics and the neighbour
+ * fusion (./conversation.ts) → the `maxItems` best messages for the prompt block
+ * (../prompt-recall.ts), never one the model already has.
+ */
+import type { RecalledItem } from "../prompt-recall.ts";
+import { type CorpusStats, rankCandidates } from "./bm25.ts";
+import { fuseNeighbours } from "./conversation.ts";
+import type { RecallAnswer, RecallCandidate, RecallSource, RecallStats } from "./source.ts";
+import { queryTerms } from "./terms.ts";
+
+/** Matches asked of the backend per item wanted (neighbours come on top), and at least. */
+export const CANDIDATES_PER_ITEM = 4;
+export const MIN_CANDIDATES = 20;
+
+export interface TurnRecall {
+  /** The conversation's thread key. */
+  readonly threadId: string;
+  /** The new user message. */
+  readonly question: string;
+  /** Ids of the messages the model gets anyway (its window). */
+  readonly exclude: ReadonlySet<string>;
+  /** Only messages before this seq, when the caller knows where its window starts. */
+  readonly beforeSeq?: number | undefined;
+  /** recall_max_items. */
+  readonly maxItems: number;
+}
+
+function corpusStats(stats: RecallStats | undefined): CorpusStats | undefined {
+  if (stats === undefined) return undefined;
+  return { docs: stats.docs, avgLength: stats.avgLength, df: (term) => stats.df[term] ?? 0 };
+}
+
+/** The best `maxItems` of a backend's answer, best first (see the file header). */
+export function selectRecalled(
+  answer: RecallAnswer,
+  terms: readonly string[],
+  request: Pick<TurnRecall, "exclude" | "beforeSeq" | "maxItems">,
+): RecalledItem[] {
+  const byId = new Map<string, RecallCandidate>();
+  for (const c of answer.candidates) byId.set(c.id, c);
+  const candidates = [...byId.values()].sort((a, b) => a.seq - b.seq);
+  if (candidates.length === 0) return [];
+  const ranked = rankCandidates(terms, candidates, candidates.length, {
+    stats: corpusStats(answer.stats),
+  });
+  const { beforeSeq } = request;
+  const excluded = new Set(request.exclude);
+  for (const c of candidates) {
+    if (beforeSeq !== undefined && c.seq >= beforeSeq) excluded.add(c.id);
+  }
+  const scores = new Map(ranked.map((r) => [r.id, r.score]));
+  return fuseNeighbours(candidates, scores, request.maxItems, excluded).flatMap((r) => {
+    const c = byId.get(r.id);
+    return c === undefined ? [] : [{ seq: c.seq, role: c.role, text: c.text }];
+  });
+}
+
+/** Recall for one turn through a backend's source; [] when the message has no query term. */
+export async function recallForTurn(
+  source: RecallSource,
+  turn: TurnRecall,
+): Promise<RecalledItem[]> {
+  if (turn.maxItems < 1) return [];
+  const terms = queryTerms(turn.question);
+  if (terms.length === 0) return [];
+  const answer = await source.recall({
+    threadId: turn.threadId,
+    terms,
+    beforeSeq: turn.beforeSeq,
+    exclude: turn.exclude,
+    limit: Math.max(MIN_CANDIDATES, turn.maxItems * CANDIDATES_PER_ITEM),
+  });
+  return selectRecalled(answer, terms, turn);
+}
