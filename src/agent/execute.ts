@@ -14,6 +14,7 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { createModelFromEnv } from "../llm/select.ts";
 import type { MemoryConfig } from "../memory/config.ts";
 import type { MultiturnSignals } from "../memory/prompt.ts";
+import type { RecallSource } from "../memory/recall/index.ts";
 import { parseHistorySeed, type SeedReport } from "../memory/seed.ts";
 import type { TurnContext } from "../runtime/context.ts";
 import { registeredAgent } from "./registry.ts";
@@ -63,6 +64,8 @@ export interface TurnHere {
   readonly checkpointer: BaseCheckpointSaver | undefined;
   readonly config: MemoryConfig;
   readonly afterTurn?: AfterTurn | undefined;
+  /** The backend's conversation search (issue 16); undefined = no recall block. */
+  readonly recall?: RecallSource | undefined;
 }
 
 /** Run a turn in this isolate with the given checkpointer and config. */
@@ -72,7 +75,7 @@ export async function executeTurnHere(
   here: TurnHere,
 ): Promise<TurnOutput> {
   const { agent, model } = registeredAgent();
-  const { config, checkpointer, afterTurn } = here;
+  const { config, checkpointer, afterTurn, recall } = here;
   const seed =
     input.history === undefined
       ? undefined
@@ -84,6 +87,7 @@ export async function executeTurnHere(
       model: model ? model(ctx.env) : createModelFromEnv(ctx.env).model,
       checkpointer,
       log: ctx.log,
+      recall,
     },
     {
       threadId: input.threadId,

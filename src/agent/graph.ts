@@ -10,7 +10,8 @@
  *   stored; otherwise it is appended, after the `metadata.history` seed when the thread
  *   is empty (R5.1);
  * - agent: rebuilds the model input on every call (window, system prompt, history note,
- *   summary/facts slots; R3, R6), logs the `multiturn:` line right before the call (R3.4);
+ *   summary/facts slots, recalled earlier messages — recall-step.ts; R3, R6), logs the
+ *   `multiturn:` line right before the call (R3.4);
  * - tools: LangGraph's ToolNode when the agent has tools;
  * - persist: trims the stored thread to its last N groups when configured (R4.2); with
  *   summarize on, only what the summary already covers is trimmed.
@@ -43,6 +44,7 @@ import { messagesChannel } from "../store/delta.ts";
 import type { JsonValue, MemoryRows } from "../store/persistent-memory.ts";
 import { type AgentDefinition, currentSkills } from "./define.ts";
 import { createFactsStep } from "./facts-step.ts";
+import type { RecallStep } from "./recall-step.ts";
 import { uniqueToolCallIds } from "./tool-call-ids.ts";
 
 /**
@@ -86,6 +88,8 @@ export interface GraphDeps {
   readonly stageMemory?: ((key: string, value: JsonValue) => void) | undefined;
   /** Default `delta`. */
   readonly messagesStorage?: MessagesStorage | undefined;
+  /** Conversation recall (issue 16); undefined = no recalled messages. */
+  readonly recall?: RecallStep | undefined;
 }
 
 /** The user message is already in the thread with a reply after it: a retry. */
@@ -129,11 +133,14 @@ export function buildAgentGraph(deps: GraphDeps) {
     .addNode("agent", async (state: TurnState["State"]) => {
       const rows = deps.memory();
       const summary = summaryTextOf(rows?.thread[SUMMARY_KEY]);
+      const question = latestUserText(state.messages);
+      const recalled = (await deps.recall?.items(state.messages, question)) ?? [];
       const prompt = assemblePrompt({
         systemText: deps.agent.system,
         skills: currentSkills(deps.agent),
         summary,
-        facts: facts.recall(latestUserText(state.messages)),
+        facts: facts.recall(question),
+        recalled,
         thread: state.messages,
         config: deps.config,
       });

@@ -22,10 +22,12 @@ import { textOf } from "../llm/offline.ts";
 import { createLogger, type Logger } from "../log.ts";
 import type { MemoryConfig } from "../memory/config.ts";
 import type { AssembledPrompt, MultiturnSignals } from "../memory/prompt.ts";
+import type { RecallSource } from "../memory/recall/index.ts";
 import { hasTurnMemoryAccess, hasTurnWriteControl } from "../store/persistent-memory.ts";
 import { assertThreadId } from "../store/thread-key.ts";
 import type { AgentDefinition } from "./define.ts";
 import { buildAgentGraph, isAnsweredRetry, type MessagesStorage } from "./graph.ts";
+import { createRecallStep } from "./recall-step.ts";
 
 export interface TurnDeps {
   readonly agent: AgentDefinition;
@@ -38,6 +40,8 @@ export interface TurnDeps {
   readonly messagesStorage?: MessagesStorage | undefined;
   /** How many times to re-apply a turn after a concurrent turn won the head. Default 50. */
   readonly maxMergeAttempts?: number;
+  /** The backend's conversation search (issue 16); undefined = no recall block. */
+  readonly recall?: RecallSource | undefined;
 }
 
 export interface TurnRequest {
@@ -100,6 +104,12 @@ export async function runTurn(deps: TurnDeps, request: TurnRequest): Promise<Tur
     },
     userMessageId: userMessage.id as string,
     messagesStorage: deps.messagesStorage,
+    recall: createRecallStep({
+      config: deps.config,
+      source: deps.recall,
+      threadId: request.threadId,
+      log,
+    }),
     stageMemory: hasTurnMemoryAccess(saver)
       ? (key, value) => saver.stageMemory(request.threadId, key, value)
       : undefined,
