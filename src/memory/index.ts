@@ -1,7 +1,8 @@
 /**
  * `llamon/memory`: the pure memory layer — MemoryConfig (schema, env, precedence), message
  * groups, the window sent to the model, prompt assembly (system prompt, history note,
- * prompt-context modes), the persist-trim selection, the token estimate and the external
+ * prompt-context modes), conversation recall (the port a backend implements, the in-memory
+ * source), the persist-trim selection, the token estimate and the external
  * history seed (R5).
  * Nothing here touches Node, Workers, HTTP or a database.
  */
@@ -95,16 +96,27 @@ export {
 export { claimsSystemRole, conversationMessages, hasPriorTurn } from "./prompt-thread.ts";
 export {
   fuseNeighbours,
+  ListRecallSource,
   NEIGHBOURS,
   queryTerms,
+  type RecallAnswer,
+  type RecallCandidate,
   type Recalled,
   RecallIndex,
   type RecallMessage,
+  type RecallRequest,
+  type RecallRole,
+  type RecallSource,
+  type RecallStats,
   rankCandidates,
+  recallForTurn,
   recallFromIndex,
   recallMessages,
+  type StoredMessage,
   searchTerms,
+  selectRecalled,
   TERMS_VERSION,
+  type TurnRecall,
 } from "./recall/index.ts";
 export {
   parseHistorySeed,

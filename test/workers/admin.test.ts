@@ -210,8 +210,22 @@ describe("management API: memory config (R7.6, R10.2)", () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       agent_id: agent,
-      config: { enabled: true, backend: "postgres", window_size: 20, summarize: false },
-      sources: { enabled: "default", backend: "env", window_size: "env", postgres_dsn: "env" },
+      config: {
+        enabled: true,
+        backend: "postgres",
+        window_size: 20,
+        summarize: false,
+        recall: true,
+        recall_max_items: 5,
+      },
+      sources: {
+        enabled: "default",
+        backend: "env",
+        window_size: "env",
+        postgres_dsn: "env",
+        recall: "env",
+        recall_max_items: "env",
+      },
       runtime: { layer: {}, updated_at: null, store: "postgres" },
       deploy_time_keys: ["backend", "postgres_dsn"],
       propagation: { cache_ttl_seconds: 5 },
