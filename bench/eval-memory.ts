@@ -17,7 +17,7 @@
  *    src/memory/recall/conversation.ts), `llamon-port` and `llamon-port-5` (the turn's own
  *    code path: the in-memory recall source over the conversation's messages and
  *    `recallForTurn`, with recall_max_items 10 and the default 5 — so the candidate limit of
- *    the port is the production one) and `llamon-facts` (extractFacts per turn, recallFacts
+ *    the port is the production one; the timed query includes building the prompt block) and `llamon-facts` (extractFacts per turn, recallFacts
  *    per question). The first five conversations are the tuning set, the other five the
  *    held-out check. The recall CPU target (≤ 2 ms per turn) is checked on `llamon-port-5`:
  *    one query plus two messages indexed (the user's and the reply) per turn.
@@ -30,6 +30,7 @@
 import { fileURLToPath } from "node:url";
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import { extractFacts, type Fact, recallFacts } from "../src/memory/facts/index.ts";
+import { buildRecallBlock, RECALL_MAX_TOKENS } from "../src/memory/prompt-recall.ts";
 import {
   ListRecallSource,
   queryTerms,
@@ -120,10 +121,14 @@ function portSystem(name: string, maxItems: number): System {
       source.recall({ threadId: "c", terms: ["x"], exclude: new Set(), limit: 1 });
       return {
         stored: list.length,
-        search: async (question, _k, exclude) =>
-          (await recallForTurn(source, { threadId: "c", question, exclude, maxItems })).map(
-            (item) => list[item.seq]?.message.id ?? "",
-          ),
+        search: async (question, _k, exclude) => {
+          const items = await recallForTurn(source, { threadId: "c", question, exclude, maxItems });
+          // The prompt block is built in the timed part too (what the turn pays for recall).
+          if (items.length > 0 && buildRecallBlock(items, RECALL_MAX_TOKENS).text === undefined) {
+            throw new Error("recalled items but no block");
+          }
+          return items.map((item) => list[item.seq]?.message.id ?? "");
+        },
       };
     },
   };
