@@ -4,6 +4,7 @@
  * variants, neighbours, and index entries leaving with their messages.
  */
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   ListRecallSource,
@@ -175,5 +176,46 @@ describe("issue 16: the recall port, in-memory source", () => {
       );
       expect(got, question).toEqual(expected);
     }
+  });
+
+  it("issue 16 for any conversation, window and question: only this thread's out-of-window messages, at most max", async () => {
+    const words = [
+      "강아지",
+      "이름은",
+      "초코",
+      "부산에",
+      "paint",
+      "sunset",
+      "lake",
+      "매운음식",
+      "날씨",
+    ];
+    const text = fc
+      .array(fc.constantFrom(...words), { minLength: 1, maxLength: 5 })
+      .map((w) => w.join(" "));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(text, { minLength: 1, maxLength: 30 }),
+        fc.array(text, { maxLength: 10 }),
+        fc.nat(30),
+        text,
+        fc.integer({ min: 1, max: 6 }),
+        async (mine, theirs, windowed, question, maxItems) => {
+          const own = mine.map((t, i) => (i % 2 === 0 ? user(`m${i}`, t) : agent(`m${i}`, t)));
+          const other = theirs.map((t, i) => user(`o${i}`, t));
+          const { source } = store({ mine: own, theirs: other });
+          const exclude = own.slice(Math.max(0, own.length - windowed)).map((m) => m.id as string);
+          const found = await recall(source, "mine", question, { exclude, maxItems });
+          expect(found.length).toBeLessThanOrEqual(maxItems);
+          for (const item of found) {
+            const message = own[item.seq];
+            expect(message).toBeDefined();
+            expect(exclude).not.toContain(message?.id);
+            expect(item.text).toBe(message?.content);
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 });
