@@ -21,12 +21,10 @@
  * - `stable_tail` (R6.2): system prompt = systemText, skills…, history note only, so it
  *   changes once (turn 1 → 2, when the note appears) and then stays byte-identical while
  *   systemText and skills do. Knowledge, facts, summary and recalled messages go into ONE
- *   HumanMessage right
- *   after the latest real user message of the window (or at the end of the window when it
- *   has no HumanMessage), marked by its first line {@link RUNTIME_CONTEXT_MARKER}, its
- *   `additional_kwargs.llamon_runtime_context === true` and its id prefix
- *   `llamon-runtime-`. No slot content → no such message.
- *
+ *   HumanMessage right after the latest real user message of the window (or at the end of
+ *   the window when it has no HumanMessage), marked by its first line
+ *   {@link RUNTIME_CONTEXT_MARKER}, its `additional_kwargs.llamon_runtime_context === true`
+ *   and its id prefix `llamon-runtime-`. No slot content → no such message.
  * - Recalled messages (issue 16) are counted against `max_history_tokens`: the block has
  *   its own budget (prompt-recall.ts `recallBudget`), and when it is placed under a cap the
  *   window is selected again with the cap less the block's tokens (the window only gets
