@@ -48,11 +48,12 @@ import type { RecallStep } from "./recall-step.ts";
 import { uniqueToolCallIds } from "./tool-call-ids.ts";
 
 /**
- * The state of a turn. `messages` is the stored thread, kept as deltas (store/delta.ts); with
- * trim every update snapshots, since only the newest checkpoint is kept.
+ * The channels of a turn. `messages` is the stored thread, kept as deltas (store/delta.ts);
+ * with trim every update snapshots, since only the newest checkpoint is kept. A flow's graph
+ * (flow-graph.ts) adds its own channel to these.
  */
-function turnState(options: { trim: boolean; storage: MessagesStorage }) {
-  return Annotation.Root({
+export function turnChannels(options: { trim: boolean; storage: MessagesStorage }) {
+  return {
     messages:
       options.storage === "full"
         ? (MessagesAnnotation.spec.messages as unknown as ReturnType<typeof messagesChannel>)
@@ -61,7 +62,11 @@ function turnState(options: { trim: boolean; storage: MessagesStorage }) {
     incoming: new EphemeralValue<BaseMessage>(false),
     /** History to seed an empty thread with; never stored (ephemeral). */
     seed: new EphemeralValue<BaseMessage[]>(false),
-  });
+  };
+}
+
+function turnState(options: { trim: boolean; storage: MessagesStorage }) {
+  return Annotation.Root(turnChannels(options));
 }
 type TurnState = ReturnType<typeof turnState>;
 
@@ -98,11 +103,21 @@ export function isAnsweredRetry(messages: readonly BaseMessage[], userMessageId:
   return index >= 0 && messages.slice(index + 1).some((m) => AIMessage.isInstance(m));
 }
 
-export function buildAgentGraph(deps: GraphDeps) {
+/** What the prepare and persist nodes read of a turn's state. */
+export interface TurnStateView {
+  readonly messages: BaseMessage[];
+  readonly incoming?: BaseMessage | undefined;
+  readonly seed?: BaseMessage[] | undefined;
+}
+
+/**
+ * The nodes every turn graph shares (the agent's and a flow's): prepare, persist, the facts
+ * step and the model call with the memory prompt (window, summary, facts; R3, R6, R8).
+ */
+export function turnNodes(deps: GraphDeps) {
   const tools = deps.agent.tools ?? [];
   const model: Runnable<BaseMessage[], AIMessage> =
     tools.length > 0 && deps.model.bindTools ? deps.model.bindTools([...tools]) : deps.model;
-
   const facts = createFactsStep({
     config: deps.config,
     model: deps.model,
@@ -110,13 +125,9 @@ export function buildAgentGraph(deps: GraphDeps) {
     stage: deps.stageMemory,
     log: deps.log,
   });
-
-  const State = turnState({
-    trim: deps.config.persist_trim_keep_groups !== undefined,
-    storage: deps.messagesStorage ?? "delta",
-  });
-  const graph = new StateGraph(State)
-    .addNode("prepare", async (state: TurnState["State"]) => {
+  return {
+    facts,
+    prepare: async (state: TurnStateView) => {
       const incoming = state.incoming;
       if (incoming === undefined || state.messages.some((m) => m.id === incoming.id)) return {};
       await facts.update(textOf(incoming));
@@ -129,27 +140,29 @@ export function buildAgentGraph(deps: GraphDeps) {
         return new Ctor({ content: m.content, id: `${incoming.id}:seed-${i}` });
       });
       return { messages: [...scoped, incoming] };
-    })
-    .addNode("agent", async (state: TurnState["State"]) => {
+    },
+    /** One model call on the thread; `extraSystem` is appended to the agent's system text. */
+    callModel: async (thread: BaseMessage[], extraSystem?: string): Promise<AIMessage> => {
       const rows = deps.memory();
       const summary = summaryTextOf(rows?.thread[SUMMARY_KEY]);
-      const question = latestUserText(state.messages);
-      const recalled = (await deps.recall?.items(state.messages, question)) ?? [];
+      const question = latestUserText(thread);
+      const recalled = (await deps.recall?.items(thread, question)) ?? [];
+      const own = deps.agent.system;
       const prompt = assemblePrompt({
-        systemText: deps.agent.system,
+        systemText:
+          extraSystem === undefined ? own : own ? `${own}\n\n${extraSystem}` : extraSystem,
         skills: currentSkills(deps.agent),
         summary,
         facts: facts.recall(question),
         recalled,
-        thread: state.messages,
+        thread,
         config: deps.config,
       });
       deps.log.line("info", multiturnLogLine(prompt.signals), { ...prompt.signals });
       deps.onModelCall?.(prompt);
-      const reply = await model.invoke(prompt.messages);
-      return { messages: [uniqueToolCallIds(reply, state.messages)] };
-    })
-    .addNode("persist", (state: TurnState["State"]) => {
+      return model.invoke(prompt.messages);
+    },
+    persist: (state: TurnStateView) => {
       const keep = deps.config.persist_trim_keep_groups;
       if (keep === undefined) return {};
       let { removed } = trimToLastGroups(state.messages, keep);
@@ -163,7 +176,24 @@ export function buildAgentGraph(deps: GraphDeps) {
       return {
         messages: removed.filter((m) => m.id).map((m) => new RemoveMessage({ id: m.id as string })),
       };
+    },
+  };
+}
+
+export function buildAgentGraph(deps: GraphDeps) {
+  const tools = deps.agent.tools ?? [];
+  const nodes = turnNodes(deps);
+  const State = turnState({
+    trim: deps.config.persist_trim_keep_groups !== undefined,
+    storage: deps.messagesStorage ?? "delta",
+  });
+  const graph = new StateGraph(State)
+    .addNode("prepare", nodes.prepare)
+    .addNode("agent", async (state: TurnState["State"]) => {
+      const reply = await nodes.callModel(state.messages);
+      return { messages: [uniqueToolCallIds(reply, state.messages)] };
     })
+    .addNode("persist", nodes.persist)
     .addEdge(START, "prepare")
     .addConditionalEdges("prepare", (state: TurnState["State"]) =>
       isAnsweredRetry(state.messages, deps.userMessageId) ? END : "agent",
@@ -186,7 +216,7 @@ export function buildAgentGraph(deps: GraphDeps) {
   return graph.compile(deps.checkpointer ? { checkpointer: deps.checkpointer } : {});
 }
 
-function latestUserText(messages: readonly BaseMessage[]): string {
+export function latestUserText(messages: readonly BaseMessage[]): string {
   const last = [...messages].reverse().find((m) => HumanMessage.isInstance(m));
   return last ? textOf(last) : "";
 }

@@ -26,7 +26,9 @@ import type { RecallSource } from "../memory/recall/index.ts";
 import { hasTurnMemoryAccess, hasTurnWriteControl } from "../store/persistent-memory.ts";
 import { assertThreadId } from "../store/thread-key.ts";
 import type { AgentDefinition } from "./define.ts";
-import { buildAgentGraph, isAnsweredRetry, type MessagesStorage } from "./graph.ts";
+import { isFlowAgent } from "./flow.ts";
+import { awaitsInput, buildFlowGraph, type FlowPosition } from "./flow-graph.ts";
+import { buildAgentGraph, type GraphDeps, isAnsweredRetry, type MessagesStorage } from "./graph.ts";
 import { createRecallStep } from "./recall-step.ts";
 
 export interface TurnDeps {
@@ -70,6 +72,17 @@ export interface TurnResult {
   readonly thread: readonly BaseMessage[];
   /** A retried messageId that was already answered: the stored reply, nothing new written. */
   readonly replayed: boolean;
+  /** A flow (defineFlow) waits for the user's next answer: the A2A task is input-required. */
+  readonly inputRequired: boolean;
+}
+
+/** The part of a compiled graph a turn uses (an agent's graph or a flow's). */
+type TurnGraph = Pick<ReturnType<typeof buildAgentGraph>, "stream" | "getState" | "updateState">;
+
+function buildTurnGraph(agent: AgentDefinition, deps: GraphDeps, onRespond: () => void): TurnGraph {
+  if (!isFlowAgent(agent)) return buildAgentGraph(deps);
+  // The flow graph has one channel more (`flow`); the turn reads it from the streamed values.
+  return buildFlowGraph({ ...deps, flow: agent.flow, onRespond }) as unknown as TurnGraph;
 }
 
 export async function runTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnResult> {
@@ -77,43 +90,53 @@ export async function runTurn(deps: TurnDeps, request: TurnRequest): Promise<Tur
   const log = deps.log ?? createLogger();
   const saver = deps.checkpointer;
   let lastPrompt: AssembledPrompt | undefined;
+  /** The turn was answered (a model call, or a flow step), not a retry answered before. */
+  let answered = false;
   const userMessage = new HumanMessage({
     content: request.text,
     id: request.messageId ?? crypto.randomUUID(),
   });
-  const graph = buildAgentGraph({
-    agent: deps.agent,
-    config: deps.config,
-    model: deps.model,
-    checkpointer: saver,
-    log,
-    memory: () => (hasTurnMemoryAccess(saver) ? saver.memoryOf(request.threadId) : undefined),
-    onModelCall: (prompt) => {
-      lastPrompt = prompt;
-      if (hasTurnMemoryAccess(saver)) {
-        saver.stageMemory(request.threadId, "last_turn", {
-          at: new Date().toISOString(),
-          signals: { ...prompt.signals },
-          sent_ids: prompt.window.messages.flatMap((m) => (m.id ? [m.id] : [])),
-          config: {
-            window_size: deps.config.window_size,
-            max_history_tokens: deps.config.max_history_tokens ?? null,
-          },
-        });
-      }
-    },
-    userMessageId: userMessage.id as string,
-    messagesStorage: deps.messagesStorage,
-    recall: createRecallStep({
+  const graph = buildTurnGraph(
+    deps.agent,
+    {
+      agent: deps.agent,
       config: deps.config,
-      source: deps.recall,
-      threadId: request.threadId,
+      model: deps.model,
+      checkpointer: saver,
       log,
-    }),
-    stageMemory: hasTurnMemoryAccess(saver)
-      ? (key, value) => saver.stageMemory(request.threadId, key, value)
-      : undefined,
-  });
+      memory: () => (hasTurnMemoryAccess(saver) ? saver.memoryOf(request.threadId) : undefined),
+      onModelCall: (prompt) => {
+        answered = true;
+        lastPrompt = prompt;
+        if (hasTurnMemoryAccess(saver)) {
+          saver.stageMemory(request.threadId, "last_turn", {
+            at: new Date().toISOString(),
+            signals: { ...prompt.signals },
+            sent_ids: prompt.window.messages.flatMap((m) => (m.id ? [m.id] : [])),
+            config: {
+              window_size: deps.config.window_size,
+              max_history_tokens: deps.config.max_history_tokens ?? null,
+            },
+          });
+        }
+      },
+      userMessageId: userMessage.id as string,
+      messagesStorage: deps.messagesStorage,
+      recall: createRecallStep({
+        config: deps.config,
+        source: deps.recall,
+        threadId: request.threadId,
+        log,
+      }),
+      stageMemory: hasTurnMemoryAccess(saver)
+        ? (key, value) => saver.stageMemory(request.threadId, key, value)
+        : undefined,
+    },
+    () => {
+      answered = true;
+    },
+  );
+  const flow = isFlowAgent(deps.agent);
   const runConfig = { configurable: { thread_id: request.threadId }, durability: "exit" as const };
   // With a saver that holds the turn's writes (NeonSaver deferWrites), the whole turn is
   // written in one atomic batch at the end, or not at all.
@@ -128,21 +151,43 @@ export async function runTurn(deps: TurnDeps, request: TurnRequest): Promise<Tur
 
   // Stream values so the turn's messages are known even if the final save loses the race.
   let finalMessages: BaseMessage[] = [];
+  let position: FlowPosition | undefined;
   let conflict: LlamonError | undefined;
-  try {
+  const attempt = async () => {
+    answered = false;
     const stream = await graph.stream(
       { incoming: userMessage, seed: [...(request.seed ?? [])] },
       { ...runConfig, streamMode: "values" },
     );
-    for await (const values of stream)
-      finalMessages = (values as { messages: BaseMessage[] }).messages;
+    for await (const values of stream) {
+      const state = values as { messages: BaseMessage[]; flow?: FlowPosition };
+      finalMessages = state.messages;
+      position = state.flow;
+    }
     // A retry that was already answered changes nothing: its held writes are dropped.
-    if (lastPrompt === undefined) discard();
+    if (!answered) discard();
     else await flush(finalMessages);
+  };
+  try {
+    await attempt();
   } catch (error) {
     discard();
     if (!isLlamonError(error, "THREAD_CONFLICT")) throw error;
     conflict = error;
+  }
+  // A flow's answer depends on its position, so a flow turn that lost the head runs again on
+  // the new head (its steps are cheap); appending its messages would keep a stale position.
+  for (let runs = 1; conflict !== undefined && flow && saver !== undefined; runs += 1) {
+    if (runs >= (deps.maxMergeAttempts ?? 50)) throw conflict;
+    try {
+      conflict = undefined;
+      await attempt();
+    } catch (error) {
+      discard();
+      if (!isLlamonError(error, "THREAD_CONFLICT")) throw error;
+      conflict = error;
+      await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 5 * runs)));
+    }
   }
 
   let added = turnMessages(finalMessages, userMessage);
@@ -186,7 +231,8 @@ export async function runTurn(deps: TurnDeps, request: TurnRequest): Promise<Tur
     lastPrompt,
     merges,
     thread: finalMessages,
-    replayed: lastPrompt === undefined || answeredBefore,
+    replayed: !answered || answeredBefore,
+    inputRequired: flow && awaitsInput({ flow: position }),
   };
 }
 

@@ -1,0 +1,139 @@
+/**
+ * defineFlow (issue 15 item 3): a flow's definition is checked when it is defined; its turns
+ * run the steps with the position kept in graph state (the `flow` channel), answers checked
+ * by zod, `inputRequired` between steps, and the window never consulted for the answers.
+ */
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineFlow, isFlowAgent } from "../../../src/agent/flow.ts";
+import { runTurn, type TurnDeps } from "../../../src/agent/run-turn.ts";
+import { OfflineChatModel } from "../../../src/llm/offline.ts";
+import { resolveMemoryConfig } from "../../../src/memory/config.ts";
+import { InMemorySaver } from "../../../src/store/memory-saver.ts";
+
+const flow = defineFlow({
+  name: "order",
+  description: "for tests",
+  system: "Order desk.",
+  steps: [
+    { id: "item", ask: "What would you like?", answer: z.string().min(1) },
+    {
+      id: "count",
+      ask: (a) => `How many ${String(a.item)}?`,
+      answer: z.coerce.number().int().positive(),
+      invalid: "A whole number, please.",
+      next: (a) => (Number(a.count) > 10 ? "approval" : undefined),
+    },
+    { id: "approval", ask: "That is many. Who approves?", answer: z.string().min(2) },
+  ],
+  restart: ["reset"],
+  finish: ({ answers }) => {
+    // Typed from the steps: count is a number.
+    const count: number = answers.count;
+    return `ordered ${count} × ${answers.item}${answers.approval ? ` (by ${answers.approval})` : ""}`;
+  },
+  done: async ({ answers, chat }) =>
+    `still: ${answers.item} | ${(await chat("Be brief.")).split("\n")[0]}`,
+});
+
+function setup(config = resolveMemoryConfig({ code: { window_size: 4 } }).config) {
+  const saver = new InMemorySaver({ agentId: "order" });
+  const model = new OfflineChatModel();
+  const deps: TurnDeps = { agent: flow, config, model, checkpointer: saver };
+  let n = 0;
+  const say = (text: string, threadId = "t") => {
+    n += 1;
+    return runTurn(deps, { threadId, text, messageId: `m-${n}` });
+  };
+  return { saver, say, deps, model };
+}
+
+describe("defineFlow", () => {
+  it("is an agent definition with its flow", () => {
+    expect(isFlowAgent(flow)).toBe(true);
+    expect(flow.name).toBe("order");
+    expect(flow.flow.steps.map((s) => s.id)).toEqual(["item", "count", "approval"]);
+  });
+
+  it("refuses a bad definition with what to fix", () => {
+    const base = { name: "x", description: "d", finish: () => "ok" };
+    expect(() => defineFlow({ ...base, steps: [] })).toThrow(/steps.*at least one step/);
+    expect(() =>
+      defineFlow({
+        ...base,
+        steps: [
+          { id: "a", ask: "A?", answer: z.string() },
+          { id: "a", ask: "B?", answer: z.string() },
+        ],
+      }),
+    ).toThrow(/two steps are named "a"/);
+    expect(() =>
+      defineFlow({ ...base, steps: [{ id: "a b", ask: "A?", answer: z.string() }] }),
+    ).toThrow(/steps\[0\]\.id.*a letter/);
+    expect(() =>
+      defineFlow({
+        ...base,
+        steps: [{ id: "a", ask: "A?", answer: "text" as unknown as z.ZodString }],
+      }),
+    ).toThrow(/answer must be a zod schema/);
+    expect(() =>
+      defineFlow({ ...base, steps: [{ id: "a", ask: "  ", answer: z.string() }] }),
+    ).toThrow(/question must not be empty/);
+    expect(() =>
+      defineFlow({ ...base, name: " ", steps: [{ id: "a", ask: "A?", answer: z.string() }] }),
+    ).toThrow(/invalid agent definition — name/);
+  });
+
+  it("asks step by step, checks answers, branches, and is input-required until the final step", async () => {
+    const { say } = setup();
+    const first = await say("hi");
+    expect(first.reply).toBe("What would you like?");
+    expect(first.inputRequired).toBe(true);
+    expect((await say("tea")).reply).toBe("How many tea?");
+    const bad = await say("lots");
+    expect(bad.reply).toBe("A whole number, please.\nHow many tea?");
+    expect(bad.inputRequired).toBe(true);
+    expect((await say("12")).reply).toBe("That is many. Who approves?");
+    const done = await say("Kim");
+    expect(done.reply).toBe("ordered 12 × tea (by Kim)");
+    expect(done.inputRequired).toBe(false);
+    expect(done.signals).toBeUndefined(); // no model call in a plain step
+  });
+
+  it("issue 15: keeps the answers in graph state, far beyond the window", async () => {
+    const { say } = setup();
+    for (const text of ["hi", "coffee", "2"]) await say(text);
+    // window_size 4: after these turns the intake is long out of the window.
+    for (let i = 0; i < 10; i += 1) {
+      const later = await say(`question ${i}`);
+      expect(later.reply.startsWith("still: coffee | offline-model:")).toBe(true);
+      expect(later.inputRequired).toBe(false);
+      expect(later.signals?.window).toBe(4); // done's chat() used the memory window
+    }
+    const restart = await say("Reset!");
+    expect(restart.reply).toBe("What would you like?");
+    expect((await say("juice")).reply).toBe("How many juice?");
+  });
+
+  it("a retried messageId is answered once; threads are separate", async () => {
+    const { deps } = setup();
+    const one = await runTurn(deps, { threadId: "a", text: "hi", messageId: "x" });
+    const again = await runTurn(deps, { threadId: "a", text: "hi", messageId: "x" });
+    expect(again.replayed).toBe(true);
+    expect(again.reply).toBe(one.reply);
+    expect((await runTurn(deps, { threadId: "a", text: "tea", messageId: "y" })).reply).toBe(
+      "How many tea?",
+    );
+    expect((await runTurn(deps, { threadId: "b", text: "tea", messageId: "y" })).reply).toBe(
+      "What would you like?",
+    );
+  });
+
+  it("without memory (off) every request starts the flow over", async () => {
+    const { deps } = setup();
+    const off = { ...deps, checkpointer: undefined };
+    await runTurn(off, { threadId: "t", text: "hi" });
+    const second = await runTurn(off, { threadId: "t", text: "tea" });
+    expect(second.reply).toBe("What would you like?");
+  });
+});
