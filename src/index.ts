@@ -4,6 +4,17 @@
  */
 export { type A2ACaller, authenticate } from "./a2a/auth/authenticate.ts";
 export { type AgentDefinition, defineAgent } from "./agent/define.ts";
+export {
+  defineFlow,
+  type FlowAgent,
+  type FlowAnswers,
+  type FlowContext,
+  type FlowDefinition,
+  type FlowStep,
+  isFlowAgent,
+  type PartialAnswers,
+} from "./agent/flow.ts";
+export type { FlowPosition } from "./agent/flow-graph.ts";
 export { type ErrorCode, isLlamonError, LlamonError } from "./errors.ts";
 export * from "./memory/index.ts";
 export {

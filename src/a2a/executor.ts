@@ -2,7 +2,8 @@
  * The SDK AgentExecutor: one `execute(...)` call per user message, published as a Task so
  * `tasks/get` can return it afterwards (a bare Message would never reach the task store).
  *
- * - Blocking sends (message/send, SendMessage): a single completed Task after the turn —
+ * - Blocking sends (message/send, SendMessage): a single completed Task after the turn (or
+ *   input-required, when the turn says it waits for the user: a flow between its steps) —
  *   status.message is the agent reply, the reply is also the "reply" artifact, history holds
  *   the user message and the reply. One task-store write per turn. Non-blocking sends
  *   (v0.3 `blocking: false`, v1.0 `returnImmediately: true`) are accepted and also answer when
@@ -142,7 +143,14 @@ export class TurnExecutor implements AgentExecutor {
         metadata: undefined,
         extensions: [],
       };
-      const completed = { state: TaskState.TASK_STATE_COMPLETED, message: reply, timestamp: now() };
+      // A flow between its steps waits for the user: input-required, continued by taskId.
+      const completed = {
+        state: output.inputRequired
+          ? TaskState.TASK_STATE_INPUT_REQUIRED
+          : TaskState.TASK_STATE_COMPLETED,
+        message: reply,
+        timestamp: now(),
+      };
       if (streaming) {
         bus.publish(
           AgentEvent.artifactUpdate({
@@ -166,6 +174,11 @@ export class TurnExecutor implements AgentExecutor {
             metadata,
           }),
         );
+        // The SDK keeps an input-required task's event bus open for the follow-up message, so
+        // a blocking send returns only at a status update: publish one (a second task write).
+        if (output.inputRequired) {
+          bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: completed, metadata }));
+        }
       }
     } catch (error) {
       if (entry.canceled) return;

@@ -41,6 +41,12 @@ export interface A2ATurnOutput {
    * client as `metadata.seed_report` of the task; must be JSON-serialisable.
    */
   seedReport?: unknown;
+  /**
+   * The agent waits for the user's answer (a flow between its steps): the task is
+   * `input-required` instead of `completed`, and the client continues it by sending its next
+   * message with this task's `taskId` (and contextId).
+   */
+  inputRequired?: boolean;
 }
 
 /**

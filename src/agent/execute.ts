@@ -43,6 +43,8 @@ export interface TurnOutput {
   readonly merges: number;
   /** Messages in the stored thread after the turn. */
   readonly messageCount: number;
+  /** A flow waits for the user's next answer (the A2A task is input-required). */
+  readonly inputRequired?: boolean | undefined;
 }
 
 /**
@@ -109,5 +111,6 @@ export async function executeTurnHere(
     seedReport: seed?.report,
     merges: result.merges,
     messageCount: result.thread.length,
+    ...(result.inputRequired ? { inputRequired: true } : {}),
   };
 }

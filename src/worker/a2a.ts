@@ -46,7 +46,11 @@ export function createWorkerA2AApp(agent: AgentDefinition, log: Logger): Hono {
         text: input.text,
         history: input.history,
       });
-      return { reply: out.reply, seedReport: out.seedReport };
+      return {
+        reply: out.reply,
+        seedReport: out.seedReport,
+        ...(out.inputRequired ? { inputRequired: true } : {}),
+      };
     },
   });
 }

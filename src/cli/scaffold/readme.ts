@@ -34,6 +34,24 @@ const MODE_EN: Record<string, string> = {
     "kept in the conversation Durable Object's SQLite storage (legacy); new projects should use postgres.",
 };
 
+/** How a flow project's conversation goes (defineFlow). */
+const FLOW_KO = [
+  "",
+  "워크플로(`defineFlow`, `src/agent.ts` + `src/flow.ts`)는 단계마다 하나씩 묻고 답을 zod로 검사합니다.",
+  "어느 단계인지와 받은 답은 대화의 LangGraph 상태(체크포인트)에 저장되며, 메시지 창(`window_size`)에서",
+  "다시 읽지 않으므로 대화가 길어져도 잊지 않습니다. 단계 사이의 A2A 작업은 `input-required`이고,",
+  "다음 답을 그 작업의 `taskId`(같은 `contextId`)로 보내면 같은 작업이 이어집니다. 확인 단계에서 `completed`.",
+  "`다시`/`restart`는 처음부터 시작합니다. 단계 추가·분기(`next`)·모델 호출(`chat()`)은 llamon의",
+  "`docs/flows.md`를 보세요.",
+];
+const FLOW_EN = `- Flow (\`defineFlow\` in \`src/agent.ts\`, steps in \`src/flow.ts\`): one question per step, each answer
+  checked by its zod schema. The step and the answers live in the conversation's LangGraph state (its
+  checkpoint), never re-read from the message window, so a long conversation does not lose them. Between
+  steps the A2A task is \`input-required\`; send the next answer with that task's \`taskId\` (same
+  \`contextId\`) to continue it; the confirmation completes it. \`restart\` starts over. Adding steps,
+  branching (\`next\`) and model calls (\`chat()\`): llamon's \`docs/flows.en.md\`.
+`;
+
 export function readme(spec: ProjectSpec): string {
   const pg = spec.backend === "postgres";
   const files = [
@@ -44,8 +62,7 @@ export function readme(spec: ProjectSpec): string {
       : []),
     ...(spec.template.kind === "flow"
       ? [
-          "| `src/flow.ts` | LangGraph 워크플로 / the LangGraph workflow |",
-          "| `src/flow-model.ts` | 모델 자리에서 워크플로 실행 / runs the workflow in the model's place |",
+          "| `src/flow.ts` | 단계: 질문, 답 검사(zod), 확인 문구 / the steps: questions, answer checks (zod), the confirmation |",
         ]
       : []),
     "| `test/` | `npm test`: Worker를 workerd 안에서 띄워 오프라인 모델로 대화 (네트워크 불필요) / boots the Worker in workerd and talks to it through the offline model (no network) |",
@@ -65,7 +82,10 @@ export function readme(spec: ProjectSpec): string {
           curl('/tool calculate {"expression":"(12.5 + 7) * 3"}'),
           "```",
         ]
-      : [];
+      : spec.template.kind === "flow"
+        ? FLOW_KO
+        : [];
+  const flowEn = spec.template.kind === "flow" ? FLOW_EN : "";
   return `# ${spec.name}
 
 ${spec.template.title} — ${spec.template.description}. llamon으로 만든 Cloudflare Workers
@@ -185,7 +205,7 @@ ${
   and call with \`Authorization: Bearer <key>\` or \`LLAMON_A2A_TOKEN=<key> npx llamon chat <url>\`.
   Removing one entry revokes that key alone. JWT (OIDC, Cloudflare Access): \`A2A_AUTH=jwt\` and
   \`A2A_JWT_*\` (see \`.dev.vars.example\`). The admin token (\`LLAMON_ADMIN_TOKEN\`) is separate.
-- Model: \`LLM_PROVIDER\`, \`LLM_MODEL\`, \`LLM_API_KEY\` in \`.dev.vars\`; none set → the offline model,
+${flowEn}- Model: \`LLM_PROVIDER\`, \`LLM_MODEL\`, \`LLM_API_KEY\` in \`.dev.vars\`; none set → the offline model,
   which describes what it received.
 - Memory \`${spec.memory}\`: ${MODE_EN[spec.backend]} Code says \`backend: "${spec.backend}"\`;
   \`MEMORY_BACKEND\` in \`wrangler.toml\` / \`.dev.vars\` overrides it, so switching modes is a

@@ -35,7 +35,7 @@ export const TEMPLATES: readonly TemplateInfo[] = [
     kind: "flow",
     title: "Intake workflow",
     description: "a LangGraph workflow that asks step by step and remembers the answers",
-    imports: ["@langchain/core", "@langchain/langgraph"],
+    imports: ["zod"],
   },
 ];
 

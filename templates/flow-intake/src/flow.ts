@@ -1,16 +1,18 @@
 /**
- * The workflow: a LangGraph StateGraph that takes a customer inquiry step by step —
- * name, topic, contact — and then confirms it. It reads the answers from the conversation
- * llamon gives it, so the intake continues across requests that share a contextId; with
- * `--memory off` every request starts over at the first question.
+ * The intake's steps for llamon's defineFlow (src/agent.ts): one question each, an answer
+ * checked by a zod schema, then the final step that confirms the intake.
  *
- *   START → collect → (ask | confirm) → END
+ * llamon keeps the flow's place — the step it waits for and the answers — in the
+ * conversation's LangGraph state (saved with each turn), not in the message window: the
+ * intake is remembered however long the conversation gets. Between steps the A2A task is
+ * `input-required`; the confirmation completes it. With `--memory off` every request starts
+ * over at the first question.
  *
- * The steps are plain functions: replace one with a model call, add a step, or branch on
- * an answer (see the LangGraph.js docs).
+ * Add a step, change a question or a check here; `next` on a step branches on the answers
+ * (see llamon's docs/flows.en.md).
  */
-import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
-import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
+import type { PartialAnswers } from "llamon";
+import { z } from "zod";
 
 export const QUESTIONS = [
   { key: "name", ask: "안녕하세요! 문의 접수를 도와드릴게요. 성함이 어떻게 되세요? (Your name?)" },
@@ -18,65 +20,37 @@ export const QUESTIONS = [
   { key: "contact", ask: "답변 받으실 이메일이나 전화번호를 알려 주세요. (Email or phone?)" },
 ] as const;
 
-export type IntakeKey = (typeof QUESTIONS)[number]["key"];
 export const CONFIRMED = "접수되었습니다 (Received):";
-const RESTART = /^\s*(다시|처음부터|restart|start over)\s*[.!]?\s*$/i;
+export const ALREADY = "이미 접수된 문의입니다 (Already received):";
+export const RESTART = ["다시", "처음부터", "restart", "start over"];
 
-export const IntakeState = Annotation.Root({
-  /** The conversation as llamon passes it: the window of the stored thread. */
-  conversation: Annotation<BaseMessage[]>(),
-  answers: Annotation<Partial<Record<IntakeKey, string>>>(),
-  reply: Annotation<string>(),
-});
-type State = typeof IntakeState.State;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const PHONE = /^\+?[0-9][0-9 -]{6,}[0-9]$/;
 
-function textOf(message: BaseMessage): string {
-  return typeof message.content === "string"
-    ? message.content
-    : message.content.map((p) => ("text" in p ? String(p.text) : "")).join("");
+export const STEPS = [
+  {
+    id: QUESTIONS[0].key,
+    ask: QUESTIONS[0].ask,
+    answer: z.string().min(1).max(100),
+    invalid: "성함을 100자 이내로 알려 주세요. (Please give a name of up to 100 characters.)",
+  },
+  {
+    id: QUESTIONS[1].key,
+    ask: QUESTIONS[1].ask,
+    answer: z.string().min(2).max(2000),
+    invalid: "문의 내용을 조금 더 알려 주세요. (Please say a bit more.)",
+  },
+  {
+    id: QUESTIONS[2].key,
+    ask: QUESTIONS[2].ask,
+    answer: z.string().refine((v) => EMAIL.test(v) || PHONE.test(v)),
+    invalid:
+      "이메일(name@example.com)이나 전화번호(010-1234-5678) 형식으로 알려 주세요. (An email address or a phone number, please.)",
+  },
+] as const;
+
+/** The lines that show the answers (the confirmation, and any later message). */
+export function summary(answers: PartialAnswers): string {
+  const lines = QUESTIONS.map((q) => `- ${q.key}: ${String(answers[q.key] ?? "")}`);
+  return [...lines, "(다시 시작하려면 '다시' / say 'restart')"].join("\n");
 }
-
-/** An answer is the user message that follows the agent's question. */
-function collect(state: State): Partial<State> {
-  let answers: Partial<Record<IntakeKey, string>> = {};
-  let pending: IntakeKey | undefined;
-  for (const message of state.conversation) {
-    // llamon's runtime context (summary, facts in stable_tail mode) is not a user answer.
-    if (message.additional_kwargs?.llamon_runtime_context === true) continue;
-    const text = textOf(message).trim();
-    if (AIMessage.isInstance(message)) {
-      pending = QUESTIONS.find((q) => text.includes(q.ask))?.key;
-    } else if (HumanMessage.isInstance(message)) {
-      if (RESTART.test(text)) answers = {};
-      else if (pending !== undefined) answers = { ...answers, [pending]: text };
-      pending = undefined;
-    }
-  }
-  return { answers };
-}
-
-function nextQuestion(state: State) {
-  return QUESTIONS.find((q) => !state.answers[q.key]);
-}
-
-function ask(state: State): Partial<State> {
-  return { reply: nextQuestion(state)?.ask ?? "" };
-}
-
-function confirm(state: State): Partial<State> {
-  const lines = QUESTIONS.map((q) => `- ${q.key}: ${state.answers[q.key]}`);
-  return { reply: [CONFIRMED, ...lines, "(다시 시작하려면 '다시' / say 'restart')"].join("\n") };
-}
-
-export const intakeFlow = new StateGraph(IntakeState)
-  .addNode("collect", collect)
-  .addNode("ask", ask)
-  .addNode("confirm", confirm)
-  .addEdge(START, "collect")
-  .addConditionalEdges("collect", (state) => (nextQuestion(state) ? "ask" : "confirm"), [
-    "ask",
-    "confirm",
-  ])
-  .addEdge("ask", END)
-  .addEdge("confirm", END)
-  .compile();
