@@ -1,0 +1,154 @@
+/**
+ * issue 15 item 3: a flow (defineFlow) over A2A, driven by the official @a2a-js/sdk client
+ * (v1.0 JSON-RPC) inside workerd, memory in Postgres through Neon HTTP. Between steps the
+ * task is `input-required`; the next answer, sent with that taskId, continues the same task
+ * and context; the final step completes it. Streaming ends each turn at the same states.
+ */
+import { env } from "cloudflare:workers";
+import { type Message, Role, type StreamResponse, type Task, TaskState } from "@a2a-js/sdk";
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+} from "@a2a-js/sdk/client";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineFlow } from "../../src/agent/flow.ts";
+import { createWorker } from "../../src/worker/create-worker.ts";
+
+const flow = defineFlow({
+  name: "booking flow",
+  description: "for tests",
+  steps: [
+    { id: "city", ask: "Which city?", answer: z.string().min(2) },
+    {
+      id: "nights",
+      ask: (a) => `How many nights in ${String(a.city)}?`,
+      answer: z.coerce.number().int().min(1).max(30),
+      invalid: "1 to 30 nights, please.",
+    },
+  ],
+  finish: ({ answers }) => `Booked ${answers.nights} nights in ${answers.city}.`,
+  done: ({ answers }) => `Already booked: ${answers.city}.`,
+});
+
+const ctx = {
+  waitUntil: () => {},
+  passThroughOnException: () => {},
+  props: {},
+} as unknown as ExecutionContext;
+
+// createWorker registers the script's agent; register the flow again per request, since the
+// test isolate also loads the reference Worker (which registers its own agent).
+const fetchImpl = ((input: RequestInfo | URL, init?: RequestInit) => {
+  const worker = createWorker(flow);
+  return Promise.resolve(worker.fetch?.(new Request(input, init) as never, { ...env }, ctx));
+}) as typeof fetch;
+
+async function client() {
+  const factory = new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      transports: [new JsonRpcTransportFactory({ fetchImpl })],
+      cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
+    }),
+  );
+  return factory.createFromUrl("http://flow.local");
+}
+
+function request(text: string, contextId = "", taskId = "") {
+  const message: Message = {
+    messageId: crypto.randomUUID(),
+    contextId,
+    taskId,
+    role: Role.ROLE_USER,
+    parts: [
+      { content: { $case: "text", value: text }, mediaType: "", filename: "", metadata: undefined },
+    ],
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  };
+  return { tenant: "", message, configuration: undefined, metadata: undefined };
+}
+
+function replyOf(task: Task): string {
+  const part = task.status?.message?.parts.find((p) => p.content?.$case === "text");
+  return part?.content?.$case === "text" ? part.content.value : "";
+}
+
+describe("a flow over A2A with the official client", () => {
+  it("issue 15: input-required between steps, the answer continues the same task and context, then completed", async () => {
+    const c = await client();
+    const first = (await c.sendMessage(request("hello"))) as Task;
+    expect(first.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(replyOf(first)).toBe("Which city?");
+    const { id: taskId, contextId } = first;
+
+    const second = (await c.sendMessage(request("Busan", contextId, taskId))) as Task;
+    expect(second.id).toBe(taskId);
+    expect(second.contextId).toBe(contextId);
+    expect(second.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(replyOf(second)).toBe("How many nights in Busan?");
+
+    const wrong = (await c.sendMessage(request("many", contextId, taskId))) as Task;
+    expect(wrong.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(replyOf(wrong)).toBe("1 to 30 nights, please.\nHow many nights in Busan?");
+
+    const done = (await c.sendMessage(request("3", contextId, taskId))) as Task;
+    expect(done.id).toBe(taskId);
+    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(replyOf(done)).toBe("Booked 3 nights in Busan.");
+
+    const stored = await c.getTask({ tenant: "", id: taskId });
+    expect(stored.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    // The task's history is the whole exchange: 4 user messages and 4 replies.
+    expect(stored.history.filter((m) => m.role === Role.ROLE_USER)).toHaveLength(4);
+    expect(stored.history.filter((m) => m.role === Role.ROLE_AGENT)).toHaveLength(4);
+
+    // The completed task takes no more messages; the context (the flow's state) goes on.
+    await expect(c.sendMessage(request("more", contextId, taskId))).rejects.toThrow(/terminal/);
+    const later = (await c.sendMessage(request("Seoul", contextId))) as Task;
+    expect(later.id).not.toBe(taskId);
+    expect(replyOf(later)).toBe("Already booked: Busan.");
+    expect(later.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+  });
+
+  it("streaming: each turn ends at input-required until the final step completes the task", async () => {
+    const c = await client();
+    const ends: {
+      state: TaskState | undefined;
+      text: string;
+      taskId: string;
+      contextId: string;
+    }[] = [];
+    let taskId = "";
+    let contextId = `flow-stream-${crypto.randomUUID()}`;
+    for (const text of ["hi", "Jeju", "2"]) {
+      const events: StreamResponse[] = [];
+      for await (const e of c.sendMessageStream(request(text, contextId, taskId))) events.push(e);
+      const last = events.at(-1)?.payload;
+      if (last?.$case !== "statusUpdate") throw new Error("stream did not end with a status");
+      const part = last.value.status?.message?.parts[0]?.content;
+      ends.push({
+        state: last.value.status?.state,
+        text: part?.$case === "text" ? part.value : "",
+        taskId: last.value.taskId,
+        contextId: last.value.contextId,
+      });
+      taskId = last.value.taskId;
+      contextId = last.value.contextId;
+    }
+    expect(ends.map((e) => e.state)).toEqual([
+      TaskState.TASK_STATE_INPUT_REQUIRED,
+      TaskState.TASK_STATE_INPUT_REQUIRED,
+      TaskState.TASK_STATE_COMPLETED,
+    ]);
+    expect(ends.map((e) => e.text)).toEqual([
+      "Which city?",
+      "How many nights in Jeju?",
+      "Booked 2 nights in Jeju.",
+    ]);
+    expect(new Set(ends.map((e) => e.taskId)).size).toBe(1);
+  });
+});
