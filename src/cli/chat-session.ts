@@ -77,11 +77,12 @@ function describe(error: unknown): string {
   return text;
 }
 
-function userMessage(text: string, contextId: string | undefined): Message {
+/** `taskId`: the input-required task this message answers (a flow between its steps). */
+function userMessage(text: string, contextId: string | undefined, taskId = ""): Message {
   return {
     messageId: crypto.randomUUID(),
     contextId: contextId ?? "",
-    taskId: "",
+    taskId,
     role: Role.ROLE_USER,
     parts: [
       {
@@ -150,17 +151,21 @@ export async function chat(url: string, opts: ChatOptions): Promise<void> {
   else if (!scripted) info("new conversation (the agent assigns its contextId)");
 
   let announced = contextId;
+  /** The task that waits for the user's answer (input-required): the next message continues it. */
+  let openTask: string | undefined;
   const send = async (text: string): Promise<boolean> => {
     try {
       const result = await client.sendMessage({
         tenant: "",
-        message: userMessage(text, contextId),
+        message: userMessage(text, contextId, openTask),
         configuration: undefined,
         metadata: undefined,
       });
       const reply = replyOf(result);
       if (reply.contextId) contextId = reply.contextId;
-      const failed = reply.state !== undefined && reply.state !== "completed";
+      const waits = reply.state === "input-required" && isTask(result);
+      openTask = waits ? result.id : undefined;
+      const failed = reply.state !== undefined && reply.state !== "completed" && !waits;
       info(`agent> ${reply.text.replaceAll("\n", "\n       ")}`);
       if (failed) warn(`(task ${reply.state})`);
       if (contextId !== undefined && contextId !== announced) {
@@ -181,6 +186,7 @@ export async function chat(url: string, opts: ChatOptions): Promise<void> {
     ok = await repl(interactive, send, {
       reset: () => {
         contextId = undefined;
+        openTask = undefined;
         announced = undefined;
         info("new conversation");
       },

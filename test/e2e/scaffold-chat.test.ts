@@ -30,9 +30,12 @@ function text(message: Message): string {
 /** Remembers every user text per contextId and answers with what it has seen. */
 class RememberingExecutor implements AgentExecutor {
   readonly seen = new Map<string, string[]>();
+  /** The task id of each user text ("ask …" texts answer input-required, like a flow's step). */
+  readonly tasks = new Map<string, string>();
 
   execute: AgentExecutor["execute"] = async (ctx, bus) => {
     const said = text(ctx.userMessage);
+    this.tasks.set(said, ctx.taskId);
     const earlier = this.seen.get(ctx.contextId) ?? [];
     this.seen.set(ctx.contextId, [...earlier, said]);
     const reply: Message = {
@@ -60,12 +63,14 @@ class RememberingExecutor implements AgentExecutor {
         id: ctx.taskId,
         contextId: ctx.contextId,
         status: {
-          state: TaskState.TASK_STATE_COMPLETED,
+          state: said.startsWith("ask ")
+            ? TaskState.TASK_STATE_INPUT_REQUIRED
+            : TaskState.TASK_STATE_COMPLETED,
           message: reply,
           timestamp: new Date().toISOString(),
         },
         artifacts: [],
-        history: [ctx.userMessage, reply],
+        history: [...(ctx.task?.history ?? [ctx.userMessage]), reply],
         metadata: undefined,
       }),
     );
@@ -166,6 +171,14 @@ describe("llamon chat", () => {
     ]);
     expect(second.stdout).toContain('you said "이전에 뭐 얘기했지?"; earlier: 안녕하세요');
     expect(executor.seen.get("user-alice-session")).toEqual(["안녕하세요", "이전에 뭐 얘기했지?"]);
+  });
+
+  it("issue 15: an input-required task (a flow between its steps) is answered by continuing it, not a failure", async () => {
+    const { code, stdout, stderr } = await run(["chat", url, "-m", "ask city", "-m", "Busan"]);
+    expect(code, stderr).toBe(0);
+    expect(stderr).not.toContain("(task input-required)");
+    expect(stdout).toContain('agent> you said "Busan"; earlier: ask city');
+    expect(executor.tasks.get("Busan")).toBe(executor.tasks.get("ask city"));
   });
 
   it("/new starts a new conversation in the same session", async () => {
