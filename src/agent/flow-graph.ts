@@ -131,6 +131,12 @@ export function buildFlowGraph(deps: FlowGraphDeps) {
             goto: "persist",
           });
         }
+        if (!isJsonValue(parsed.data)) {
+          throw new LlamonError(
+            "CONFIG_INVALID",
+            `step "${step.id}": its answer schema gave a value that is not JSON (answers are stored in the checkpoint: use strings, numbers, booleans, arrays or objects)`,
+          );
+        }
         const taken = { ...answers, [step.id]: parsed.data };
         const next = nextOf(step, taken);
         if (next === undefined) {
@@ -155,6 +161,16 @@ export function buildFlowGraph(deps: FlowGraphDeps) {
     return byId.has(position.awaiting) ? stepNode(position.awaiting) : "begin";
   });
   return graph.compile(deps.checkpointer ? { checkpointer: deps.checkpointer } : {});
+}
+
+/** Plain JSON: what a checkpoint stores and gives back unchanged. */
+function isJsonValue(value: unknown, depth = 0): boolean {
+  if (depth > 32) return false;
+  if (value === null || typeof value === "string" || typeof value === "boolean") return true;
+  if (typeof value === "number") return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every((v) => isJsonValue(v, depth + 1));
+  if (typeof value !== "object" || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  return Object.values(value).every((v) => isJsonValue(v, depth + 1));
 }
 
 /** Whether a turn's final state leaves the flow waiting for an answer (A2A input-required). */

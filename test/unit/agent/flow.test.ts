@@ -129,6 +129,23 @@ describe("defineFlow", () => {
     );
   });
 
+  it("an answer schema that gives a non-JSON value fails the turn with what to change, storing nothing", async () => {
+    const dated = defineFlow({
+      name: "dated",
+      description: "for tests",
+      steps: [{ id: "when", ask: "When?", answer: z.coerce.date() }],
+      finish: () => "ok",
+    });
+    const { deps, saver } = setup();
+    const d = { ...deps, agent: dated };
+    await runTurn(d, { threadId: "d", text: "hi" });
+    await expect(runTurn(d, { threadId: "d", text: "2026-12-03" })).rejects.toThrow(
+      /step "when": its answer schema gave a value that is not JSON/,
+    );
+    const stored = await saver.getTuple({ configurable: { thread_id: "d" } });
+    expect(stored?.checkpoint.channel_values.flow).toEqual({ awaiting: "when", answers: {} });
+  });
+
   it("without memory (off) every request starts the flow over", async () => {
     const { deps } = setup();
     const off = { ...deps, checkpointer: undefined };
