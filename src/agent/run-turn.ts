@@ -79,7 +79,7 @@ export interface TurnResult {
 /** The part of a compiled graph a turn uses (an agent's graph or a flow's). */
 type TurnGraph = Pick<ReturnType<typeof buildAgentGraph>, "stream" | "getState" | "updateState">;
 
-function buildTurnGraph(agent: AgentDefinition, deps: GraphDeps, onRespond: () => void): TurnGraph {
+function buildTurnGraph(agent: AgentDefinition, onRespond: () => void, deps: GraphDeps): TurnGraph {
   if (!isFlowAgent(agent)) return buildAgentGraph(deps);
   // The flow graph has one channel more (`flow`); the turn reads it from the streamed values.
   return buildFlowGraph({ ...deps, flow: agent.flow, onRespond }) as unknown as TurnGraph;
@@ -96,46 +96,43 @@ export async function runTurn(deps: TurnDeps, request: TurnRequest): Promise<Tur
     content: request.text,
     id: request.messageId ?? crypto.randomUUID(),
   });
-  const graph = buildTurnGraph(
-    deps.agent,
-    {
-      agent: deps.agent,
-      config: deps.config,
-      model: deps.model,
-      checkpointer: saver,
-      log,
-      memory: () => (hasTurnMemoryAccess(saver) ? saver.memoryOf(request.threadId) : undefined),
-      onModelCall: (prompt) => {
-        answered = true;
-        lastPrompt = prompt;
-        if (hasTurnMemoryAccess(saver)) {
-          saver.stageMemory(request.threadId, "last_turn", {
-            at: new Date().toISOString(),
-            signals: { ...prompt.signals },
-            sent_ids: prompt.window.messages.flatMap((m) => (m.id ? [m.id] : [])),
-            config: {
-              window_size: deps.config.window_size,
-              max_history_tokens: deps.config.max_history_tokens ?? null,
-            },
-          });
-        }
-      },
-      userMessageId: userMessage.id as string,
-      messagesStorage: deps.messagesStorage,
-      recall: createRecallStep({
-        config: deps.config,
-        source: deps.recall,
-        threadId: request.threadId,
-        log,
-      }),
-      stageMemory: hasTurnMemoryAccess(saver)
-        ? (key, value) => saver.stageMemory(request.threadId, key, value)
-        : undefined,
-    },
-    () => {
+  const onRespond = () => {
+    answered = true;
+  };
+  const graph = buildTurnGraph(deps.agent, onRespond, {
+    agent: deps.agent,
+    config: deps.config,
+    model: deps.model,
+    checkpointer: saver,
+    log,
+    memory: () => (hasTurnMemoryAccess(saver) ? saver.memoryOf(request.threadId) : undefined),
+    onModelCall: (prompt) => {
       answered = true;
+      lastPrompt = prompt;
+      if (hasTurnMemoryAccess(saver)) {
+        saver.stageMemory(request.threadId, "last_turn", {
+          at: new Date().toISOString(),
+          signals: { ...prompt.signals },
+          sent_ids: prompt.window.messages.flatMap((m) => (m.id ? [m.id] : [])),
+          config: {
+            window_size: deps.config.window_size,
+            max_history_tokens: deps.config.max_history_tokens ?? null,
+          },
+        });
+      }
     },
-  );
+    userMessageId: userMessage.id as string,
+    messagesStorage: deps.messagesStorage,
+    recall: createRecallStep({
+      config: deps.config,
+      source: deps.recall,
+      threadId: request.threadId,
+      log,
+    }),
+    stageMemory: hasTurnMemoryAccess(saver)
+      ? (key, value) => saver.stageMemory(request.threadId, key, value)
+      : undefined,
+  });
   const flow = isFlowAgent(deps.agent);
   const runConfig = { configurable: { thread_id: request.threadId }, durability: "exit" as const };
   // With a saver that holds the turn's writes (NeonSaver deferWrites), the whole turn is
