@@ -114,6 +114,21 @@ describe("a flow over A2A with the official client", () => {
     expect(later.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 
+  it("an input-required task can be canceled; the conversation keeps its place", async () => {
+    const c = await client();
+    const first = (await c.sendMessage(request("hello"))) as Task;
+    const second = (await c.sendMessage(request("Mokpo", first.contextId, first.id))) as Task;
+    expect(second.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const canceled = await c.cancelTask({ tenant: "", id: first.id, metadata: undefined });
+    expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect(canceled.contextId).toBe(first.contextId);
+    const fetched = await c.getTask({ tenant: "", id: first.id });
+    expect(fetched.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    // A new task in the same conversation: the flow still waits for the nights.
+    const next = (await c.sendMessage(request("5", first.contextId))) as Task;
+    expect(replyOf(next)).toBe("Booked 5 nights in Mokpo.");
+  });
+
   it("streaming: each turn ends at input-required until the final step completes the task", async () => {
     const c = await client();
     const ends: {
