@@ -115,6 +115,20 @@ describe("defineFlow", () => {
     expect((await say("juice")).reply).toBe("How many juice?");
   });
 
+  it("done's chat() gets the memory prompt: the window, the summary slot and recalled facts", async () => {
+    const config = resolveMemoryConfig({
+      code: { window_size: 4, facts_mode: "heuristic" },
+    }).config;
+    const { say } = setup(config);
+    for (const text of ["hi", "coffee", "2"]) await say(text);
+    await say("my name is Mina and I live in Busan");
+    const later = await say("what is my name?");
+    const system = String(later.lastPrompt?.messages[0]?.content);
+    expect(system).toContain("Order desk.");
+    expect(system).toContain("Be brief."); // chat()'s instructions follow the system text
+    expect(system).toMatch(/Mina/); // the recalled fact
+  });
+
   it("a retried messageId is answered once; threads are separate", async () => {
     const { deps } = setup();
     const one = await runTurn(deps, { threadId: "a", text: "hi", messageId: "x" });
