@@ -5,17 +5,12 @@
  * and context; the final step completes it. Streaming ends each turn at the same states.
  */
 import { env } from "cloudflare:workers";
-import { type Message, Role, type StreamResponse, type Task, TaskState } from "@a2a-js/sdk";
-import {
-  ClientFactory,
-  ClientFactoryOptions,
-  DefaultAgentCardResolver,
-  JsonRpcTransportFactory,
-} from "@a2a-js/sdk/client";
+import { Role, type StreamResponse, type Task, TaskState } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineFlow } from "../../src/agent/flow.ts";
 import { createWorker } from "../../src/worker/create-worker.ts";
+import { sdkClient, sdkReply, sdkRequest } from "./sdk-client-helpers.ts";
 
 const flow = defineFlow({
   name: "booking flow",
@@ -46,59 +41,30 @@ const fetchImpl = ((input: RequestInfo | URL, init?: RequestInit) => {
   return Promise.resolve(worker.fetch?.(new Request(input, init) as never, { ...env }, ctx));
 }) as typeof fetch;
 
-async function client() {
-  const factory = new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new JsonRpcTransportFactory({ fetchImpl })],
-      cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
-    }),
-  );
-  return factory.createFromUrl("http://flow.local");
-}
-
-function request(text: string, contextId = "", taskId = "") {
-  const message: Message = {
-    messageId: crypto.randomUUID(),
-    contextId,
-    taskId,
-    role: Role.ROLE_USER,
-    parts: [
-      { content: { $case: "text", value: text }, mediaType: "", filename: "", metadata: undefined },
-    ],
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  };
-  return { tenant: "", message, configuration: undefined, metadata: undefined };
-}
-
-function replyOf(task: Task): string {
-  const part = task.status?.message?.parts.find((p) => p.content?.$case === "text");
-  return part?.content?.$case === "text" ? part.content.value : "";
-}
+const client = () => sdkClient(fetchImpl, "http://flow.local");
 
 describe("a flow over A2A with the official client", () => {
   it("issue 15: input-required between steps, the answer continues the same task and context, then completed", async () => {
     const c = await client();
-    const first = (await c.sendMessage(request("hello"))) as Task;
+    const first = (await c.sendMessage(sdkRequest("hello"))) as Task;
     expect(first.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
-    expect(replyOf(first)).toBe("Which city?");
+    expect(sdkReply(first)).toBe("Which city?");
     const { id: taskId, contextId } = first;
 
-    const second = (await c.sendMessage(request("Busan", contextId, taskId))) as Task;
+    const second = (await c.sendMessage(sdkRequest("Busan", contextId, taskId))) as Task;
     expect(second.id).toBe(taskId);
     expect(second.contextId).toBe(contextId);
     expect(second.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
-    expect(replyOf(second)).toBe("How many nights in Busan?");
+    expect(sdkReply(second)).toBe("How many nights in Busan?");
 
-    const wrong = (await c.sendMessage(request("many", contextId, taskId))) as Task;
+    const wrong = (await c.sendMessage(sdkRequest("many", contextId, taskId))) as Task;
     expect(wrong.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
-    expect(replyOf(wrong)).toBe("1 to 30 nights, please.\nHow many nights in Busan?");
+    expect(sdkReply(wrong)).toBe("1 to 30 nights, please.\nHow many nights in Busan?");
 
-    const done = (await c.sendMessage(request("3", contextId, taskId))) as Task;
+    const done = (await c.sendMessage(sdkRequest("3", contextId, taskId))) as Task;
     expect(done.id).toBe(taskId);
     expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(replyOf(done)).toBe("Booked 3 nights in Busan.");
+    expect(sdkReply(done)).toBe("Booked 3 nights in Busan.");
 
     const stored = await c.getTask({ tenant: "", id: taskId });
     expect(stored.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
@@ -107,17 +73,17 @@ describe("a flow over A2A with the official client", () => {
     expect(stored.history.filter((m) => m.role === Role.ROLE_AGENT)).toHaveLength(4);
 
     // The completed task takes no more messages; the context (the flow's state) goes on.
-    await expect(c.sendMessage(request("more", contextId, taskId))).rejects.toThrow(/terminal/);
-    const later = (await c.sendMessage(request("Seoul", contextId))) as Task;
+    await expect(c.sendMessage(sdkRequest("more", contextId, taskId))).rejects.toThrow(/terminal/);
+    const later = (await c.sendMessage(sdkRequest("Seoul", contextId))) as Task;
     expect(later.id).not.toBe(taskId);
-    expect(replyOf(later)).toBe("Already booked: Busan.");
+    expect(sdkReply(later)).toBe("Already booked: Busan.");
     expect(later.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 
   it("an input-required task can be canceled; the conversation keeps its place", async () => {
     const c = await client();
-    const first = (await c.sendMessage(request("hello"))) as Task;
-    const second = (await c.sendMessage(request("Mokpo", first.contextId, first.id))) as Task;
+    const first = (await c.sendMessage(sdkRequest("hello"))) as Task;
+    const second = (await c.sendMessage(sdkRequest("Mokpo", first.contextId, first.id))) as Task;
     expect(second.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     const canceled = await c.cancelTask({ tenant: "", id: first.id, metadata: undefined });
     expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
@@ -125,8 +91,8 @@ describe("a flow over A2A with the official client", () => {
     const fetched = await c.getTask({ tenant: "", id: first.id });
     expect(fetched.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     // A new task in the same conversation: the flow still waits for the nights.
-    const next = (await c.sendMessage(request("5", first.contextId))) as Task;
-    expect(replyOf(next)).toBe("Booked 5 nights in Mokpo.");
+    const next = (await c.sendMessage(sdkRequest("5", first.contextId))) as Task;
+    expect(sdkReply(next)).toBe("Booked 5 nights in Mokpo.");
   });
 
   it("streaming: each turn ends at input-required until the final step completes the task", async () => {
@@ -141,7 +107,8 @@ describe("a flow over A2A with the official client", () => {
     let contextId = `flow-stream-${crypto.randomUUID()}`;
     for (const text of ["hi", "Jeju", "2"]) {
       const events: StreamResponse[] = [];
-      for await (const e of c.sendMessageStream(request(text, contextId, taskId))) events.push(e);
+      for await (const e of c.sendMessageStream(sdkRequest(text, contextId, taskId)))
+        events.push(e);
       const last = events.at(-1)?.payload;
       if (last?.$case !== "statusUpdate") throw new Error("stream did not end with a status");
       const part = last.value.status?.message?.parts[0]?.content;
