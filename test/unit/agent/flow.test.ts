@@ -30,6 +30,8 @@ const flow = defineFlow({
   finish: ({ answers }) => {
     // Typed from the steps: count is a number.
     const count: number = answers.count;
+    // @ts-expect-error — "nope" is not a step of this flow
+    void answers.nope;
     return `ordered ${count} × ${answers.item}${answers.approval ? ` (by ${answers.approval})` : ""}`;
   },
   done: async ({ answers, chat }) =>
