@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Message, Role, type Task } from "@a2a-js/sdk";
+import type { Message, Task } from "@a2a-js/sdk";
 import {
   ClientFactory,
   ClientFactoryOptions,
@@ -18,6 +18,7 @@ import {
   JsonRpcTransportFactory,
 } from "@a2a-js/sdk/client";
 import { afterAll, describe, expect, it } from "vitest";
+import { sdkUserMessage } from "../helpers/a2a-sdk.ts";
 import {
   freePort,
   llamon,
@@ -65,20 +66,7 @@ async function sdkClient(port: number, key: string) {
   return factory.createFromUrl(`http://127.0.0.1:${port}`);
 }
 
-function userMessage(text: string, contextId: string): Message {
-  return {
-    messageId: crypto.randomUUID(),
-    contextId,
-    taskId: "",
-    role: Role.ROLE_USER,
-    parts: [
-      { content: { $case: "text", value: text }, mediaType: "", filename: "", metadata: undefined },
-    ],
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  };
-}
+const userMessage = (text: string, contextId = ""): Message => sdkUserMessage(text, contextId);
 
 function firstLineOf(task: Task): string {
   const part = task.status?.message?.parts.find((p) => p.content?.$case === "text");

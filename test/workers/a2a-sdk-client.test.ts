@@ -6,7 +6,7 @@
 import { exports } from "cloudflare:workers";
 import type { StreamResponse, Task } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
-import { sdkClient, sdkReply, sdkRequest } from "./sdk-client-helpers.ts";
+import { sdkClient, sdkReply, sdkRequest } from "../helpers/a2a-sdk.ts";
 
 const fetchImpl = ((input: RequestInfo | URL, init?: RequestInit) =>
   exports.default.fetch(new Request(input, init))) as typeof fetch;

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineFlow } from "../../src/agent/flow.ts";
 import { createWorker } from "../../src/worker/create-worker.ts";
-import { sdkClient, sdkReply, sdkRequest } from "./sdk-client-helpers.ts";
+import { sdkClient, sdkReply, sdkRequest } from "../helpers/a2a-sdk.ts";
 
 const flow = defineFlow({
   name: "booking flow",

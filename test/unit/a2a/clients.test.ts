@@ -4,7 +4,7 @@
  * contextId, blocking and streaming; a task they got back is read by `tasks/get` through a
  * second app instance that shares only the key/value backend ("another isolate").
  */
-import { type Message, Role, type StreamResponse, type Task, TaskState } from "@a2a-js/sdk";
+import { type Message, type StreamResponse, type Task, TaskState } from "@a2a-js/sdk";
 import {
   type Client,
   ClientFactory,
@@ -14,22 +14,10 @@ import {
 } from "@a2a-js/sdk/client";
 import { LegacyJsonRpcTransport } from "@a2a-js/sdk/compat/v0_3/client";
 import { describe, expect, it } from "vitest";
+import { sdkUserMessage } from "../../helpers/a2a-sdk.ts";
 import { BASE_URL, makeApp, type TestApp } from "./helpers.ts";
 
-function userMessage(text: string, contextId = ""): Message {
-  return {
-    messageId: crypto.randomUUID(),
-    contextId,
-    taskId: "",
-    role: Role.ROLE_USER,
-    parts: [
-      { content: { $case: "text", value: text }, mediaType: "", filename: "", metadata: undefined },
-    ],
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  };
-}
+const userMessage = (text: string, contextId = ""): Message => sdkUserMessage(text, contextId);
 
 function send(text: string, contextId?: string) {
   return {

@@ -1,4 +1,4 @@
-/** The official @a2a-js/sdk client (v1.0 JSON-RPC transport) for tests inside workerd. */
+/** The official @a2a-js/sdk client (v1.0 JSON-RPC transport) and its messages, for tests in Node and workerd. */
 import type { Message, Task } from "@a2a-js/sdk";
 import { Role } from "@a2a-js/sdk";
 import {
@@ -19,9 +19,9 @@ export function sdkClient(fetchImpl: typeof fetch, url: string) {
   return factory.createFromUrl(url);
 }
 
-/** SendMessage params with one text part; `taskId` continues a task (input-required). */
-export function sdkRequest(text: string, contextId = "", taskId = "") {
-  const message: Message = {
+/** A user message with one text part; `taskId` continues a task (input-required). */
+export function sdkUserMessage(text: string, contextId = "", taskId = ""): Message {
+  return {
     messageId: crypto.randomUUID(),
     contextId,
     taskId,
@@ -33,6 +33,11 @@ export function sdkRequest(text: string, contextId = "", taskId = "") {
     extensions: [],
     referenceTaskIds: [],
   };
+}
+
+/** SendMessage params with one text part; `taskId` continues a task (input-required). */
+export function sdkRequest(text: string, contextId = "", taskId = "") {
+  const message = sdkUserMessage(text, contextId, taskId);
   return { tenant: "", message, configuration: undefined, metadata: undefined };
 }
 
