@@ -86,10 +86,26 @@ function singleKind(message: BaseMessage): WellFormedGroupKind {
 }
 
 /**
- * Splits a stored thread into contiguous groups (see the file header). System messages
- * are skipped. The input array and its messages are not modified.
+ * A place where grouping can start without looking further back: the largest index ≤ `at`
+ * that holds neither a system message nor a ToolMessage (0 when there is none). Grouping
+ * closes any open tool group at such a message, so the groups from there on are the same
+ * whatever came before — the window (window.ts) groups from the end this way.
  */
-export function groupMessages(messages: readonly BaseMessage[]): MessageGroup[] {
+export function groupingRestart(messages: readonly BaseMessage[], at: number): number {
+  for (let i = Math.min(at, messages.length - 1); i > 0; i--) {
+    const message = messages[i] as BaseMessage;
+    if (!isSystemMessage(message) && !ToolMessage.isInstance(message)) return i;
+  }
+  return 0;
+}
+
+/**
+ * Splits a stored thread into contiguous groups (see the file header). System messages
+ * are skipped. The input array and its messages are not modified. With `from` (a
+ * {@link groupingRestart} index), only the groups from there on, with indices into the
+ * whole input.
+ */
+export function groupMessages(messages: readonly BaseMessage[], from = 0): MessageGroup[] {
   const groups: MessageGroup[] = [];
   let open: OpenToolGroup | undefined;
   const close = (): void => {
@@ -103,25 +119,26 @@ export function groupMessages(messages: readonly BaseMessage[]): MessageGroup[] 
     });
     open = undefined;
   };
-  messages.forEach((message, index) => {
-    if (isSystemMessage(message)) return;
+  for (let index = from; index < messages.length; index++) {
+    const message = messages[index] as BaseMessage;
+    if (isSystemMessage(message)) continue;
     if (ToolMessage.isInstance(message)) {
       if (open?.pending.delete(message.tool_call_id)) {
         open.messages.push(message);
         open.end = index + 1;
         if (open.pending.size === 0) close();
-        return;
+        continue;
       }
       close();
       groups.push({ kind: "orphan_tool", messages: [message], start: index, end: index + 1 });
-      return;
+      continue;
     }
     close();
     open = AIMessage.isInstance(message) ? openToolGroup(message, index) : undefined;
     if (open === undefined) {
       groups.push({ kind: singleKind(message), messages: [message], start: index, end: index + 1 });
     }
-  });
+  }
   close();
   return groups;
 }

@@ -19,7 +19,7 @@
  * stored thread.
  */
 import type { BaseMessage } from "@langchain/core/messages";
-import { groupMessages, isWellFormed, type MessageGroup } from "./groups.ts";
+import { groupingRestart, groupMessages, isWellFormed, type MessageGroup } from "./groups.ts";
 import { estimateTokens } from "./tokens.ts";
 
 export interface WindowOptions {
@@ -52,20 +52,27 @@ function lastHumanIndex(messages: readonly BaseMessage[]): number {
   return -1;
 }
 
-/** Selects the window of a stored thread (see the file header). */
-export function selectWindow(
+interface Pick {
+  /** Well-formed groups of the grouped suffix, in order. */
+  wellFormed: MessageGroup[];
+  /** Index in `wellFormed` of the first selected group. */
+  first: number;
+  /** True when the selection stopped at a group that did not fit (not at the suffix start). */
+  full: boolean;
+}
+
+/** Runs the selection rules over the groups of `messages` from `from` on. */
+function pickFrom(
   messages: readonly BaseMessage[],
+  from: number,
+  turnStart: number,
   options: WindowOptions,
-): WindowSelection {
-  const all = groupMessages(messages);
-  const wellFormed = all.filter(isWellFormed);
-  const malformed = all.filter((group) => !isWellFormed(group));
-  const turnStart = lastHumanIndex(messages);
+): Pick {
+  const wellFormed = groupMessages(messages, from).filter(isWellFormed);
   let first = wellFormed.length;
   while (first > 0 && turnStart >= 0 && (wellFormed[first - 1]?.start ?? -1) >= turnStart) {
     first--;
   }
-
   const cap = options.max_history_tokens ?? undefined;
   const count = options.countTokens ?? estimateTokens;
   const groupTokens = (group: MessageGroup): number =>
@@ -77,25 +84,59 @@ export function selectWindow(
     size += group.messages.length;
     if (cap !== undefined) tokens += groupTokens(group);
   }
-
   while (first > 0) {
     const group = wellFormed[first - 1] as MessageGroup;
-    if (size + group.messages.length > options.window_size) break;
+    if (size + group.messages.length > options.window_size)
+      return { wellFormed, first, full: true };
     if (cap !== undefined) {
       const more = groupTokens(group);
-      if (tokens + more > cap) break;
+      if (tokens + more > cap) return { wellFormed, first, full: true };
       tokens += more;
     }
     size += group.messages.length;
     first--;
   }
+  return { wellFormed, first, full: false };
+}
 
-  const groups = wellFormed.slice(first);
+/**
+ * Selects the window of a stored thread (see the file header).
+ *
+ * Cost is O(window), not O(thread): grouping starts near the end (at a
+ * {@link groupingRestart} point, where the groups are the same as a whole-thread pass
+ * would make) and moves back, doubling the span, only while every grouped group still fits.
+ * `dropped` and `malformed` describe the whole thread and are computed when read.
+ */
+export function selectWindow(
+  messages: readonly BaseMessage[],
+  options: WindowOptions,
+): WindowSelection {
+  const turnStart = lastHumanIndex(messages);
+  let span = 2 * Math.max(1, options.window_size);
+  const end = turnStart >= 0 ? turnStart : messages.length;
+  let from = groupingRestart(messages, end - span);
+  let pick = pickFrom(messages, from, turnStart, options);
+  while (!pick.full && from > 0) {
+    span *= 2;
+    from = groupingRestart(messages, Math.min(from - 1, end - span));
+    pick = pickFrom(messages, from, turnStart, options);
+  }
+  const groups = pick.wellFormed.slice(pick.first);
+  const windowStart = groups[0]?.start ?? messages.length;
+  let all: MessageGroup[] | undefined;
+  const allGroups = (): MessageGroup[] => {
+    all ??= groupMessages(messages);
+    return all;
+  };
   return {
     messages: groups.flatMap((group) => group.messages),
     groups,
-    dropped: wellFormed.slice(0, first),
-    malformed,
+    get dropped() {
+      return allGroups().filter((group) => isWellFormed(group) && group.start < windowStart);
+    },
+    get malformed() {
+      return allGroups().filter((group) => !isWellFormed(group));
+    },
     threadMessages: messages.length,
   };
 }

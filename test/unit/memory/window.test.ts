@@ -271,6 +271,51 @@ describe("window properties (fast-check)", () => {
   });
 });
 
+describe("window cost (issue 14 item 2)", () => {
+  /** A long thread whose reads of message slots are counted. */
+  function counted(thread: BaseMessage[]): { thread: BaseMessage[]; reads: () => number } {
+    let reads = 0;
+    const proxy = new Proxy(thread, {
+      get(target, key, receiver) {
+        if (typeof key === "string" && /^\d+$/.test(key)) reads++;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    return { thread: proxy, reads: () => reads };
+  }
+
+  it("R3.1 reads O(window) messages of a 100,000-message thread, not the whole thread", () => {
+    const long = [...chat(50_000), human("now")];
+    const { thread, reads } = counted(long);
+    const window = selectWindow(thread, { window_size: 20 });
+    expect(reads()).toBeLessThan(400);
+    expect(texts(window.messages)).toEqual(texts(long.slice(-20)));
+    expect(window.dropped).toHaveLength(long.length - 20);
+  });
+
+  it("R3.2 groups from the end across tool groups, system messages and malformed runs", () => {
+    const tail = [
+      human("q"),
+      calls(["a", "b"]),
+      system("s"),
+      result("b"),
+      result("a"),
+      result("ghost"),
+      ai("done"),
+    ];
+    const long = [...chat(5_000), ...tail, ...tail, human("now")];
+    const { thread, reads } = counted(long);
+    const window = selectWindow(thread, { window_size: 9 });
+    // 1 (latest turn) + 5 (second tail, ghost and system left out) + 1 ("done") = 7; the
+    // first tail's tool group (3) would make 10 > 9.
+    const second = long.length - 1 - tail.length;
+    const expected = [second - 1, ...[0, 1, 3, 4, 6].map((i) => second + i), long.length - 1];
+    expect(reads()).toBeLessThan(200);
+    expect(window.messages).toEqual(expected.map((i) => long[i]));
+    expect(window.malformed).toHaveLength(2);
+  });
+});
+
 describe("trimToLastGroups (R4.2 selection)", () => {
   it("R4.2 keeps only the last N groups and never cuts a tool group", () => {
     const thread = [
