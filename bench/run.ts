@@ -32,7 +32,6 @@ import { workerSystem } from "./lib/worker-system.ts";
 
 const ALL_SYSTEMS = [
   "llamon",
-  "llamon-warm",
   "llamon-worker",
   "postgres-saver",
   "postgres-saver-exit",
@@ -130,9 +129,6 @@ async function main(): Promise<void> {
       let dsn: string;
       if (name === "llamon") {
         system = llamonSystem(proxy, neonDsn);
-        dsn = llamonDb.dsn;
-      } else if (name === "llamon-warm") {
-        system = llamonSystem(proxy, neonDsn, { name, warmIsolate: true });
         dsn = llamonDb.dsn;
       } else if (name === "llamon-worker") {
         system = await workerSystem(proxy, neonDsn);

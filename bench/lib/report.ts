@@ -143,12 +143,6 @@ function targets(points: PointResult[], turns: number[]): Target[] {
   const last = llamon.at(-1) as PointResult;
   const floor = points.filter((p) => p.system === "no-memory").at(-1)?.cpuMs;
   const maxRt = Math.max(...llamon.map((p) => p.roundTrips));
-  const warm = points.filter((p) => p.system === "llamon-warm");
-  const warmAt = (turns: number) => warm.find((p) => p.turns === turns);
-  const onWarm = (turns: number, pick: (p: PointResult) => number) => {
-    const w = warmAt(turns);
-    return w === undefined ? "" : `; on a warm isolate (llamon-warm) ${ms(pick(w))} ms`;
-  };
   const growth = last.bytesSent / first.bytesSent;
   const meanGrowth = last.bytesSentMean / first.bytesSentMean;
   const out: Target[] = [
@@ -166,7 +160,7 @@ function targets(points: PointResult[], turns: number[]): Target[] {
     {
       text: `llamon's own CPU per turn < ${TARGET_CPU_MS} ms at ${last.turns} turns (window 20)`,
       met: last.cpuMs < TARGET_CPU_MS,
-      detail: `${ms(last.cpuMs)} ms${onWarm(last.turns, (p) => p.cpuMs)}`,
+      detail: `${ms(last.cpuMs)} ms`,
     },
     {
       text: `memory-layer CPU per turn (the checkpointer: read, (de)serialise, write) within the Workers Free plan's ${WORKERS_FREE_CPU_MS} ms per request`,
@@ -176,8 +170,7 @@ function targets(points: PointResult[], turns: number[]): Target[] {
           (p) =>
             `${ms(p.memoryCpuMs)} ms = ${pct(p.memoryCpuMs / WORKERS_FREE_CPU_MS)} at turn ${p.turns}`,
         )
-        .join(", ")
-        .concat(onWarm(last.turns, (p) => p.memoryCpuMs).replace("ms", "ms at the last turn")),
+        .join(", "),
     },
     {
       text: `the whole turn's CPU (LangGraph run + memory, model excluded) within the Workers Free plan's ${WORKERS_FREE_CPU_MS} ms`,

@@ -34,7 +34,6 @@ import { assemblePrompt } from "../../src/memory/prompt.ts";
 import { createNeonDb } from "../../src/store/db-neon.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { hasTurnMemoryAccess, hasTurnWriteControl } from "../../src/store/persistent-memory.ts";
-import { ThreadMessagesCache } from "../../src/store/thread-cache.ts";
 import { storageThreadId } from "../../src/store/thread-key.ts";
 import {
   countingPool,
@@ -163,11 +162,10 @@ export async function prefillThread(
 export function llamonSystem(
   proxy: ChildProxy,
   neonDsn: string,
-  options: { name?: string; trimKeepGroups?: number; warmIsolate?: boolean } = {},
+  options: { name?: string; trimKeepGroups?: number } = {},
 ): BenchSystem {
   // A warm isolate keeps the threads it saved (as the Worker does); without it every turn
   // runs as on a fresh isolate.
-  const cache = options.warmIsolate ? new ThreadMessagesCache() : undefined;
   const model = new TimedOfflineModel();
   const saverCpu = new SaverCpu();
   const config = memoryConfig(
@@ -188,7 +186,6 @@ export function llamonSystem(
           agentId: AGENT_ID,
           guardHead: true,
           keepLatestOnly: options.trimKeepGroups !== undefined,
-          cache,
         }),
       );
       await runTurn(

@@ -13,6 +13,7 @@ import type { BaseMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { createModelFromEnv } from "../llm/select.ts";
 import type { MemoryConfig } from "../memory/config.ts";
+import type { ArchivedPrefix } from "../memory/live-tail.ts";
 import type { MultiturnSignals } from "../memory/prompt.ts";
 import type { RecallSource } from "../memory/recall/index.ts";
 import { parseHistorySeed, type SeedReport } from "../memory/seed.ts";
@@ -57,7 +58,12 @@ export interface TurnHost {
 
 /** What runs after a turn that added messages (the summary scheduler, R7.5). */
 export type AfterTurn = (
-  turn: { threadId: string; thread: readonly BaseMessage[]; added: number },
+  turn: {
+    threadId: string;
+    thread: readonly BaseMessage[];
+    added: number;
+    archived: ArchivedPrefix;
+  },
   config: MemoryConfig,
 ) => Promise<unknown>;
 
@@ -101,7 +107,12 @@ export async function executeTurnHere(
   if (!result.replayed && afterTurn !== undefined) {
     // Only enqueues (or starts in the background); never waits for the summary itself.
     await afterTurn(
-      { threadId: input.threadId, thread: result.thread, added: result.added.length },
+      {
+        threadId: input.threadId,
+        thread: result.thread,
+        added: result.added.length,
+        archived: result.archived,
+      },
       config,
     );
   }
@@ -110,7 +121,7 @@ export async function executeTurnHere(
     signals: result.signals,
     seedReport: seed?.report,
     merges: result.merges,
-    messageCount: result.thread.length,
+    messageCount: result.archived.messages + result.thread.length,
     ...(result.inputRequired ? { inputRequired: true } : {}),
   };
 }

@@ -81,7 +81,8 @@ export function buildFlowGraph(deps: FlowGraphDeps) {
   const context = (state: FlowState, answers: PartialAnswers): FlowContext<PartialAnswers> => ({
     answers,
     text: latestUserText(state.messages),
-    chat: async (instructions) => textOf(await nodes.callModel(state.messages, instructions)),
+    chat: async (instructions) =>
+      textOf(await nodes.callModel(state.messages, instructions, state.archived)),
   });
   const nextOf = (step: FlowStep, answers: PartialAnswers): FlowStep | undefined => {
     const id = step.next ? step.next(answers) : flow.steps[flow.steps.indexOf(step) + 1]?.id;

@@ -33,6 +33,12 @@ import { textOf } from "../llm/offline.ts";
 import type { Logger } from "../log.ts";
 import type { MemoryConfig } from "../memory/config.ts";
 import { trimToLastGroups } from "../memory/groups.ts";
+import {
+  type ArchivedPrefix,
+  EMPTY_PREFIX,
+  extendPrefix,
+  liveTailStart,
+} from "../memory/live-tail.ts";
 import { type AssembledPrompt, assemblePrompt, multiturnLogLine } from "../memory/prompt.ts";
 import {
   effectiveCovers,
@@ -55,9 +61,14 @@ import { uniqueToolCallIds } from "./tool-call-ids.ts";
 export function turnChannels(options: { trim: boolean; storage: MessagesStorage }) {
   return {
     messages:
-      options.storage === "full"
-        ? (MessagesAnnotation.spec.messages as unknown as ReturnType<typeof messagesChannel>)
-        : messagesChannel(options),
+      options.storage === "delta"
+        ? messagesChannel(options)
+        : (MessagesAnnotation.spec.messages as unknown as ReturnType<typeof messagesChannel>),
+    /** The transcript before the live tail (`tail` storage; memory/live-tail.ts). */
+    archived: Annotation<ArchivedPrefix>({
+      reducer: (_, next) => next,
+      default: () => EMPTY_PREFIX,
+    }),
     /** This turn's user message; never stored as such (ephemeral) — prepare adds it. */
     incoming: new EphemeralValue<BaseMessage>(false),
     /** History to seed an empty thread with; never stored (ephemeral). */
@@ -71,11 +82,13 @@ function turnState(options: { trim: boolean; storage: MessagesStorage }) {
 type TurnState = ReturnType<typeof turnState>;
 
 /**
- * How the thread's messages are stored: `delta` (llamon's savers: each turn writes what it
+ * How the thread's messages are stored: `tail` (a saver with a transcript, NeonSaver: the
+ * checkpoint holds a bounded live tail as a plain list, older messages move to the
+ * transcript after each turn — memory/live-tail.ts), `delta` (each turn writes what it
  * added, store/delta.ts) or `full` (LangGraph's classic messages channel: the whole list in
  * every checkpoint — for checkpointers without a fast ancestor walk, and for comparisons).
  */
-export type MessagesStorage = "delta" | "full";
+export type MessagesStorage = "tail" | "delta" | "full";
 
 export interface GraphDeps {
   readonly agent: AgentDefinition;
@@ -95,6 +108,11 @@ export interface GraphDeps {
   readonly messagesStorage?: MessagesStorage | undefined;
   /** Conversation recall (issue 16); undefined = no recalled messages. */
   readonly recall?: RecallStep | undefined;
+  /**
+   * `tail` storage: stage messages leaving the live tail for the transcript at positions
+   * `from`, … (saved with the turn's checkpoint, store/transcript.ts).
+   */
+  readonly archive?: ((from: number, messages: readonly BaseMessage[]) => void) | undefined;
 }
 
 /** The user message is already in the thread with a reply after it: a retry. */
@@ -108,6 +126,8 @@ export interface TurnStateView {
   readonly messages: BaseMessage[];
   readonly incoming?: BaseMessage | undefined;
   readonly seed?: BaseMessage[] | undefined;
+  /** The transcript before the live tail (`tail` storage). */
+  readonly archived?: ArchivedPrefix | undefined;
 }
 
 /**
@@ -141,8 +161,15 @@ export function turnNodes(deps: GraphDeps) {
       });
       return { messages: [...scoped, incoming] };
     },
-    /** One model call on the thread; `extraSystem` is appended to the agent's system text. */
-    callModel: async (thread: BaseMessage[], extraSystem?: string): Promise<AIMessage> => {
+    /**
+     * One model call on the thread; `extraSystem` is appended to the agent's system text;
+     * `archived`: the transcript before the thread (a live tail), counted, never sent.
+     */
+    callModel: async (
+      thread: BaseMessage[],
+      extraSystem?: string,
+      archived?: ArchivedPrefix,
+    ): Promise<AIMessage> => {
       const rows = deps.memory();
       const summary = summaryTextOf(rows?.thread[SUMMARY_KEY]);
       const question = latestUserText(thread);
@@ -157,6 +184,7 @@ export function turnNodes(deps: GraphDeps) {
         recalled,
         thread,
         config: deps.config,
+        archived,
       });
       deps.log.line("info", multiturnLogLine(prompt.signals), { ...prompt.signals });
       deps.onModelCall?.(prompt);
@@ -164,7 +192,9 @@ export function turnNodes(deps: GraphDeps) {
     },
     persist: (state: TurnStateView) => {
       const keep = deps.config.persist_trim_keep_groups;
-      if (keep === undefined) return {};
+      if (keep === undefined) {
+        return deps.messagesStorage === "tail" ? moveToTranscript(state, deps) : {};
+      }
       let { removed } = trimToLastGroups(state.messages, keep);
       if (deps.config.summarize) {
         // Never delete what the summary does not cover yet: the summary is what keeps the
@@ -190,7 +220,7 @@ export function buildAgentGraph(deps: GraphDeps) {
   const graph = new StateGraph(State)
     .addNode("prepare", nodes.prepare)
     .addNode("agent", async (state: TurnState["State"]) => {
-      const reply = await nodes.callModel(state.messages);
+      const reply = await nodes.callModel(state.messages, undefined, state.archived);
       return { messages: [uniqueToolCallIds(reply, state.messages)] };
     })
     .addNode("persist", nodes.persist)
@@ -214,6 +244,23 @@ export function buildAgentGraph(deps: GraphDeps) {
     graph.addEdge("agent", "persist");
   }
   return graph.compile(deps.checkpointer ? { checkpointer: deps.checkpointer } : {});
+}
+
+/**
+ * `tail` storage: the messages older than the live tail leave the checkpoint (RemoveMessage)
+ * and are staged for the transcript, in the same write (memory/live-tail.ts).
+ */
+function moveToTranscript(state: TurnStateView, deps: GraphDeps) {
+  const cut = liveTailStart(state.messages, deps.config);
+  if (cut === 0 || deps.archive === undefined) return {};
+  const moved = state.messages.slice(0, cut);
+  if (moved.some((m) => !m.id)) return {};
+  const before = state.archived ?? EMPTY_PREFIX;
+  deps.archive(before.messages, moved);
+  return {
+    messages: moved.map((m) => new RemoveMessage({ id: m.id as string })),
+    archived: extendPrefix(before, moved),
+  };
 }
 
 export function latestUserText(messages: readonly BaseMessage[]): string {

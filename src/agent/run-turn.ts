@@ -21,10 +21,13 @@ import { isLlamonError, LlamonError } from "../errors.ts";
 import { textOf } from "../llm/offline.ts";
 import { createLogger, type Logger } from "../log.ts";
 import type { MemoryConfig } from "../memory/config.ts";
+import { type ArchivedPrefix, archivedPrefixOf, EMPTY_PREFIX } from "../memory/live-tail.ts";
 import type { AssembledPrompt, MultiturnSignals } from "../memory/prompt.ts";
 import type { RecallSource } from "../memory/recall/index.ts";
+import { NeonSaver } from "../store/neon-saver.ts";
 import { hasTurnMemoryAccess, hasTurnWriteControl } from "../store/persistent-memory.ts";
 import { assertThreadId } from "../store/thread-key.ts";
+import { hasTranscript } from "../store/transcript.ts";
 import type { AgentDefinition } from "./define.ts";
 import { isFlowAgent } from "./flow.ts";
 import { awaitsInput, buildFlowGraph, type FlowPosition } from "./flow-graph.ts";
@@ -74,6 +77,8 @@ export interface TurnResult {
   readonly replayed: boolean;
   /** A flow (defineFlow) waits for the user's next answer: the A2A task is input-required. */
   readonly inputRequired: boolean;
+  /** The transcript before `thread` (`tail` storage; otherwise empty). */
+  readonly archived: ArchivedPrefix;
 }
 
 /** The part of a compiled graph a turn uses (an agent's graph or a flow's). */
@@ -96,6 +101,16 @@ export async function runTurn(deps: TurnDeps, request: TurnRequest): Promise<Tur
     content: request.text,
     id: request.messageId ?? crypto.randomUUID(),
   });
+  const storage: MessagesStorage =
+    deps.messagesStorage ??
+    (hasTranscript(saver) && deps.config.persist_trim_keep_groups === undefined ? "tail" : "delta");
+  if (storage === "tail" && hasTranscript(saver)) {
+    saver.plainMessages = true;
+    // Older checkpoints hold nothing the thread needs (the tail is the head's, the rest is
+    // in the transcript): each turn's write keeps only the new head, so storage per thread
+    // stays flat too.
+    if (saver instanceof NeonSaver) saver.keepLatestOnly = true;
+  }
   const onRespond = () => {
     answered = true;
   };
@@ -122,7 +137,11 @@ export async function runTurn(deps: TurnDeps, request: TurnRequest): Promise<Tur
       }
     },
     userMessageId: userMessage.id as string,
-    messagesStorage: deps.messagesStorage,
+    messagesStorage: storage,
+    archive:
+      storage === "tail" && hasTranscript(saver)
+        ? (from, messages) => saver.stageTranscript(request.threadId, from, messages)
+        : undefined,
     recall: createRecallStep({
       config: deps.config,
       source: deps.recall,
@@ -137,9 +156,10 @@ export async function runTurn(deps: TurnDeps, request: TurnRequest): Promise<Tur
   const runConfig = { configurable: { thread_id: request.threadId }, durability: "exit" as const };
   // With a saver that holds the turn's writes (NeonSaver deferWrites), the whole turn is
   // written in one atomic batch at the end, or not at all.
-  const flush = async (messages: readonly BaseMessage[]) => {
+  const flush = async (messages: readonly BaseMessage[], before: ArchivedPrefix) => {
     if (hasTurnWriteControl(saver)) {
-      await saver.flushTurn(request.threadId, { messageCount: messages.length, messages });
+      const messageCount = before.messages + messages.length;
+      await saver.flushTurn(request.threadId, { messageCount, messages });
     }
   };
   const discard = () => {
@@ -149,6 +169,7 @@ export async function runTurn(deps: TurnDeps, request: TurnRequest): Promise<Tur
   // Stream values so the turn's messages are known even if the final save loses the race.
   let finalMessages: BaseMessage[] = [];
   let position: FlowPosition | undefined;
+  let archived: ArchivedPrefix = EMPTY_PREFIX;
   let conflict: LlamonError | undefined;
   const attempt = async () => {
     answered = false;
@@ -157,13 +178,14 @@ export async function runTurn(deps: TurnDeps, request: TurnRequest): Promise<Tur
       { ...runConfig, streamMode: "values" },
     );
     for await (const values of stream) {
-      const state = values as { messages: BaseMessage[]; flow?: FlowPosition };
+      const state = values as { messages: BaseMessage[]; flow?: FlowPosition; archived?: unknown };
       finalMessages = state.messages;
       position = state.flow;
+      archived = archivedPrefixOf(state.archived);
     }
     // A retry that was already answered changes nothing: its held writes are dropped.
     if (!answered) discard();
-    else await flush(finalMessages);
+    else await flush(finalMessages, archived);
   };
   try {
     await attempt();
@@ -199,15 +221,20 @@ export async function runTurn(deps: TurnDeps, request: TurnRequest): Promise<Tur
         // committed late, then the client's retry): that answer is the turn's answer.
         const head = await graph.getState(cfg);
         const stored = (head.values.messages ?? []) as BaseMessage[];
+        const headArchived = archivedPrefixOf(head.values.archived);
         if (isAnsweredRetry(stored, userMessage.id as string)) {
           added = turnMessages(stored, userMessage);
           finalMessages = stored;
+          archived = headArchived;
           answeredBefore = true;
           break;
         }
         // Appends to the head just read; if it moved again, the compare-and-set refuses.
+        // (The live tail grows by this turn; the next turn moves the excess out.)
         await graph.updateState(head.config, { messages: added }, "persist");
-        await flush(messagesDeltaReducer(stored, added));
+        finalMessages = messagesDeltaReducer(stored, added);
+        archived = headArchived;
+        await flush(finalMessages, archived);
         merges += 1;
         break;
       } catch (error) {
@@ -230,6 +257,7 @@ export async function runTurn(deps: TurnDeps, request: TurnRequest): Promise<Tur
     thread: finalMessages,
     replayed: !answered || answeredBefore,
     inputRequired: flow && awaitsInput({ flow: position }),
+    archived,
   };
 }
 

@@ -17,6 +17,7 @@ const SHORT: Record<(typeof PRUNE_TABLES)[number], string> = {
   checkpoint_writes: "writes",
   persistent_memory: "memory",
   llamon_threads: "registry",
+  llamon_messages: "transcript",
 };
 
 function when(date: Date | null): string {

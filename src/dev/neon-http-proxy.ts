@@ -58,7 +58,13 @@ export interface NeonProxy {
   readonly url: string;
   readonly port: number;
   /** Requests served since start (or since `resetStats`). */
-  readonly stats: { requests: number; statements: number; requestBytes: number };
+  readonly stats: {
+    requests: number;
+    statements: number;
+    requestBytes: number;
+    /** Bytes of the SQL answers (what the clients received from the database). */
+    responseBytes: number;
+  };
   resetStats(): void;
   close(): Promise<void>;
 }
@@ -85,9 +91,10 @@ export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonPro
     types: RAW_TEXT_TYPES,
   });
   pool.on("error", () => {});
-  const stats = { requests: 0, statements: 0, requestBytes: 0 };
+  const stats = { requests: 0, statements: 0, requestBytes: 0, responseBytes: 0 };
+  type Counters = typeof stats;
   /** The same counters per user of the connection string. */
-  const byUser = new Map<string, { requests: number; statements: number; requestBytes: number }>();
+  const byUser = new Map<string, Counters>();
 
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -95,7 +102,7 @@ export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonPro
     });
   });
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
     const path = (req.url ?? "/").split("?")[0];
     if (req.method === "OPTIONS") return send(res, 204, undefined);
     if (path === "/stats" && req.method === "GET") {
@@ -122,7 +129,12 @@ export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonPro
     stats.requests += 1;
     stats.statements += statements;
     stats.requestBytes += body.length;
-    const mine = byUser.get(headers.user) ?? { requests: 0, statements: 0, requestBytes: 0 };
+    const mine = byUser.get(headers.user) ?? {
+      requests: 0,
+      statements: 0,
+      requestBytes: 0,
+      responseBytes: 0,
+    };
     mine.requests += 1;
     mine.statements += statements;
     mine.requestBytes += body.length;
@@ -139,7 +151,9 @@ export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonPro
       if (headers.deferrable) extra["Neon-Batch-Deferrable"] = "true";
       if (headers.isolationLevel) extra["Neon-Batch-Isolation-Level"] = headers.isolationLevel;
     }
-    send(res, status, result, extra);
+    const sent = send(res, status, result, extra);
+    stats.responseBytes += sent;
+    mine.responseBytes += sent;
   }
 
   async function execute(
@@ -225,6 +239,7 @@ export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonPro
       stats.requests = 0;
       stats.statements = 0;
       stats.requestBytes = 0;
+      stats.responseBytes = 0;
       byUser.clear();
     },
     async close() {
@@ -388,13 +403,14 @@ function errorBody(error: pg.DatabaseError): Record<string, JsonValue> {
   return body;
 }
 
+/** Answers the request; returns the bytes of the body sent. */
 function send(
   res: ServerResponse,
   status: number,
   body: unknown,
   extraHeaders: Record<string, string> = {},
-): void {
-  if (res.headersSent) return;
+): number {
+  if (res.headersSent) return 0;
   const text = body === undefined ? "" : JSON.stringify(body);
   res.writeHead(status, {
     "content-type": "application/json",
@@ -403,4 +419,5 @@ function send(
     ...extraHeaders,
   });
   res.end(text);
+  return Buffer.byteLength(text);
 }

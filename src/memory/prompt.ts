@@ -90,6 +90,11 @@ export interface AssembleInput extends PromptParts {
   >;
   /** Token counter for the `max_history_tokens` cap; defaults to estimateTokens. */
   countTokens?: ((m: BaseMessage) => number) | undefined;
+  /**
+   * The stored thread's messages before `thread` (a live tail; memory/live-tail.ts): they
+   * count in `thread_msgs` and `has_prior`, and are never sent.
+   */
+  archived?: { readonly conversation: number; readonly ai: boolean } | undefined;
 }
 
 /**
@@ -190,7 +195,7 @@ export function assemblePrompt(input: AssembleInput): AssembledPrompt {
     cap !== undefined && recall.tokens > 0
       ? windowFor(conversation, input, Math.max(1, cap - recall.tokens))
       : windowFor(conversation, input);
-  const hasPrior = hasPriorTurn(conversation);
+  const hasPrior = (input.archived?.ai ?? false) || hasPriorTurn(conversation);
   const slots = contextBlocks({ ...input, recall: recall.text });
   const stableTail = config.prompt_context_mode === "stable_tail";
 
@@ -204,7 +209,7 @@ export function assemblePrompt(input: AssembleInput): AssembledPrompt {
     system,
     window,
     signals: {
-      thread_msgs: conversation.length,
+      thread_msgs: (input.archived?.conversation ?? 0) + conversation.length,
       window: config.window_size,
       sent_to_llm: window.messages.length,
       has_prior: hasPrior,

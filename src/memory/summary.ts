@@ -132,14 +132,29 @@ export function isConversationMessage(message: BaseMessage): boolean {
 export function effectiveCovers(
   thread: readonly BaseMessage[],
   cache: SummaryCache | undefined,
+  before: TranscriptPrefix = NO_PREFIX,
 ): number {
   if (cache === undefined) return 0;
   if (cache.covers_id !== undefined) {
     const at = thread.findIndex((message) => message.id === cache.covers_id);
-    return at >= 0 ? at + 1 : 0;
+    if (at >= 0) return before.messages + at + 1;
+    // Not in the live tail: in the transcript (append-only, so `covers` still holds), or
+    // removed by a trim with everything before it.
+    return before.messages > 0 ? Math.min(cache.covers, before.messages) : 0;
   }
-  return Math.min(cache.covers, thread.length);
+  return Math.min(cache.covers, before.messages + thread.length);
 }
+
+/**
+ * The part of the stored thread that is not in `thread` because it moved to the transcript
+ * (memory/live-tail.ts): `thread` starts at position `messages` of the whole thread. The
+ * schedule's indices stay positions in the whole thread.
+ */
+export interface TranscriptPrefix {
+  readonly messages: number;
+  readonly conversation: number;
+}
+const NO_PREFIX: TranscriptPrefix = { messages: 0, conversation: 0 };
 
 /**
  * Where the window starts in the stored thread: messages before this index have left the
@@ -208,10 +223,11 @@ export function summaryStanding(
   thread: readonly BaseMessage[],
   cache: SummaryCache | undefined,
   config: SummaryConfig,
+  before: TranscriptPrefix = NO_PREFIX,
 ): SummaryStanding {
-  const count = thread.filter(isConversationMessage).length;
-  const evicted = evictedBoundary(thread, config);
-  const covers = effectiveCovers(thread, cache);
+  const count = before.conversation + thread.filter(isConversationMessage).length;
+  const evicted = before.messages + evictedBoundary(thread, config);
+  const covers = effectiveCovers(thread, cache, before);
   const period = summaryPeriod(config);
   let due: SummaryDue = { due: false };
   if (count >= config.summarize_threshold) {
@@ -230,6 +246,7 @@ export function summaryDue(
   thread: readonly BaseMessage[],
   cache: SummaryCache | undefined,
   config: SummaryConfig,
+  before: TranscriptPrefix = NO_PREFIX,
 ): SummaryDue {
-  return summaryStanding(thread, cache, config).due;
+  return summaryStanding(thread, cache, config, before).due;
 }

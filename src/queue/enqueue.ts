@@ -24,6 +24,7 @@ import {
   SUMMARY_KEY,
   type SummaryStanding,
   summaryStanding,
+  type TranscriptPrefix,
 } from "../memory/summary.ts";
 import { type Env, parseWorkerVars } from "../runtime/env.ts";
 import { NeonSaver } from "../store/neon-saver.ts";
@@ -50,6 +51,8 @@ export interface SummaryJobInput {
   readonly cache: unknown;
   /** Messages this turn added to the end of `thread` (enables the throttle above). */
   readonly turnMessages?: number | undefined;
+  /** The transcript before `thread` (a live tail, memory/live-tail.ts); none by default. */
+  readonly archived?: TranscriptPrefix | undefined;
 }
 
 function behindPeriods(standing: SummaryStanding): number {
@@ -61,15 +64,17 @@ export function summaryJobFor(input: SummaryJobInput): SummarizeJob | undefined 
   const { config, thread } = input;
   if (!config.summarize || !config.enabled || config.backend === "off") return undefined;
   const cache = parseSummaryCache(input.cache);
-  const now = summaryStanding(thread, cache, config);
+  const archived = input.archived;
+  const now = summaryStanding(thread, cache, config, archived);
   if (!now.due.due) return undefined;
   const added = input.turnMessages ?? 0;
   if (added > 0 && added < thread.length) {
-    const before = summaryStanding(thread.slice(0, thread.length - added), cache, config);
+    const earlier = thread.slice(0, thread.length - added);
+    const before = summaryStanding(earlier, cache, config, archived);
     if (before.due.due && behindPeriods(now) <= behindPeriods(before)) return undefined;
   }
   const upto = now.due.upto;
-  const uptoId = thread[upto - 1]?.id;
+  const uptoId = thread[upto - (archived?.messages ?? 0) - 1]?.id;
   return {
     type: "summarize",
     agent_id: input.agentId,
@@ -146,6 +151,8 @@ export interface SavedTurn {
   readonly thread: readonly BaseMessage[];
   /** Messages the turn added. */
   readonly added: number;
+  /** The transcript before `thread` when the thread is a live tail. */
+  readonly archived?: TranscriptPrefix | undefined;
 }
 
 export interface AfterTurnOptions {
@@ -197,6 +204,7 @@ export async function summaryAfterTurn(
       thread: turn.thread,
       cache,
       turnMessages: turn.added,
+      archived: turn.archived,
       queue: env.SUMMARY_QUEUE,
       runLocally,
       waitUntil: options.waitUntil,

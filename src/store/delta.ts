@@ -23,6 +23,7 @@ import {
   type DeltaChannelHistory,
   isDeltaSnapshot,
 } from "@langchain/langgraph-checkpoint";
+import { archivedPrefixOf, hasTranscript } from "./transcript.ts";
 
 /**
  * The fewest updates of the messages channel between two full snapshots. A plain turn is two
@@ -149,9 +150,26 @@ export async function readThreadMessages(
 ): Promise<{ tuple: CheckpointTuple | undefined; messages: BaseMessage[] }> {
   const tuple = await saver.getTuple(config);
   if (tuple === undefined) return { tuple, messages: [] };
+  const tail = await rebuildMessages(saver, tuple);
+  // A live tail (memory/live-tail.ts): the older messages are in the saver's transcript.
+  const archived = archivedPrefixOf(tuple.checkpoint.channel_values.archived).messages;
+  if (archived === 0 || !hasTranscript(saver)) return { tuple, messages: tail };
+  const threadId = String(tuple.config.configurable?.thread_id ?? "");
+  const older = await saver.readTranscript(threadId, 0, archived);
+  return { tuple, messages: [...older, ...tail] };
+}
+
+/**
+ * The `messages` channel of a checkpoint as a list, whatever the storage: a full list, a
+ * snapshot, or a snapshot plus the writes after it (one getDeltaChannelHistory call).
+ */
+export async function rebuildMessages(
+  saver: BaseCheckpointSaver,
+  tuple: CheckpointTuple,
+): Promise<BaseMessage[]> {
   const stored = storedMessages(tuple.checkpoint.channel_values.messages);
-  if (stored !== undefined) return { tuple, messages: stored };
-  if (tuple.checkpoint.channel_versions.messages === undefined) return { tuple, messages: [] };
+  if (stored !== undefined) return stored;
+  if (tuple.checkpoint.channel_versions.messages === undefined) return [];
   const history = (
     await saver.getDeltaChannelHistory({ config: tuple.config, channels: ["messages"] })
   ).messages;
@@ -159,7 +177,7 @@ export async function readThreadMessages(
     history?.seed as BaseMessage[] | undefined,
   );
   channel.replayWrites(history?.writes ?? []);
-  return { tuple, messages: channel.isAvailable() ? channel.get() : [] };
+  return channel.isAvailable() ? channel.get() : [];
 }
 
 /** How many messages a checkpoint's stored value holds, when it holds them (registry count). */

@@ -33,6 +33,7 @@ import {
   assembleDeltaHistory,
   canPruneOlder,
   type DeltaChainLink,
+  rebuildMessages,
   storedMessageCount,
 } from "./delta.ts";
 import {
@@ -44,11 +45,13 @@ import {
 import { checkpointTarget, listQuery, ROOT_NS } from "./saver-target.ts";
 import { assembleTuple, serializeBlobs } from "./saver-tuple.ts";
 import {
+  APPEND_TRANSCRIPT,
   CAS_THREAD_HEAD,
   DELETE_MEMORY_KEYS,
   DELETE_THREAD,
   DELETE_THREAD_MEMORY,
   DELETE_THREAD_REGISTRY,
+  DELETE_THREAD_TRANSCRIPT,
   INSERT_BLOBS,
   INSERT_WRITES,
   LIST_TUPLES,
@@ -57,6 +60,7 @@ import {
   PRUNE_UNREFERENCED_BLOBS,
   SELECT_DELTA_HISTORY,
   SELECT_MEMORY_ROWS,
+  SELECT_TRANSCRIPT,
   SELECT_TUPLE,
   SQLSTATE_HEAD_MOVED,
   TOUCH_THREAD,
@@ -64,13 +68,18 @@ import {
   UPSERT_MEMORY,
   UPSERT_WRITES,
 } from "./sql.ts";
-import type { ThreadMessagesCache } from "./thread-cache.ts";
 import {
   assertAgentId,
   assertThreadId,
   storageThreadId,
   threadIdFromStorage,
 } from "./thread-key.ts";
+import {
+  fromTranscriptRows,
+  type TranscriptAccess,
+  type TranscriptRow,
+  toTranscriptRows,
+} from "./transcript.ts";
 
 export interface NeonSaverOptions {
   readonly db: Db;
@@ -108,10 +117,11 @@ export interface NeonSaverOptions {
    */
   readonly deferWrites?: boolean;
   /**
-   * Messages of threads this isolate saved recently (store/thread-cache.ts): when the head
-   * read is the checkpoint held there, its messages are not walked, sent or revived.
+   * Return the `messages` channel of a root checkpoint as a plain list even when it was
+   * stored as deltas (threads written before the live tail, issue 8): the list is rebuilt
+   * from the history read in the same batch. The turn runner's graph keeps a plain channel.
    */
-  readonly cache?: ThreadMessagesCache | undefined;
+  readonly materializeMessages?: boolean;
 }
 
 interface TupleRow {
@@ -149,7 +159,7 @@ interface HeldWrite {
   readonly build: (messageCount: number | null) => SqlStatement[];
 }
 
-export class NeonSaver extends BaseCheckpointSaver {
+export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess {
   readonly db: Db;
   readonly agentId: string;
   private readonly guardHead: boolean;
@@ -160,11 +170,11 @@ export class NeonSaver extends BaseCheckpointSaver {
   private readonly deferWrites: boolean;
   private held: HeldWrite[] = [];
   private prefetched: PrefetchedHistory | undefined;
-  /** The head read by the last getTuple was the cached checkpoint: its messages. */
-  private cachedHead: { key: string; messages: readonly unknown[] } | undefined;
-  private readonly cache: ThreadMessagesCache | undefined;
   private readonly loadedMemory = new Map<string, MemoryRows>();
   private readonly staged = new Map<string, StagedMemory>();
+  private readonly stagedTranscript = new Map<string, Promise<TranscriptRow[]>[]>();
+  /** See the `materializeMessages` option; the turn runner sets it for a `tail` graph. */
+  plainMessages: boolean;
 
   constructor(options: NeonSaverOptions) {
     super(options.serde);
@@ -176,7 +186,25 @@ export class NeonSaver extends BaseCheckpointSaver {
     this.keepLatestOnly = options.keepLatestOnly ?? false;
     this.deltaChannels = options.deltaChannels ?? ["messages"];
     this.deferWrites = options.deferWrites ?? this.guardHead;
-    this.cache = options.cache;
+    this.plainMessages = options.materializeMessages ?? false;
+  }
+
+  stageTranscript(threadId: string, from: number, messages: readonly BaseMessage[]): void {
+    if (messages.length === 0) return;
+    const list = this.stagedTranscript.get(threadId) ?? [];
+    list.push(toTranscriptRows(this.serde, from, messages));
+    this.stagedTranscript.set(threadId, list);
+  }
+
+  async readTranscript(threadId: string, from: number, to?: number): Promise<BaseMessage[]> {
+    assertThreadId(threadId);
+    const { rows } = await this.db.query<{ message: unknown }>(SELECT_TRANSCRIPT, [
+      this.agentId,
+      threadId,
+      from,
+      to ?? null,
+    ]);
+    return fromTranscriptRows(this.serde, rows);
   }
 
   /** The persistent_memory rows read with the last getTuple of this thread. */
@@ -201,21 +229,13 @@ export class NeonSaver extends BaseCheckpointSaver {
     const { threadId, ns, checkpointId } = checkpointTarget(config);
     if (this.held.some((h) => h.threadId === threadId)) await this.flushTurn(threadId);
     const storageId = storageThreadId(this.agentId, threadId);
-    const cached = this.cache?.get(cacheKey(storageId, ns));
     const statements: SqlStatement[] = [
       { text: SELECT_TUPLE, params: [storageId, ns, checkpointId ?? null] },
     ];
     if (this.deltaChannels.length > 0) {
       statements.push({
         text: SELECT_DELTA_HISTORY,
-        params: [
-          storageId,
-          ns,
-          checkpointId ?? null,
-          [...this.deltaChannels],
-          true,
-          cached?.checkpointId ?? null,
-        ],
+        params: [storageId, ns, checkpointId ?? null, [...this.deltaChannels], true, null],
       });
     }
     const memoryAt = statements.length;
@@ -246,11 +266,22 @@ export class NeonSaver extends BaseCheckpointSaver {
             row: history,
           }
         : undefined;
-    this.cachedHead =
-      row !== undefined && cached !== undefined && cached.checkpointId === row.checkpoint_id
-        ? { key: historyKey(storageId, ns, row.checkpoint_id), messages: cached.messages }
-        : undefined;
-    return row === undefined ? undefined : this.toTuple(row, threadId);
+    if (row === undefined) return undefined;
+    const tuple = await this.toTuple(row, threadId);
+    return this.plainMessages && ns === ROOT_NS ? this.withMessageList(tuple) : tuple;
+  }
+
+  /** The tuple with its delta-stored `messages` rebuilt as a plain list (see the option). */
+  private async withMessageList(tuple: CheckpointTuple): Promise<CheckpointTuple> {
+    const values = tuple.checkpoint.channel_values;
+    if (Array.isArray(values.messages)) return tuple;
+    if (tuple.checkpoint.channel_versions.messages === undefined && values.messages === undefined)
+      return tuple;
+    const messages = await rebuildMessages(this, tuple);
+    return {
+      ...tuple,
+      checkpoint: { ...tuple.checkpoint, channel_values: { ...values, messages } },
+    };
   }
 
   /**
@@ -266,17 +297,6 @@ export class NeonSaver extends BaseCheckpointSaver {
     if (channels.length === 0) return {};
     const { threadId, ns, checkpointId } = checkpointTarget(options.config);
     const storageId = storageThreadId(this.agentId, threadId);
-    const head = this.cachedHead;
-    if (
-      head !== undefined &&
-      checkpointId !== undefined &&
-      head.key === historyKey(storageId, ns, checkpointId) &&
-      channels.every((c) => c === "messages")
-    ) {
-      // The messages at this very checkpoint, as this isolate saved them: the history's
-      // result, replayed (a seed with nothing after it).
-      return { messages: { seed: [...head.messages], writes: [] } };
-    }
     const cached = this.prefetched;
     let row: DeltaHistoryRow | undefined;
     if (
@@ -360,7 +380,8 @@ export class NeonSaver extends BaseCheckpointSaver {
     const prune = this.keepLatestOnly && canPruneOlder(checkpoint, metadata);
 
     const build = (heldCount: number | null): SqlStatement[] => {
-      const messageCount = storedCount ?? heldCount;
+      // The turn's own count first: with a live tail the checkpoint holds only the tail.
+      const messageCount = heldCount ?? storedCount;
       const statements: SqlStatement[] = [];
       if (ns === ROOT_NS && this.guardHead) {
         statements.push({
@@ -420,7 +441,6 @@ export class NeonSaver extends BaseCheckpointSaver {
       );
       return result;
     }
-    this.cache?.forget(cacheKey(storageId, ns));
     await this.write(threadId, build(null));
     return result;
   }
@@ -474,25 +494,26 @@ export class NeonSaver extends BaseCheckpointSaver {
     const mine = this.held.filter((h) => h.threadId === threadId);
     if (mine.length === 0) return;
     this.held = this.held.filter((h) => h.threadId !== threadId);
-    const key = cacheKey(storageThreadId(this.agentId, threadId), ROOT_NS);
-    try {
-      await this.write(
-        threadId,
-        mine.flatMap((h) => h.build(options.messageCount ?? null)),
-      );
-    } catch (error) {
-      this.cache?.forget(key);
-      throw error;
-    }
-    const head = mine.findLast((h) => h.head !== undefined)?.head;
-    if (this.cache === undefined || head === undefined) return;
-    if (options.messages === undefined) this.cache.forget(key);
-    else this.cache.set(key, head, options.messages as BaseMessage[]);
+    const transcript = await this.transcriptStatements(threadId);
+    await this.write(threadId, [
+      ...mine.flatMap((h) => h.build(options.messageCount ?? null)),
+      ...transcript,
+    ]);
   }
 
   /** Drop what is held for this thread (a failed turn stores nothing). */
   discardTurn(threadId: string): void {
     this.held = this.held.filter((h) => h.threadId !== threadId);
+    this.stagedTranscript.delete(threadId);
+  }
+
+  /** The transcript rows staged for the thread, as one statement; taken off the stage. */
+  private async transcriptStatements(threadId: string): Promise<SqlStatement[]> {
+    const staged = this.stagedTranscript.get(threadId);
+    this.stagedTranscript.delete(threadId);
+    if (staged === undefined) return [];
+    const rows = (await Promise.all(staged)).flat();
+    return [{ text: APPEND_TRANSCRIPT, params: [this.agentId, threadId, JSON.stringify(rows)] }];
   }
 
   /** One atomic batch: the statements, then the memory rows staged for the thread. */
@@ -514,7 +535,7 @@ export class NeonSaver extends BaseCheckpointSaver {
     this.staged.delete("");
   }
 
-  /** Erase a conversation of this agent everywhere: checkpoints, blobs, writes, memory, registry. */
+  /** Erase a conversation of this agent everywhere: checkpoints, blobs, writes, memory, registry, transcript. */
   override async deleteThread(threadId: string): Promise<void> {
     assertThreadId(threadId);
     const storageId = storageThreadId(this.agentId, threadId);
@@ -522,10 +543,11 @@ export class NeonSaver extends BaseCheckpointSaver {
       ...DELETE_THREAD.map((text) => ({ text, params: [storageId] })),
       { text: DELETE_THREAD_MEMORY, params: [this.agentId, threadId] },
       { text: DELETE_THREAD_REGISTRY, params: [this.agentId, threadId] },
+      { text: DELETE_THREAD_TRANSCRIPT, params: [this.agentId, threadId] },
     ]);
+    this.stagedTranscript.delete(threadId);
     this.loadedMemory.delete(threadId);
     this.staged.delete(threadId);
-    this.cache?.forget(cacheKey(storageId, ROOT_NS));
   }
 
   /** Statements for the memory writes staged for this thread's put (its keys and agent keys). */
@@ -568,10 +590,6 @@ export class NeonSaver extends BaseCheckpointSaver {
       firstVersion: () => this.getNextVersion(undefined),
     });
   }
-}
-
-function cacheKey(storageId: string, ns: string): string {
-  return `${storageId}\u0000${ns}`;
 }
 
 function historyKey(storageId: string, ns: string, checkpointId: string): string {

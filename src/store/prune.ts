@@ -3,10 +3,10 @@
  *
  * - {@link planPrune} lists what would go: the agent's threads that match the filter, with
  *   the rows and bytes each holds in checkpoints, checkpoint_blobs, checkpoint_writes,
- *   persistent_memory and llamon_threads. It changes nothing.
+ *   persistent_memory, llamon_threads and llamon_messages (the transcript). It changes nothing.
  * - {@link applyPrune} deletes exactly the threads of a plan, in batches of threads, one
  *   transaction per batch. Each batch first locks the threads' registry rows, then deletes
- *   across the five tables in one statement that re-checks the age cut-off, so a thread
+ *   across the six tables in one statement that re-checks the age cut-off, so a thread
  *   that became active after the plan was made is skipped, not deleted.
  *
  * Ownership (R2.3): the agent's threads are found by `agent_id` (registry, persistent_memory)
@@ -35,6 +35,7 @@ export const PRUNE_TABLES = [
   "checkpoint_writes",
   "persistent_memory",
   "llamon_threads",
+  "llamon_messages",
 ] as const;
 export type PruneTable = (typeof PRUNE_TABLES)[number];
 
@@ -98,7 +99,7 @@ export const DEFAULT_PRUNE_BATCH_SIZE = 100;
 const DAY_MS = 86_400_000;
 
 type CountColumns = Record<
-  `${"cp" | "bl" | "wr" | "pm" | "rg"}_${"rows" | "bytes"}`,
+  `${"cp" | "bl" | "wr" | "pm" | "rg" | "ms"}_${"rows" | "bytes"}`,
   string | number
 >;
 
@@ -112,12 +113,13 @@ interface DeleteRow extends CountColumns {
   deleted: string[];
 }
 
-const PREFIX_OF: Record<PruneTable, "cp" | "bl" | "wr" | "pm" | "rg"> = {
+const PREFIX_OF: Record<PruneTable, "cp" | "bl" | "wr" | "pm" | "rg" | "ms"> = {
   checkpoints: "cp",
   checkpoint_blobs: "bl",
   checkpoint_writes: "wr",
   persistent_memory: "pm",
   llamon_threads: "rg",
+  llamon_messages: "ms",
 };
 
 export function emptyCounts(): TableCounts {

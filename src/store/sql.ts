@@ -240,6 +240,25 @@ export const PRUNE_UNREFERENCED_BLOBS = `DELETE FROM checkpoint_blobs b
  WHERE b.thread_id = $1 AND b.checkpoint_ns = $2
    AND NOT EXISTS (SELECT 1 FROM jsonb_each_text($3::jsonb) AS v WHERE v.key = b.channel AND v.value = b.version)`;
 
+// --- The transcript (llamon_messages, migration 0006): messages older than the live tail ---
+
+/**
+ * Append messages that left the live tail: $1 agent, $2 thread, $3 rows [{seq, message}].
+ * A plain INSERT: a seq already stored is a bug (the head compare-and-set that runs first in
+ * the same batch guarantees one writer per position), so it fails the whole turn.
+ */
+export const APPEND_TRANSCRIPT = `INSERT INTO llamon_messages (agent_id, thread_id, seq, message)
+SELECT $1, $2, x.seq, x.message
+  FROM jsonb_to_recordset($3::jsonb) AS x(seq bigint, message jsonb)`;
+
+/** Messages [$3, $4) of the transcript, in order: $1 agent, $2 thread, $3 from, $4 to (NULL = end). */
+export const SELECT_TRANSCRIPT = `SELECT m.message FROM llamon_messages m
+ WHERE m.agent_id = $1 AND m.thread_id = $2 AND m.seq >= $3 AND ($4::bigint IS NULL OR m.seq < $4)
+ ORDER BY m.seq`;
+
+export const DELETE_THREAD_TRANSCRIPT =
+  "DELETE FROM llamon_messages WHERE agent_id = $1 AND thread_id = $2";
+
 // --- The management API (src/admin) -------------------------------------------------------
 
 /**
@@ -336,7 +355,7 @@ export const PRUNE_PLAN = `${PRUNE_CANDIDATES}
 SELECT t.thread_id, t.registered, t.last_activity_at,
        cp.rows AS cp_rows, cp.bytes AS cp_bytes, bl.rows AS bl_rows, bl.bytes AS bl_bytes,
        wr.rows AS wr_rows, wr.bytes AS wr_bytes, pm.rows AS pm_rows, pm.bytes AS pm_bytes,
-       rg.rows AS rg_rows, rg.bytes AS rg_bytes
+       rg.rows AS rg_rows, rg.bytes AS rg_bytes, ms.rows AS ms_rows, ms.bytes AS ms_bytes
   FROM candidates t
   CROSS JOIN LATERAL (SELECT count(*) AS rows, coalesce(sum(pg_column_size(x.*)), 0) AS bytes
                         FROM checkpoints x WHERE x.thread_id = $2 || t.thread_id) cp
@@ -348,6 +367,8 @@ SELECT t.thread_id, t.registered, t.last_activity_at,
                         FROM persistent_memory x WHERE x.agent_id = $1 AND x.thread_id = t.thread_id) pm
   CROSS JOIN LATERAL (SELECT count(*) AS rows, coalesce(sum(pg_column_size(x.*)), 0) AS bytes
                         FROM llamon_threads x WHERE x.agent_id = $1 AND x.thread_id = t.thread_id) rg
+  CROSS JOIN LATERAL (SELECT count(*) AS rows, coalesce(sum(pg_column_size(x.*)), 0) AS bytes
+                        FROM llamon_messages x WHERE x.agent_id = $1 AND x.thread_id = t.thread_id) ms
  WHERE ($4::timestamptz IS NULL OR coalesce(t.last_activity_at, '-infinity') < $4::timestamptz)
    AND ($5::text IS NULL OR starts_with(t.thread_id, $5::text))
    AND ($6::text IS NULL OR NOT starts_with(t.thread_id, $6::text))
@@ -360,7 +381,7 @@ export const PRUNE_LOCK_BATCH = `SELECT thread_id FROM llamon_threads
    FOR UPDATE`;
 
 /**
- * Delete a batch across the five tables, re-checking the cut-off against the (locked)
+ * Delete a batch across the six tables, re-checking the cut-off against the (locked)
  * registry: $1 agent, $2 thread ids, $3 "<agent>:", $4 cutoff or NULL.
  */
 export const PRUNE_DELETE_BATCH = `WITH target AS (
@@ -383,13 +404,17 @@ export const PRUNE_DELETE_BATCH = `WITH target AS (
 ), rg AS (
   DELETE FROM llamon_threads d USING target t WHERE d.agent_id = $1 AND d.thread_id = t.thread_id
   RETURNING pg_column_size(d.*) AS size
+), ms AS (
+  DELETE FROM llamon_messages d USING target t WHERE d.agent_id = $1 AND d.thread_id = t.thread_id
+  RETURNING pg_column_size(d.*) AS size
 )
 SELECT (SELECT coalesce(jsonb_agg(thread_id), '[]'::jsonb) FROM target) AS deleted,
        (SELECT count(*) FROM cp) AS cp_rows, (SELECT coalesce(sum(size), 0) FROM cp) AS cp_bytes,
        (SELECT count(*) FROM bl) AS bl_rows, (SELECT coalesce(sum(size), 0) FROM bl) AS bl_bytes,
        (SELECT count(*) FROM wr) AS wr_rows, (SELECT coalesce(sum(size), 0) FROM wr) AS wr_bytes,
        (SELECT count(*) FROM pm) AS pm_rows, (SELECT coalesce(sum(size), 0) FROM pm) AS pm_bytes,
-       (SELECT count(*) FROM rg) AS rg_rows, (SELECT coalesce(sum(size), 0) FROM rg) AS rg_bytes`;
+       (SELECT count(*) FROM rg) AS rg_rows, (SELECT coalesce(sum(size), 0) FROM rg) AS rg_bytes,
+       (SELECT count(*) FROM ms) AS ms_rows, (SELECT coalesce(sum(size), 0) FROM ms) AS ms_bytes`;
 
 // --- Migrations and health -----------------------------------------------------------------
 

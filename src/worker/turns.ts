@@ -16,26 +16,9 @@ import {
 import type { MemoryConfig } from "../memory/config.ts";
 import { summaryAfterTurn } from "../queue/enqueue.ts";
 import type { TurnContext } from "../runtime/context.ts";
-import type { Env } from "../runtime/env.ts";
 import { threadObjectName, threadsObject } from "../runtime/objects.ts";
 import { RUNTIME_SETTINGS_KEY, runtimeStoreKind } from "../runtime/runtime-layer.ts";
 import { ReadFirstNeonSaver } from "../store/read-first-saver.ts";
-import { ThreadMessagesCache } from "../store/thread-cache.ts";
-
-/**
- * Threads this isolate saved recently, per deployment env (store/thread-cache.ts): the next
- * turn of a conversation that lands here again skips reviving its stored messages.
- */
-const threadCaches = new WeakMap<Env, ThreadMessagesCache>();
-
-function threadCacheFor(env: Env): ThreadMessagesCache {
-  let cache = threadCaches.get(env);
-  if (cache === undefined) {
-    cache = new ThreadMessagesCache();
-    threadCaches.set(env, cache);
-  }
-  return cache;
-}
 
 /** Run a turn on the configured backend. */
 export async function executeTurn(ctx: TurnContext, input: TurnInput): Promise<TurnOutput> {
@@ -64,7 +47,9 @@ async function postgresTurn(
     db: ctx.db(),
     agentId: ctx.agentId,
     guardHead: true,
-    cache: threadCacheFor(ctx.env),
+    // The turn's graph keeps a live tail as a plain list; older threads stored as deltas
+    // are read as one (memory/live-tail.ts).
+    materializeMessages: true,
   });
   let config = known;
   if (config === undefined) {

@@ -39,6 +39,9 @@ function deps(
     config,
     model,
     log: createMemoryLogger(),
+    // Delta storage itself (the Durable Object backends' storage, and how Postgres threads
+    // were stored before the live tail, memory/live-tail.ts).
+    messagesStorage: "delta",
     checkpointer: new NeonSaver({
       db: backend.neon,
       agentId,

@@ -769,7 +769,12 @@ describe("concurrency and request counting", () => {
     expect(counted.stats.requestBytes).toBe(seen.reduce((n, s) => n + s.requestBytes, 0));
     expect(seen.every((s) => s.requestBytes > 0)).toBe(true);
     counted.resetStats();
-    expect(counted.stats).toEqual({ requests: 0, statements: 0, requestBytes: 0 });
+    expect(counted.stats).toEqual({
+      requests: 0,
+      statements: 0,
+      requestBytes: 0,
+      responseBytes: 0,
+    });
     await db.batch([{ text: "SELECT 1" }, { text: "SELECT 2" }]);
     expect(counted.stats).toMatchObject({ requests: 1, statements: 2 });
   });

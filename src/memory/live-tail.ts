@@ -1,0 +1,56 @@
+/**
+ * The live tail (issue 14): what a conversation's checkpoint keeps, so that a turn's read
+ * and write do not grow with the conversation.
+ *
+ * The stored thread is `transcript ++ tail`. The tail is the checkpoint's `messages`
+ * channel; the transcript (store/transcript.ts, table `llamon_messages`) holds every older
+ * message, append-only, by position. After each turn the messages older than the tail move
+ * from the checkpoint (LangGraph `RemoveMessage`) to the transcript in the same atomic write.
+ *
+ * The tail starts where a window of `TAIL_WINDOW_FACTOR × window_size` messages (whole
+ * groups, no token cap, R3.2) would start. The next turn's window (window_size and
+ * max_history_tokens) is always inside it: adding messages only moves a window's start
+ * forward. The margin lets `window_size` grow at run time (PATCH) up to that factor without
+ * the window running short; beyond it the window fills again as the conversation goes on.
+ *
+ * `ArchivedPrefix` (store/transcript.ts) is what the turn still needs to know about the transcript without
+ * reading it: how many messages (the tail's offset, for the summary schedule's indices), how
+ * many of them are conversation (`thread_msgs` of R3.4) and whether an earlier turn was
+ * answered (`has_prior`, R3.5).
+ */
+import type { BaseMessage } from "@langchain/core/messages";
+import type { ArchivedPrefix } from "../store/transcript.ts";
+import type { MemoryConfig } from "./config.ts";
+import { isConversationMessage } from "./summary.ts";
+import { selectWindow } from "./window.ts";
+
+/** The tail holds a window of this many times `window_size` (see the file header). */
+export const TAIL_WINDOW_FACTOR = 2;
+
+/**
+ * Index in `thread` (the tail as the turn ends) of the first message to keep; everything
+ * before it moves to the transcript. Group-aligned, never inside the latest user turn.
+ */
+export function liveTailStart(
+  thread: readonly BaseMessage[],
+  config: Pick<MemoryConfig, "window_size">,
+): number {
+  const window = selectWindow(thread, { window_size: TAIL_WINDOW_FACTOR * config.window_size });
+  // Malformed groups and system messages before the first kept group are older than the
+  // tail and move too (the window never sends them; the transcript keeps them).
+  return window.groups[0]?.start ?? 0;
+}
+
+/** The prefix after `moved` (the oldest messages of the tail) joined the transcript. */
+export function extendPrefix(
+  prefix: ArchivedPrefix,
+  moved: readonly BaseMessage[],
+): ArchivedPrefix {
+  return {
+    messages: prefix.messages + moved.length,
+    conversation: prefix.conversation + moved.filter(isConversationMessage).length,
+    ai: prefix.ai || moved.some((m) => m.getType() === "ai"),
+  };
+}
+
+export { type ArchivedPrefix, archivedPrefixOf, EMPTY_PREFIX } from "../store/transcript.ts";

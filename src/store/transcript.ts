@@ -1,0 +1,109 @@
+/**
+ * The transcript (issue 14; memory/live-tail.ts): a conversation's messages older than the
+ * live tail, append-only, by position in the whole thread. On Postgres the table
+ * `llamon_messages` (migration 0006); a saver that keeps one implements
+ * {@link TranscriptAccess}, and the turn runner moves the messages that leave the tail into
+ * it in the same atomic write as the checkpoint that no longer holds them.
+ *
+ * Messages are stored in LangChain's serialised form (the checkpoint serializer's JSON), so a
+ * transcript row revives to the same message the checkpoint held.
+ */
+import { Buffer } from "node:buffer";
+import type { BaseMessage } from "@langchain/core/messages";
+import type { SerializerProtocol } from "@langchain/langgraph-checkpoint";
+import { LlamonError } from "../errors.ts";
+
+export interface TranscriptAccess {
+  /**
+   * Stage `messages` for positions `from`, `from + 1`, … of the thread's transcript; they are
+   * written with the thread's next turn write (flushTurn), or dropped with discardTurn.
+   */
+  stageTranscript(threadId: string, from: number, messages: readonly BaseMessage[]): void;
+  /** Transcript messages at positions [from, to) (to: the end when omitted), in order. */
+  readTranscript(threadId: string, from: number, to?: number): Promise<BaseMessage[]>;
+  /**
+   * Deliver a root checkpoint's `messages` as a plain list, even one stored as deltas (a
+   * thread written before the live tail): the `tail` graph's channel is a plain list.
+   */
+  plainMessages: boolean;
+}
+
+/** The one key of a row whose message JSON holds U+0000 (jsonb cannot): base64 bytes. */
+const BASE64_KEY = "llamon_json_base64";
+
+export function hasTranscript(saver: unknown): saver is TranscriptAccess {
+  return (
+    typeof saver === "object" &&
+    saver !== null &&
+    typeof (saver as Partial<TranscriptAccess>).stageTranscript === "function" &&
+    typeof (saver as Partial<TranscriptAccess>).readTranscript === "function" &&
+    typeof (saver as Partial<TranscriptAccess>).plainMessages === "boolean"
+  );
+}
+
+/** What the turn knows of the transcript (the messages before the tail). */
+export interface ArchivedPrefix {
+  /** Messages in the transcript: the tail's first message is at this position. */
+  readonly messages: number;
+  /** Of them, conversation messages (what `thread_msgs` counts). */
+  readonly conversation: number;
+  /** An AIMessage is among them (an earlier turn was answered). */
+  readonly ai: boolean;
+}
+
+export const EMPTY_PREFIX: ArchivedPrefix = { messages: 0, conversation: 0, ai: false };
+
+/** A stored value of the `archived` channel, tolerating absence (threads before issue 14). */
+export function archivedPrefixOf(value: unknown): ArchivedPrefix {
+  if (typeof value !== "object" || value === null) return EMPTY_PREFIX;
+  const v = value as Partial<Record<keyof ArchivedPrefix, unknown>>;
+  const whole = (n: unknown) => (typeof n === "number" && Number.isInteger(n) && n >= 0 ? n : 0);
+  return { messages: whole(v.messages), conversation: whole(v.conversation), ai: v.ai === true };
+}
+
+/** One stored transcript row: its position and the message as JSON. */
+export interface TranscriptRow {
+  readonly seq: number;
+  readonly message: unknown;
+}
+
+/** Messages as transcript rows from position `from` on. */
+export async function toTranscriptRows(
+  serde: SerializerProtocol,
+  from: number,
+  messages: readonly BaseMessage[],
+): Promise<TranscriptRow[]> {
+  const decoder = new TextDecoder();
+  return Promise.all(
+    messages.map(async (message, i) => {
+      const [type, bytes] = await serde.dumpsTyped(message);
+      if (type !== "json") {
+        throw new LlamonError("INTERNAL", `a message serialised as "${type}", not JSON`);
+      }
+      const text = decoder.decode(bytes);
+      // Postgres jsonb refuses U+0000 anywhere; such a message is kept as base64 bytes.
+      if (text.includes("\\u0000")) {
+        return { seq: from + i, message: { [BASE64_KEY]: Buffer.from(bytes).toString("base64") } };
+      }
+      return { seq: from + i, message: JSON.parse(text) };
+    }),
+  );
+}
+
+/** Revive stored transcript rows (already in order) into messages. */
+export async function fromTranscriptRows(
+  serde: SerializerProtocol,
+  rows: readonly { message: unknown }[],
+): Promise<BaseMessage[]> {
+  const encoder = new TextEncoder();
+  return Promise.all(
+    rows.map(async (row) => {
+      const wrapped = (row.message as Record<string, unknown> | null)?.[BASE64_KEY];
+      const bytes =
+        typeof wrapped === "string"
+          ? new Uint8Array(Buffer.from(wrapped, "base64"))
+          : encoder.encode(JSON.stringify(row.message));
+      return (await serde.loadsTyped("json", bytes)) as BaseMessage;
+    }),
+  );
+}
