@@ -25,7 +25,11 @@ import { type ArchivedPrefix, archivedPrefixOf, EMPTY_PREFIX } from "../memory/l
 import type { AssembledPrompt, MultiturnSignals } from "../memory/prompt.ts";
 import type { RecallSource } from "../memory/recall/index.ts";
 import { NeonSaver } from "../store/neon-saver.ts";
-import { hasTurnMemoryAccess, hasTurnWriteControl } from "../store/persistent-memory.ts";
+import {
+  hasTurnMemoryAccess,
+  hasTurnWriteControl,
+  holdsTurnWrites,
+} from "../store/persistent-memory.ts";
 import { assertThreadId } from "../store/thread-key.ts";
 import { hasTranscript } from "../store/transcript.ts";
 import type { AgentDefinition } from "./define.ts";
@@ -91,6 +95,19 @@ function buildTurnGraph(agent: AgentDefinition, onRespond: () => void, deps: Gra
 }
 
 export async function runTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnResult> {
+  // The object backends' savers hold a turn's writes only while a turn runs (held-writes.ts):
+  // flushed when it succeeded, dropped when it failed.
+  const saver = deps.checkpointer;
+  const holds = holdsTurnWrites(saver);
+  if (holds) saver.holdWrites = true;
+  try {
+    return await runHeldTurn(deps, request);
+  } finally {
+    if (holds) saver.holdWrites = false;
+  }
+}
+
+async function runHeldTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnResult> {
   assertThreadId(request.threadId);
   const log = deps.log ?? createLogger();
   const saver = deps.checkpointer;

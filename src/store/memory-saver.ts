@@ -29,6 +29,7 @@ import {
   type ThreadSaver,
   writeMapMemory,
 } from "./do-memory.ts";
+import { HeldWrites } from "./held-writes.ts";
 import type { JsonValue, MemoryRows } from "./persistent-memory.ts";
 import {
   assertAgentId,
@@ -55,6 +56,7 @@ export class InMemorySaver extends MemorySaver implements ThreadSaver {
   /** Keep only the newest checkpoint with each save (trim); settable per turn. */
   keepLatestOnly: boolean;
   private readonly memory = new MemoryStaging();
+  private readonly turnWrites = new HeldWrites();
 
   constructor(options: InMemorySaverOptions) {
     super(options.serde);
@@ -73,10 +75,28 @@ export class InMemorySaver extends MemorySaver implements ThreadSaver {
     this.memory.stage(threadId, key, value);
   }
 
+  /** Hold put/putWrites until flushTurn (store/held-writes.ts); the turn runner sets it. */
+  get holdWrites(): boolean {
+    return this.turnWrites.holding;
+  }
+  set holdWrites(on: boolean) {
+    this.turnWrites.holding = on;
+  }
+
+  async flushTurn(threadId: string): Promise<void> {
+    await this.turnWrites.flush(threadId);
+  }
+
+  discardTurn(threadId: string): void {
+    this.turnWrites.discard(threadId);
+    this.memory.committed(threadId);
+  }
+
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     const threadId = config.configurable?.thread_id;
     if (threadId === undefined) return undefined;
     assertThreadId(threadId);
+    if (this.turnWrites.has(threadId)) await this.turnWrites.flush(threadId);
     const tuple = await super.getTuple(this.inward(config));
     if (this.prefetchMemory) {
       this.memory.remember(threadId, readMapMemory(this.memoryRows, this.agentId, threadId));
@@ -119,6 +139,12 @@ export class InMemorySaver extends MemorySaver implements ThreadSaver {
   ): Promise<RunnableConfig> {
     const threadId = config.configurable?.thread_id;
     assertThreadId(threadId);
+    if (this.turnWrites.hold(threadId, () => this.put(config, checkpoint, metadata))) {
+      const ns = config.configurable?.checkpoint_ns ?? "";
+      return {
+        configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id },
+      };
+    }
     const saved = await super.put(this.inward(config), checkpoint, metadata);
     if (this.keepLatestOnly && canPruneOlder(checkpoint, metadata)) {
       this.pruneOlder(
@@ -140,6 +166,13 @@ export class InMemorySaver extends MemorySaver implements ThreadSaver {
     taskId: string,
     taskPath?: string,
   ): Promise<void> {
+    const threadId = config.configurable?.thread_id;
+    if (
+      typeof threadId === "string" &&
+      this.turnWrites.hold(threadId, () => this.putWrites(config, writes, taskId, taskPath))
+    ) {
+      return;
+    }
     await super.putWrites(this.inward(config), writes, taskId, taskPath);
   }
 

@@ -117,6 +117,21 @@ export interface TurnWriteControl {
   discardTurn(threadId: string): void;
 }
 
+/**
+ * A saver that holds writes only while a turn runs (the object backends, store/held-writes.ts):
+ * the turn runner turns `holdWrites` on for the turn, then off.
+ */
+export interface TurnScopedHolding extends TurnWriteControl {
+  holdWrites: boolean;
+}
+
+export function holdsTurnWrites(saver: unknown): saver is TurnScopedHolding {
+  return (
+    hasTurnWriteControl(saver) &&
+    typeof (saver as Partial<TurnScopedHolding>).holdWrites === "boolean"
+  );
+}
+
 export function hasTurnWriteControl(saver: unknown): saver is TurnWriteControl {
   return (
     typeof saver === "object" &&

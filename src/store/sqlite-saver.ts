@@ -34,6 +34,7 @@ import {
   type ThreadSaver,
   writeSqliteMemory,
 } from "./do-memory.ts";
+import { HeldWrites } from "./held-writes.ts";
 import type { JsonValue, MemoryRows } from "./persistent-memory.ts";
 import { checkpointTarget, listQuery, ROOT_NS } from "./saver-target.ts";
 import { serializeBlobs } from "./saver-tuple.ts";
@@ -91,6 +92,7 @@ export class SqliteSaver extends BaseCheckpointSaver implements ThreadSaver {
   /** Keep only the newest checkpoint with each save (trim); settable per turn. */
   keepLatestOnly: boolean;
   private readonly memory = new MemoryStaging();
+  private readonly turnWrites = new HeldWrites();
 
   constructor(options: SqliteSaverOptions) {
     super(options.serde);
@@ -111,9 +113,27 @@ export class SqliteSaver extends BaseCheckpointSaver implements ThreadSaver {
     this.memory.stage(threadId, key, value);
   }
 
+  /** Hold put/putWrites until flushTurn (store/held-writes.ts); the turn runner sets it. */
+  get holdWrites(): boolean {
+    return this.turnWrites.holding;
+  }
+  set holdWrites(on: boolean) {
+    this.turnWrites.holding = on;
+  }
+
+  async flushTurn(threadId: string): Promise<void> {
+    await this.turnWrites.flush(threadId);
+  }
+
+  discardTurn(threadId: string): void {
+    this.turnWrites.discard(threadId);
+    this.memory.committed(threadId);
+  }
+
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     if (config.configurable?.thread_id === undefined) return undefined;
     const { threadId, ns, checkpointId } = checkpointTarget(config);
+    if (this.turnWrites.has(threadId)) await this.turnWrites.flush(threadId);
     const storageId = storageThreadId(this.agentId, threadId);
     const [row] = rows<CheckpointRow>(
       this.sql,
@@ -187,6 +207,11 @@ export class SqliteSaver extends BaseCheckpointSaver implements ThreadSaver {
     newVersions: ChannelVersions,
   ): Promise<RunnableConfig> {
     const { threadId, ns, checkpointId: parentId } = checkpointTarget(config);
+    if (this.turnWrites.hold(threadId, () => this.put(config, checkpoint, metadata, newVersions))) {
+      return {
+        configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id },
+      };
+    }
     const storageId = storageThreadId(this.agentId, threadId);
     const { channel_values: values, ...rest } = checkpoint;
     const blobs = (await serializeBlobs(this.serde, values, newVersions)).map(
@@ -250,6 +275,9 @@ export class SqliteSaver extends BaseCheckpointSaver implements ThreadSaver {
       throw new LlamonError("INPUT_INVALID", "putWrites needs configurable.checkpoint_id");
     }
     if (writes.length === 0) return;
+    if (this.turnWrites.hold(threadId, () => this.putWrites(config, writes, taskId, taskPath))) {
+      return;
+    }
     const statement = writes.every(([channel]) => channel in WRITES_IDX_MAP)
       ? SQ_UPSERT_WRITE
       : SQ_INSERT_WRITE;

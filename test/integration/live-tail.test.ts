@@ -9,6 +9,7 @@
  */
 import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
+import { buildAgentGraph } from "../../src/agent/graph.ts";
 import { runTurn, type TurnDeps } from "../../src/agent/run-turn.ts";
 import { OfflineChatModel } from "../../src/llm/offline.ts";
 import { createMemoryLogger } from "../../src/log.ts";
@@ -136,6 +137,12 @@ describe("live tail + transcript (issue 14)", () => {
       ),
     );
     expect(results.some((r) => r.merges > 0)).toBe(true);
+    // Issue 15: under contention no reply was computed as if the thread were empty — each saw
+    // at least the 8 turns committed before the burst.
+    for (const r of results) {
+      expect(r.signals?.has_prior).toBe(true);
+      expect(r.signals?.thread_msgs).toBeGreaterThanOrEqual(17);
+    }
     const messages = await whole("tail-c", "busy");
     expect(messages).toHaveLength(2 * (8 + parallel));
     const ids = messages.map((m) => m.id);
@@ -161,6 +168,57 @@ describe("live tail + transcript (issue 14)", () => {
     });
     expect(retry.replayed).toBe(true);
     expectConversation(await whole("tail-d", "r"), 10);
+  });
+
+  it("a conversation of 100,000 messages still answers, reading only its tail (no response limit)", async () => {
+    for (let i = 1; i <= 10; i++)
+      await runTurn(deps("tail-f"), { threadId: "huge", text: text(i) });
+    const held = await tail("tail-f", "huge");
+    const archived = 100_000 - held.length;
+    // The transcript is bulk-inserted (LangChain's serialised form, built in SQL) and the
+    // head's prefix says so — written through LangGraph's own updateState.
+    await backend.pg.query("DELETE FROM llamon_messages WHERE agent_id = $1 AND thread_id = $2", [
+      "tail-f",
+      "huge",
+    ]);
+    await backend.pg.query(
+      `INSERT INTO llamon_messages (agent_id, thread_id, seq, message)
+       SELECT $1, $2, g, jsonb_build_object(
+         'lc', 1, 'type', 'constructor',
+         'id', jsonb_build_array('langchain_core', 'messages',
+                                 CASE WHEN g % 2 = 0 THEN 'HumanMessage' ELSE 'AIMessage' END),
+         'kwargs', jsonb_build_object('content', 'bulk message ' || g, 'id', 'bulk-' || g,
+                                      'additional_kwargs', '{}'::jsonb, 'response_metadata', '{}'::jsonb))
+         FROM generate_series(0, $3::int - 1) AS g`,
+      ["tail-f", "huge", archived],
+    );
+    const saver = new NeonSaver({ db: backend.neon, agentId: "tail-f" });
+    const graph = buildAgentGraph({
+      ...deps("tail-f"),
+      checkpointer: saver,
+      memory: () => undefined,
+      userMessageId: "unused",
+      messagesStorage: "tail",
+    });
+    const config = { configurable: { thread_id: "huge" } };
+    await graph.updateState(
+      config,
+      { archived: { messages: archived, conversation: archived, ai: true } },
+      "persist",
+    );
+
+    backend.proxy.resetStats();
+    const result = await runTurn(deps("tail-f"), { threadId: "huge", text: "still there?" });
+    expect(backend.proxy.stats.requests).toBeLessThanOrEqual(2);
+    expect(backend.proxy.stats.responseBytes).toBeLessThan(64 * 1024);
+    expect(result.reply).toContain("you said: still there?");
+    expect(result.signals?.thread_msgs).toBe(100_001);
+    // The whole conversation stays readable by range (Studio, the summary job).
+    const middle = await saver.readTranscript("huge", 50_000, 50_002);
+    expect(middle.map((m) => [m.getType(), m.content, m.id])).toEqual([
+      ["human", "bulk message 50000", "bulk-50000"],
+      ["ai", "bulk message 50001", "bulk-50001"],
+    ]);
   });
 
   it("R4.3 erase deletes the transcript too", async () => {

@@ -1,0 +1,46 @@
+/**
+ * A turn's writes held until the turn ends, for the object backends' savers (InMemorySaver,
+ * SqliteSaver): all-or-nothing turns (issue 15 item 4), as NeonSaver's `deferWrites`. While
+ * the turn runner has `holdWrites` on, `put` and `putWrites` are queued per thread;
+ * `flushTurn` applies them in order once the turn succeeded, `discardTurn` drops them (a
+ * model or tool failure leaves the thread exactly as it was: no orphan user message). A read
+ * of a thread with held writes applies them first, so the saver never answers stale.
+ *
+ * Outside a turn (`holdWrites` off: admin, validation suites) every write applies at once.
+ */
+export class HeldWrites {
+  /** Set by the turn runner for the length of a turn (the object's lock serialises turns). */
+  holding = false;
+  private readonly held = new Map<string, (() => Promise<unknown>)[]>();
+
+  /** Queue `apply` for the thread when holding; false when the caller must write now. */
+  hold(threadId: string, apply: () => Promise<unknown>): boolean {
+    if (!this.holding) return false;
+    const list = this.held.get(threadId) ?? [];
+    list.push(apply);
+    this.held.set(threadId, list);
+    return true;
+  }
+
+  has(threadId: string): boolean {
+    return (this.held.get(threadId)?.length ?? 0) > 0;
+  }
+
+  /** Apply the thread's held writes, in order (taken off the queue first). */
+  async flush(threadId: string): Promise<void> {
+    const list = this.held.get(threadId) ?? [];
+    this.held.delete(threadId);
+    // The held writes call the saver's write again: that call must apply, not queue.
+    const holding = this.holding;
+    this.holding = false;
+    try {
+      for (const apply of list) await apply();
+    } finally {
+      this.holding = holding;
+    }
+  }
+
+  discard(threadId: string): void {
+    this.held.delete(threadId);
+  }
+}
