@@ -6,6 +6,8 @@ export interface ProxyCounters {
   requests: number;
   statements: number;
   requestBytes: number;
+  /** Bytes of the answers: what the turns received from the database. */
+  responseBytes: number;
   failed: number;
 }
 

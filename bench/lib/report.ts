@@ -54,12 +54,13 @@ function costTable(points: PointResult[]): Table {
       "statements",
       "bytes sent",
       "bytes sent, mean of 50",
+      "bytes read",
       "bytes stored",
       "CPU ms",
       "memory CPU ms",
       "memory of 10 ms",
     ],
-    right: [false, true, true, true, true, true, true, true, true, true],
+    right: [false, true, true, true, true, true, true, true, true, true, true],
     rows: points.map((p) => [
       p.system,
       String(p.turns),
@@ -67,6 +68,7 @@ function costTable(points: PointResult[]): Table {
       String(p.statements),
       int(p.bytesSent),
       int(p.bytesSentMean),
+      Number.isNaN(p.bytesRead) ? "–" : int(p.bytesRead),
       int(p.bytesStored),
       ms(p.cpuMs),
       ms(p.memoryCpuMs),
@@ -137,6 +139,19 @@ function workerRoundTrips(points: PointResult[]): Target[] {
   ];
 }
 
+/** At the first length, llamon's CPU per turn is no worse than the official saver's with durability "exit". */
+function officialAtFirst(points: PointResult[], first: PointResult): Target[] {
+  const exit = points.find((p) => p.system === "postgres-saver-exit" && p.turns === first.turns);
+  if (exit === undefined) return [];
+  return [
+    {
+      text: `llamon's CPU per turn at turn ${first.turns} ≤ the official saver's with durability "exit"`,
+      met: first.cpuMs <= exit.cpuMs,
+      detail: `${ms(first.cpuMs)} ms vs ${ms(exit.cpuMs)} ms`,
+    },
+  ];
+}
+
 function targets(points: PointResult[], turns: number[]): Target[] {
   const llamon = points.filter((p) => p.system === "llamon");
   const first = llamon[0] as PointResult;
@@ -157,6 +172,17 @@ function targets(points: PointResult[], turns: number[]): Target[] {
       met: growth <= TARGET_GROWTH,
       detail: `${ratio(growth)} (${int(last.bytesSent)} B at turn ${last.turns} vs ${int(first.bytesSent)} B at turn ${first.turns}); averaged over the last 50 turns, snapshots of the whole list included: ${ratio(meanGrowth)} (${int(last.bytesSentMean)} B vs ${int(first.bytesSentMean)} B)`,
     },
+    {
+      text: `bytes_read_per_turn at turn ${last.turns} ≤ ${TARGET_GROWTH}× turn ${first.turns} (window 20)`,
+      met: last.bytesRead / first.bytesRead <= TARGET_GROWTH,
+      detail: `${ratio(last.bytesRead / first.bytesRead)} (${int(last.bytesRead)} B at turn ${last.turns} vs ${int(first.bytesRead)} B at turn ${first.turns})`,
+    },
+    {
+      text: `cold CPU per turn at turn ${last.turns} ≤ ${TARGET_GROWTH}× turn ${first.turns}`,
+      met: last.cpuMs / first.cpuMs <= TARGET_GROWTH,
+      detail: `${ratio(last.cpuMs / first.cpuMs)} (${ms(last.cpuMs)} ms vs ${ms(first.cpuMs)} ms)`,
+    },
+    ...officialAtFirst(points, first),
     {
       text: `llamon's own CPU per turn < ${TARGET_CPU_MS} ms at ${last.turns} turns (window 20)`,
       met: last.cpuMs < TARGET_CPU_MS,
@@ -287,6 +313,7 @@ export function renderReport(report: Report): {
     statements_per_turn: p.statements,
     bytes_written_per_turn: p.bytesSent,
     bytes_written_per_turn_mean_50: Math.round(p.bytesSentMean),
+    bytes_read_per_turn: Number.isNaN(p.bytesRead) ? null : p.bytesRead,
     cpu_ms_per_turn: Number(p.cpuMs.toFixed(3)),
     bytes_stored_per_turn: p.bytesStored,
     memory_cpu_ms_per_turn: Number(p.memoryCpuMs.toFixed(3)),

@@ -38,6 +38,8 @@ export interface PointResult {
   bytesSent: number;
   /** Mean bytes sent per turn over turns N−49…N (those that ran). */
   bytesSentMean: number;
+  /** Bytes the turn received from the database (NaN where not measured). */
+  bytesRead: number;
   bytesStored: number;
   cpuMs: number;
   memoryCpuMs: number;
@@ -110,6 +112,7 @@ export async function runConversation(
       statements: turn.statements,
       bytesSent: turn.bytesSent,
       bytesSentMean: sent.reduce((a, b) => a + b, 0) / sent.length,
+      bytesRead: turn.bytesRead,
       bytesStored: (storedAfter.get(n) ?? 0) - (storedAfter.get(n - 1) ?? 0),
       cpuMs: median(window.map((s) => s.ownCpuMicros)) / 1000,
       memoryCpuMs: median(window.map((s) => s.memoryCpuMicros)) / 1000,

@@ -51,6 +51,8 @@ export interface TurnSample {
   roundTrips: number;
   statements: number;
   bytesSent: number;
+  /** Bytes the turn received from the database; NaN where not measured. */
+  bytesRead: number;
   /** CPU of the turn in this process, model excluded (µs). */
   ownCpuMicros: number;
   /** CPU inside the checkpointer's methods (µs): the memory layer's share. */
@@ -200,6 +202,7 @@ export function llamonSystem(
         roundTrips: after.requests - before.requests,
         statements: after.statements - before.statements,
         bytesSent: after.requestBytes - before.requestBytes,
+        bytesRead: after.responseBytes - before.responseBytes,
         ownCpuMicros: cpu - modelCpu,
         memoryCpuMicros: saverCpu.micros - memoryBefore,
         modelCpuMicros: modelCpu,
@@ -247,6 +250,7 @@ export function noMemorySystem(): BenchSystem {
         roundTrips: 0,
         statements: 0,
         bytesSent: 0,
+        bytesRead: 0,
         ownCpuMicros: cpu - modelCpu,
         memoryCpuMicros: 0,
         modelCpuMicros: modelCpu,
@@ -317,6 +321,7 @@ export async function postgresSaverSystem(
         roundTrips: statements,
         statements,
         bytesSent: after.bytesWritten - before.bytesWritten,
+        bytesRead: Number.NaN,
         ownCpuMicros: cpu - modelCpu,
         memoryCpuMicros: saverCpu.micros - memoryBefore,
         modelCpuMicros: modelCpu,

@@ -82,6 +82,7 @@ export async function workerSystem(proxy: ChildProxy, neonDsn: string): Promise<
         roundTrips: after.requests - before.requests,
         statements: after.statements - before.statements,
         bytesSent: after.requestBytes - before.requestBytes,
+        bytesRead: after.responseBytes - before.responseBytes,
         ownCpuMicros: Number.NaN,
         memoryCpuMicros: Number.NaN,
         modelCpuMicros: Number.NaN,

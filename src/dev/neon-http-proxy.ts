@@ -50,6 +50,8 @@ export interface ProxyRequestInfo {
   readonly batch: boolean;
   readonly statements: number;
   readonly requestBytes: number;
+  /** Bytes of the answer's body (what the client received). */
+  readonly responseBytes: number;
   readonly status: number;
 }
 
@@ -139,12 +141,6 @@ export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonPro
     mine.statements += statements;
     mine.requestBytes += body.length;
     byUser.set(headers.user, mine);
-    options.onRequest?.({
-      batch: payload.kind === "batch",
-      statements,
-      requestBytes: body.length,
-      status,
-    });
     const extra: Record<string, string> = {};
     if (payload.kind === "batch" && status === 200) {
       if (headers.readOnly) extra["Neon-Batch-Read-Only"] = "true";
@@ -154,6 +150,13 @@ export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonPro
     const sent = send(res, status, result, extra);
     stats.responseBytes += sent;
     mine.responseBytes += sent;
+    options.onRequest?.({
+      batch: payload.kind === "batch",
+      statements,
+      requestBytes: body.length,
+      responseBytes: sent,
+      status,
+    });
   }
 
   async function execute(

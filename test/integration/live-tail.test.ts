@@ -8,6 +8,7 @@
  * Sizes are bytes at the Neon-protocol proxy (sent and received), not timings.
  */
 import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
+import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { describe, expect, it } from "vitest";
 import { buildAgentGraph } from "../../src/agent/graph.ts";
 import { runTurn, type TurnDeps } from "../../src/agent/run-turn.ts";
@@ -219,6 +220,24 @@ describe("live tail + transcript (issue 14)", () => {
       ["human", "bulk message 50000", "bulk-50000"],
       ["ai", "bulk message 50001", "bulk-50001"],
     ]);
+  });
+
+  it("R4.1 the official PostgresSaver reads a llamon thread: it sees the live tail and the archived prefix", async () => {
+    for (let i = 1; i <= 12; i++) await runTurn(deps("tail-g"), { threadId: "t", text: text(i) });
+    const official = PostgresSaver.fromConnString(backend.dsn);
+    try {
+      const tuple = await official.getTuple({ configurable: { thread_id: "tail-g:t" } });
+      const values = tuple?.checkpoint.channel_values as {
+        messages: BaseMessage[];
+        archived: { messages: number };
+      };
+      const ours = await tail("tail-g", "t");
+      expect(values.messages.map((m) => m.id)).toEqual(ours.map((m) => m.id));
+      expect(values.archived.messages + values.messages.length).toBe(24);
+      expect(values.messages.at(-1)?.getType()).toBe("ai");
+    } finally {
+      await official.end();
+    }
   });
 
   it("R4.3 erase deletes the transcript too", async () => {
