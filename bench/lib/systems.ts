@@ -30,11 +30,13 @@ import {
   updateFacts,
 } from "../../src/memory/facts/index.ts";
 import { trimToLastGroups } from "../../src/memory/groups.ts";
+import { archivedPrefixOf, extendPrefix, liveTailStart } from "../../src/memory/live-tail.ts";
 import { assemblePrompt } from "../../src/memory/prompt.ts";
 import { createNeonDb } from "../../src/store/db-neon.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { hasTurnMemoryAccess, hasTurnWriteControl } from "../../src/store/persistent-memory.ts";
 import { storageThreadId } from "../../src/store/thread-key.ts";
+import { hasTranscript } from "../../src/store/transcript.ts";
 import {
   countingPool,
   cpuMicros,
@@ -127,6 +129,7 @@ export async function prefillThread(
   const runConfig = { configurable: { thread_id: threadId } };
   const state = await graph.getState(runConfig);
   let thread: BaseMessage[] = [...((state.values as { messages?: BaseMessage[] }).messages ?? [])];
+  const prior = archivedPrefixOf((state.values as { archived?: unknown }).archived);
   const memory = hasTurnMemoryAccess(checkpointer) ? checkpointer : undefined;
   const storedFacts = parseStoredFacts(memory?.memoryOf(threadId)?.thread[FACTS_MEMORY_KEY]);
   let facts: readonly Fact[] = storedFacts;
@@ -150,13 +153,22 @@ export async function prefillThread(
   if (memory && JSON.stringify(factsToJson(facts)) !== JSON.stringify(factsToJson(storedFacts))) {
     memory.stageMemory(threadId, FACTS_MEMORY_KEY, factsToJson(facts));
   }
+  let kept = thread;
+  let archived = prior;
+  if (messagesStorage === "tail" && hasTranscript(checkpointer)) {
+    // The live tail, as a turn leaves it: older messages go to the transcript.
+    const cut = liveTailStart(thread, config);
+    checkpointer.stageTranscript(threadId, prior.messages, thread.slice(0, cut));
+    archived = extendPrefix(prior, thread.slice(0, cut));
+    kept = thread.slice(cut);
+  }
   await graph.updateState(
     runConfig,
-    { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...thread] },
+    { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...kept], archived },
     "persist",
   );
   if (hasTurnWriteControl(checkpointer)) {
-    await checkpointer.flushTurn(threadId, { messageCount: thread.length });
+    await checkpointer.flushTurn(threadId, { messageCount: archived.messages + kept.length });
   }
 }
 
@@ -166,8 +178,7 @@ export function llamonSystem(
   neonDsn: string,
   options: { name?: string; trimKeepGroups?: number } = {},
 ): BenchSystem {
-  // A warm isolate keeps the threads it saved (as the Worker does); without it every turn
-  // runs as on a fresh isolate.
+  // Every turn runs as on a fresh isolate: a new db handle and saver, nothing kept.
   const model = new TimedOfflineModel();
   const saverCpu = new SaverCpu();
   const config = memoryConfig(
@@ -221,6 +232,7 @@ export function llamonSystem(
         threadId,
         from,
         to,
+        options.trimKeepGroups === undefined ? "tail" : "delta",
       ),
     stored: (threadId, admin) =>
       storedBytes(admin, storageThreadId(AGENT_ID, threadId), { agentId: AGENT_ID, threadId }),

@@ -7,11 +7,12 @@
  * message, append-only, by position. After each turn the messages older than the tail move
  * from the checkpoint (LangGraph `RemoveMessage`) to the transcript in the same atomic write.
  *
- * The tail starts where a window of `TAIL_WINDOW_FACTOR × window_size` messages (whole
- * groups, no token cap, R3.2) would start. The next turn's window (window_size and
- * max_history_tokens) is always inside it: adding messages only moves a window's start
- * forward. The margin lets `window_size` grow at run time (PATCH) up to that factor without
- * the window running short; beyond it the window fills again as the conversation goes on.
+ * The tail starts where a window of `window_size + TAIL_MARGIN` messages (whole groups, no
+ * token cap, R3.2) would start. The next turn's window (window_size and max_history_tokens)
+ * is always inside it: adding messages only moves a window's start forward. The margin lets
+ * `window_size` grow a little at run time (PATCH) without the window running short; past it
+ * the window fills again as the conversation goes on. It is small on purpose: the tail is
+ * what every turn reads and writes, so its size is the turn's I/O.
  *
  * `ArchivedPrefix` (store/transcript.ts) is what the turn still needs to know about the transcript without
  * reading it: how many messages (the tail's offset, for the summary schedule's indices), how
@@ -24,8 +25,8 @@ import type { MemoryConfig } from "./config.ts";
 import { isConversationMessage } from "./summary.ts";
 import { selectWindow } from "./window.ts";
 
-/** The tail holds a window of this many times `window_size` (see the file header). */
-export const TAIL_WINDOW_FACTOR = 2;
+/** Messages the tail keeps beyond `window_size` (see the file header). */
+export const TAIL_MARGIN = 4;
 
 /**
  * Index in `thread` (the tail as the turn ends) of the first message to keep; everything
@@ -35,7 +36,7 @@ export function liveTailStart(
   thread: readonly BaseMessage[],
   config: Pick<MemoryConfig, "window_size">,
 ): number {
-  const window = selectWindow(thread, { window_size: TAIL_WINDOW_FACTOR * config.window_size });
+  const window = selectWindow(thread, { window_size: config.window_size + TAIL_MARGIN });
   // Malformed groups and system messages before the first kept group are older than the
   // tail and move too (the window never sends them; the transcript keeps them).
   return window.groups[0]?.start ?? 0;

@@ -15,7 +15,7 @@ import { runTurn, type TurnDeps } from "../../src/agent/run-turn.ts";
 import { OfflineChatModel } from "../../src/llm/offline.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import { resolveMemoryConfig } from "../../src/memory/config.ts";
-import { TAIL_WINDOW_FACTOR } from "../../src/memory/live-tail.ts";
+import { TAIL_MARGIN } from "../../src/memory/live-tail.ts";
 import { readThreadMessages } from "../../src/store/delta.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { testAgent, useTestBackend } from "../helpers/turn-setup.ts";
@@ -84,7 +84,7 @@ describe("live tail + transcript (issue 14)", () => {
       received.push(backend.proxy.stats.responseBytes);
     }
     const held = await tail("tail-a", "long");
-    expect(held.length).toBeLessThanOrEqual(TAIL_WINDOW_FACTOR * WINDOW);
+    expect(held.length).toBeLessThanOrEqual(WINDOW + TAIL_MARGIN);
     expect(await transcriptSeqs("tail-a", "long")).toEqual(
       Array.from({ length: 2 * turns - held.length }, (_, i) => i),
     );
@@ -123,7 +123,7 @@ describe("live tail + transcript (issue 14)", () => {
     const after = await whole("tail-b", "old");
     expectConversation(after, 31);
     expect(after.slice(0, 60).map((m) => m.id)).toEqual(before.map((m) => m.id));
-    expect((await tail("tail-b", "old")).length).toBeLessThanOrEqual(TAIL_WINDOW_FACTOR * WINDOW);
+    expect((await tail("tail-b", "old")).length).toBeLessThanOrEqual(WINDOW + TAIL_MARGIN);
     expect((await transcriptSeqs("tail-b", "old")).length).toBeGreaterThan(40);
   });
 
