@@ -107,6 +107,9 @@ export function memoryConfig(patch: Record<string, unknown> = {}): MemoryConfig 
  * leaves them; with fact recall on, the facts the turns' messages would have left (staged with
  * the same write).
  */
+/** Turns per prefill write with the live tail (about 1 MB of transcript rows). */
+const PREFILL_TAIL_CHUNK = 1000;
+
 export async function prefillThread(
   checkpointer: BaseCheckpointSaver,
   model: TimedOfflineModel,
@@ -116,6 +119,15 @@ export async function prefillThread(
   to: number,
   messagesStorage: MessagesStorage = "delta",
 ): Promise<void> {
+  // The live tail moves older messages to the transcript in the prefill's write: keep each
+  // write well under Neon's 10 MB request limit.
+  if (messagesStorage === "tail" && to - from >= PREFILL_TAIL_CHUNK) {
+    for (let start = from; start <= to; start += PREFILL_TAIL_CHUNK) {
+      const end = Math.min(to, start + PREFILL_TAIL_CHUNK - 1);
+      await prefillThread(checkpointer, model, config, threadId, start, end, messagesStorage);
+    }
+    return;
+  }
   const graph = buildAgentGraph({
     messagesStorage,
     agent,

@@ -100,6 +100,7 @@ export async function workerSystem(proxy: ChildProxy, neonDsn: string): Promise<
         threadId,
         from,
         to,
+        "tail",
       ),
     stored: (threadId, admin) =>
       storedBytes(admin, storageThreadId(AGENT_ID, threadId), { agentId: AGENT_ID, threadId }),

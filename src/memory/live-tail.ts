@@ -22,11 +22,19 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import type { ArchivedPrefix } from "../store/transcript.ts";
 import type { MemoryConfig } from "./config.ts";
+import { groupingRestart } from "./groups.ts";
 import { isConversationMessage } from "./summary.ts";
 import { selectWindow } from "./window.ts";
 
 /** Messages the tail keeps beyond `window_size` (see the file header). */
 export const TAIL_MARGIN = 4;
+
+/**
+ * At most this many messages move to the transcript in one turn. Only a thread stored before
+ * the live tail (its whole history in the checkpoint) has more to move: it moves over a few
+ * turns, each write well under Neon's 10 MB request limit.
+ */
+export const MAX_MOVED_PER_TURN = 1000;
 
 /**
  * Index in `thread` (the tail as the turn ends) of the first message to keep; everything
@@ -39,7 +47,8 @@ export function liveTailStart(
   const window = selectWindow(thread, { window_size: config.window_size + TAIL_MARGIN });
   // Malformed groups and system messages before the first kept group are older than the
   // tail and move too (the window never sends them; the transcript keeps them).
-  return window.groups[0]?.start ?? 0;
+  const start = window.groups[0]?.start ?? 0;
+  return start <= MAX_MOVED_PER_TURN ? start : groupingRestart(thread, MAX_MOVED_PER_TURN);
 }
 
 /** The prefix after `moved` (the oldest messages of the tail) joined the transcript. */
