@@ -169,7 +169,11 @@ export async function prefillThread(
   let archived = prior;
   if (messagesStorage === "tail" && hasTranscript(checkpointer)) {
     // The live tail, as a turn leaves it: older messages go to the transcript.
-    const cut = liveTailStart(thread, config);
+    let cut = 0;
+    for (let more = liveTailStart(thread, config); more > 0; ) {
+      cut += more;
+      more = liveTailStart(thread.slice(cut), config);
+    }
     checkpointer.stageTranscript(threadId, prior.messages, thread.slice(0, cut));
     archived = extendPrefix(prior, thread.slice(0, cut));
     kept = thread.slice(cut);
