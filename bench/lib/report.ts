@@ -262,7 +262,7 @@ export function renderReport(report: Report): {
     "Growth with the conversation",
     textTable(growth),
     "",
-    "Targets (issue 8)",
+    "Targets",
     ...goals.map((g) => `  [${mark(g)}] ${g.text}: ${g.detail}`),
     "",
     `${report.machine}; ${report.totalSeconds.toFixed(0)} s in all`,
@@ -283,7 +283,7 @@ export function renderReport(report: Report): {
       .map(([s, sec]) => `${s} ${sec.toFixed(0)} s`)
       .join(", ")}).`,
     "",
-    "### Targets (issue 8)",
+    "### Targets",
     "",
     ...goals.map((g) => `- **${mark(g)}** — ${g.text}: ${g.detail}.`),
     "",
