@@ -99,11 +99,11 @@ export async function runTurn(deps: TurnDeps, request: TurnRequest): Promise<Tur
   // flushed when it succeeded, dropped when it failed.
   const saver = deps.checkpointer;
   const holds = holdsTurnWrites(saver);
-  if (holds) saver.holdWrites = true;
+  if (holds) saver.turnWrites.holding = true;
   try {
     return await runHeldTurn(deps, request);
   } finally {
-    if (holds) saver.holdWrites = false;
+    if (holds) saver.turnWrites.holding = false;
   }
 }
 

@@ -56,7 +56,7 @@ export class InMemorySaver extends MemorySaver implements ThreadSaver {
   /** Keep only the newest checkpoint with each save (trim); settable per turn. */
   keepLatestOnly: boolean;
   private readonly memory = new MemoryStaging();
-  private readonly turnWrites = new HeldWrites();
+  readonly turnWrites = new HeldWrites((threadId) => this.memory.committed(threadId));
 
   constructor(options: InMemorySaverOptions) {
     super(options.serde);
@@ -75,22 +75,9 @@ export class InMemorySaver extends MemorySaver implements ThreadSaver {
     this.memory.stage(threadId, key, value);
   }
 
-  /** Hold put/putWrites until flushTurn (store/held-writes.ts); the turn runner sets it. */
-  get holdWrites(): boolean {
-    return this.turnWrites.holding;
-  }
-  set holdWrites(on: boolean) {
-    this.turnWrites.holding = on;
-  }
-
-  async flushTurn(threadId: string): Promise<void> {
-    await this.turnWrites.flush(threadId);
-  }
-
-  discardTurn(threadId: string): void {
-    this.turnWrites.discard(threadId);
-    this.memory.committed(threadId);
-  }
+  // A turn's writes, held while it runs (store/held-writes.ts).
+  flushTurn = (threadId: string): Promise<void> => this.turnWrites.flush(threadId);
+  discardTurn = (threadId: string): void => this.turnWrites.discard(threadId);
 
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     const threadId = config.configurable?.thread_id;

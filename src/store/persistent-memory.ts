@@ -119,17 +119,15 @@ export interface TurnWriteControl {
 
 /**
  * A saver that holds writes only while a turn runs (the object backends, store/held-writes.ts):
- * the turn runner turns `holdWrites` on for the turn, then off.
+ * the turn runner turns `turnWrites.holding` on for the turn, then off.
  */
 export interface TurnScopedHolding extends TurnWriteControl {
-  holdWrites: boolean;
+  readonly turnWrites: { holding: boolean };
 }
 
 export function holdsTurnWrites(saver: unknown): saver is TurnScopedHolding {
-  return (
-    hasTurnWriteControl(saver) &&
-    typeof (saver as Partial<TurnScopedHolding>).holdWrites === "boolean"
-  );
+  const held = (saver as Partial<TurnScopedHolding> | undefined)?.turnWrites;
+  return hasTurnWriteControl(saver) && typeof held?.holding === "boolean";
 }
 
 export function hasTurnWriteControl(saver: unknown): saver is TurnWriteControl {
