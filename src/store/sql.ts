@@ -67,7 +67,7 @@ export const LIST_TUPLES = `SELECT ${TUPLE_COLUMNS}
  * $4 channel names (text[]), $5 prefetch: true = only the channels LangGraph will ask for
  * (a version and no stored value at the target), false = every channel named (the contract
  * of `getDeltaChannelHistory`: walk from the parent whatever the target holds), $6 a checkpoint
- * whose values the caller already holds (store/thread-cache.ts) or NULL: no walk when it is
+ * whose values the caller already holds or NULL (NeonSaver passes NULL): no walk when it is
  * the target.
  *
  * One row: the target's id and `chain`, a jsonb array ordered from the parent upwards of
