@@ -173,7 +173,7 @@ export function turnNodes(deps: GraphDeps) {
       const rows = deps.memory();
       const summary = summaryTextOf(rows?.thread[SUMMARY_KEY]);
       const question = latestUserText(thread);
-      const recalled = (await deps.recall?.items(thread, question)) ?? [];
+      const recalled = (await deps.recall?.items(thread, question, archived?.messages)) ?? [];
       const own = deps.agent.system;
       const prompt = assemblePrompt({
         systemText:

@@ -14,24 +14,37 @@ import type { BaseMessage } from "@langchain/core/messages";
 import type { Logger } from "../log.ts";
 import type { MemoryConfig } from "../memory/config.ts";
 import { promptWindow, type RecalledItem } from "../memory/prompt.ts";
-import { type RecallSource, recallForTurn } from "../memory/recall/index.ts";
+import { type RecallSource, recallForTurn, type StoredMessage } from "../memory/recall/index.ts";
 
 export interface RecallStep {
-  /** The recalled messages of this turn, best first ([] without a source). */
-  items(thread: readonly BaseMessage[], question: string): Promise<readonly RecalledItem[]>;
+  /**
+   * The recalled messages of this turn, best first ([] without a source). `from`: the
+   * position of `thread[0]` in the whole conversation (the live tail's start; default 0).
+   */
+  items(
+    thread: readonly BaseMessage[],
+    question: string,
+    from?: number,
+  ): Promise<readonly RecalledItem[]>;
 }
 
 export function createRecallStep(deps: {
   config: MemoryConfig;
   source: RecallSource | undefined;
+  /** A source built on the turn's thread (a backend whose search needs the live tail). */
+  sourceFor?: ((tail: readonly StoredMessage[]) => RecallSource | undefined) | undefined;
   threadId: string;
   log: Logger;
 }): RecallStep {
   let answer: Promise<readonly RecalledItem[]> | undefined;
-  const { config, source } = deps;
+  const { config } = deps;
   return {
-    items(thread, question) {
-      if (!config.recall || source === undefined) return Promise.resolve([]);
+    items(thread, question, from = 0) {
+      if (!config.recall) return Promise.resolve([]);
+      if (answer !== undefined) return answer;
+      const source =
+        deps.source ?? deps.sourceFor?.(thread.map((message, i) => ({ seq: from + i, message })));
+      if (source === undefined) return Promise.resolve([]);
       answer ??= (async () => {
         const window = promptWindow({ thread, config });
         const exclude = new Set(window.messages.flatMap((m) => (m.id ? [m.id] : [])));

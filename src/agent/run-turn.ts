@@ -23,13 +23,22 @@ import { createLogger, type Logger } from "../log.ts";
 import type { MemoryConfig } from "../memory/config.ts";
 import { type ArchivedPrefix, archivedPrefixOf, EMPTY_PREFIX } from "../memory/live-tail.ts";
 import type { AssembledPrompt, MultiturnSignals } from "../memory/prompt.ts";
-import type { RecallSource } from "../memory/recall/index.ts";
+import {
+  CANDIDATES_PER_ITEM,
+  indexTermsOf,
+  MIN_CANDIDATES,
+  queryTerms,
+  type RecallSource,
+  TERMS_VERSION,
+  withTail,
+} from "../memory/recall/index.ts";
 import { NeonSaver } from "../store/neon-saver.ts";
 import {
   hasTurnMemoryAccess,
   hasTurnWriteControl,
   holdsTurnWrites,
 } from "../store/persistent-memory.ts";
+import { hasRecallPrefetch } from "../store/recall-prefetch.ts";
 import { assertThreadId } from "../store/thread-key.ts";
 import { hasTranscript } from "../store/transcript.ts";
 import type { AgentDefinition } from "./define.ts";
@@ -157,11 +166,18 @@ async function runHeldTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnRe
     messagesStorage: storage,
     archive:
       storage === "tail" && hasTranscript(saver)
-        ? (from, messages) => saver.stageTranscript(request.threadId, from, messages)
+        ? (from, messages) =>
+            saver.stageTranscript(request.threadId, from, messages, {
+              version: TERMS_VERSION,
+              terms: messages.map(indexTermsOf),
+            })
         : undefined,
     recall: createRecallStep({
       config: deps.config,
       source: deps.recall,
+      sourceFor: hasRecallPrefetch(saver)
+        ? (tail) => withTail(saver.prefetchedRecall(request.threadId), tail)
+        : undefined,
       threadId: request.threadId,
       log,
     }),
@@ -170,6 +186,9 @@ async function runHeldTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnRe
       : undefined,
   });
   const flow = isFlowAgent(deps.agent);
+  if (deps.config.recall && deps.recall === undefined) {
+    prefetchRecall(saver, request.threadId, request.text, deps.config.recall_max_items);
+  }
   const runConfig = { configurable: { thread_id: request.threadId }, durability: "exit" as const };
   // With a saver that holds the turn's writes (NeonSaver deferWrites), the whole turn is
   // written in one atomic batch at the end, or not at all.
@@ -276,6 +295,25 @@ async function runHeldTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnRe
     inputRequired: flow && awaitsInput({ flow: position }),
     archived,
   };
+}
+
+/**
+ * Ask a saver that searches its transcript in the thread's read batch (NeonSaver) to read
+ * recall for this user message with the turn's first read: no round trip of its own.
+ */
+export function prefetchRecall(
+  saver: unknown,
+  threadId: string,
+  text: string,
+  maxItems: number,
+): void {
+  if (!hasRecallPrefetch(saver) || maxItems < 1) return;
+  const terms = queryTerms(text);
+  if (terms.length === 0) return;
+  saver.prefetchRecall(threadId, {
+    terms,
+    limit: Math.max(MIN_CANDIDATES, maxItems * CANDIDATES_PER_ITEM),
+  });
 }
 
 /**

@@ -42,6 +42,7 @@ import {
   memoryThreadColumn,
   toMemoryRows,
 } from "./persistent-memory.ts";
+import { type PrefetchedRecall, parseRecallRow, type RecallPrefetch } from "./recall-prefetch.ts";
 import { checkpointTarget, listQuery, ROOT_NS } from "./saver-target.ts";
 import { assembleTuple, serializeBlobs } from "./saver-tuple.ts";
 import {
@@ -60,6 +61,7 @@ import {
   PRUNE_UNREFERENCED_BLOBS,
   SELECT_DELTA_HISTORY,
   SELECT_MEMORY_ROWS,
+  SELECT_RECALL,
   SELECT_TRANSCRIPT,
   SELECT_TUPLE,
   SQLSTATE_HEAD_MOVED,
@@ -77,6 +79,7 @@ import {
 import {
   fromTranscriptRows,
   type TranscriptAccess,
+  type TranscriptIndex,
   type TranscriptRow,
   toTranscriptRows,
 } from "./transcript.ts";
@@ -159,7 +162,7 @@ interface HeldWrite {
   readonly build: (messageCount: number | null) => SqlStatement[];
 }
 
-export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess {
+export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess, RecallPrefetch {
   readonly db: Db;
   readonly agentId: string;
   private readonly guardHead: boolean;
@@ -173,6 +176,9 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess {
   private readonly loadedMemory = new Map<string, MemoryRows>();
   private readonly staged = new Map<string, StagedMemory>();
   private readonly stagedTranscript = new Map<string, Promise<TranscriptRow[]>[]>();
+  /** Recall asked for the thread's next read, and what that read found (recall-prefetch.ts). */
+  private readonly recallQueries = new Map<string, { terms: string[]; limit: number }>();
+  private readonly recalled = new Map<string, PrefetchedRecall>();
   /** See the `materializeMessages` option; the turn runner sets it for a `tail` graph. */
   plainMessages: boolean;
 
@@ -189,10 +195,15 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess {
     this.plainMessages = options.materializeMessages ?? false;
   }
 
-  stageTranscript(threadId: string, from: number, messages: readonly BaseMessage[]): void {
+  stageTranscript(
+    threadId: string,
+    from: number,
+    messages: readonly BaseMessage[],
+    index?: TranscriptIndex,
+  ): void {
     if (messages.length === 0) return;
     const list = this.stagedTranscript.get(threadId) ?? [];
-    list.push(toTranscriptRows(this.serde, from, messages));
+    list.push(toTranscriptRows(this.serde, from, messages, index));
     this.stagedTranscript.set(threadId, list);
   }
 
@@ -205,6 +216,16 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess {
       to ?? null,
     ]);
     return fromTranscriptRows(this.serde, rows);
+  }
+
+  prefetchRecall(threadId: string, query: { terms: readonly string[]; limit: number }): void {
+    this.recalled.delete(threadId);
+    if (query.terms.length === 0 || query.limit < 1) return;
+    this.recallQueries.set(threadId, { terms: [...query.terms], limit: Math.floor(query.limit) });
+  }
+
+  prefetchedRecall(threadId: string): PrefetchedRecall | undefined {
+    return this.recalled.get(threadId);
   }
 
   /** The persistent_memory rows read with the last getTuple of this thread. */
@@ -241,12 +262,24 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess {
     const memoryAt = statements.length;
     if (this.prefetchMemory)
       statements.push({ text: SELECT_MEMORY_ROWS, params: [this.agentId, threadId] });
+    const recallAt = statements.length;
+    const recallQuery = ns === ROOT_NS ? this.recallQueries.get(threadId) : undefined;
+    if (recallQuery !== undefined) {
+      this.recallQueries.delete(threadId);
+      statements.push({
+        text: SELECT_RECALL,
+        params: [this.agentId, threadId, recallQuery.terms, recallQuery.limit],
+      });
+    }
     // One snapshot for all statements: the history belongs to the checkpoint read with it.
     const results = await this.db.batch(statements, {
       readOnly: true,
       isolationLevel: "RepeatableRead",
     });
     const memory = this.prefetchMemory ? results[memoryAt] : undefined;
+    if (recallQuery !== undefined) {
+      this.recalled.set(threadId, parseRecallRow(results[recallAt]?.rows[0]?.recall));
+    }
     if (memory) {
       this.loadedMemory.set(
         threadId,
@@ -513,7 +546,12 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess {
     this.stagedTranscript.delete(threadId);
     if (staged === undefined) return [];
     const rows = (await Promise.all(staged)).flat();
-    return [{ text: APPEND_TRANSCRIPT, params: [this.agentId, threadId, JSON.stringify(rows)] }];
+    return [
+      {
+        text: APPEND_TRANSCRIPT,
+        params: [this.agentId, threadId, JSON.stringify(rows)],
+      },
+    ];
   }
 
   /** One atomic batch: the statements, then the memory rows staged for the thread. */
@@ -546,6 +584,7 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess {
       { text: DELETE_THREAD_TRANSCRIPT, params: [this.agentId, threadId] },
     ]);
     this.stagedTranscript.delete(threadId);
+    this.recalled.delete(threadId);
     this.loadedMemory.delete(threadId);
     this.staged.delete(threadId);
   }

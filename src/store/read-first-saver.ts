@@ -28,6 +28,12 @@ export class ReadFirstNeonSaver extends NeonSaver {
     return this.memoryOf(threadId);
   }
 
+  /** Recall asked after readFirst already read it for this thread: that read stands. */
+  override prefetchRecall(threadId: string, query: { terms: readonly string[]; limit: number }) {
+    if (this.primed?.threadId === threadId) return;
+    super.prefetchRecall(threadId, query);
+  }
+
   /** The head read by readFirst, once; any other read goes to the database. */
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     const primed = this.primed;

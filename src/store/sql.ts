@@ -243,13 +243,57 @@ export const PRUNE_UNREFERENCED_BLOBS = `DELETE FROM checkpoint_blobs b
 // --- The transcript (llamon_messages, migration 0006): messages older than the live tail ---
 
 /**
- * Append messages that left the live tail: $1 agent, $2 thread, $3 rows [{seq, message}].
- * A plain INSERT: a seq already stored is a bug (the head compare-and-set that runs first in
- * the same batch guarantees one writer per position), so it fails the whole turn.
+ * Append messages that left the live tail: $1 agent, $2 thread, $3 rows [{seq, message,
+ * terms, version}] (the recall index terms joined by spaces and their TERMS_VERSION, or
+ * null — migration 0008). A plain INSERT: a seq already stored is a bug (the head compare-and-set
+ * that runs first in the same batch guarantees one writer per position), so it fails the
+ * whole turn.
  */
-export const APPEND_TRANSCRIPT = `INSERT INTO llamon_messages (agent_id, thread_id, seq, message)
-SELECT $1, $2, x.seq, x.message
-  FROM jsonb_to_recordset($3::jsonb) AS x(seq bigint, message jsonb)`;
+export const APPEND_TRANSCRIPT = `INSERT INTO llamon_messages (agent_id, thread_id, seq, message, search_terms, terms_version)
+SELECT $1, $2, x.seq, x.message, x.terms, x.version
+  FROM jsonb_to_recordset($3::jsonb) AS x(seq bigint, message jsonb, terms text, version smallint)`;
+
+/**
+ * Conversation recall in the turn's read batch (migration 0008): one row, `recall` =
+ * {docs, avg_len, df: {term: n}, rows: [{seq, id, role, text, terms}]}. $1 agent, $2 thread,
+ * $3 query terms, $4 how many matches. Matches: this thread's indexed messages whose
+ * tsvector holds any term (an OR tsquery built from quoted lexemes, so no term can be a
+ * syntax error), best ts_rank first; each comes with its indexed neighbours seq ± 1. Text
+ * and terms are cut to 2000 characters so what is read stays bounded. The statistics (every
+ * indexed message of the thread) let the turn score with BM25 as over the whole thread.
+ */
+export const SELECT_RECALL = `WITH q AS (
+  SELECT string_agg(pq::text, ' | ')::tsquery AS tq
+    FROM unnest($3::text[]) AS t, plainto_tsquery('simple', t) AS pq
+   WHERE pq::text <> ''
+), thread AS (
+  SELECT m.seq, m.search, m.search_terms, m.message FROM llamon_messages m
+   WHERE m.agent_id = $1 AND m.thread_id = $2 AND m.search_terms IS NOT NULL
+), hits AS (
+  SELECT t.seq FROM thread t, q WHERE q.tq IS NOT NULL AND t.search @@ q.tq
+   ORDER BY ts_rank(t.search, q.tq) DESC, t.seq DESC LIMIT $4
+), picked AS (
+  SELECT DISTINCT h.seq + o.d AS seq FROM hits h CROSS JOIN (VALUES (-1), (0), (1)) AS o(d)
+)
+SELECT jsonb_build_object(
+  'docs', (SELECT count(*) FROM thread),
+  'avg_len', (SELECT coalesce(avg(array_length(string_to_array(search_terms, ' '), 1)), 0) FROM thread),
+  'df', (SELECT coalesce(jsonb_object_agg(x.t, x.n), '{}'::jsonb) FROM (
+           SELECT t, (SELECT count(*) FROM thread WHERE search @@ plainto_tsquery('simple', t)) AS n
+             FROM unnest($3::text[]) AS t) x),
+  'rows', (SELECT coalesce(jsonb_agg(jsonb_build_object(
+      'seq', t.seq,
+      'id', coalesce(t.message->'kwargs'->>'id', 'seq-' || t.seq),
+      'role', CASE WHEN t.message->'id'->>-1 LIKE 'Human%' THEN 'user' ELSE 'assistant' END,
+      'text', left(CASE jsonb_typeof(t.message->'kwargs'->'content')
+        WHEN 'string' THEN t.message->'kwargs'->>'content'
+        WHEN 'array' THEN (SELECT string_agg(CASE jsonb_typeof(p) WHEN 'string' THEN p #>> '{}'
+                                                  ELSE coalesce(p->>'text', '') END, '' ORDER BY i)
+                             FROM jsonb_array_elements(t.message->'kwargs'->'content') WITH ORDINALITY AS e(p, i))
+        ELSE '' END, 2000),
+      'terms', left(t.search_terms, 2000)) ORDER BY t.seq), '[]'::jsonb)
+    FROM thread t JOIN picked p ON p.seq = t.seq)
+) AS recall`;
 
 /** Messages [$3, $4) of the transcript, in order: $1 agent, $2 thread, $3 from, $4 to (NULL = end). */
 export const SELECT_TRANSCRIPT = `SELECT m.message FROM llamon_messages m

@@ -17,8 +17,16 @@ export interface TranscriptAccess {
   /**
    * Stage `messages` for positions `from`, `from + 1`, … of the thread's transcript; they are
    * written with the thread's next turn write (flushTurn), or dropped with discardTurn.
+   * `index.terms[i]`: the recall index terms of `messages[i]` joined by spaces, or null when
+   * it is not indexed (memory/recall/memory-source.ts `indexTermsOf`), made by terms version
+   * `index.version`.
    */
-  stageTranscript(threadId: string, from: number, messages: readonly BaseMessage[]): void;
+  stageTranscript(
+    threadId: string,
+    from: number,
+    messages: readonly BaseMessage[],
+    index?: TranscriptIndex,
+  ): void;
   /** Transcript messages at positions [from, to) (to: the end when omitted), in order. */
   readTranscript(threadId: string, from: number, to?: number): Promise<BaseMessage[]>;
   /**
@@ -26,6 +34,12 @@ export interface TranscriptAccess {
    * thread written before the live tail): the `tail` graph's channel is a plain list.
    */
   plainMessages: boolean;
+}
+
+/** The recall index entries of staged messages (see stageTranscript). */
+export interface TranscriptIndex {
+  readonly version: number;
+  readonly terms: readonly (string | null)[];
 }
 
 /** The one key of a row whose message JSON holds U+0000 (jsonb cannot): base64 bytes. */
@@ -65,6 +79,9 @@ export function archivedPrefixOf(value: unknown): ArchivedPrefix {
 export interface TranscriptRow {
   readonly seq: number;
   readonly message: unknown;
+  /** Recall index terms joined by spaces, or null (not indexed), and their version. */
+  readonly terms: string | null;
+  readonly version: number | null;
 }
 
 /** Messages as transcript rows from position `from` on. */
@@ -72,6 +89,7 @@ export async function toTranscriptRows(
   serde: SerializerProtocol,
   from: number,
   messages: readonly BaseMessage[],
+  index?: TranscriptIndex,
 ): Promise<TranscriptRow[]> {
   const decoder = new TextDecoder();
   return Promise.all(
@@ -81,11 +99,14 @@ export async function toTranscriptRows(
         throw new LlamonError("INTERNAL", `a message serialised as "${type}", not JSON`);
       }
       const text = decoder.decode(bytes);
+      const terms = index?.terms[i] ?? null;
+      const version = terms === null ? null : (index?.version ?? null);
       // Postgres jsonb refuses U+0000 anywhere; such a message is kept as base64 bytes.
       if (text.includes("\\u0000")) {
-        return { seq: from + i, message: { [BASE64_KEY]: Buffer.from(bytes).toString("base64") } };
+        const message = { [BASE64_KEY]: Buffer.from(bytes).toString("base64") };
+        return { seq: from + i, message, terms: null, version: null };
       }
-      return { seq: from + i, message: JSON.parse(text) };
+      return { seq: from + i, message: JSON.parse(text), terms, version };
     }),
   );
 }

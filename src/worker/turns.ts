@@ -13,6 +13,7 @@ import {
   type TurnInput,
   type TurnOutput,
 } from "../agent/execute.ts";
+import { prefetchRecall } from "../agent/run-turn.ts";
 import type { MemoryConfig } from "../memory/config.ts";
 import { summaryAfterTurn } from "../queue/enqueue.ts";
 import type { TurnContext } from "../runtime/context.ts";
@@ -51,6 +52,12 @@ async function postgresTurn(
     // are read as one (memory/live-tail.ts).
     materializeMessages: true,
   });
+  // Recall is read in the same batch; with the config still unknown (it depends on the row
+  // read), it is read in case the run-time layer has it on.
+  const guess = known ?? ctx.deployConfig;
+  if (known === undefined || known.recall) {
+    prefetchRecall(saver, input.threadId, input.text, guess.recall_max_items);
+  }
   let config = known;
   if (config === undefined) {
     const rows = await saver.readFirst(input.threadId);

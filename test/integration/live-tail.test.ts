@@ -30,7 +30,9 @@ function deps(
 ) {
   return {
     agent,
-    config: resolveMemoryConfig({ code: { window_size: WINDOW } }).config,
+    // Recall off: its read grows with the matches up to its own bound (every message here
+    // shares words), which recall-postgres.test.ts covers; this file measures the tail.
+    config: resolveMemoryConfig({ code: { window_size: WINDOW, recall: false } }).config,
     model: options.model ?? new OfflineChatModel(),
     log: createMemoryLogger(),
     messagesStorage: options.storage,

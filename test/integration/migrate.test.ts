@@ -386,7 +386,8 @@ SELECT * FROM llamon_no_such_table;
         runTurn(
           {
             agent: defineAgent({ name: "old", description: "", system: "Be brief." }),
-            config: resolveMemoryConfig({}).config,
+            // Recall reads llamon_messages (0006, 0008): a build from before 0005 had none.
+            config: resolveMemoryConfig({ code: { recall: false } }).config,
             model: new OfflineChatModel(),
             checkpointer: new NeonSaver({ db: pool, agentId: "old-agent", guardHead: true }),
             log: createMemoryLogger(),

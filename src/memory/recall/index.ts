@@ -22,7 +22,12 @@ export {
   recallFromIndex,
   recallMessages,
 } from "./conversation.ts";
-export { ListRecallSource, type StoredMessage, textOfMessage } from "./memory-source.ts";
+export {
+  indexTermsOf,
+  ListRecallSource,
+  type StoredMessage,
+  textOfMessage,
+} from "./memory-source.ts";
 export {
   CANDIDATES_PER_ITEM,
   MIN_CANDIDATES,
@@ -45,3 +50,4 @@ export {
   searchTerms,
   TERMS_VERSION,
 } from "./terms.ts";
+export { withTail } from "./turn-source.ts";

@@ -53,6 +53,16 @@ function roleOf(message: BaseMessage): RecallRole | undefined {
   return undefined;
 }
 
+/**
+ * A message's recall index entry as a backend stores it: its `searchTerms` joined by spaces,
+ * or null when it is not indexed (not user or assistant text, or no text at all).
+ */
+export function indexTermsOf(message: BaseMessage): string | null {
+  if (roleOf(message) === undefined) return null;
+  const text = textOfMessage(message);
+  return text.trim() === "" ? null : searchTerms(text).join(" ");
+}
+
 interface ThreadIndex {
   readonly index: RecallIndex;
   /** Indexed candidates by id, and their ids by seq. */

@@ -1,0 +1,39 @@
+/**
+ * The recall source of one turn on a backend with a transcript (Postgres): what the
+ * transcript search read with the thread (its answer, prefetched in the read batch) together
+ * with the live tail the turn holds, as one {@link RecallSource}.
+ *
+ * The tail is indexed here (a {@link ListRecallSource} over it, at its positions in the
+ * whole conversation); the window's messages are excluded by the request as usual. Matches
+ * of both sides are merged, best first by the side's own order, and the statistics are
+ * added up, so BM25 scores as over the whole thread.
+ */
+import { ListRecallSource, type StoredMessage } from "./memory-source.ts";
+import type { RecallAnswer, RecallCandidate, RecallRequest, RecallSource } from "./source.ts";
+
+/** `transcript`: the prefetched answer (undefined = none read); `tail` at its positions. */
+export function withTail(
+  transcript: RecallAnswer | undefined,
+  tail: readonly StoredMessage[],
+): RecallSource {
+  const list = new ListRecallSource(() => tail);
+  return {
+    recall(request: RecallRequest): RecallAnswer {
+      const own = list.recall(request);
+      if (transcript === undefined) return own;
+      // Window exclusions are the turn's (select.ts): excluded neighbours still lend score.
+      const tailSeqs = new Set(tail.map((m) => m.seq));
+      const past = transcript.candidates.filter((c) => !tailSeqs.has(c.seq));
+      const byId = new Map<string, RecallCandidate>();
+      for (const c of [...past, ...own.candidates]) byId.set(c.id, c);
+      const a = transcript.stats;
+      const b = own.stats;
+      if (a === undefined || b === undefined) return { candidates: [...byId.values()] };
+      const docs = a.docs + b.docs;
+      const df: Record<string, number> = {};
+      for (const term of request.terms) df[term] = (a.df[term] ?? 0) + (b.df[term] ?? 0);
+      const avgLength = docs === 0 ? 0 : (a.avgLength * a.docs + b.avgLength * b.docs) / docs;
+      return { candidates: [...byId.values()], stats: { docs, avgLength, df } };
+    },
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * Conversation recall on Postgres (migration 0008): messages that left the live tail are
+ * found in `llamon_messages` by the tsvector/GIN index inside the turn's read batch (still
+ * ≤ 2 round trips), messages of the tail outside the window by the tail itself; never
+ * another thread's or agent's; erase and prune take the index entries with the rows.
+ */
+import { describe, expect, it } from "vitest";
+import { runTurn, type TurnDeps } from "../../src/agent/run-turn.ts";
+import { OfflineChatModel } from "../../src/llm/offline.ts";
+import { createMemoryLogger } from "../../src/log.ts";
+import { resolveMemoryConfig } from "../../src/memory/config.ts";
+import { RECALL_HEADER } from "../../src/memory/prompt.ts";
+import { queryTerms, searchTerms, TERMS_VERSION } from "../../src/memory/recall/index.ts";
+import { NeonSaver } from "../../src/store/neon-saver.ts";
+import { applyPrune, planPrune } from "../../src/store/prune.ts";
+import { parseRecallRow } from "../../src/store/recall-prefetch.ts";
+import { SELECT_RECALL } from "../../src/store/sql.ts";
+import { testAgent, useTestBackend } from "../helpers/turn-setup.ts";
+
+const backend = useTestBackend();
+const agent = testAgent("Recall agent");
+const DOG = "제 강아지 이름은 초코예요";
+const QUESTION = "우리 강아지 이름이 뭐였죠?";
+
+function deps(agentId: string, model = new OfflineChatModel()) {
+  return {
+    agent,
+    config: resolveMemoryConfig({ code: { window_size: 6 } }).config,
+    model,
+    log: createMemoryLogger(),
+    checkpointer: new NeonSaver({ db: backend.neon, agentId, guardHead: true }),
+  } satisfies TurnDeps;
+}
+
+async function chatter(agentId: string, threadId: string, n: number) {
+  for (let i = 0; i < n; i++) {
+    await runTurn(deps(agentId), { threadId, text: `오늘의 잡담 ${i}: 날씨와 점심 이야기` });
+  }
+}
+
+async function recallRows(agentId: string, threadId: string) {
+  const { rows } = await backend.pg.query<{ recall: unknown }>(SELECT_RECALL, [
+    agentId,
+    threadId,
+    queryTerms(QUESTION),
+    20,
+  ]);
+  return parseRecallRow(rows[0]?.recall);
+}
+
+describe("conversation recall on Postgres (migration 0008)", () => {
+  it("issue 16 R6.1 a message in the transcript is quoted, found in the read batch: ≤ 2 round trips", async () => {
+    await chatter("rc-a", "t", 2);
+    await runTurn(deps("rc-a"), { threadId: "t", text: DOG });
+    await chatter("rc-a", "t", 12);
+    const { rows } = await backend.pg.query<{ search_terms: string; terms_version: number }>(
+      "SELECT search_terms, terms_version FROM llamon_messages WHERE agent_id = 'rc-a' AND thread_id = 't' AND seq = 4",
+    );
+    expect(rows[0]).toEqual({
+      search_terms: searchTerms(DOG).join(" "),
+      terms_version: TERMS_VERSION,
+    });
+    backend.proxy.resetStats();
+    const result = await runTurn(deps("rc-a"), { threadId: "t", text: QUESTION });
+    expect(backend.proxy.stats.requests).toBeLessThanOrEqual(2);
+    expect(result.archived.messages).toBeGreaterThan(4);
+    const system = String(result.lastPrompt?.messages[0]?.content);
+    expect(system).toContain(`${RECALL_HEADER}\n`);
+    expect(system).toContain(`- user: "${DOG}"`);
+  });
+
+  it("issue 16 a message of the live tail outside the window is quoted from the tail", async () => {
+    await chatter("rc-t", "t", 2);
+    await runTurn(deps("rc-t"), { threadId: "t", text: DOG });
+    await chatter("rc-t", "t", 3);
+    const result = await runTurn(deps("rc-t"), { threadId: "t", text: QUESTION });
+    // The DOG message is still in the checkpoint's tail, but not in the 6-message window.
+    expect(result.thread.some((m) => m.content === DOG)).toBe(true);
+    expect(result.lastPrompt?.window.messages.some((m) => m.content === DOG)).toBe(false);
+    expect(String(result.lastPrompt?.messages[0]?.content)).toContain(`- user: "${DOG}"`);
+  });
+
+  it("issue 16 R2.3 never another thread's or another agent's messages", async () => {
+    await runTurn(deps("rc-b"), { threadId: "t", text: DOG });
+    await chatter("rc-b", "t", 8);
+    await runTurn(deps("rc-c"), { threadId: "other", text: DOG });
+    await chatter("rc-c", "other", 8);
+    await chatter("rc-c", "t", 8);
+    expect((await recallRows("rc-b", "t")).candidates.length).toBeGreaterThan(0);
+    const result = await runTurn(deps("rc-c"), { threadId: "t", text: QUESTION });
+    expect(String(result.lastPrompt?.messages[0]?.content)).not.toContain(RECALL_HEADER);
+    expect((await recallRows("rc-c", "t")).candidates).toEqual([]);
+  });
+
+  it("issue 16 R4.3 erase and prune remove the index entries with the messages", async () => {
+    for (const thread of ["erased", "pruned"]) {
+      await runTurn(deps("rc-p"), { threadId: thread, text: DOG });
+      await chatter("rc-p", thread, 8);
+      expect((await recallRows("rc-p", thread)).candidates.map((c) => c.text)).toContain(DOG);
+    }
+    await new NeonSaver({ db: backend.neon, agentId: "rc-p" }).deleteThread("erased");
+    const plan = await planPrune(backend.pg, { agentId: "rc-p", threadIds: ["pruned"] });
+    await applyPrune(backend.pg, plan);
+    for (const thread of ["erased", "pruned"]) {
+      expect(await recallRows("rc-p", thread)).toEqual({
+        candidates: [],
+        stats: {
+          docs: 0,
+          avgLength: 0,
+          df: Object.fromEntries(queryTerms(QUESTION).map((t) => [t, 0])),
+        },
+      });
+    }
+    const { rows } = await backend.pg.query(
+      "SELECT 1 FROM llamon_messages WHERE agent_id = 'rc-p' AND search @@ plainto_tsquery('simple', '초코')",
+    );
+    expect(rows).toEqual([]);
+  });
+});
