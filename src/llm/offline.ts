@@ -4,8 +4,9 @@
  *
  *   offline-model: received=<non-system messages it was sent> has_prior=<true|false>
  *
- * followed by a short echo of what it can see (the previous user message), so memory can
- * be checked with curl. It records every call so tests can assert windows and prompts.
+ * followed by a short echo of what it can see (the previous user message, and the recalled
+ * earlier messages when the prompt has a `[이전 대화 발췌]` block), so memory can be checked
+ * with curl. It records every call so tests can assert windows and prompts.
  *
  * Tools: when tools are bound and the latest user message is `/tool <name> <json args>`,
  * it answers with that tool call (one per `/tool` line, so parallel calls work); after the
@@ -109,6 +110,8 @@ export function offlineReply(
       : "previous user message: (none — this is the start of the conversation as I see it)",
   );
   lines.push(`you said: ${clip(current)}`);
+  const recalled = recalledLines(messages);
+  if (recalled.length > 0) lines.push(`recalled: ${clip(recalled.join(" | "), 400)}`);
   return new AIMessage({ content: lines.join("\n") });
 }
 
@@ -135,6 +138,25 @@ function parseToolCommands(text: string, tools: readonly string[]) {
     });
   }
   return calls;
+}
+
+/** The header of the recalled-messages block (memory/prompt-recall.ts RECALL_HEADER). */
+const RECALL_BLOCK = "[이전 대화 발췌]";
+
+/** The bullets of the recalled-messages block, wherever the prompt put it. */
+function recalledLines(messages: readonly BaseMessage[]): string[] {
+  for (const m of messages) {
+    const text = textOf(m);
+    const at = text.indexOf(`${RECALL_BLOCK}\n`);
+    if (at < 0) continue;
+    const out: string[] = [];
+    for (const line of text.slice(at).split("\n").slice(1)) {
+      if (line.startsWith("- ")) out.push(line.slice(2));
+      else if (out.length > 0 || line.trim() === "") break;
+    }
+    return out;
+  }
+  return [];
 }
 
 function isRuntimeContext(m: BaseMessage): boolean {

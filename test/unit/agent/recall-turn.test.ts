@@ -81,10 +81,12 @@ describe("issue 16: recall in the turn", () => {
     await chatter(c.say, "t", 2);
     await c.say("t", DOG);
     await chatter(c.say, "t", 6);
-    await c.say("t", QUESTION);
+    const answer = await c.say("t", QUESTION);
     const system = String(c.sent()[0]?.content);
     expect(system).toContain(`${RECALL_HEADER}\n`);
     expect(system).toContain(`- user: "${DOG}"`);
+    // The offline model echoes the block's items (what an end-to-end test can see).
+    expect(answer.reply.split("\n").at(-1)).toContain(`recalled: user: "${DOG}"`);
     // It really had left the window: only the last 6 messages were sent.
     expect(
       c

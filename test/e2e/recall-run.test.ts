@@ -1,0 +1,59 @@
+/**
+ * Conversation recall end to end through `llamon run .` (embedded Postgres, the
+ * Neon-protocol proxy, `wrangler dev`): 60 turns, then a question about turn 3. The offline
+ * model's answer echoes the recalled-messages block it was sent, so the test sees that the
+ * turn-3 message, long out of the window, was in the prompt.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  freePort,
+  REPO,
+  sendMessage,
+  startLlamonRun,
+  stopLlamonRun,
+} from "../helpers/llamon-run.ts";
+
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+
+const TURN_3 = "My sister Yuna plays the cello in an orchestra";
+
+describe("llamon run . — conversation recall", () => {
+  it("issue 16: after 60 turns a question about turn 3 gets turn 3's message in the prompt", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), "llamon-recall-"));
+    dirs.push(dataDir);
+    const port = await freePort();
+    const run = await startLlamonRun(
+      [".", "--port", String(port), "--embedded", "--data-dir", dataDir],
+      {
+        cwd: REPO,
+        env: {
+          POSTGRES_MEMORY_DSN: "",
+          NODE_ENV: "development",
+          A2A_AUTH: "",
+          A2A_API_KEYS: "",
+        },
+        readyMs: 120_000,
+        pollMs: 200,
+      },
+    );
+    try {
+      for (let turn = 1; turn <= 60; turn++) {
+        await sendMessage(port, "recall-e2e", turn === 3 ? TURN_3 : `filler ${turn}`);
+      }
+      const answer = await sendMessage(port, "recall-e2e", "Which instrument does Yuna play?");
+      const lines = answer.split("\n");
+      // Only the window was sent as messages: turn 3 is far outside it.
+      expect(lines[0]).toMatch(/^offline-model: received=\d+ has_prior=true$/);
+      expect(Number(/received=(\d+)/.exec(lines[0] ?? "")?.[1])).toBeLessThan(60);
+      expect(lines.find((l) => l.startsWith("recalled: "))).toContain(`user: "${TURN_3}"`);
+    } finally {
+      await stopLlamonRun(run.child);
+    }
+  }, 180_000);
+});
