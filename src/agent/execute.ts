@@ -19,7 +19,7 @@ import type { RecallSource } from "../memory/recall/index.ts";
 import { parseHistorySeed, type SeedReport } from "../memory/seed.ts";
 import type { TurnContext } from "../runtime/context.ts";
 import { registeredAgent } from "./registry.ts";
-import { runTurn } from "./run-turn.ts";
+import { runTurn, type TurnDeps } from "./run-turn.ts";
 
 /** One user message to answer; plain data, so it can cross into a Durable Object. */
 export interface TurnInput {
@@ -74,6 +74,8 @@ export interface TurnHere {
   readonly afterTurn?: AfterTurn | undefined;
   /** The backend's conversation search (issue 16); undefined = no recall block. */
   readonly recall?: RecallSource | undefined;
+  /** A search over the thread the turn holds (run-turn.ts `recallOnThread`). */
+  readonly recallOnThread?: TurnDeps["recallOnThread"];
 }
 
 /** Run a turn in this isolate with the given checkpointer and config. */
@@ -83,7 +85,7 @@ export async function executeTurnHere(
   here: TurnHere,
 ): Promise<TurnOutput> {
   const { agent, model } = registeredAgent();
-  const { config, checkpointer, afterTurn, recall } = here;
+  const { config, checkpointer, afterTurn, recall, recallOnThread } = here;
   const seed =
     input.history === undefined
       ? undefined
@@ -96,6 +98,7 @@ export async function executeTurnHere(
       checkpointer,
       log: ctx.log,
       recall,
+      recallOnThread,
     },
     {
       threadId: input.threadId,

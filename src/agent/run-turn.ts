@@ -29,6 +29,7 @@ import {
   MIN_CANDIDATES,
   queryTerms,
   type RecallSource,
+  type StoredMessage,
   TERMS_VERSION,
   withTail,
 } from "../memory/recall/index.ts";
@@ -60,6 +61,8 @@ export interface TurnDeps {
   readonly maxMergeAttempts?: number;
   /** The backend's conversation search (issue 16); undefined = no recall block. */
   readonly recall?: RecallSource | undefined;
+  /** A backend whose search runs over the thread the turn holds (an object's whole thread). */
+  readonly recallOnThread?: ((thread: readonly StoredMessage[]) => RecallSource) | undefined;
 }
 
 export interface TurnRequest {
@@ -177,7 +180,7 @@ async function runHeldTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnRe
       source: deps.recall,
       sourceFor: hasRecallPrefetch(saver)
         ? (tail) => withTail(saver.prefetchedRecall(request.threadId), tail)
-        : undefined,
+        : deps.recallOnThread,
       threadId: request.threadId,
       log,
     }),

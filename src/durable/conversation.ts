@@ -33,6 +33,7 @@ import type { PersistentMemory } from "../store/persistent-memory.ts";
 import { SqliteSaver } from "../store/sqlite-saver.ts";
 import type { SqliteExec } from "../store/sqlite-sql.ts";
 import { AsyncLock } from "./lock.ts";
+import { ObjectRecall } from "./object-recall.ts";
 import type { ThreadIndexHost } from "./thread-index.ts";
 
 /** What the inspector and tests read about a stored thread. */
@@ -68,6 +69,8 @@ export class Conversation {
   private readonly sql: SqliteExec | undefined;
   /** Per agent id; normally only AGENT_ID's. In-memory state lives exactly as long as this. */
   private readonly stores = new Map<string, LocalStore>();
+  /** in_memory: conversation recall over the threads kept here (object-recall.ts). */
+  private readonly recall: ObjectRecall | undefined;
 
   constructor(
     private readonly state: DurableObjectState,
@@ -79,6 +82,7 @@ export class Conversation {
     const local = this.backend === "in_memory" || this.backend === "sqlite";
     this.agentId = local ? agentId : undefined;
     this.sql = this.backend === "sqlite" ? durableObjectSqlite(state.storage) : undefined;
+    this.recall = this.backend === "in_memory" ? new ObjectRecall() : undefined;
   }
 
   /** The checkpointer of AGENT_ID's threads kept here, or undefined (postgres, off). */
@@ -114,19 +118,25 @@ export class Conversation {
       if (saver !== undefined) {
         saver.keepLatestOnly = effective.persist_trim_keep_groups !== undefined;
       }
-      const out = await executeTurnHere(ctx, input, {
-        checkpointer: saver,
-        config: effective,
-        afterTurn: (turn, turnConfig) =>
-          summaryAfterTurn(turn, {
-            env: this.env,
-            config: turnConfig,
-            saver,
-            memory: this.memory,
-            waitUntil: ctx.waitUntil,
-            log: ctx.log,
-          }),
-      });
+      let out: TurnOutput;
+      try {
+        out = await executeTurnHere(ctx, input, {
+          checkpointer: saver,
+          config: effective,
+          recallOnThread: this.recall?.forTurn(input.threadId),
+          afterTurn: (turn, turnConfig) =>
+            summaryAfterTurn(turn, {
+              env: this.env,
+              config: turnConfig,
+              saver,
+              memory: this.memory,
+              waitUntil: ctx.waitUntil,
+              log: ctx.log,
+            }),
+        });
+      } finally {
+        this.recall?.endTurn(input.threadId);
+      }
       if (saver !== undefined) this.noteInIndex(ctx, saver.agentId, out.messageCount);
       return out;
     });
@@ -169,6 +179,7 @@ export class Conversation {
       const store = this.storeFor(agentId);
       if (store === undefined) return { erased: false };
       await store.saver.deleteThread(threadId);
+      this.recall?.forget(threadId);
       if (this.env.THREADS !== undefined) {
         await threadsObject<ThreadIndexHost>(
           this.env,

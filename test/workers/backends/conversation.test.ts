@@ -87,3 +87,30 @@ describe(`conversations on the ${backend} backend`, () => {
     expect(await stored(contextId)).toBe(6);
   });
 });
+
+describe(`conversation recall on the ${backend} backend`, () => {
+  const DOG = "제 강아지 이름은 초코예요";
+  const QUESTION = "우리 강아지 이름이 뭐였죠?";
+  const recalledLine = (reply: string) => reply.split("\n").find((l) => l.startsWith("recalled: "));
+
+  it(`issue 16 a message that left the window is ${backend === "in-memory" ? "quoted (the object's in-memory index); erase removes it" : "not quoted yet (FTS5 remains)"}`, async () => {
+    const contextId = `recall-${crypto.randomUUID()}`;
+    const stub = env.THREADS.getByName(threadObjectName(env.AGENT_ID, contextId));
+    const config = resolveMemoryConfig({ env: { ...env }, runtime: { window_size: 4 } }).config;
+    const say = (text: string) =>
+      stub.turn({ threadId: contextId, contextId, messageId: crypto.randomUUID(), text }, config);
+    await say(DOG);
+    for (let i = 0; i < 4; i++) await say(`오늘의 잡담 ${i}: 날씨와 점심 이야기`);
+    const answer = await say(QUESTION);
+    // Out of the window: not the message before the question.
+    expect(answer.reply.split("\n")[1]).not.toContain(DOG);
+    if (backend !== "in-memory") {
+      expect(recalledLine(answer.reply)).toBeUndefined();
+      return;
+    }
+    expect(recalledLine(answer.reply)).toContain(`user: "${DOG}"`);
+    await stub.erase(env.AGENT_ID, contextId);
+    for (let i = 0; i < 4; i++) await say(`오늘의 잡담 ${i}: 날씨와 점심 이야기`);
+    expect(recalledLine((await say(QUESTION)).reply)).toBeUndefined();
+  });
+});
