@@ -24,9 +24,7 @@ import type { MemoryConfig } from "../memory/config.ts";
 import { type ArchivedPrefix, archivedPrefixOf, EMPTY_PREFIX } from "../memory/live-tail.ts";
 import type { AssembledPrompt, MultiturnSignals } from "../memory/prompt.ts";
 import {
-  CANDIDATES_PER_ITEM,
   indexTermsOf,
-  MIN_CANDIDATES,
   queryTerms,
   type RecallSource,
   type StoredMessage,
@@ -301,6 +299,14 @@ async function runHeldTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnRe
 }
 
 /**
+ * Matches the read batch brings per recalled item wanted, and at least (each with up to two
+ * neighbours): fewer than an in-memory source is asked for, since every row read is bytes
+ * on every turn; the database ranks them by the terms' idf first (sql.ts SELECT_RECALL).
+ */
+const PREFETCH_MATCHES_PER_ITEM = 2;
+const PREFETCH_MIN_MATCHES = 10;
+
+/**
  * Ask a saver that searches its transcript in the thread's read batch (NeonSaver) to read
  * recall for this user message with the turn's first read: no round trip of its own.
  */
@@ -315,7 +321,7 @@ export function prefetchRecall(
   if (terms.length === 0) return;
   saver.prefetchRecall(threadId, {
     terms,
-    limit: Math.max(MIN_CANDIDATES, maxItems * CANDIDATES_PER_ITEM),
+    limit: Math.max(PREFETCH_MIN_MATCHES, maxItems * PREFETCH_MATCHES_PER_ITEM),
   });
 }
 

@@ -4,9 +4,9 @@
  *
  *   offline-model: received=<non-system messages it was sent> has_prior=<true|false>
  *
- * followed by a short echo of what it can see (the previous user message, and the recalled
- * earlier messages when the prompt has a `[이전 대화 발췌]` block), so memory can be checked
- * with curl. It records every call so tests can assert windows and prompts.
+ * followed by a short echo of what it can see (the previous user message, and the user's
+ * recalled earlier messages when the prompt has a `[이전 대화 발췌]` block), so memory can be
+ * checked with curl. It records every call so tests can assert windows and prompts.
  *
  * Tools: when tools are bound and the latest user message is `/tool <name> <json args>`,
  * it answers with that tool call (one per `/tool` line, so parallel calls work); after the
@@ -111,7 +111,8 @@ export function offlineReply(
   );
   lines.push(`you said: ${clip(current)}`);
   const recalled = recalledLines(messages);
-  if (recalled.length > 0) lines.push(`recalled: ${clip(recalled.join(" | "), 400)}`);
+  // Short (the user's items only): a reply is stored, and a long echo would grow every thread.
+  if (recalled.length > 0) lines.push(`recalled: ${clip(recalled.join(" | "), 120)}`);
   return new AIMessage({ content: lines.join("\n") });
 }
 
@@ -151,7 +152,8 @@ function recalledLines(messages: readonly BaseMessage[]): string[] {
     if (at < 0) continue;
     const out: string[] = [];
     for (const line of text.slice(at).split("\n").slice(1)) {
-      if (line.startsWith("- ")) out.push(line.slice(2));
+      if (line.startsWith("- user: ")) out.push(line.slice(2));
+      else if (line.startsWith("- ")) continue;
       else if (out.length > 0 || line.trim() === "") break;
     }
     return out;

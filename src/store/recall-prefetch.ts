@@ -9,7 +9,12 @@ export interface PrefetchedRecallCandidate {
   readonly id: string;
   readonly seq: number;
   readonly role: "user" | "assistant";
+  /** Cut to 401 characters (the prompt quotes at most 400). */
   readonly text: string;
+  /**
+   * What BM25 reads of the message's terms: the query terms it holds (repeats included),
+   * padded with "" to its number of terms — scores exactly as its whole term list would.
+   */
   readonly terms: readonly string[];
 }
 
@@ -39,8 +44,6 @@ export function hasRecallPrefetch(saver: unknown): saver is RecallPrefetch {
   );
 }
 
-const CUT = 2000;
-
 function count(value: unknown): number {
   const n = typeof value === "string" ? Number(value) : value;
   return typeof n === "number" && Number.isFinite(n) && n >= 0 ? n : 0;
@@ -56,13 +59,12 @@ export function parseRecallRow(value: unknown): PrefetchedRecall {
   const candidates: PrefetchedRecallCandidate[] = [];
   for (const row of Array.isArray(v.rows) ? v.rows : []) {
     const r = row as Record<string, unknown>;
-    if (typeof r.id !== "string" || typeof r.text !== "string" || typeof r.terms !== "string") {
+    if (typeof r.id !== "string" || typeof r.text !== "string" || !Array.isArray(r.hits)) {
       continue;
     }
     const seq = count(r.seq);
-    // A cut list may end in half a term: drop it.
-    const words = r.terms.split(" ").filter((t) => t !== "");
-    if (r.terms.length >= CUT) words.pop();
+    const hits = r.hits.filter((t): t is string => typeof t === "string" && t !== "");
+    const words = [...hits, ...Array<string>(Math.max(0, count(r.n) - hits.length)).fill("")];
     candidates.push({
       id: r.id,
       seq,

@@ -255,32 +255,43 @@ SELECT $1, $2, x.seq, x.message, x.terms, x.version
 
 /**
  * Conversation recall in the turn's read batch (migration 0008): one row, `recall` =
- * {docs, avg_len, df: {term: n}, rows: [{seq, id, role, text, terms}]}. $1 agent, $2 thread,
+ * {docs, avg_len, df: {term: n}, rows: [{seq, id, role, text, n, hits}]}. $1 agent, $2 thread,
  * $3 query terms, $4 how many matches. Matches: this thread's indexed messages whose
  * tsvector holds any term (an OR tsquery built from quoted lexemes, so no term can be a
- * syntax error), best ts_rank first; each comes with its indexed neighbours seq ± 1. Text
- * and terms are cut to 2000 characters so what is read stays bounded. The statistics (every
- * indexed message of the thread) let the turn score with BM25 as over the whole thread.
+ * syntax error), best first by the summed BM25 idf of the terms they hold (rare words such
+ * as names count most), then ts_rank; each comes with its indexed neighbours seq ± 1. Per row
+ * only what the turn uses: the text cut to 401 characters (the prompt quotes at most 400),
+ * the message's number of terms `n` and the query terms it holds, repeats included (`hits`:
+ * all BM25 reads), so what is read stays small. The statistics (every indexed message of the
+ * thread) let the turn score with BM25 as over the whole thread.
  */
-export const SELECT_RECALL = `WITH q AS (
-  SELECT string_agg(pq::text, ' | ')::tsquery AS tq
-    FROM unnest($3::text[]) AS t, plainto_tsquery('simple', t) AS pq
+export const SELECT_RECALL = `WITH terms AS (
+  SELECT DISTINCT t, pq FROM unnest($3::text[]) AS t, plainto_tsquery('simple', t) AS pq
    WHERE pq::text <> ''
+), q AS (
+  SELECT string_agg(pq::text, ' | ')::tsquery AS tq FROM terms
 ), thread AS (
   SELECT m.seq, m.search, m.search_terms, m.message FROM llamon_messages m
    WHERE m.agent_id = $1 AND m.thread_id = $2 AND m.search_terms IS NOT NULL
+), docs AS (
+  SELECT count(*) AS n, coalesce(avg(array_length(string_to_array(search_terms, ' '), 1)), 0) AS avg_len
+    FROM thread
+), df AS (
+  SELECT terms.t, terms.pq, (SELECT count(*) FROM thread WHERE thread.search @@ terms.pq) AS n
+    FROM terms
 ), hits AS (
   SELECT t.seq FROM thread t, q WHERE q.tq IS NOT NULL AND t.search @@ q.tq
-   ORDER BY ts_rank(t.search, q.tq) DESC, t.seq DESC LIMIT $4
+   ORDER BY (SELECT sum(ln(1 + ((SELECT n FROM docs) - df.n + 0.5) / (df.n + 0.5)))
+               FROM df WHERE t.search @@ df.pq) DESC,
+            ts_rank(t.search, q.tq) DESC, t.seq DESC
+   LIMIT $4
 ), picked AS (
   SELECT DISTINCT h.seq + o.d AS seq FROM hits h CROSS JOIN (VALUES (-1), (0), (1)) AS o(d)
 )
 SELECT jsonb_build_object(
-  'docs', (SELECT count(*) FROM thread),
-  'avg_len', (SELECT coalesce(avg(array_length(string_to_array(search_terms, ' '), 1)), 0) FROM thread),
-  'df', (SELECT coalesce(jsonb_object_agg(x.t, x.n), '{}'::jsonb) FROM (
-           SELECT t, (SELECT count(*) FROM thread WHERE search @@ plainto_tsquery('simple', t)) AS n
-             FROM unnest($3::text[]) AS t) x),
+  'docs', (SELECT n FROM docs),
+  'avg_len', (SELECT avg_len FROM docs),
+  'df', (SELECT coalesce(jsonb_object_agg(t, n), '{}'::jsonb) FROM df),
   'rows', (SELECT coalesce(jsonb_agg(jsonb_build_object(
       'seq', t.seq,
       'id', coalesce(t.message->'kwargs'->>'id', 'seq-' || t.seq),
@@ -290,8 +301,11 @@ SELECT jsonb_build_object(
         WHEN 'array' THEN (SELECT string_agg(CASE jsonb_typeof(p) WHEN 'string' THEN p #>> '{}'
                                                   ELSE coalesce(p->>'text', '') END, '' ORDER BY i)
                              FROM jsonb_array_elements(t.message->'kwargs'->'content') WITH ORDINALITY AS e(p, i))
-        ELSE '' END, 2000),
-      'terms', left(t.search_terms, 2000)) ORDER BY t.seq), '[]'::jsonb)
+        ELSE '' END, 401),
+      'n', coalesce(array_length(string_to_array(t.search_terms, ' '), 1), 0),
+      'hits', (SELECT coalesce(jsonb_agg(w), '[]'::jsonb)
+                 FROM unnest(string_to_array(t.search_terms, ' ')) AS w WHERE w = ANY($3::text[]))
+    ) ORDER BY t.seq), '[]'::jsonb)
     FROM thread t JOIN picked p ON p.seq = t.seq)
 ) AS recall`;
 

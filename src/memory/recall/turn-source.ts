@@ -3,8 +3,9 @@
  * transcript search read with the thread (its answer, prefetched in the read batch) together
  * with the live tail the turn holds, as one {@link RecallSource}.
  *
- * The tail is indexed here (a {@link ListRecallSource} over it, at its positions in the
- * whole conversation); the window's messages are excluded by the request as usual. Matches
+ * The tail's messages outside the window are indexed here (a {@link ListRecallSource} over
+ * them, at their positions in the whole conversation); a window message lends no score to
+ * its neighbour, as with a backend index (source.ts). Matches
  * of both sides are merged, best first by the side's own order, and the statistics are
  * added up, so BM25 scores as over the whole thread.
  */
@@ -16,10 +17,14 @@ export function withTail(
   transcript: RecallAnswer | undefined,
   tail: readonly StoredMessage[],
 ): RecallSource {
-  const list = new ListRecallSource(() => tail);
   return {
     recall(request: RecallRequest): RecallAnswer {
-      const own = list.recall(request);
+      // Only the tail's messages outside the window are indexed (the window's are excluded
+      // anyway): the tail is indexed anew every turn, so this keeps its CPU small.
+      const outside = tail.filter(
+        (m) => m.message.id === undefined || !request.exclude.has(m.message.id),
+      );
+      const own = new ListRecallSource(() => outside).recall(request);
       if (transcript === undefined) return own;
       // Window exclusions are the turn's (select.ts): excluded neighbours still lend score.
       const tailSeqs = new Set(tail.map((m) => m.seq));

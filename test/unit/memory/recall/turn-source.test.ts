@@ -74,25 +74,21 @@ function tailLength(tail: { message: HumanMessage | AIMessage }[]): number {
 }
 
 describe("parseRecallRow and indexTermsOf", () => {
-  it("issue 16 parses the read batch's row; a cut term list loses its last, maybe half, term", () => {
-    const long = Array.from({ length: 400 }, (_, i) => `term${i}`)
-      .join(" ")
-      .slice(0, 2000);
+  it("issue 16 parses the read batch's row: the query terms it holds, padded to its length", () => {
     const parsed = parseRecallRow({
       docs: "12",
       avg_len: 7.5,
       df: { 강아: "2" },
       rows: [
-        { seq: 3, id: "a", role: "user", text: DOG, terms: searchTerms(DOG).join(" ") },
-        { seq: 4, id: "b", role: "assistant", text: "x", terms: long },
-        { seq: 5, id: 7, role: "user", text: "bad id", terms: "" },
+        { seq: 3, id: "a", role: "user", text: DOG, n: 5, hits: ["강아", "이름", "강아"] },
+        { seq: 4, id: "b", role: "assistant", text: "x", n: 0, hits: [] },
+        { seq: 5, id: 7, role: "user", text: "bad id", n: 1, hits: [] },
       ],
     });
     expect(parsed.stats).toEqual({ docs: 12, avgLength: 7.5, df: { 강아: 2 } });
     expect(parsed.candidates.map((c) => c.id)).toEqual(["a", "b"]);
-    expect(parsed.candidates[0]?.terms).toEqual(searchTerms(DOG));
-    const cut = parsed.candidates[1]?.terms ?? [];
-    expect(long.split(" ").slice(0, -1)).toEqual(cut);
+    expect(parsed.candidates[0]?.terms).toEqual(["강아", "이름", "강아", "", ""]);
+    expect(parsed.candidates[1]?.terms).toEqual([]);
     expect(parseRecallRow(undefined)).toEqual({
       candidates: [],
       stats: { docs: 0, avgLength: 0, df: {} },
