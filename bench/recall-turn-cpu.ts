@@ -1,8 +1,8 @@
 /**
  * CPU of conversation recall in one Postgres turn, in this process (no database): the turn's
  * JS side of recall — query terms, the live tail's index (a ListRecallSource over 24
- * messages), merging a prefetched transcript answer of 60 rows (20 matches ± neighbours, as
- * the read batch returns it) and ranking, plus the index terms of the 2 messages the turn
+ * messages), merging a prefetched transcript answer of 60 rows (twice the most the read
+ * batch returns: 10 matches ± neighbours) and ranking, plus the index terms of the 2 messages the turn
  * moves to the transcript. Prints the median over many turns, after a warm-up.
  *
  *   npx tsx bench/recall-turn-cpu.ts
@@ -65,6 +65,4 @@ const samples: number[] = [];
 for (let i = 0; i < 500; i++) samples.push(await turn(i));
 samples.sort((a, b) => a - b);
 const at = (q: number) => samples[Math.floor(q * (samples.length - 1))]?.toFixed(3);
-console.log(
-  `recall CPU per turn (ms): median ${at(0.5)}, p90 ${at(0.9)}, after 200 warm-up turns`,
-);
+console.log(`recall CPU per turn (ms): median ${at(0.5)}, p90 ${at(0.9)}, after 200 warm-up turns`);
