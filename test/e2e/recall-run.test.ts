@@ -10,9 +10,8 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   freePort,
-  REPO,
   sendMessage,
-  startLlamonRun,
+  startReferenceAgent,
   stopLlamonRun,
 } from "../helpers/llamon-run.ts";
 
@@ -28,20 +27,7 @@ describe("llamon run . — conversation recall", () => {
     const dataDir = await mkdtemp(join(tmpdir(), "llamon-recall-"));
     dirs.push(dataDir);
     const port = await freePort();
-    const run = await startLlamonRun(
-      [".", "--port", String(port), "--embedded", "--data-dir", dataDir],
-      {
-        cwd: REPO,
-        env: {
-          POSTGRES_MEMORY_DSN: "",
-          NODE_ENV: "development",
-          A2A_AUTH: "",
-          A2A_API_KEYS: "",
-        },
-        readyMs: 120_000,
-        pollMs: 200,
-      },
-    );
+    const run = await startReferenceAgent(port, dataDir);
     try {
       for (let turn = 1; turn <= 60; turn++) {
         await sendMessage(port, "recall-e2e", turn === 3 ? TURN_3 : `filler ${turn}`);

@@ -24,7 +24,7 @@ import {
   llamon,
   REPO,
   sendMessage,
-  startLlamonRun,
+  startReferenceAgent,
   stopLlamonRun,
 } from "../helpers/llamon-run.ts";
 
@@ -33,21 +33,7 @@ afterAll(async () => {
   for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
 
-function start(port: number, dataDir: string, env: Record<string, string> = {}) {
-  return startLlamonRun([".", "--port", String(port), "--embedded", "--data-dir", dataDir], {
-    cwd: REPO,
-    // As in a user's shell: under NODE_ENV=test (vitest's) miniflare never fetches Request.cf.
-    env: {
-      POSTGRES_MEMORY_DSN: "",
-      NODE_ENV: "development",
-      A2A_AUTH: "",
-      A2A_API_KEYS: "",
-      ...env,
-    },
-    readyMs: 120_000,
-    pollMs: 200,
-  });
-}
+const start = startReferenceAgent;
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 

@@ -49,6 +49,30 @@ export async function startLlamonRun(
   return { child, output: () => out };
 }
 
+/**
+ * `llamon run . --embedded` of the repository's reference agent on `port`, its data in
+ * `dataDir`, with `env` over a clean memory/auth environment.
+ */
+export function startReferenceAgent(
+  port: number,
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<RunningLlamon> {
+  return startLlamonRun([".", "--port", String(port), "--embedded", "--data-dir", dataDir], {
+    cwd: REPO,
+    // As in a user's shell: under NODE_ENV=test (vitest's) miniflare never fetches Request.cf.
+    env: {
+      POSTGRES_MEMORY_DSN: "",
+      NODE_ENV: "development",
+      A2A_AUTH: "",
+      A2A_API_KEYS: "",
+      ...env,
+    },
+    readyMs: 120_000,
+    pollMs: 200,
+  });
+}
+
 /** SIGINT, then waits for the process to exit. */
 export async function stopLlamonRun(child: ChildProcess): Promise<void> {
   const exited = once(child, "exit");
