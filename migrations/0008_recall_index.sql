@@ -21,4 +21,9 @@ ALTER TABLE llamon_messages ADD COLUMN IF NOT EXISTS terms_version smallint;
 ALTER TABLE llamon_messages
   ADD COLUMN IF NOT EXISTS search tsvector
   GENERATED ALWAYS AS (to_tsvector('simple', coalesce(search_terms, ''))) STORED;
+-- The number of terms (BM25's document length), so the thread's mean length is a sum over
+-- integers instead of splitting every row's terms on each recall.
+ALTER TABLE llamon_messages
+  ADD COLUMN IF NOT EXISTS term_count integer
+  GENERATED ALWAYS AS (coalesce(array_length(string_to_array(search_terms, ' '), 1), 0)) STORED;
 CREATE INDEX IF NOT EXISTS llamon_messages_search_idx ON llamon_messages USING gin (search);

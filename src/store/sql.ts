@@ -271,11 +271,10 @@ export const SELECT_RECALL = `WITH terms AS (
 ), q AS (
   SELECT string_agg(pq::text, ' | ')::tsquery AS tq FROM terms
 ), thread AS (
-  SELECT m.seq, m.search, m.search_terms, m.message FROM llamon_messages m
+  SELECT m.seq, m.search, m.search_terms, m.term_count, m.message FROM llamon_messages m
    WHERE m.agent_id = $1 AND m.thread_id = $2 AND m.search_terms IS NOT NULL
 ), docs AS (
-  SELECT count(*) AS n, coalesce(avg(array_length(string_to_array(search_terms, ' '), 1)), 0) AS avg_len
-    FROM thread
+  SELECT count(*) AS n, coalesce(avg(term_count), 0) AS avg_len FROM thread
 ), df AS (
   SELECT terms.t, terms.pq, (SELECT count(*) FROM thread WHERE thread.search @@ terms.pq) AS n
     FROM terms
@@ -302,7 +301,7 @@ SELECT jsonb_build_object(
                                                   ELSE coalesce(p->>'text', '') END, '' ORDER BY i)
                              FROM jsonb_array_elements(t.message->'kwargs'->'content') WITH ORDINALITY AS e(p, i))
         ELSE '' END, 401),
-      'n', coalesce(array_length(string_to_array(t.search_terms, ' '), 1), 0),
+      'n', t.term_count,
       'hits', (SELECT coalesce(jsonb_agg(w), '[]'::jsonb)
                  FROM unnest(string_to_array(t.search_terms, ' ')) AS w WHERE w = ANY($3::text[]))
     ) ORDER BY t.seq), '[]'::jsonb)

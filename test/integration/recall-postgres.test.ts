@@ -60,6 +60,19 @@ describe("conversation recall on Postgres (migration 0008)", () => {
       search_terms: searchTerms(DOG).join(" "),
       terms_version: TERMS_VERSION,
     });
+    // The statistics are the thread's indexed messages, their terms as the runtime made them.
+    const all = await backend.pg.query<{ search_terms: string }>(
+      "SELECT search_terms FROM llamon_messages WHERE agent_id = 'rc-a' AND thread_id = 't' AND search_terms IS NOT NULL",
+    );
+    const lengths = all.rows.map((r) => r.search_terms.split(" ").length);
+    const read = await recallRows("rc-a", "t");
+    expect(read.stats.docs).toBe(lengths.length);
+    expect(read.stats.avgLength).toBeCloseTo(
+      lengths.reduce((a, b) => a + b, 0) / lengths.length,
+      6,
+    );
+    const dog = read.candidates.find((c) => c.text === DOG);
+    expect(dog?.terms.length).toBe(searchTerms(DOG).length);
     backend.proxy.resetStats();
     const result = await runTurn(deps("rc-a"), { threadId: "t", text: QUESTION });
     expect(backend.proxy.stats.requests).toBeLessThanOrEqual(2);
