@@ -2,7 +2,8 @@
  * Conversation recall on Postgres (migration 0008): messages that left the live tail are
  * found in `llamon_messages` by the tsvector/GIN index inside the turn's read batch (still
  * ≤ 2 round trips), messages of the tail outside the window by the tail itself; never
- * another thread's or agent's; erase and prune take the index entries with the rows.
+ * another thread's or agent's; erase and prune take the index entries with the rows, and
+ * with trim nothing reaches the transcript.
  */
 import { describe, expect, it } from "vitest";
 import { runTurn, type TurnDeps } from "../../src/agent/run-turn.ts";
@@ -103,6 +104,24 @@ describe("conversation recall on Postgres (migration 0008)", () => {
     const result = await runTurn(deps("rc-c"), { threadId: "t", text: QUESTION });
     expect(String(result.lastPrompt?.messages[0]?.content)).not.toContain(RECALL_HEADER);
     expect((await recallRows("rc-c", "t")).candidates).toEqual([]);
+  });
+
+  it("issue 16 R4.2 with trim nothing goes to the transcript: a trimmed message is never recalled", async () => {
+    const trimmed = (window: number) => ({
+      ...deps("rc-trim"),
+      config: resolveMemoryConfig({
+        code: { window_size: window, persist_trim_keep_groups: 2 },
+      }).config,
+    });
+    await runTurn(trimmed(2), { threadId: "t", text: DOG });
+    for (let i = 0; i < 4; i++) {
+      await runTurn(trimmed(2), { threadId: "t", text: `오늘의 잡담 ${i}: 날씨와 점심 이야기` });
+    }
+    // A wide window would show it if it were still stored; it is not, and not recalled.
+    const result = await runTurn(trimmed(20), { threadId: "t", text: QUESTION });
+    expect(result.thread.some((m) => m.content === DOG)).toBe(false);
+    expect(String(result.lastPrompt?.messages[0]?.content)).not.toContain(DOG);
+    expect((await recallRows("rc-trim", "t")).stats.docs).toBe(0);
   });
 
   it("issue 16 R4.3 erase and prune remove the index entries with the messages", async () => {
