@@ -4,8 +4,8 @@
  * - `POST /`: one JSON-RPC endpoint for A2A v0.3 (`message/send`, `message/stream`,
  *   `tasks/get`, `tasks/cancel`, `tasks/resubscribe`) and v1.0 (`SendMessage`,
  *   `SendStreamingMessage`, `GetTask`, `CancelTask`, `SubscribeToTask`, `ListTasks`), routed
- *   by method name (the names of the two versions do not overlap, so the product document's
- *   body works without an `A2A-Version` header). Streams are SSE (`text/event-stream`).
+ *   by the `A2A-Version` header (version.ts: unsupported → -32009; absent → 0.3, and then
+ *   by method name, so the product document's body works as is). Streams are SSE.
  * - `GET /.well-known/agent-card.json` (and the older `/.well-known/agent.json`): the card.
  *
  * Decisions:
@@ -56,6 +56,7 @@ import {
 } from "./rpc-errors.ts";
 import type { A2AAppOptions, ExecuteTurn } from "./types.ts";
 import { type ValidCall, validateRpcBody } from "./validate.ts";
+import { negotiateVersion } from "./version.ts";
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export const AGENT_CARD_PATHS = ["/.well-known/agent-card.json", "/.well-known/agent.json"];
@@ -91,8 +92,10 @@ export function createA2AApp<R = undefined>(options: A2AAppOptions<R>): Hono {
   const taskStoreOption = options.taskStore;
   const taskStoreFor: (request: R) => TaskStore =
     typeof taskStoreOption === "function" ? taskStoreOption : () => taskStoreOption;
+  // The card the handler serves; its supportedInterfaces are the versions negotiated.
+  const servedCard = buildAgentCard(options.card, options.card.url ?? "/");
   const requestHandler = new DefaultRequestHandler(
-    buildAgentCard(options.card, options.card.url ?? "/"),
+    servedCard,
     new RequestScopedTaskStore(typeof taskStoreOption === "function" ? undefined : taskStoreOption),
     new TurnExecutor(options.execute as ExecuteTurn<unknown>, log),
   );
@@ -142,7 +145,8 @@ export function createA2AApp<R = undefined>(options: A2AAppOptions<R>): Hono {
         const error = protocolError("v0.3", "parse", "the request body is not valid UTF-8");
         return c.json(errorResponse(null, error));
       }
-      const call = validateRpcBody(text);
+      const version = negotiateVersion(c.req.header(A2A_VERSION_HEADER), servedCard, "JSONRPC");
+      const call = validateRpcBody(text, version);
       if (!call.ok) return c.json(errorResponse(call.id, call.error));
       const caller = c.get("a2aCaller");
       const request = options.request ? options.request(c, caller) : (undefined as R);

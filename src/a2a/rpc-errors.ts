@@ -11,6 +11,7 @@
  */
 
 import { LegacyA2AError, LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
+import { type A2AError, toJsonRpcError } from "@a2a-js/sdk/errors";
 import { JsonRpcTransportHandler } from "@a2a-js/sdk/server";
 import type { ErrorCode } from "../errors.ts";
 import {
@@ -69,6 +70,16 @@ export function protocolError(
     case "invalidParams":
       return sdkErrorObject(dialect, LegacyA2AError.invalidParams(message));
   }
+}
+
+/**
+ * A v1.0 error of `@a2a-js/sdk/errors` (VersionNotSupportedError, ContentTypeNotSupportedError)
+ * as a JSON-RPC error object: its own code (-32009, -32005) and a `google.rpc.ErrorInfo`.
+ * Those errors exist only since v1.0, so both dialects answer them in this shape (v0.3
+ * defines -32005 with the same code, and clients of either read `code`).
+ */
+export function a2aErrorObject(error: A2AError): JsonRpcErrorObject {
+  return toJsonRpcError(error);
 }
 
 export interface TurnFailure {

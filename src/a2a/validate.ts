@@ -15,12 +15,14 @@ import { seedInputProblem } from "../memory/seed.ts";
 import { parseJsonText } from "../runtime/json-body.ts";
 import { zodIssueLines } from "../zod-issues.ts";
 import {
+  a2aErrorObject,
   type Dialect,
   type JsonRpcErrorObject,
   type JsonRpcId,
   protocolError,
 } from "./rpc-errors.ts";
 import { MAX_MESSAGE_TEXT_CHARS, methodSpec } from "./schemas.ts";
+import type { VersionOutcome } from "./version.ts";
 
 export interface TurnRequest {
   /** The text parts joined with "\n". */
@@ -71,7 +73,14 @@ function issueMessage(error: z.ZodError): string {
   return zodIssueLines([issue], { prefix: ["params"] })[0] ?? "params are invalid";
 }
 
-export function validateRpcBody(raw: string): ValidCall | InvalidCall {
+/**
+ * `version`: the negotiated `A2A-Version` (version.ts); default: no header (0.3, method
+ * names decide the dialect).
+ */
+export function validateRpcBody(
+  raw: string,
+  version: VersionOutcome = { ok: true, version: "0.3", dialect: "v0.3", explicit: false },
+): ValidCall | InvalidCall {
   const json = parseJsonText(raw);
   if (!json.ok) {
     // Too deep: valid JSON, but no request we accept (and the SDK's conversions recurse).
@@ -104,7 +113,12 @@ export function validateRpcBody(raw: string): ValidCall | InvalidCall {
   }
   const id: JsonRpcId = hasId ? (parsed.id as JsonRpcId) : null;
   const { method } = parsed;
-  const dialect: Dialect = isV1JsonRpcMethod(method) ? "v1.0" : "v0.3";
+  if (!version.ok) return fail(id, a2aErrorObject(version.error));
+  const dialect: Dialect = version.explicit
+    ? version.dialect
+    : isV1JsonRpcMethod(method)
+      ? "v1.0"
+      : "v0.3";
   if (parsed.jsonrpc !== "2.0") {
     return fail(id, protocolError(dialect, "invalidRequest", 'jsonrpc must be exactly "2.0"'));
   }
@@ -117,6 +131,18 @@ export function validateRpcBody(raw: string): ValidCall | InvalidCall {
         ? `${method.slice(0, MAX_ECHOED_METHOD_CHARS)}…`
         : method;
     return fail(id, protocolError(dialect, "methodNotFound", shown));
+  }
+  const methodDialect: Dialect = isV1JsonRpcMethod(method) ? "v1.0" : "v0.3";
+  if (methodDialect !== dialect) {
+    const other = methodDialect === "v1.0" ? "1.0" : "0.3";
+    return fail(
+      id,
+      protocolError(
+        dialect,
+        "methodNotFound",
+        `${method} is not a method of A2A ${version.ok ? version.version : ""}; it is A2A ${other}'s (send A2A-Version: ${other})`,
+      ),
+    );
   }
   const spec = methodSpec(method);
   if (parsed.params === undefined && !spec.paramsOptional) {
