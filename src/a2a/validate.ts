@@ -16,6 +16,7 @@ import { parseJsonText } from "../runtime/json-body.ts";
 import { zodIssueLines } from "../zod-issues.ts";
 import {
   a2aErrorObject,
+  contentTypeNotSupported,
   type Dialect,
   type JsonRpcErrorObject,
   type JsonRpcId,
@@ -164,20 +165,31 @@ export function validateRpcBody(
     if (typeof turn === "string") {
       return fail(id, protocolError(dialect, "invalidParams", turn));
     }
+    if ("code" in turn) return fail(id, turn);
     call.turn = turn;
   }
   return call;
 }
 
 /** Fills messageId / blocking and extracts the turn; returns an error message when invalid. */
-function normaliseSend(params: Record<string, unknown>, dialect: Dialect): TurnRequest | string {
+function normaliseSend(
+  params: Record<string, unknown>,
+  dialect: Dialect,
+): TurnRequest | JsonRpcErrorObject | string {
   const message = params.message as Record<string, unknown>;
   const parts = message.parts as Record<string, unknown>[];
   const texts =
     dialect === "v0.3"
       ? parts.filter((p) => p.kind === "text").map((p) => p.text as string)
       : parts.filter((p) => typeof p.text === "string").map((p) => p.text as string);
-  if (texts.length === 0) return "params.message.parts must contain at least one text part";
+  if (texts.length === 0) {
+    // Only media types this agent does not accept (its input modes are text/plain): the
+    // spec's ContentTypeNotSupportedError (-32005), in both versions.
+    return contentTypeNotSupported(
+      dialect,
+      `this agent accepts text only (input mode text/plain); the message has ${describeParts(parts, dialect)}`,
+    );
+  }
   const text = texts.join("\n");
   if (text.trim() === "") return "params.message.parts must contain non-empty text";
   if (text.length > MAX_MESSAGE_TEXT_CHARS) {
@@ -198,6 +210,26 @@ function normaliseSend(params: Record<string, unknown>, dialect: Dialect): TurnR
   const seedProblem = hasHistory ? seedInputProblem(metadata.history) : undefined;
   if (seedProblem !== undefined) return seedProblem;
   return { text, history: hasHistory ? metadata.history : undefined, hasHistory };
+}
+
+const MAX_DESCRIBED_PARTS = 4;
+
+/** "a file part (image/png), a data part" — what the message carried instead of text. */
+function describeParts(parts: Record<string, unknown>[], dialect: Dialect): string {
+  const shown = parts.slice(0, MAX_DESCRIBED_PARTS).map((part) => {
+    const kind =
+      dialect === "v0.3"
+        ? String(part.kind).slice(0, 16)
+        : (["raw", "url", "data"].find((k) => part[k] !== undefined) ?? "unknown");
+    const file = part.file as Record<string, unknown> | undefined;
+    const type = dialect === "v0.3" ? file?.mimeType : part.mediaType;
+    return typeof type === "string" && type !== ""
+      ? `a ${kind} part (${type.slice(0, 64)})`
+      : `a ${kind} part`;
+  });
+  const more =
+    parts.length > MAX_DESCRIBED_PARTS ? ` and ${parts.length - MAX_DESCRIBED_PARTS} more` : "";
+  return `${shown.join(", ")}${more}`;
 }
 
 function fail(id: JsonRpcId, error: JsonRpcErrorObject): InvalidCall {
