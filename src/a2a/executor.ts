@@ -11,6 +11,9 @@
  *   running the turn after its response anyway (no waitUntil here).
  * - Streaming sends: a working Task first (the client learns taskId/contextId at once), then
  *   the "reply" artifact and the completed status.
+ * - A turn may end `input-required` (`A2ATurnOutput.state`): the reply is the question, no
+ *   artifact; the next message naming the task runs the next turn. A streaming turn may
+ *   publish progress notes (`A2ATurnInput.progress`) as working status updates.
  * - A failed turn: blocking sends publish nothing and the HTTP layer answers with the mapped
  *   JSON-RPC error (nothing stored); streaming sends end with a failed status whose message is
  *   the same safe text. The executor never throws: the SDK would otherwise store and return a
@@ -117,6 +120,14 @@ export class TurnExecutor implements AgentExecutor {
       text: state?.text ?? textOf(user),
     };
     if (state?.hasHistory) input.history = state.history;
+    if (streaming) {
+      input.progress = (text) => {
+        if (entry.canceled) return;
+        const note = agentMessage(taskId, contextId, text);
+        const status = { state: TaskState.TASK_STATE_WORKING, message: note, timestamp: now() };
+        bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status, metadata: undefined }));
+      };
+    }
     const history = ctx.task !== undefined ? [...ctx.task.history] : [user];
     const entry: Running = { contextId, controller: new AbortController(), canceled: false };
     const onClientGone = () => entry.controller.abort(state?.signal?.reason);

@@ -31,6 +31,11 @@ export interface A2ATurnInput {
    * is checked here; the seed rules are applied by the turn. Absent when the client sent none.
    */
   history?: unknown;
+  /**
+   * Streams a progress note to the client while the turn runs (a `working` status update
+   * carrying `text`); only streaming sends publish it, blocking sends ignore it.
+   */
+  progress?: (text: string) => void;
 }
 
 export interface A2ATurnOutput {

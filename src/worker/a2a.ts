@@ -24,6 +24,7 @@ import {
   threadObjectName,
   threadsObject,
 } from "../runtime/objects.ts";
+import { runScenario, scenarioOf } from "./scenarios.ts";
 import { executeTurn } from "./turns.ts";
 
 export function createWorkerA2AApp(agent: AgentDefinition, log: Logger): Hono {
@@ -43,7 +44,9 @@ export function createWorkerA2AApp(agent: AgentDefinition, log: Logger): Hono {
     requestLog: (ctx) => ctx.log,
     log,
     taskStore: (ctx) => new KvTaskStore({ kv: durableKv(ctx), agentId: ctx.agentId }),
-    execute: async (input, _signal, ctx) => {
+    execute: async (input, signal, ctx) => {
+      const scenario = ctx.vars.LLAMON_A2A_SCENARIOS ? scenarioOf(input) : undefined;
+      if (scenario !== undefined) return runScenario(scenario, input, signal);
       const out = await executeTurn(turnContext(ctx, input), {
         threadId: input.threadId,
         contextId: input.contextId,
