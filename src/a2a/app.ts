@@ -42,6 +42,7 @@ import { buildAgentCard } from "./card.ts";
 import { mountCardRoutes } from "./card-route.ts";
 import { TurnExecutor } from "./executor.ts";
 import { a2aGuard } from "./guard.ts";
+import { type Dispatched, mountRestRoutes } from "./rest-route.ts";
 import {
   type Dialect,
   errorResponse,
@@ -58,7 +59,7 @@ import {
 import { type Envelope, type StreamErrors, streamResponse, waitUntilOf } from "./sse.ts";
 import type { A2AAppOptions, ExecuteTurn } from "./types.ts";
 import { type ValidCall, validateRpcBody } from "./validate.ts";
-import { negotiateVersion } from "./version.ts";
+import { negotiateVersion, type VersionOutcome } from "./version.ts";
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export { AGENT_CARD_PATHS } from "./card-route.ts";
@@ -105,57 +106,75 @@ export function createA2AApp<R = undefined>(options: A2AAppOptions<R>): Hono {
 
   mountCardRoutes(app, options, guardLog);
 
-  app.post(
-    "/",
-    a2aGuard({
-      maxBodyBytes,
-      auth: options.auth,
-      rateLimit: options.rateLimit,
-      log: guardLog,
-    }),
-    async (c) => {
-      // Strict UTF-8: replacement characters would make distinct byte strings one contextId.
-      const text = decodeUtf8(await c.req.arrayBuffer());
-      if (text === undefined) {
-        const error = protocolError("v0.3", "parse", "the request body is not valid UTF-8");
-        return c.json(errorResponse(null, error));
-      }
-      const version = negotiateVersion(c.req.header(A2A_VERSION_HEADER), servedCard, "JSONRPC");
-      const call = validateRpcBody(text, version);
-      if (!call.ok) return c.json(errorResponse(call.id, call.error));
-      const caller = c.get("a2aCaller");
-      const request = options.request ? options.request(c, caller) : (undefined as R);
-      const requestLog = options.requestLog ? options.requestLog(request) : log;
-      const state: TurnState | undefined =
-        call.turn === undefined
+  const guard = a2aGuard({
+    maxBodyBytes,
+    auth: options.auth,
+    rateLimit: options.rateLimit,
+    log: guardLog,
+  });
+
+  /** One call, validated and handed to the SDK: an envelope, or a stream of them. */
+  const dispatch = async (
+    c: Context,
+    text: string | undefined,
+    version: VersionOutcome,
+  ): Promise<Dispatched> => {
+    // Strict UTF-8: replacement characters would make distinct byte strings one contextId.
+    if (text === undefined) {
+      const error = protocolError("v0.3", "parse", "the request body is not valid UTF-8");
+      return { kind: "envelope", envelope: errorResponse(null, error) };
+    }
+    const call = validateRpcBody(text, version);
+    if (!call.ok) return { kind: "envelope", envelope: errorResponse(call.id, call.error) };
+    const caller = c.get("a2aCaller");
+    const request = options.request ? options.request(c, caller) : (undefined as R);
+    const requestLog = options.requestLog ? options.requestLog(request) : log;
+    const state: TurnState | undefined =
+      call.turn === undefined
+        ? undefined
+        : { ...call.turn, streaming: call.streaming, signal: c.req.raw.signal };
+    const context: ServerCallContext = new A2ACallContext<R>({
+      requestedVersion: call.dialect === "v1.0" ? "1.0" : "0.3",
+      user: new A2AUser(caller.principal, caller.authenticated),
+      request,
+      turn: state,
+      taskStore: taskStoreFor(request),
+      log: requestLog,
+    });
+    let result: Envelope | AsyncGenerator<Envelope, void, undefined>;
+    try {
+      result = await transports[call.dialect].handle(call.body, context);
+    } catch (error) {
+      const envelope = errorResponse(call.id, finalError(call, error, state, requestLog));
+      return { kind: "envelope", envelope };
+    }
+    if (!isAsyncGenerator(result)) {
+      return { kind: "envelope", envelope: finishEnvelope(result, call, state, requestLog) };
+    }
+    const errors: StreamErrors = {
+      thrown: (error) => finalError(call, error, state, requestLog),
+      failure: () =>
+        state?.failure === undefined
           ? undefined
-          : { ...call.turn, streaming: call.streaming, signal: c.req.raw.signal };
-      const context: ServerCallContext = new A2ACallContext<R>({
-        requestedVersion: call.dialect === "v1.0" ? "1.0" : "0.3",
-        user: new A2AUser(caller.principal, caller.authenticated),
-        request,
-        turn: state,
-        taskStore: taskStoreFor(request),
-        log: requestLog,
-      });
-      let result: Envelope | AsyncGenerator<Envelope, void, undefined>;
-      try {
-        result = await transports[call.dialect].handle(call.body, context);
-      } catch (error) {
-        return c.json(errorResponse(call.id, finalError(call, error, state, requestLog)));
-      }
-      if (isAsyncGenerator(result)) {
-        const errors: StreamErrors = {
-          thrown: (error) => finalError(call, error, state, requestLog),
-          failure: () =>
-            state?.failure === undefined
-              ? undefined
-              : turnErrorObject(call.dialect, state.failure.error),
-        };
-        return streamResponse(result, call.id, errors, waitUntilOf(c));
-      }
-      return c.json(finishEnvelope(result, call, state, requestLog));
-    },
+          : turnErrorObject(call.dialect, state.failure.error),
+    };
+    return { kind: "stream", stream: result, id: call.id, errors };
+  };
+
+  app.post("/", guard, async (c) => {
+    const version = negotiateVersion(c.req.header(A2A_VERSION_HEADER), servedCard, "JSONRPC");
+    const out = await dispatch(c, decodeUtf8(await c.req.arrayBuffer()), version);
+    if (out.kind === "envelope") return c.json(out.envelope);
+    return streamResponse(out.stream, out.id, out.errors, waitUntilOf(c));
+  });
+
+  // HTTP+JSON (rest-route.ts): the same guard, the same handler, the same memory.
+  mountRestRoutes(app, guard, (c, body, method) =>
+    dispatch(
+      c,
+      JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: body }),
+      negotiateVersion(c.req.header(A2A_VERSION_HEADER), servedCard, "HTTP+JSON"),
+    ),
   );
 
   app.onError((error, c) => {

@@ -30,9 +30,21 @@ export interface StreamErrors {
   failure(): JsonRpcErrorObject | undefined;
 }
 
+/** How a binding writes its SSE events: the JSON-RPC binding's are the SDK's. */
+export interface SseFormat {
+  event(envelope: Envelope): string;
+  error(envelope: Envelope): string;
+}
+
+export const JSON_RPC_SSE: SseFormat = { event: formatSSEEvent, error: formatSSEErrorEvent };
+
 /** One SSE event carrying a JSON-RPC error, then the end of the stream. */
-export function sseError(id: JsonRpcId, error: JsonRpcErrorObject): Response {
-  return new Response(formatSSEErrorEvent(errorResponse(id, error)), {
+export function sseError(
+  id: JsonRpcId,
+  error: JsonRpcErrorObject,
+  format: SseFormat = JSON_RPC_SSE,
+): Response {
+  return new Response(format.error(errorResponse(id, error)), {
     status: 200,
     headers: SSE_RESPONSE_HEADERS,
   });
@@ -53,30 +65,29 @@ export async function streamResponse(
   id: JsonRpcId,
   errors: StreamErrors,
   waitUntil: ((promise: Promise<unknown>) => void) | undefined,
+  format: SseFormat = JSON_RPC_SSE,
 ): Promise<Response> {
   let first: IteratorResult<Envelope, void>;
   try {
     first = await stream.next();
   } catch (error) {
-    return sseError(id, errors.thrown(error));
+    return sseError(id, errors.thrown(error), format);
   }
   const failed = first.done ? errors.failure() : undefined;
-  if (failed !== undefined) return sseError(id, failed);
+  if (failed !== undefined) return sseError(id, failed, format);
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       if (first.done) controller.close();
-      else controller.enqueue(encoder.encode(formatSSEEvent(first.value)));
+      else controller.enqueue(encoder.encode(format.event(first.value)));
     },
     async pull(controller) {
       try {
         const next = await stream.next();
         if (next.done) controller.close();
-        else controller.enqueue(encoder.encode(formatSSEEvent(next.value)));
+        else controller.enqueue(encoder.encode(format.event(next.value)));
       } catch (error) {
-        controller.enqueue(
-          encoder.encode(formatSSEErrorEvent(errorResponse(id, errors.thrown(error)))),
-        );
+        controller.enqueue(encoder.encode(format.error(errorResponse(id, errors.thrown(error)))));
         controller.close();
       }
     },

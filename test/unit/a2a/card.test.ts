@@ -37,6 +37,12 @@ describe("agent card", () => {
       ],
       supportedInterfaces: [
         { url: `${BASE_URL}/`, protocolBinding: "JSONRPC", tenant: "", protocolVersion: "1.0" },
+        {
+          url: `${BASE_URL}/rest`,
+          protocolBinding: "HTTP+JSON",
+          tenant: "",
+          protocolVersion: "1.0",
+        },
         { url: `${BASE_URL}/`, protocolBinding: "JSONRPC", tenant: "", protocolVersion: "0.3" },
       ],
     });
@@ -64,6 +70,7 @@ describe("agent card", () => {
       capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false },
       supportedInterfaces: [
         { url: `${BASE_URL}/`, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+        { url: `${BASE_URL}/rest`, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
         { url: `${BASE_URL}/`, protocolBinding: "JSONRPC", protocolVersion: "0.3" },
       ],
     });
