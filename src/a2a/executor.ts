@@ -120,6 +120,7 @@ export class TurnExecutor implements AgentExecutor {
       text: state?.text ?? textOf(user),
     };
     if (state?.hasHistory) input.history = state.history;
+    if (ctx.task !== undefined) input.continuesTask = true;
     if (streaming) {
       input.progress = (text) => {
         if (entry.canceled) return;

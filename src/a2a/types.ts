@@ -24,6 +24,8 @@ export interface A2ATurnInput {
   messageId: string;
   /** The A2A task this turn answers (new per message unless the client named one). */
   taskId: string;
+  /** True when the message continues a stored task (it named an `input-required` one). */
+  continuesTask?: boolean;
   /** The text parts of the user message joined with "\n" (non-text parts are ignored). */
   text: string;
   /**

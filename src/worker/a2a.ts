@@ -45,7 +45,7 @@ export function createWorkerA2AApp(agent: AgentDefinition, log: Logger): Hono {
     log,
     taskStore: (ctx) => new KvTaskStore({ kv: durableKv(ctx), agentId: ctx.agentId }),
     execute: async (input, signal, ctx) => {
-      const scenario = ctx.vars.LLAMON_A2A_SCENARIOS ? scenarioOf(input) : undefined;
+      const scenario = scenarioOf(ctx.vars.LLAMON_A2A_SCENARIOS, input);
       if (scenario !== undefined) return runScenario(scenario, input, signal);
       const out = await executeTurn(turnContext(ctx, input), {
         threadId: input.threadId,

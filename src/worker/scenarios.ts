@@ -1,5 +1,7 @@
 /**
- * Conformance scenarios of the reference agent (`LLAMON_A2A_SCENARIOS=on`; off by default):
+ * Conformance scenarios of the reference agent (`LLAMON_A2A_SCENARIOS=on`; off by default;
+ * `input-required`: every message that starts a task gets the input-required scenario, and
+ * the message continuing it is an ordinary turn):
  * tasks that do not finish at once, so A2A clients and test suites (the a2a-tck) can exercise
  * continuation, cancel and resubscribe. A message picks a scenario by its text's first word or
  * by its messageId's prefix (the a2a-tck names its messages `tck-<scenario>-…`):
@@ -20,7 +22,15 @@ const DEFAULT_WORKING_SECONDS = 30;
 const MAX_WORKING_SECONDS = 120;
 const PROGRESS_EVERY_MS = 1000;
 
-export function scenarioOf(input: Pick<A2ATurnInput, "text" | "messageId">): Scenario | undefined {
+export type ScenarioMode = "on" | "input-required" | "off";
+
+export function scenarioOf(
+  mode: ScenarioMode,
+  input: Pick<A2ATurnInput, "text" | "messageId" | "continuesTask">,
+): Scenario | undefined {
+  if (mode === "off") return undefined;
+  // Every new task asks first (for suites that expect tasks to stay open, like a2a-tck 0.3.x).
+  if (mode === "input-required" && input.continuesTask !== true) return { kind: "input-required" };
   const text = input.text.trim();
   if (text.startsWith("/input-required") || input.messageId.startsWith("tck-input-required")) {
     return { kind: "input-required" };

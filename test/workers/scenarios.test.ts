@@ -154,6 +154,37 @@ describe("issue 15.2: conformance scenarios of the reference agent", () => {
     expect(stateOf((await stream.rest()).at(-1))).toBe("completed");
   });
 
+  it("issue 15.2: LLAMON_A2A_SCENARIOS=input-required: every new task asks first, and can be continued or canceled", async () => {
+    const worker = instance({ LLAMON_A2A_SCENARIOS: "input-required" });
+    const ask = async () => {
+      const res = await worker.rpc({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "message/send",
+        params: message("hi"),
+      });
+      return res.body.result as { id: string; status: { state: string } };
+    };
+    const first = await ask();
+    expect(first.status.state).toBe("input-required");
+    const next = await worker.rpc({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "message/send",
+      params: message("go on", { taskId: first.id }),
+    });
+    expect((next.body.result as { status: { state: string } }).status.state).toBe("completed");
+    expect(next.firstLine).toMatch(/^offline-model: received=1/);
+    const second = await ask();
+    const canceled = await worker.rpc({
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tasks/cancel",
+      params: { id: second.id },
+    });
+    expect((canceled.body.result as { status: { state: string } }).status.state).toBe("canceled");
+  });
+
   it("issue 15.2: without LLAMON_A2A_SCENARIOS the same text is an ordinary turn", async () => {
     const worker = instance();
     const res = await worker.rpc({
