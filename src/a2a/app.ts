@@ -88,14 +88,6 @@ export function createA2AApp<R = undefined>(options: A2AAppOptions<R>): Hono {
     servedCard,
     new RequestScopedTaskStore(typeof taskStoreOption === "function" ? undefined : taskStoreOption),
     new TurnExecutor(options.execute as ExecuteTurn<unknown>, log),
-    undefined,
-    undefined,
-    undefined,
-    undefined,
-    undefined,
-    // Each message is one execute() call: an input-required task is continued by the next
-    // message's own call, so no event bus is kept alive between them.
-    { keepBusAliveStates: [] },
   );
   const transports: Record<Dialect, Transport> = {
     "v1.0": new JsonRpcTransportHandler(requestHandler),

@@ -11,9 +11,8 @@
  *   running the turn after its response anyway (no waitUntil here).
  * - Streaming sends: a working Task first (the client learns taskId/contextId at once), then
  *   the "reply" artifact and the completed status.
- * - A turn may end `input-required` (`A2ATurnOutput.state`): the reply is the question, no
- *   artifact; the next message naming the task runs the next turn. A streaming turn may
- *   publish progress notes (`A2ATurnInput.progress`) as working status updates.
+ * - A streaming turn may publish progress notes (`A2ATurnInput.progress`) as working status
+ *   updates before its reply.
  * - A failed turn: blocking sends publish nothing and the HTTP layer answers with the mapped
  *   JSON-RPC error (nothing stored); streaming sends end with a failed status whose message is
  *   the same safe text. The executor never throws: the SDK would otherwise store and return a
