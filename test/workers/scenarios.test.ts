@@ -54,6 +54,17 @@ const message = (text: string, extra: Record<string, unknown> = {}) => ({
   message: { role: "user", parts: [{ kind: "text", text }], ...extra },
 });
 
+/** A `/working <seconds>` task streamed with message/stream: its events, one at a time. */
+async function streamWorking(worker: Instance, seconds: number) {
+  const body = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "message/stream",
+    params: message(`/working ${seconds}`),
+  };
+  return events(await post(worker, body));
+}
+
 const stateOf = (e: Event | undefined) =>
   (e?.result as { status?: { state?: string } } | undefined)?.status?.state;
 
@@ -93,14 +104,7 @@ describe("issue 15.2: conformance scenarios of the reference agent", () => {
 
   it("issue 15.2: /working stays working and streams progress; tasks/cancel from another request cancels it", async () => {
     const worker = instance({ LLAMON_A2A_SCENARIOS: "on" });
-    const stream = events(
-      await post(worker, {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "message/stream",
-        params: message("/working 60"),
-      }),
-    );
+    const stream = await streamWorking(worker, 60);
     const first = await stream.next();
     expect(stateOf(first)).toBe("working");
     const taskId = (first?.result as { id: string } | undefined)?.id;
@@ -128,14 +132,7 @@ describe("issue 15.2: conformance scenarios of the reference agent", () => {
 
   it("issue 15.2: tasks/resubscribe to a working task gets its snapshot, then its progress and its end", async () => {
     const worker = instance({ LLAMON_A2A_SCENARIOS: "on" });
-    const stream = events(
-      await post(worker, {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "message/stream",
-        params: message("/working 1"),
-      }),
-    );
+    const stream = await streamWorking(worker, 1);
     const taskId = ((await stream.next())?.result as { id: string } | undefined)?.id;
     const resub = await post(worker, {
       jsonrpc: "2.0",
