@@ -5,6 +5,8 @@
  */
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { instance } from "./auth-helpers.ts";
+import { versionCases } from "./version-cases.ts";
 
 type Reply = {
   id: unknown;
@@ -121,5 +123,10 @@ describe("issue 19.1: A2A-Version negotiation through the Worker", () => {
       // Served: the method runs and answers "task not found", never a version error.
       expect(body.error?.code).toBe(-32001);
     }
+  });
+
+  it("issue 19.1: accepted versions run a turn, others are refused (postgres, off)", async () => {
+    await versionCases(exports.default);
+    await versionCases(instance({ MEMORY_BACKEND: "off" }));
   });
 });
