@@ -84,7 +84,12 @@ function routeOf(verb: string, path: string, query: Record<string, string>): Rou
   }
   const task = /^\/tasks\/([^/:]+)(?::(cancel|subscribe))?$/.exec(path);
   if (task === null) return undefined;
-  const id = decodeURIComponent(task[1] ?? "");
+  let id: string;
+  try {
+    id = decodeURIComponent(task[1] ?? "");
+  } catch {
+    return undefined; // a malformed %-escape names no task
+  }
   if (task[2] === undefined && get) {
     const params: Record<string, unknown> = { id };
     if (query.historyLength !== undefined) {

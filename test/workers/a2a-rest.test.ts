@@ -146,6 +146,10 @@ describe("issue 19.4: HTTP+JSON binding", () => {
     expect(((await media.json()) as { error: { message: string } }).error.message).toContain(
       "text only",
     );
+    const malformed = await worker.fetch("https://agent.example/rest/tasks/%E0%A4%A", {
+      headers: { ...V1, ...auth },
+    });
+    expect(malformed.status).toBe(404);
     const unknown = await worker.fetch("https://agent.example/rest/nothing", {
       headers: { ...V1, ...auth },
     });
