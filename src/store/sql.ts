@@ -173,30 +173,7 @@ ON CONFLICT (agent_id, thread_id) DO UPDATE
        message_count = coalesce($5, llamon_threads.message_count),
        last_activity_at = now()`;
 
-/**
- * Compare-and-set of the thread head (R2.4): the new head is written only if the head is
- * still the checkpoint this turn started from ($6, NULL for a new thread); otherwise the
- * statement fails with SQLSTATE LLM01 and the whole batch rolls back.
- * $1 agent, $2 thread, $3 storage id, $4 new head, $5 message count or NULL, $6 expected head.
- */
-export const CAS_THREAD_HEAD = `WITH prev AS (
-  SELECT head_checkpoint_id FROM llamon_threads WHERE agent_id = $1 AND thread_id = $2 FOR UPDATE
-), ins AS (
-  INSERT INTO llamon_threads (agent_id, thread_id, storage_thread_id, head_checkpoint_id, message_count)
-  SELECT $1, $2, $3, $4, coalesce($5, 0)
-   WHERE $6::text IS NULL AND NOT EXISTS (SELECT 1 FROM prev)
-  -- No conflict target: two first turns racing on a new thread may collide on either
-  -- unique index (primary key or storage_thread_id); both mean "another turn won".
-  ON CONFLICT DO NOTHING
-  RETURNING 1
-), upd AS (
-  UPDATE llamon_threads
-     SET head_checkpoint_id = $4, message_count = coalesce($5, message_count), last_activity_at = now()
-   WHERE agent_id = $1 AND thread_id = $2 AND head_checkpoint_id IS NOT DISTINCT FROM $6
-  RETURNING 1
-)
-SELECT llamon_require((SELECT count(*) FROM ins) + (SELECT count(*) FROM upd) = 1,
-                      'llamon: the thread head moved during this turn') AS ok`;
+// The head compare-and-set of a turn's write is in thread-head-sql.ts (issue 18).
 
 /** SQLSTATE raised by llamon_require (migrations/0003). */
 export const SQLSTATE_HEAD_MOVED = "LLM01";
