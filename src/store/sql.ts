@@ -221,12 +221,15 @@ export const PRUNE_UNREFERENCED_BLOBS = `DELETE FROM checkpoint_blobs b
 
 /**
  * Append messages that left the live tail: $1 agent, $2 thread, $3 rows [{seq, message}].
- * A plain INSERT: a seq already stored is a bug (the head compare-and-set that runs first in
- * the same batch guarantees one writer per position), so it fails the whole turn.
+ * The turn writes from its head's archived count on, and the head compare-and-set that runs
+ * first in the same batch makes it the only llamon writer there. A row already at such a
+ * position belongs to no conversation: it was moved by a turn whose checkpoint lost the head
+ * to a concurrent write of another saver (issue 18), so it is replaced.
  */
 export const APPEND_TRANSCRIPT = `INSERT INTO llamon_messages (agent_id, thread_id, seq, message)
 SELECT $1, $2, x.seq, x.message
-  FROM jsonb_to_recordset($3::jsonb) AS x(seq bigint, message jsonb)`;
+  FROM jsonb_to_recordset($3::jsonb) AS x(seq bigint, message jsonb)
+ON CONFLICT (agent_id, thread_id, seq) DO UPDATE SET message = EXCLUDED.message`;
 
 /** Messages [$3, $4) of the transcript, in order: $1 agent, $2 thread, $3 from, $4 to (NULL = end). */
 export const SELECT_TRANSCRIPT = `SELECT m.message FROM llamon_messages m

@@ -200,4 +200,22 @@ describe("interop with the official PostgresSaver (issue 18)", () => {
       count: texts.length,
     });
   });
+
+  it("transcript rows left by a turn whose checkpoint lost the head to another saver do not block the thread", async () => {
+    for (let i = 1; i <= 5; i++) await runTurn(deps("io-f"), { threadId: "t", text: `hello ${i}` });
+    const tuple = await official.getTuple({ configurable: { thread_id: "io-f:t" } });
+    const archived = (tuple?.checkpoint.channel_values.archived as { messages: number } | undefined)
+      ?.messages;
+    expect(archived).toBeGreaterThan(0);
+    // What the losing branch had moved to the transcript, past the head's archived count.
+    await backend.pg.query(
+      `INSERT INTO llamon_messages (agent_id, thread_id, seq, message)
+       SELECT 'io-f', 't', s, '{"lost": true}'::jsonb FROM generate_series($1::int, $1::int + 3) AS s`,
+      [archived ?? 0],
+    );
+    for (let i = 6; i <= 7; i++) await runTurn(deps("io-f"), { threadId: "t", text: `hello ${i}` });
+    const texts = (await whole("io-f", "t")).map((m) => String(m.content));
+    expect(texts.filter((t) => t.startsWith("hello"))).toHaveLength(7);
+    expect(texts).toHaveLength(14);
+  });
 });
