@@ -201,6 +201,32 @@ describe("interop with the official PostgresSaver (issue 18)", () => {
     });
   });
 
+  it("an official write that commits while a llamon turn runs: the turn merges onto it, neither side is lost", async () => {
+    await runTurn(deps("io-g"), { threadId: "t", text: "start" });
+    // The back office writes while the turn runs: after its read, before its write.
+    let interleaved = false;
+    class Interleaved extends NeonSaver {
+      override async flushTurn(...args: Parameters<NeonSaver["flushTurn"]>): Promise<void> {
+        if (!interleaved) {
+          interleaved = true;
+          await office("io-g", "t", "office meanwhile");
+        }
+        return super.flushTurn(...args);
+      }
+    }
+    const result = await runTurn(
+      {
+        ...deps("io-g"),
+        checkpointer: new Interleaved({ db: backend.neon, agentId: "io-g", guardHead: true }),
+      },
+      { threadId: "t", text: "llamon" },
+    );
+    expect(result.merges).toBe(1);
+    const texts = (await whole("io-g", "t")).map((m) => String(m.content));
+    expect(texts.slice(2, 5)).toEqual(["office meanwhile", "office: office meanwhile", "llamon"]);
+    expect(texts).toHaveLength(6);
+  });
+
   it("transcript rows left by a turn whose checkpoint lost the head to another saver do not block the thread", async () => {
     for (let i = 1; i <= 5; i++) await runTurn(deps("io-f"), { threadId: "t", text: `hello ${i}` });
     const tuple = await official.getTuple({ configurable: { thread_id: "io-f:t" } });
