@@ -4,8 +4,8 @@
  * - `POST /`: one JSON-RPC endpoint for A2A v0.3 (`message/send`, `message/stream`,
  *   `tasks/get`, `tasks/cancel`, `tasks/resubscribe`) and v1.0 (`SendMessage`,
  *   `SendStreamingMessage`, `GetTask`, `CancelTask`, `SubscribeToTask`, `ListTasks`), routed
- *   by method name (the names of the two versions do not overlap, so the product document's
- *   body works without an `A2A-Version` header). Streams are SSE (`text/event-stream`).
+ *   by the `A2A-Version` header (version.ts: unsupported → -32009; absent → 0.3, and then
+ *   by method name, so the product document's body works as is). Streams are SSE.
  * - `GET /.well-known/agent-card.json` (and the older `/.well-known/agent.json`): the card.
  *
  * Decisions:
@@ -25,7 +25,7 @@
  *   `id: null`.
  * - The card (public: clients read it to learn how to authenticate) declares the auth scheme.
  */
-import { A2A_VERSION_HEADER, AgentCard, formatSSEErrorEvent, formatSSEEvent } from "@a2a-js/sdk";
+import { A2A_VERSION_HEADER } from "@a2a-js/sdk";
 import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
 import {
   DefaultRequestHandler,
@@ -35,43 +35,34 @@ import {
 } from "@a2a-js/sdk/server";
 import { type Context, Hono } from "hono";
 import { createLogger, type Logger } from "../log.ts";
-import type { A2AAuthConfig } from "../runtime/auth-config.ts";
 import { decodeUtf8 } from "../runtime/json-body.ts";
 import { A2AUser } from "./auth/user.ts";
 import { A2ACallContext, RequestScopedTaskStore, type TurnState } from "./call-context.ts";
-import { buildAgentCard, endpointUrl, legacyAgentCard, wantsLegacyCard } from "./card.ts";
+import { buildAgentCard } from "./card.ts";
+import { mountCardRoutes } from "./card-route.ts";
 import { TurnExecutor } from "./executor.ts";
-import { a2aGuard, refusal } from "./guard.ts";
+import { a2aGuard } from "./guard.ts";
+import { type Dispatched, mountRestRoutes } from "./rest-route.ts";
 import {
   type Dialect,
   errorResponse,
   GENERIC_INTERNAL_MESSAGE,
   type JsonRpcErrorObject,
-  type JsonRpcId,
+  legacyExtendedCardError,
   protocolError,
   RPC_CODE,
   sanitizeErrorObject,
   sdkErrorObject,
   turnErrorObject,
+  withStateNames,
 } from "./rpc-errors.ts";
+import { type Envelope, type StreamErrors, streamResponse, waitUntilOf } from "./sse.ts";
 import type { A2AAppOptions, ExecuteTurn } from "./types.ts";
 import { type ValidCall, validateRpcBody } from "./validate.ts";
+import { negotiateVersion, type VersionOutcome } from "./version.ts";
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-export const AGENT_CARD_PATHS = ["/.well-known/agent-card.json", "/.well-known/agent.json"];
-
-const SSE_RESPONSE_HEADERS = {
-  "Content-Type": "text/event-stream",
-  "Cache-Control": "no-cache",
-  "X-Accel-Buffering": "no",
-};
-
-interface Envelope {
-  jsonrpc: string;
-  id: JsonRpcId;
-  result?: unknown;
-  error?: unknown;
-}
+export { AGENT_CARD_PATHS } from "./card-route.ts";
 
 type Transport = {
   handle(
@@ -91,8 +82,10 @@ export function createA2AApp<R = undefined>(options: A2AAppOptions<R>): Hono {
   const taskStoreOption = options.taskStore;
   const taskStoreFor: (request: R) => TaskStore =
     typeof taskStoreOption === "function" ? taskStoreOption : () => taskStoreOption;
+  // The card the handler serves; its supportedInterfaces are the versions negotiated.
+  const servedCard = buildAgentCard(options.card, options.card.url ?? "/");
   const requestHandler = new DefaultRequestHandler(
-    buildAgentCard(options.card, options.card.url ?? "/"),
+    servedCard,
     new RequestScopedTaskStore(typeof taskStoreOption === "function" ? undefined : taskStoreOption),
     new TurnExecutor(options.execute as ExecuteTurn<unknown>, log),
   );
@@ -103,73 +96,77 @@ export function createA2AApp<R = undefined>(options: A2AAppOptions<R>): Hono {
   const app = new Hono();
   const guardLog = (c: Context) => options.guardLog?.(c) ?? log;
 
-  for (const path of AGENT_CARD_PATHS) {
-    app.get(path, (c) => {
-      let auth: A2AAuthConfig;
-      try {
-        auth = options.auth ? options.auth(c) : { mode: "none" };
-      } catch (error) {
-        guardLog(c).error("a2a: the agent card cannot say how to authenticate", {
-          code: "CONFIG_INVALID",
-          error: error instanceof Error ? error.message : String(error),
-        });
-        return refusal(c, error);
-      }
-      const url = options.card.url ?? endpointUrl(c.req.url, path);
-      const card = buildAgentCard(options.card, url, auth);
-      const body = wantsLegacyCard(c.req.header(A2A_VERSION_HEADER))
-        ? legacyAgentCard(card)
-        : AgentCard.toJSON(card);
-      return c.json(body as Record<string, unknown>, 200, {
-        Vary: A2A_VERSION_HEADER,
-        "Cache-Control": "public, max-age=300",
-      });
-    });
-  }
+  mountCardRoutes(app, options, guardLog);
 
-  app.post(
-    "/",
-    a2aGuard({
-      maxBodyBytes,
-      auth: options.auth,
-      rateLimit: options.rateLimit,
-      log: guardLog,
-    }),
-    async (c) => {
-      // Strict UTF-8: replacement characters would make distinct byte strings one contextId.
-      const text = decodeUtf8(await c.req.arrayBuffer());
-      if (text === undefined) {
-        const error = protocolError("v0.3", "parse", "the request body is not valid UTF-8");
-        return c.json(errorResponse(null, error));
-      }
-      const call = validateRpcBody(text);
-      if (!call.ok) return c.json(errorResponse(call.id, call.error));
-      const caller = c.get("a2aCaller");
-      const request = options.request ? options.request(c, caller) : (undefined as R);
-      const requestLog = options.requestLog ? options.requestLog(request) : log;
-      const state: TurnState | undefined =
-        call.turn === undefined
+  const guard = a2aGuard({
+    maxBodyBytes,
+    auth: options.auth,
+    rateLimit: options.rateLimit,
+    log: guardLog,
+  });
+
+  /** One call, validated and handed to the SDK: an envelope, or a stream of them. */
+  const dispatch = async (
+    c: Context,
+    text: string | undefined,
+    version: VersionOutcome,
+  ): Promise<Dispatched> => {
+    // Strict UTF-8: replacement characters would make distinct byte strings one contextId.
+    if (text === undefined) {
+      const error = protocolError("v0.3", "parse", "the request body is not valid UTF-8");
+      return { kind: "envelope", envelope: errorResponse(null, error) };
+    }
+    const call = validateRpcBody(text, version);
+    if (!call.ok) return { kind: "envelope", envelope: errorResponse(call.id, call.error) };
+    const caller = c.get("a2aCaller");
+    const request = options.request ? options.request(c, caller) : (undefined as R);
+    const requestLog = options.requestLog ? options.requestLog(request) : log;
+    const state: TurnState | undefined =
+      call.turn === undefined
+        ? undefined
+        : { ...call.turn, streaming: call.streaming, signal: c.req.raw.signal };
+    const context: ServerCallContext = new A2ACallContext<R>({
+      requestedVersion: call.dialect === "v1.0" ? "1.0" : "0.3",
+      user: new A2AUser(caller.principal, caller.authenticated),
+      request,
+      turn: state,
+      taskStore: taskStoreFor(request),
+      log: requestLog,
+    });
+    let result: Envelope | AsyncGenerator<Envelope, void, undefined>;
+    try {
+      result = await transports[call.dialect].handle(call.body, context);
+    } catch (error) {
+      const envelope = errorResponse(call.id, finalError(call, error, state, requestLog));
+      return { kind: "envelope", envelope };
+    }
+    if (!isAsyncGenerator(result)) {
+      return { kind: "envelope", envelope: finishEnvelope(result, call, state, requestLog) };
+    }
+    const errors: StreamErrors = {
+      thrown: (error) => finalError(call, error, state, requestLog),
+      failure: () =>
+        state?.failure === undefined
           ? undefined
-          : { ...call.turn, streaming: call.streaming, signal: c.req.raw.signal };
-      const context: ServerCallContext = new A2ACallContext<R>({
-        requestedVersion: call.dialect === "v1.0" ? "1.0" : "0.3",
-        user: new A2AUser(caller.principal, caller.authenticated),
-        request,
-        turn: state,
-        taskStore: taskStoreFor(request),
-        log: requestLog,
-      });
-      let result: Envelope | AsyncGenerator<Envelope, void, undefined>;
-      try {
-        result = await transports[call.dialect].handle(call.body, context);
-      } catch (error) {
-        return c.json(errorResponse(call.id, finalError(call, error, state, requestLog)));
-      }
-      if (isAsyncGenerator(result)) {
-        return streamResponse(result, call, state, requestLog, waitUntilOf(c));
-      }
-      return c.json(finishEnvelope(result, call, state, requestLog));
-    },
+          : turnErrorObject(call.dialect, state.failure.error),
+    };
+    return { kind: "stream", stream: result, id: call.id, errors };
+  };
+
+  app.post("/", guard, async (c) => {
+    const version = negotiateVersion(c.req.header(A2A_VERSION_HEADER), servedCard, "JSONRPC");
+    const out = await dispatch(c, decodeUtf8(await c.req.arrayBuffer()), version);
+    if (out.kind === "envelope") return c.json(out.envelope);
+    return streamResponse(out.stream, out.id, out.errors, waitUntilOf(c));
+  });
+
+  // HTTP+JSON (rest-route.ts): the same guard, the same handler, the same memory.
+  mountRestRoutes(app, guard, (c, body, method) =>
+    dispatch(
+      c,
+      JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: body }),
+      negotiateVersion(c.req.header(A2A_VERSION_HEADER), servedCard, "HTTP+JSON"),
+    ),
   );
 
   app.onError((error, c) => {
@@ -214,7 +211,9 @@ function logInternal(error: JsonRpcErrorObject, call: ValidCall, log: Logger): J
       error: error.message,
     });
   }
-  return sanitizeErrorObject(error);
+  return sanitizeErrorObject(
+    withStateNames(call.dialect, legacyExtendedCardError(call.method, error)),
+  );
 }
 
 function finishEnvelope(
@@ -229,65 +228,4 @@ function finishEnvelope(
       ? turnErrorObject(call.dialect, state.failure.error)
       : logInternal(envelope.error as JsonRpcErrorObject, call, log);
   return { jsonrpc: "2.0", id: envelope.id, error };
-}
-
-/** The Worker's `ctx.waitUntil` when running in workerd; undefined elsewhere (Node tests). */
-function waitUntilOf(c: Context): ((promise: Promise<unknown>) => void) | undefined {
-  try {
-    const ctx = c.executionCtx;
-    return (promise) => ctx.waitUntil(promise);
-  } catch {
-    return undefined;
-  }
-}
-
-async function streamResponse(
-  stream: AsyncGenerator<Envelope, void, undefined>,
-  call: ValidCall,
-  state: TurnState | undefined,
-  log: Logger,
-  waitUntil: ((promise: Promise<unknown>) => void) | undefined,
-): Promise<Response> {
-  let first: IteratorResult<Envelope, void>;
-  try {
-    first = await stream.next();
-  } catch (error) {
-    // Nothing was streamed yet: a plain JSON-RPC error (both SDK clients read it).
-    return Response.json(errorResponse(call.id, finalError(call, error, state, log)));
-  }
-  if (first.done && state?.failure !== undefined) {
-    return Response.json(
-      errorResponse(call.id, turnErrorObject(call.dialect, state.failure.error)),
-    );
-  }
-  const encoder = new TextEncoder();
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      if (first.done) controller.close();
-      else controller.enqueue(encoder.encode(formatSSEEvent(first.value)));
-    },
-    async pull(controller) {
-      try {
-        const next = await stream.next();
-        if (next.done) controller.close();
-        else controller.enqueue(encoder.encode(formatSSEEvent(next.value)));
-      } catch (error) {
-        const envelope = errorResponse(call.id, finalError(call, error, state, log));
-        controller.enqueue(encoder.encode(formatSSEErrorEvent(envelope)));
-        controller.close();
-      }
-    },
-    cancel() {
-      // The client went away. Keep consuming the events so the SDK still records how the
-      // task ends (the turn itself is aborted through the request's signal where the runtime
-      // provides one); otherwise the stored task would stay "working" for ever.
-      const rest = (async () => {
-        for await (const _event of stream) {
-          // drained
-        }
-      })().catch(() => undefined);
-      waitUntil?.(rest);
-    },
-  });
-  return new Response(body, { status: 200, headers: SSE_RESPONSE_HEADERS });
 }

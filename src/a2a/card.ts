@@ -20,6 +20,7 @@
 import type { AgentCard, AgentExtension, SecurityScheme } from "@a2a-js/sdk";
 import { duplicateInterfacesForLegacy } from "@a2a-js/sdk/compat/v0_3";
 import type { A2AAuthConfig } from "../runtime/auth-config.ts";
+import { REST_PATH } from "./rest-route.ts";
 import type { A2ACardOptions } from "./types.ts";
 
 const TEXT_MODES = ["text/plain"];
@@ -98,7 +99,16 @@ export function buildAgentCard(
     description: options.description,
     version: options.version,
     supportedInterfaces: duplicateInterfacesForLegacy(
-      [{ url, protocolBinding: "JSONRPC", tenant: "", protocolVersion: "1.0" }],
+      [
+        { url, protocolBinding: "JSONRPC", tenant: "", protocolVersion: "1.0" },
+        // The HTTP+JSON binding (rest-route.ts), 1.0 only, under the same mount.
+        {
+          url: `${url.replace(/\/$/, "")}${REST_PATH}`,
+          protocolBinding: "HTTP+JSON",
+          tenant: "",
+          protocolVersion: "1.0",
+        },
+      ],
       ["JSONRPC"],
     ),
     provider: options.provider,

@@ -11,6 +11,8 @@
  *   running the turn after its response anyway (no waitUntil here).
  * - Streaming sends: a working Task first (the client learns taskId/contextId at once), then
  *   the "reply" artifact and the completed status.
+ * - A streaming turn may publish progress notes (`A2ATurnInput.progress`) as working status
+ *   updates before its reply.
  * - A failed turn: blocking sends publish nothing and the HTTP layer answers with the mapped
  *   JSON-RPC error (nothing stored); streaming sends end with a failed status whose message is
  *   the same safe text. The executor never throws: the SDK would otherwise store and return a
@@ -117,6 +119,15 @@ export class TurnExecutor implements AgentExecutor {
       text: state?.text ?? textOf(user),
     };
     if (state?.hasHistory) input.history = state.history;
+    if (ctx.task !== undefined) input.continuesTask = true;
+    if (streaming) {
+      input.progress = (text) => {
+        if (entry.canceled) return;
+        const note = agentMessage(taskId, contextId, text);
+        const status = { state: TaskState.TASK_STATE_WORKING, message: note, timestamp: now() };
+        bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status, metadata: undefined }));
+      };
+    }
     const history = ctx.task !== undefined ? [...ctx.task.history] : [user];
     const entry: Running = { contextId, controller: new AbortController(), canceled: false };
     const onClientGone = () => entry.controller.abort(state?.signal?.reason);

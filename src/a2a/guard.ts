@@ -81,6 +81,8 @@ const JSON_TYPE_RE = /^application\/(?:[a-z0-9.+-]+\+)?json\s*(?:;.*)?$/i;
 
 function requireJson(): MiddlewareHandler {
   return async (c, next) => {
+    // GET calls of the HTTP+JSON binding carry no body, so nothing to type.
+    if (c.req.method === "GET" || c.req.method === "HEAD") return next();
     const type = c.req.header("content-type");
     if (type === undefined || !JSON_TYPE_RE.test(type.trim())) {
       const got = type === undefined ? "no Content-Type" : `Content-Type ${type.slice(0, 80)}`;

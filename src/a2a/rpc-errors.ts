@@ -11,6 +11,7 @@
  */
 
 import { LegacyA2AError, LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
+import { type A2AError, ContentTypeNotSupportedError, toJsonRpcError } from "@a2a-js/sdk/errors";
 import { JsonRpcTransportHandler } from "@a2a-js/sdk/server";
 import type { ErrorCode } from "../errors.ts";
 import {
@@ -71,6 +72,36 @@ export function protocolError(
   }
 }
 
+/**
+ * A v1.0 error of `@a2a-js/sdk/errors` (VersionNotSupportedError, ContentTypeNotSupportedError)
+ * as a JSON-RPC error object: its own code (-32009, -32005) and a `google.rpc.ErrorInfo`.
+ * Those errors exist only since v1.0, so both dialects answer them in this shape (v0.3
+ * defines -32005 with the same code, and clients of either read `code`).
+ */
+export function a2aErrorObject(error: A2AError): JsonRpcErrorObject {
+  return toJsonRpcError(error);
+}
+
+/** -32005 ContentTypeNotSupportedError in the shape of `dialect` (both versions define it). */
+export function contentTypeNotSupported(dialect: Dialect, message: string): JsonRpcErrorObject {
+  return dialect === "v1.0"
+    ? a2aErrorObject(new ContentTypeNotSupportedError(message))
+    : sdkErrorObject(dialect, new LegacyA2AError(-32005, message));
+}
+
+/**
+ * v0.3 defines AuthenticatedExtendedCardNotConfiguredError (-32007) as the answer of
+ * `agent/getAuthenticatedExtendedCard` when there is no extended card; the SDK answers that
+ * method with UnsupportedOperation (-32004), which is the v1.0 answer to GetExtendedAgentCard.
+ */
+export function legacyExtendedCardError(
+  method: string,
+  error: JsonRpcErrorObject,
+): JsonRpcErrorObject {
+  if (method !== "agent/getAuthenticatedExtendedCard" || error.code !== -32004) return error;
+  return sdkErrorObject("v0.3", LegacyA2AError.authenticatedExtendedCardNotConfigured());
+}
+
 export interface TurnFailure {
   code: number;
   message: string;
@@ -115,6 +146,44 @@ export function turnErrorObject(dialect: Dialect, error: unknown): JsonRpcErrorO
 export function sanitizeErrorObject(error: JsonRpcErrorObject): JsonRpcErrorObject {
   if (error.code !== RPC_CODE.INTERNAL_ERROR) return error;
   return { code: error.code, message: GENERIC_INTERNAL_MESSAGE };
+}
+
+const STATE_NAMES: Readonly<Record<Dialect, readonly string[]>> = {
+  "v0.3": [
+    "unknown",
+    "submitted",
+    "working",
+    "completed",
+    "failed",
+    "canceled",
+    "input-required",
+    "rejected",
+    "auth-required",
+  ],
+  "v1.0": [
+    "TASK_STATE_UNSPECIFIED",
+    "TASK_STATE_SUBMITTED",
+    "TASK_STATE_WORKING",
+    "TASK_STATE_COMPLETED",
+    "TASK_STATE_FAILED",
+    "TASK_STATE_CANCELED",
+    "TASK_STATE_INPUT_REQUIRED",
+    "TASK_STATE_REJECTED",
+    "TASK_STATE_AUTH_REQUIRED",
+  ],
+};
+
+/**
+ * The SDK writes a task state into its messages as the v1 enum number ("is in a terminal
+ * state (3)"), which a v0.3 client cannot read. The number becomes the state's name in the
+ * dialect spoken: `completed` for v0.3, `TASK_STATE_COMPLETED` for v1.0.
+ */
+export function withStateNames(dialect: Dialect, error: JsonRpcErrorObject): JsonRpcErrorObject {
+  const message = error.message.replace(/\b(state) \((\d)\)/g, (whole, word: string, n: string) => {
+    const name = STATE_NAMES[dialect][Number(n)];
+    return name === undefined ? whole : `${word} (${name})`;
+  });
+  return message === error.message ? error : { ...error, message };
 }
 
 export function errorResponse(id: JsonRpcId, error: JsonRpcErrorObject): JsonRpcErrorResponse {

@@ -31,6 +31,14 @@ import { ANONYMOUS_PRINCIPAL, threadKey } from "../runtime/thread-keys.ts";
 import { assertAgentId } from "../store/thread-key.ts";
 import { principalOf } from "./auth/user.ts";
 import { MAX_ID_CHARS } from "./schemas.ts";
+import {
+  listTasksResponse,
+  normaliseTimestamp,
+  type TaskListPage,
+  type TaskListQuery,
+  type TaskListRow,
+  taskListQuery,
+} from "./task-list-query.ts";
 
 /** The storage a KvTaskStore needs; Durable Object storage fits it directly. */
 export interface KvBackend {
@@ -39,9 +47,23 @@ export interface KvBackend {
    * `threadId`: the thread key of the conversation the task belongs to (its owner and
    * contextId; a backend may index the task there for erasure).
    */
-  put(key: string, value: unknown, meta?: { threadId: string }): Promise<void>;
-  /** Optional: entries whose key starts with `prefix`. Only `ListTasks` needs it. */
+  put(key: string, value: unknown, meta?: TaskMeta): Promise<void>;
+  /**
+   * Optional: one page of `owner`'s tasks, filtered and ordered (task-list-query.ts). The
+   * Worker's backend answers it in one round trip; ListTasks prefers it over `list`.
+   */
+  query?(owner: string, query: TaskListQuery): Promise<TaskListPage>;
+  /** Optional: entries whose key starts with `prefix` (ListTasks by scanning, in tests). */
   list?(prefix: string): Promise<Iterable<readonly [string, unknown]>>;
+}
+
+/** What a backend may index a saved task by (its owner's list, its conversation). */
+export interface TaskMeta {
+  /** The thread key of the task's conversation (its owner and contextId). */
+  readonly threadId: string;
+  readonly owner: string;
+  /** The row of the owner's task list (record = the value put). */
+  readonly row: TaskListRow;
 }
 
 /** A KvBackend in memory (tests; one isolate only). Values are copied like real storage. */
@@ -111,14 +133,35 @@ export class KvTaskStore implements TaskStore {
         `task ${task.id} is ${bytes} bytes as JSON; the task store accepts at most ${this.maxTaskBytes}`,
       );
     }
-    await this.kv.put(this.keyOf(task.id), value, { threadId: threadKey(owner, task.contextId) });
+    const key = this.keyOf(task.id);
+    await this.kv.put(key, value, {
+      threadId: threadKey(owner, task.contextId),
+      owner,
+      row: {
+        key,
+        contextId: task.contextId,
+        state: task.status?.state ?? 0,
+        timestamp: normaliseTimestamp(task.status?.timestamp),
+        record: value,
+      },
+    });
   }
 
   /**
-   * ListTasks: reads every task of this agent, keeps the caller's, and filters/paginates like
-   * the SDK's in-memory store (same page tokens). Cost grows with the number of stored tasks.
+   * ListTasks: the caller's page from the backend's query (one round trip), else by reading
+   * every task of this agent and keeping the caller's (a backend that can only scan).
    */
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+    if (this.kv.query !== undefined) {
+      const query = taskListQuery(params, (taskId) => this.keyOf(taskId));
+      const page = await this.kv.query(principalOf(context), query);
+      const tasks: Task[] = [];
+      for (const value of page.values) {
+        const record = decode(value);
+        if (record !== undefined) tasks.push(record.task);
+      }
+      return listTasksResponse(params, tasks, page);
+    }
     if (this.kv.list === undefined) {
       throw LegacyA2AError.unsupportedOperation(
         "ListTasks (this task store's backend cannot list keys)",
@@ -145,7 +188,8 @@ function encode(task: Task, owner: string): string {
   return JSON.stringify(record);
 }
 
-function decode(value: unknown, taskId: string): { task: Task; owner: string } | undefined {
+/** A stored record; `taskId`, when given, must be the record's task id. */
+function decode(value: unknown, taskId?: string): { task: Task; owner: string } | undefined {
   if (typeof value !== "string") return undefined;
   let parsed: unknown;
   try {
@@ -160,7 +204,7 @@ function decode(value: unknown, taskId: string): { task: Task; owner: string } |
   }
   if (record.owner !== undefined && typeof record.owner !== "string") return undefined;
   const task = Task.fromJSON(record.task);
-  if (task.id !== taskId) return undefined;
+  if (taskId !== undefined && task.id !== taskId) return undefined;
   return { task, owner: record.owner ?? ANONYMOUS_PRINCIPAL };
 }
 

@@ -24,6 +24,8 @@ export interface A2ATurnInput {
   messageId: string;
   /** The A2A task this turn answers (new per message unless the client named one). */
   taskId: string;
+  /** True when the message continues a stored task (it named an `input-required` one). */
+  continuesTask?: boolean;
   /** The text parts of the user message joined with "\n" (non-text parts are ignored). */
   text: string;
   /**
@@ -31,6 +33,11 @@ export interface A2ATurnInput {
    * is checked here; the seed rules are applied by the turn. Absent when the client sent none.
    */
   history?: unknown;
+  /**
+   * Streams a progress note to the client while the turn runs (a `working` status update
+   * carrying `text`); only streaming sends publish it, blocking sends ignore it.
+   */
+  progress?: (text: string) => void;
 }
 
 export interface A2ATurnOutput {

@@ -15,12 +15,15 @@ import { seedInputProblem } from "../memory/seed.ts";
 import { parseJsonText } from "../runtime/json-body.ts";
 import { zodIssueLines } from "../zod-issues.ts";
 import {
+  a2aErrorObject,
+  contentTypeNotSupported,
   type Dialect,
   type JsonRpcErrorObject,
   type JsonRpcId,
   protocolError,
 } from "./rpc-errors.ts";
 import { MAX_MESSAGE_TEXT_CHARS, methodSpec } from "./schemas.ts";
+import type { VersionOutcome } from "./version.ts";
 
 export interface TurnRequest {
   /** The text parts joined with "\n". */
@@ -71,7 +74,14 @@ function issueMessage(error: z.ZodError): string {
   return zodIssueLines([issue], { prefix: ["params"] })[0] ?? "params are invalid";
 }
 
-export function validateRpcBody(raw: string): ValidCall | InvalidCall {
+/**
+ * `version`: the negotiated `A2A-Version` (version.ts); default: no header (0.3, method
+ * names decide the dialect).
+ */
+export function validateRpcBody(
+  raw: string,
+  version: VersionOutcome = { ok: true, version: "0.3", dialect: "v0.3", explicit: false },
+): ValidCall | InvalidCall {
   const json = parseJsonText(raw);
   if (!json.ok) {
     // Too deep: valid JSON, but no request we accept (and the SDK's conversions recurse).
@@ -104,7 +114,12 @@ export function validateRpcBody(raw: string): ValidCall | InvalidCall {
   }
   const id: JsonRpcId = hasId ? (parsed.id as JsonRpcId) : null;
   const { method } = parsed;
-  const dialect: Dialect = isV1JsonRpcMethod(method) ? "v1.0" : "v0.3";
+  if (!version.ok) return fail(id, a2aErrorObject(version.error));
+  const dialect: Dialect = version.explicit
+    ? version.dialect
+    : isV1JsonRpcMethod(method)
+      ? "v1.0"
+      : "v0.3";
   if (parsed.jsonrpc !== "2.0") {
     return fail(id, protocolError(dialect, "invalidRequest", 'jsonrpc must be exactly "2.0"'));
   }
@@ -117,6 +132,18 @@ export function validateRpcBody(raw: string): ValidCall | InvalidCall {
         ? `${method.slice(0, MAX_ECHOED_METHOD_CHARS)}…`
         : method;
     return fail(id, protocolError(dialect, "methodNotFound", shown));
+  }
+  const methodDialect: Dialect = isV1JsonRpcMethod(method) ? "v1.0" : "v0.3";
+  if (methodDialect !== dialect) {
+    const other = methodDialect === "v1.0" ? "1.0" : "0.3";
+    return fail(
+      id,
+      protocolError(
+        dialect,
+        "methodNotFound",
+        `${method} is not a method of A2A ${version.ok ? version.version : ""}; it is A2A ${other}'s (send A2A-Version: ${other})`,
+      ),
+    );
   }
   const spec = methodSpec(method);
   if (parsed.params === undefined && !spec.paramsOptional) {
@@ -138,20 +165,31 @@ export function validateRpcBody(raw: string): ValidCall | InvalidCall {
     if (typeof turn === "string") {
       return fail(id, protocolError(dialect, "invalidParams", turn));
     }
+    if ("code" in turn) return fail(id, turn);
     call.turn = turn;
   }
   return call;
 }
 
 /** Fills messageId / blocking and extracts the turn; returns an error message when invalid. */
-function normaliseSend(params: Record<string, unknown>, dialect: Dialect): TurnRequest | string {
+function normaliseSend(
+  params: Record<string, unknown>,
+  dialect: Dialect,
+): TurnRequest | JsonRpcErrorObject | string {
   const message = params.message as Record<string, unknown>;
   const parts = message.parts as Record<string, unknown>[];
   const texts =
     dialect === "v0.3"
       ? parts.filter((p) => p.kind === "text").map((p) => p.text as string)
       : parts.filter((p) => typeof p.text === "string").map((p) => p.text as string);
-  if (texts.length === 0) return "params.message.parts must contain at least one text part";
+  if (texts.length === 0) {
+    // Only media types this agent does not accept (its input modes are text/plain): the
+    // spec's ContentTypeNotSupportedError (-32005), in both versions.
+    return contentTypeNotSupported(
+      dialect,
+      `this agent accepts text only (input mode text/plain); the message has ${describeParts(parts, dialect)}`,
+    );
+  }
   const text = texts.join("\n");
   if (text.trim() === "") return "params.message.parts must contain non-empty text";
   if (text.length > MAX_MESSAGE_TEXT_CHARS) {
@@ -172,6 +210,26 @@ function normaliseSend(params: Record<string, unknown>, dialect: Dialect): TurnR
   const seedProblem = hasHistory ? seedInputProblem(metadata.history) : undefined;
   if (seedProblem !== undefined) return seedProblem;
   return { text, history: hasHistory ? metadata.history : undefined, hasHistory };
+}
+
+const MAX_DESCRIBED_PARTS = 4;
+
+/** "a file part (image/png), a data part" — what the message carried instead of text. */
+function describeParts(parts: Record<string, unknown>[], dialect: Dialect): string {
+  const shown = parts.slice(0, MAX_DESCRIBED_PARTS).map((part) => {
+    const kind =
+      dialect === "v0.3"
+        ? String(part.kind).slice(0, 16)
+        : (["raw", "url", "data"].find((k) => part[k] !== undefined) ?? "unknown");
+    const file = part.file as Record<string, unknown> | undefined;
+    const type = dialect === "v0.3" ? file?.mimeType : part.mediaType;
+    return typeof type === "string" && type !== ""
+      ? `a ${kind} part (${type.slice(0, 64)})`
+      : `a ${kind} part`;
+  });
+  const more =
+    parts.length > MAX_DESCRIBED_PARTS ? ` and ${parts.length - MAX_DESCRIBED_PARTS} more` : "";
+  return `${shown.join(", ")}${more}`;
 }
 
 function fail(id: JsonRpcId, error: JsonRpcErrorObject): InvalidCall {

@@ -9,8 +9,10 @@
  * - DELETE `/:contextId?principal=…`: erase everything of that conversation (right to be
  *   forgotten); the same contextId of another principal is untouched.
  *   `principal` defaults to `anonymous` (A2A_AUTH=none, and conversations stored before).
+ * - GET / DELETE `/api/v1/memory/thread?context_id=…&principal=…`: the same two for any
+ *   contextId, including `.` and `..`, which a URL path cannot carry (dot segments resolve).
  */
-import type { Hono } from "hono";
+import type { Context, Hono } from "hono";
 import { currentSkills } from "../agent/define.ts";
 import { registeredAgent } from "../agent/registry.ts";
 import type { RequestContext } from "../runtime/context.ts";
@@ -58,9 +60,11 @@ function principalParam(raw: string | undefined): string | undefined {
 
 /** The conversation a route addresses: (principal, contextId), principal default anonymous. */
 function addressed(c: {
-  req: { param(name: string): string; query(name: string): string | undefined };
+  req: { param(name: string): string | undefined; query(name: string): string | undefined };
 }) {
-  const contextId = contextIdParam(c.req.param("contextId"));
+  // `/threads/:contextId`, or `/thread?context_id=` for any contextId: the dot segments `.`
+  // and `..` never reach a route as a path segment (URLs resolve them, %2E%2E included).
+  const contextId = contextIdParam(c.req.param("contextId") ?? c.req.query("context_id") ?? "");
   const principal = principalParam(c.req.query("principal")) ?? ANONYMOUS_PRINCIPAL;
   return { principal, contextId, threadId: threadKey(principal, contextId) };
 }
@@ -86,7 +90,14 @@ export function registerThreadRoutes(app: Hono<AppEnv>): void {
     return c.json({ agent_id: ctx.agentId, ...page });
   });
 
-  app.get("/memory/threads/:contextId", async (c) => {
+  app.get("/memory/threads/:contextId", (c) => showThread(c));
+  app.get("/memory/thread", (c) => showThread(c));
+  app.delete("/memory/threads/:contextId", (c) => deleteThread(c));
+  app.delete("/memory/thread", (c) => deleteThread(c));
+}
+
+async function showThread(c: Context<AppEnv>) {
+  {
     const { principal, contextId, threadId } = addressed(c);
     const ctx = requestContextOf(c);
     const { agentId } = ctx;
@@ -115,9 +126,11 @@ export function registerThreadRoutes(app: Hono<AppEnv>): void {
       registry: stored.registry,
       ...view,
     });
-  });
+  }
+}
 
-  app.delete("/memory/threads/:contextId", async (c) => {
+async function deleteThread(c: Context<AppEnv>) {
+  {
     const { principal, contextId, threadId } = addressed(c);
     const ctx = requestContextOf(c);
     const { tasksErased } = await eraseThread(ctx, storageBackend(ctx), threadId);
@@ -128,5 +141,5 @@ export function registerThreadRoutes(app: Hono<AppEnv>): void {
       erased: true,
       tasks_erased: tasksErased,
     });
-  });
+  }
 }

@@ -22,7 +22,13 @@ import {
 import type { MemoryBackend } from "../memory/config.ts";
 import type { RequestContext } from "../runtime/context.ts";
 import { threadIndexObjectName, threadObjectName, threadsObject } from "../runtime/objects.ts";
-import { decodeThreadKey, type KeyScope, principalKeyScope } from "../runtime/thread-keys.ts";
+import {
+  decodeThreadKey,
+  type KeyScope,
+  MAX_CONTEXT_ID_CHARS,
+  MAX_PRINCIPAL_CHARS,
+  principalKeyScope,
+} from "../runtime/thread-keys.ts";
 import { readThreadMessages } from "../store/delta.ts";
 import { NeonSaver } from "../store/neon-saver.ts";
 import { LIST_THREADS, SELECT_THREAD_ROW } from "../store/sql.ts";
@@ -99,6 +105,28 @@ export function encodeCursor(key: CursorKey): string {
   return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
 }
 
+/**
+ * A microsecond UTC timestamp that names a real instant (a forged "2024-13-45T99:…" would
+ * reach the database and fail there, as a 5xx instead of the client's 400).
+ */
+function realTimestamp(text: string): boolean {
+  const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3})\d{3}Z$/.exec(text);
+  if (match === null) return false;
+  const ms = Date.parse(`${match[1]}Z`);
+  return !Number.isNaN(ms) && new Date(ms).toISOString() === `${match[1]}Z`;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Within a thread key's length, well-formed UTF-16, and no NUL (which Postgres text refuses). */
+function plausibleThreadKey(text: string): boolean {
+  return (
+    text.length <= MAX_PRINCIPAL_CHARS + MAX_CONTEXT_ID_CHARS + 2 &&
+    !text.includes("\u0000") &&
+    !LONE_SURROGATE.test(text)
+  );
+}
+
 /** The cursor's key, or undefined when it is not one of ours. */
 export function decodeCursor(cursor: string): CursorKey | undefined {
   try {
@@ -109,8 +137,9 @@ export function decodeCursor(cursor: string): CursorKey | undefined {
       Array.isArray(value) &&
       value.length === 2 &&
       typeof value[0] === "string" &&
-      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(value[0]) &&
-      typeof value[1] === "string"
+      realTimestamp(value[0]) &&
+      typeof value[1] === "string" &&
+      plausibleThreadKey(value[1])
     ) {
       return { at: value[0], id: value[1] };
     }

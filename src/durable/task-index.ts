@@ -6,13 +6,15 @@
 import type { Env } from "../runtime/env.ts";
 import { taskRecordObjectName, threadsObject } from "../runtime/objects.ts";
 import type { TaskRecordHost } from "./kv-slot.ts";
+import type { TaskListHost } from "./task-list.ts";
 
 /** Storage keys of the index (the task-store keys follow the prefix). */
 export const TASK_INDEX_PREFIX = "task-index:";
 
 /** What the Worker asks the conversation's object about its tasks. */
 export interface TaskIndexHost {
-  indexTask(key: string): Promise<void>;
+  /** `listObject`: the task list object that also holds the record (task-list.ts). */
+  indexTask(key: string, listObject?: string): Promise<void>;
   eraseTasks(): Promise<number>;
 }
 
@@ -22,9 +24,12 @@ export class TaskIndex implements TaskIndexHost {
     private readonly env: Env,
   ) {}
 
-  /** Remember that the task record `key` belongs to this conversation. */
-  async indexTask(key: string): Promise<void> {
-    await this.storage.put(`${TASK_INDEX_PREFIX}${key}`, 1);
+  /**
+   * Remember that the task record `key` belongs to this conversation (the value names the
+   * task list object holding its copy; 1 in entries made before task lists existed).
+   */
+  async indexTask(key: string, listObject?: string): Promise<void> {
+    await this.storage.put(`${TASK_INDEX_PREFIX}${key}`, listObject ?? 1);
   }
 
   /**
@@ -35,6 +40,20 @@ export class TaskIndex implements TaskIndexHost {
     const indexed = await this.storage.list({ prefix: TASK_INDEX_PREFIX });
     if (indexed.size === 0) return 0;
     let erased = 0;
+    const listed = new Map<string, string[]>();
+    for (const [name, listObject] of indexed) {
+      if (typeof listObject !== "string") continue;
+      const keys = listed.get(listObject) ?? [];
+      keys.push(name.slice(TASK_INDEX_PREFIX.length));
+      listed.set(listObject, keys);
+    }
+    for (const [listObject, keys] of listed) {
+      await threadsObject<TaskListHost>(
+        this.env,
+        listObject,
+        "erasing task records",
+      ).deleteTaskRows(keys);
+    }
     for (const name of indexed.keys()) {
       const key = name.slice(TASK_INDEX_PREFIX.length);
       const record = threadsObject<TaskRecordHost>(

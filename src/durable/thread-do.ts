@@ -6,6 +6,7 @@
  * |-----------------------------|-----------------------------------|-------------------------------------|
  * | `thread:<agent>:<context>`  | conversation.ts (+ task-index.ts) | turn, inspect, erase, summarize, threadState, backend; indexTask, eraseTasks |
  * | `index:<agent>`             | thread-index.ts                   | noteThread, dropThread, listThreads |
+ * | `tasks:<agent>:<principal>` | task-list.ts                      | upsertTaskRow, queryTasks, deleteTaskRows |
  * | `task:<key>`, `settings:<agent>` | kv-slot.ts                   | kvGet, kvPut, kvDelete              |
  *
  * One class, so objects and data stored by earlier releases keep working without a
@@ -14,6 +15,7 @@
  * role interface (`implements`), so the compiler checks every RPC a caller makes.
  */
 import { DurableObject } from "cloudflare:workers";
+import type { TaskListPage, TaskListQuery, TaskListRow } from "../a2a/task-list-query.ts";
 import type {
   ThreadIndexHost as AdminThreadIndexHost,
   InspectedThread,
@@ -32,6 +34,7 @@ import type { PersistentMemory } from "../store/persistent-memory.ts";
 import { Conversation, type ThreadState } from "./conversation.ts";
 import { KvSlot, type TaskRecordHost } from "./kv-slot.ts";
 import { TaskIndex, type TaskIndexHost } from "./task-index.ts";
+import { TaskList, type TaskListHost } from "./task-list.ts";
 import { type IndexedThread, ThreadIndex, type ThreadIndexHost } from "./thread-index.ts";
 
 export { durableObjectSqlite, type ThreadState } from "./conversation.ts";
@@ -46,12 +49,14 @@ export class ThreadDO
     ThreadIndexHost,
     AdminThreadIndexHost,
     TaskRecordHost,
+    TaskListHost,
     SettingsHost
 {
   private conversationRole: Conversation | undefined;
   private threadIndexRole: ThreadIndex | undefined;
   private taskIndexRole: TaskIndex | undefined;
   private kvRole: KvSlot | undefined;
+  private taskListRole: TaskList | undefined;
 
   private get conversation(): Conversation {
     this.conversationRole ??= new Conversation(this.ctx, this.env);
@@ -71,6 +76,11 @@ export class ThreadDO
   private get kv(): KvSlot {
     this.kvRole ??= new KvSlot(this.ctx.storage);
     return this.kvRole;
+  }
+
+  private get taskList(): TaskList {
+    this.taskListRole ??= new TaskList(this.ctx.storage);
+    return this.taskListRole;
   }
 
   describe(): { sqlite: boolean } {
@@ -120,8 +130,8 @@ export class ThreadDO
     return this.conversation.threadState(agentId, threadId);
   }
 
-  indexTask(key: string): Promise<void> {
-    return this.taskIndex.indexTask(key);
+  indexTask(key: string, listObject?: string): Promise<void> {
+    return this.taskIndex.indexTask(key, listObject);
   }
 
   eraseTasks(): Promise<number> {
@@ -144,6 +154,20 @@ export class ThreadDO
     scope?: KeyScope,
   ): Promise<{ threads: IndexedThread[]; more: boolean }> {
     return this.threadIndex.listThreads(cursor, limit, scope);
+  }
+
+  // ---- a principal's task list (`tasks:<agent>:<principal>`) ----------------------------
+
+  upsertTaskRow(row: TaskListRow): Promise<void> {
+    return this.taskList.upsertTaskRow(row);
+  }
+
+  queryTasks(query: TaskListQuery): Promise<TaskListPage> {
+    return this.taskList.queryTasks(query);
+  }
+
+  deleteTaskRows(keys: string[]): Promise<void> {
+    return this.taskList.deleteTaskRows(keys);
   }
 
   // ---- key/value slots (`task:<key>`, `settings:<agent>`) --------------------------------

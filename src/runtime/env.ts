@@ -43,6 +43,13 @@ const envSchema = z.looseObject({
   MEMORY_DB_TIMEOUT_MS: dbTimeoutSchema,
   /** Who may call over A2A (runtime/auth-config.ts checks the combination). */
   ...a2aAuthEnvShape,
+  /** The reference agent's conformance scenarios (worker/scenarios.ts). */
+  LLAMON_A2A_SCENARIOS: z
+    .enum(["on", "input-required", "off", ""], {
+      error: 'must be "on", "input-required" or "off"',
+    })
+    .optional()
+    .transform((v) => (v === "on" || v === "input-required" ? v : "off")),
   /** The period (seconds) of the A2A_RATE_LIMITER binding, for Retry-After: 10 or 60. */
   A2A_RATE_LIMIT_PERIOD_SECONDS: z
     .union([z.literal("10"), z.literal("60"), z.literal(10), z.literal(60), z.literal("")], {

@@ -8,6 +8,7 @@
  * | conversation  | `thread:<agent>:<context>`    | the turn lock, the thread (in_memory/sqlite), the task index of the conversation |
  * | thread index  | `index:<agent>`               | the agent's conversation list (object backends) |
  * | task record   | `task:<task-store key>`       | one A2A task record                        |
+ * | task list     | `tasks:<agent>:<principal>`   | a copy of each of the principal's task records, for ListTasks |
  * | settings      | `settings:<agent>`            | the run-time MemoryConfig layer (object backends) |
  *
  * These names are stored data: objects created by earlier releases are found under them, so
@@ -17,12 +18,13 @@
 import { LlamonError } from "../errors.ts";
 import type { Env, ObjectNamespace } from "./env.ts";
 
-export type ObjectRole = "conversation" | "thread_index" | "task_record" | "settings";
+export type ObjectRole = "conversation" | "thread_index" | "task_record" | "task_list" | "settings";
 
 const PREFIX: Record<ObjectRole, string> = {
   conversation: "thread:",
   thread_index: "index:",
   task_record: "task:",
+  task_list: "tasks:",
   settings: "settings:",
 };
 
@@ -39,6 +41,11 @@ export function threadIndexObjectName(agentId: string): string {
 /** The object holding one A2A task record, by its task-store key (`a2a-task:<agent>:<task>`). */
 export function taskRecordObjectName(key: string): string {
   return `${PREFIX.task_record}${key}`;
+}
+
+/** The object listing one principal's A2A tasks of an agent (ListTasks). */
+export function taskListObjectName(agentId: string, principal: string): string {
+  return `${PREFIX.task_list}${agentId}:${principal}`;
 }
 
 /** The object holding an agent's run-time settings (object backends). */

@@ -47,7 +47,6 @@ import { checkpointTarget, listQuery, ROOT_NS } from "./saver-target.ts";
 import { assembleTuple, serializeBlobs } from "./saver-tuple.ts";
 import {
   APPEND_TRANSCRIPT,
-  CAS_THREAD_HEAD,
   DELETE_MEMORY_KEYS,
   DELETE_THREAD,
   DELETE_THREAD_MEMORY,
@@ -60,7 +59,6 @@ import {
   PRUNE_OLDER_WRITES,
   PRUNE_UNREFERENCED_BLOBS,
   SELECT_DELTA_HISTORY,
-  SELECT_MEMORY_ROWS,
   SELECT_RECALL,
   SELECT_TRANSCRIPT,
   SELECT_TUPLE,
@@ -70,6 +68,13 @@ import {
   UPSERT_MEMORY,
   UPSERT_WRITES,
 } from "./sql.ts";
+import {
+  CAS_CHECKPOINT_HEAD,
+  DROP_GONE_THREAD_ROWS,
+  LOCK_THREAD,
+  SELECT_LIVE_MEMORY_ROWS,
+  SELECT_THREAD_GONE,
+} from "./thread-head-sql.ts";
 import {
   assertAgentId,
   assertThreadId,
@@ -176,6 +181,8 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess, 
   private readonly loadedMemory = new Map<string, MemoryRows>();
   private readonly staged = new Map<string, StagedMemory>();
   private readonly stagedTranscript = new Map<string, Promise<TranscriptRow[]>[]>();
+  /** Threads whose registry head the last read found deleted (by another saver). */
+  private readonly goneThreads = new Set<string>();
   /** Recall asked for the thread's next read, and what that read found (recall-prefetch.ts). */
   private readonly recallQueries = new Map<string, { terms: string[]; limit: number }>();
   private readonly recalled = new Map<string, PrefetchedRecall>();
@@ -261,7 +268,10 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess, 
     }
     const memoryAt = statements.length;
     if (this.prefetchMemory)
-      statements.push({ text: SELECT_MEMORY_ROWS, params: [this.agentId, threadId] });
+      statements.push({ text: SELECT_LIVE_MEMORY_ROWS, params: [this.agentId, threadId] });
+    const goneAt = this.guardHead && ns === ROOT_NS ? statements.length : -1;
+    if (goneAt >= 0)
+      statements.push({ text: SELECT_THREAD_GONE, params: [this.agentId, threadId] });
     const recallAt = statements.length;
     const recallQuery = ns === ROOT_NS ? this.recallQueries.get(threadId) : undefined;
     if (recallQuery !== undefined) {
@@ -277,14 +287,23 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess, 
       isolationLevel: "RepeatableRead",
     });
     const memory = this.prefetchMemory ? results[memoryAt] : undefined;
-    if (recallQuery !== undefined) {
-      this.recalled.set(threadId, parseRecallRow(results[recallAt]?.rows[0]?.recall));
-    }
     if (memory) {
       this.loadedMemory.set(
         threadId,
         toMemoryRows(memory.rows as { thread_id: string; key: string; value: unknown }[]),
       );
+    }
+    if (goneAt >= 0) {
+      if ((results[goneAt]?.rows.length ?? 0) > 0) this.goneThreads.add(threadId);
+      else this.goneThreads.delete(threadId);
+    }
+    // A thread another saver deleted starts fresh: its old transcript (deleted by the next
+    // write) must not be quoted to the model, so its recall answer is dropped.
+    if (recallQuery !== undefined) {
+      const recall = this.goneThreads.has(threadId)
+        ? parseRecallRow(undefined)
+        : parseRecallRow(results[recallAt]?.rows[0]?.recall);
+      this.recalled.set(threadId, recall);
     }
     const row = results[0]?.rows[0] as TupleRow | undefined;
     const history =
@@ -417,8 +436,16 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess, 
       const messageCount = heldCount ?? storedCount;
       const statements: SqlStatement[] = [];
       if (ns === ROOT_NS && this.guardHead) {
+        // The head is the newest checkpoint in LangGraph's tables, not the registry's copy
+        // (thread-head-sql.ts): the lock first, then the check in a snapshot taken after it.
+        statements.push({ text: LOCK_THREAD, params: [this.agentId, threadId, storageId] });
+        // Deleted by another saver (its deleteThread): the old conversation's rows go first.
+        if (this.goneThreads.has(threadId))
+          statements.push(
+            ...DROP_GONE_THREAD_ROWS.map((text) => ({ text, params: [this.agentId, threadId] })),
+          );
         statements.push({
-          text: CAS_THREAD_HEAD,
+          text: CAS_CHECKPOINT_HEAD,
           params: [
             this.agentId,
             threadId,
@@ -571,6 +598,7 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess, 
     }
     this.staged.delete(threadId);
     this.staged.delete("");
+    this.goneThreads.delete(threadId);
   }
 
   /** Erase a conversation of this agent everywhere: checkpoints, blobs, writes, memory, registry, transcript. */

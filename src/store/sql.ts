@@ -173,30 +173,7 @@ ON CONFLICT (agent_id, thread_id) DO UPDATE
        message_count = coalesce($5, llamon_threads.message_count),
        last_activity_at = now()`;
 
-/**
- * Compare-and-set of the thread head (R2.4): the new head is written only if the head is
- * still the checkpoint this turn started from ($6, NULL for a new thread); otherwise the
- * statement fails with SQLSTATE LLM01 and the whole batch rolls back.
- * $1 agent, $2 thread, $3 storage id, $4 new head, $5 message count or NULL, $6 expected head.
- */
-export const CAS_THREAD_HEAD = `WITH prev AS (
-  SELECT head_checkpoint_id FROM llamon_threads WHERE agent_id = $1 AND thread_id = $2 FOR UPDATE
-), ins AS (
-  INSERT INTO llamon_threads (agent_id, thread_id, storage_thread_id, head_checkpoint_id, message_count)
-  SELECT $1, $2, $3, $4, coalesce($5, 0)
-   WHERE $6::text IS NULL AND NOT EXISTS (SELECT 1 FROM prev)
-  -- No conflict target: two first turns racing on a new thread may collide on either
-  -- unique index (primary key or storage_thread_id); both mean "another turn won".
-  ON CONFLICT DO NOTHING
-  RETURNING 1
-), upd AS (
-  UPDATE llamon_threads
-     SET head_checkpoint_id = $4, message_count = coalesce($5, message_count), last_activity_at = now()
-   WHERE agent_id = $1 AND thread_id = $2 AND head_checkpoint_id IS NOT DISTINCT FROM $6
-  RETURNING 1
-)
-SELECT llamon_require((SELECT count(*) FROM ins) + (SELECT count(*) FROM upd) = 1,
-                      'llamon: the thread head moved during this turn') AS ok`;
+// The head compare-and-set of a turn's write is in thread-head-sql.ts (issue 18).
 
 /** SQLSTATE raised by llamon_require (migrations/0003). */
 export const SQLSTATE_HEAD_MOVED = "LLM01";
@@ -245,13 +222,18 @@ export const PRUNE_UNREFERENCED_BLOBS = `DELETE FROM checkpoint_blobs b
 /**
  * Append messages that left the live tail: $1 agent, $2 thread, $3 rows [{seq, message,
  * terms, version}] (the recall index terms joined by spaces and their TERMS_VERSION, or
- * null — migration 0008). A plain INSERT: a seq already stored is a bug (the head compare-and-set
- * that runs first in the same batch guarantees one writer per position), so it fails the
- * whole turn.
+ * null — migration 0008). The turn writes from its head's archived count on, and the head
+ * compare-and-set that runs first in the same batch makes it the only llamon writer there. A
+ * row already at such a position belongs to no conversation: it was moved by a turn whose
+ * checkpoint lost the head to a concurrent write of another saver, so it is replaced, index
+ * terms included.
  */
 export const APPEND_TRANSCRIPT = `INSERT INTO llamon_messages (agent_id, thread_id, seq, message, search_terms, terms_version)
 SELECT $1, $2, x.seq, x.message, x.terms, x.version
-  FROM jsonb_to_recordset($3::jsonb) AS x(seq bigint, message jsonb, terms text, version smallint)`;
+  FROM jsonb_to_recordset($3::jsonb) AS x(seq bigint, message jsonb, terms text, version smallint)
+ON CONFLICT (agent_id, thread_id, seq) DO UPDATE
+  SET message = EXCLUDED.message, search_terms = EXCLUDED.search_terms,
+      terms_version = EXCLUDED.terms_version`;
 
 /**
  * Conversation recall in the turn's read batch (migration 0008): one row, `recall` =

@@ -13,11 +13,18 @@ import { createA2AApp, type KvBackend, KvTaskStore } from "../a2a/index.ts";
 import type { AgentDefinition } from "../agent/define.ts";
 import type { TaskRecordHost } from "../durable/kv-slot.ts";
 import type { TaskIndexHost } from "../durable/task-index.ts";
+import type { TaskListHost } from "../durable/task-list.ts";
 import type { Logger } from "../log.ts";
 import { resolveA2AAuth } from "../runtime/auth-config.ts";
 import { type RequestContext, turnContext, withPrincipal } from "../runtime/context.ts";
 import { requestContextOf } from "../runtime/http.ts";
-import { taskRecordObjectName, threadObjectName, threadsObject } from "../runtime/objects.ts";
+import {
+  taskListObjectName,
+  taskRecordObjectName,
+  threadObjectName,
+  threadsObject,
+} from "../runtime/objects.ts";
+import { runScenario, scenarioOf } from "./scenarios.ts";
 import { executeTurn } from "./turns.ts";
 
 export function createWorkerA2AApp(agent: AgentDefinition, log: Logger): Hono {
@@ -37,7 +44,9 @@ export function createWorkerA2AApp(agent: AgentDefinition, log: Logger): Hono {
     requestLog: (ctx) => ctx.log,
     log,
     taskStore: (ctx) => new KvTaskStore({ kv: durableKv(ctx), agentId: ctx.agentId }),
-    execute: async (input, _signal, ctx) => {
+    execute: async (input, signal, ctx) => {
+      const scenario = scenarioOf(ctx.vars.LLAMON_A2A_SCENARIOS, input);
+      if (scenario !== undefined) return runScenario(scenario, input, signal);
       const out = await executeTurn(turnContext(ctx, input), {
         threadId: input.threadId,
         contextId: input.contextId,
@@ -56,14 +65,16 @@ export function createWorkerA2AApp(agent: AgentDefinition, log: Logger): Hono {
 }
 
 /**
- * Task records in Durable Object storage: each key in its own object (no hot spot), indexed
- * in the conversation's object (in parallel, no added latency) so erasing the conversation
- * erases its tasks too.
+ * Task records in Durable Object storage: each key in its own object (no hot spot), copied
+ * into the owner's task list object (ListTasks in one round trip) and indexed in the
+ * conversation's object (all three in parallel, no added latency), so erasing the
+ * conversation erases its tasks too, in both places.
  */
 function durableKv(ctx: RequestContext): KvBackend {
   const purpose = "the A2A task store";
   const record = (key: string) =>
     threadsObject<TaskRecordHost>(ctx.env, taskRecordObjectName(key), purpose);
+  const list = (owner: string) => taskListObjectName(ctx.agentId, owner);
   return {
     get: (key) => record(key).kvGet(key),
     put: async (key, value, meta) => {
@@ -75,8 +86,13 @@ function durableKv(ctx: RequestContext): KvBackend {
               ctx.env,
               threadObjectName(ctx.agentId, meta.threadId),
               purpose,
-            ).indexTask(key),
+            ).indexTask(key, list(meta.owner)),
+        meta === undefined
+          ? undefined
+          : threadsObject<TaskListHost>(ctx.env, list(meta.owner), purpose).upsertTaskRow(meta.row),
       ]);
     },
+    query: (owner, query) =>
+      threadsObject<TaskListHost>(ctx.env, list(owner), purpose).queryTasks(query),
   };
 }

@@ -82,7 +82,11 @@ describe("src/a2a inside workerd", () => {
       }),
     );
     expect(await v1.json()).toMatchObject({
-      supportedInterfaces: [{ protocolVersion: "1.0" }, { protocolVersion: "0.3" }],
+      supportedInterfaces: [
+        { protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+        { protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
+        { protocolBinding: "JSONRPC", protocolVersion: "0.3" },
+      ],
     });
   });
 });

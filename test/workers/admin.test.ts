@@ -403,7 +403,18 @@ describe("management API: conversations (R2.3)", () => {
     ]);
     expect(second.body.next_cursor).toBeNull();
 
-    for (const query of ["limit=0", "limit=101", "limit=abc", "cursor=nope"]) {
+    // Forged cursors (issue 15): well-formed base64 JSON whose timestamp or id the database
+    // would refuse — the client's 400, never a 503.
+    const forge = (value: unknown) =>
+      btoa(JSON.stringify(value)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+    const forged = [
+      forge(["2024-13-45T99:99:99.000000Z", "x"]),
+      forge(["2024-02-30T00:00:00.000000Z", "x"]),
+      forge(["2024-01-01T00:00:00.000000Z", "a\u0000b"]),
+      forge(["2024-01-01T00:00:00.000000Z", "\ud800"]),
+      forge(["2024-01-01T00:00:00.000000Z", "x".repeat(10_000)]),
+    ].map((c) => `cursor=${c}`);
+    for (const query of ["limit=0", "limit=101", "limit=abc", "cursor=nope", ...forged]) {
       const bad = await worker.api("GET", `/api/v1/memory/threads?${query}`);
       expect(bad.status, query).toBe(400);
       expect(bad.body.fieldErrors).toBeDefined();
@@ -586,5 +597,22 @@ describe("management API: conversations (R2.3)", () => {
     expect(await say(worker, contextId, "hello again")).toBe(
       "offline-model: received=1 has_prior=false",
     );
+  });
+});
+
+describe("issue 15: contextIds a URL path cannot carry", () => {
+  it("issue 15: `.` and `..` are shown and erased through /api/v1/memory/thread?context_id=", async () => {
+    const worker = instance({ AGENT_ID: agentId("dots") });
+    for (const contextId of [".", ".."]) {
+      await say(worker, contextId, `hello ${contextId}`);
+      const q = `context_id=${encodeURIComponent(contextId)}`;
+      const shown = await worker.api("GET", `/api/v1/memory/thread?${q}`);
+      expect(shown.status, contextId).toBe(200);
+      expect((shown.body.signals as { thread_msgs: number }).thread_msgs).toBe(2);
+      const erased = await worker.api("DELETE", `/api/v1/memory/thread?${q}`);
+      expect(erased.body).toMatchObject({ context_id: contextId, erased: true, tasks_erased: 1 });
+      expect((await worker.api("GET", `/api/v1/memory/thread?${q}`)).status).toBe(404);
+    }
+    expect((await worker.api("GET", "/api/v1/memory/thread")).status).toBe(400);
   });
 });

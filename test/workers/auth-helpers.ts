@@ -66,7 +66,14 @@ export function instance(vars: Record<string, unknown> = {}): Instance {
         headers: { "content-type": "application/json", ...headers },
         body: typeof body === "string" ? body : JSON.stringify(body),
       });
-      const json = (await res.json()) as Record<string, unknown>;
+      const text = await res.text();
+      // A streaming method's answer is SSE: its first event carries the reply or the error.
+      const sse = (res.headers.get("content-type") ?? "").startsWith("text/event-stream");
+      const first = sse ? text.split("\n").find((line) => line.startsWith("data:")) : undefined;
+      const json = JSON.parse(first === undefined ? text : first.slice(5)) as Record<
+        string,
+        unknown
+      >;
       const result = json.result as { status?: { message?: { parts?: { text?: string }[] } } };
       const replyText = (result?.status?.message?.parts ?? []).map((p) => p.text ?? "").join("");
       return {

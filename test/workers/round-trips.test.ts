@@ -9,6 +9,7 @@
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { createNeonDb } from "../../src/store/db-neon.ts";
 import { createWorker } from "../../src/worker/create-worker.ts";
 import { referenceAgent } from "../../src/worker/reference-agent.ts";
 import { firstLine, productDocumentBody, sendRaw } from "./a2a-helpers.ts";
@@ -105,5 +106,45 @@ describe("issue 17: round trips of a turn through the Worker (counted at the pro
         headers: { authorization: `Bearer ${TOKEN}` },
       });
     }
+  });
+
+  it("issue 18: a conversation another LangGraph saver wrote, moved or deleted costs 2 round trips and goes on", async () => {
+    // What the official saver leaves behind, made with SQL (it does not run in workerd):
+    // the checkpoint tables changed, llamon_threads and the memory rows untouched.
+    const db = createNeonDb({
+      connectionString: env.POSTGRES_MEMORY_DSN,
+      fetchEndpoint: env.LLAMON_NEON_FETCH_ENDPOINT,
+    });
+    const contextId = `rt-shared-${crypto.randomUUID()}`;
+    const isolate = coldEnv();
+    const send = (text: string) =>
+      counted(() => sendRaw(productDocumentBody(contextId, text), fetcherFor(isolate)));
+    await send("one");
+    await send("two");
+    // No registry row (a thread only the official saver wrote).
+    await db.query("DELETE FROM llamon_threads WHERE agent_id = $1 AND thread_id = $2", [
+      AGENT_ID,
+      contextId,
+    ]);
+    const unregistered = await send("three");
+    expect(firstLine(unregistered.result.replyText)).toBe(
+      "offline-model: received=5 has_prior=true",
+    );
+    expect(unregistered.roundTrips).toBe(2);
+    // A stale registry head (the official saver wrote a newer checkpoint).
+    await db.query(
+      "UPDATE llamon_threads SET head_checkpoint_id = 'an-older-head' WHERE agent_id = $1 AND thread_id = $2",
+      [AGENT_ID, contextId],
+    );
+    const stale = await send("four");
+    expect(firstLine(stale.result.replyText)).toBe("offline-model: received=7 has_prior=true");
+    expect(stale.roundTrips).toBe(2);
+    // The official deleteThread: the checkpoint tables only.
+    const storage = `${AGENT_ID}:${contextId}`;
+    for (const table of ["checkpoint_writes", "checkpoint_blobs", "checkpoints"])
+      await db.query(`DELETE FROM ${table} WHERE thread_id = $1`, [storage]);
+    const fresh = await send("five");
+    expect(firstLine(fresh.result.replyText)).toBe("offline-model: received=1 has_prior=false");
+    expect(fresh.roundTrips).toBe(2);
   });
 });

@@ -13,6 +13,7 @@ const PARSE = -32700;
 const INVALID_REQUEST = -32600;
 const METHOD_NOT_FOUND = -32601;
 const INVALID_PARAMS = -32602;
+const CONTENT_TYPE_NOT_SUPPORTED = -32005;
 
 const text = (t: string) => ({ kind: "text", text: t });
 const send = (message: unknown, extra: Record<string, unknown> = {}) => ({
@@ -171,16 +172,20 @@ const CASES: Case[] = [
     message: "params.message.parts must be an array of parts",
   },
   {
-    name: "only a data part",
+    name: "issue 19.3: only a data part (ContentTypeNotSupported)",
     body: send(userMsg({ parts: [{ kind: "data", data: { a: 1 } }] })),
-    code: INVALID_PARAMS,
-    message: "params.message.parts must contain at least one text part",
+    code: CONTENT_TYPE_NOT_SUPPORTED,
+    message: "this agent accepts text only (input mode text/plain); the message has a data part",
   },
   {
-    name: "only a file part",
-    body: send(userMsg({ parts: [{ kind: "file", file: { uri: "https://x/y.pdf" } }] })),
-    code: INVALID_PARAMS,
-    message: "params.message.parts must contain at least one text part",
+    name: "issue 19.3: only a file part (ContentTypeNotSupported)",
+    body: send(
+      userMsg({
+        parts: [{ kind: "file", file: { uri: "https://x/y.pdf", mimeType: "application/pdf" } }],
+      }),
+    ),
+    code: CONTENT_TYPE_NOT_SUPPORTED,
+    message: "the message has a file part (application/pdf)",
   },
   {
     name: "a file part without file",
@@ -370,10 +375,10 @@ const CASES: Case[] = [
     message: 'params.message.parts[0] must have exactly one of "text", "raw", "url" or "data"',
   },
   {
-    name: "v1.0 only a url part",
-    body: v1Send({ role: "ROLE_USER", parts: [{ url: "https://x" }] }),
-    code: INVALID_PARAMS,
-    message: "at least one text part",
+    name: "issue 19.3: v1.0 only a url part (ContentTypeNotSupported)",
+    body: v1Send({ role: "ROLE_USER", parts: [{ url: "https://x", mediaType: "image/png" }] }),
+    code: CONTENT_TYPE_NOT_SUPPORTED,
+    message: "the message has a url part (image/png)",
   },
   {
     name: "v1.0 contextId too long",

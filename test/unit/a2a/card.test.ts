@@ -37,6 +37,12 @@ describe("agent card", () => {
       ],
       supportedInterfaces: [
         { url: `${BASE_URL}/`, protocolBinding: "JSONRPC", tenant: "", protocolVersion: "1.0" },
+        {
+          url: `${BASE_URL}/rest`,
+          protocolBinding: "HTTP+JSON",
+          tenant: "",
+          protocolVersion: "1.0",
+        },
         { url: `${BASE_URL}/`, protocolBinding: "JSONRPC", tenant: "", protocolVersion: "0.3" },
       ],
     });
@@ -64,6 +70,7 @@ describe("agent card", () => {
       capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false },
       supportedInterfaces: [
         { url: `${BASE_URL}/`, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+        { url: `${BASE_URL}/rest`, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
         { url: `${BASE_URL}/`, protocolBinding: "JSONRPC", protocolVersion: "0.3" },
       ],
     });
@@ -117,5 +124,36 @@ describe("agent card", () => {
     ["garbage", false],
   ])("A2A-Version %j → v0.3 card: %s", (header, legacy) => {
     expect(wantsLegacyCard(header)).toBe(legacy);
+  });
+});
+
+describe("issue 19.3: the card's ETag and conditional GET", () => {
+  const get = (app: { fetch: (r: Request) => Response | Promise<Response> }, headers = {}) =>
+    app.fetch(new Request(`${BASE_URL}/.well-known/agent-card.json`, { headers }));
+
+  it("issue 19.3: carries a strong ETag per shape, and If-None-Match with it is 304 without a body", async () => {
+    const { app } = makeApp();
+    const v03 = await get(app);
+    const v1 = await get(app, { "A2A-Version": "1.0" });
+    const tag03 = v03.headers.get("etag") ?? "";
+    const tag1 = v1.headers.get("etag") ?? "";
+    expect(tag03).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
+    expect(tag1).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
+    expect(tag1).not.toBe(tag03);
+    // Same card, same tag.
+    expect((await get(app)).headers.get("etag")).toBe(tag03);
+    for (const inm of [tag03, `W/${tag03}`, `"other", ${tag03}`, "*"]) {
+      const res = await get(app, { "If-None-Match": inm });
+      expect(res.status, inm).toBe(304);
+      expect(await res.text()).toBe("");
+      expect(res.headers.get("etag")).toBe(tag03);
+      expect(res.headers.get("vary")).toBe("A2A-Version");
+    }
+    // The v0.3 tag does not validate the v1.0 shape, nor a stale tag anything.
+    expect((await get(app, { "If-None-Match": tag03, "A2A-Version": "1.0" })).status).toBe(200);
+    const stale = await get(app, { "If-None-Match": '"stale"' });
+    expect(stale.status).toBe(200);
+    expect(stale.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(((await stale.json()) as { name: string }).name).toBe("Test agent");
   });
 });

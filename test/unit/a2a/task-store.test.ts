@@ -122,12 +122,12 @@ describe("issue 13: task records carry their owner", () => {
 
   it("issue 13: another principal's load and list see nothing; the owner's do; the record names the owner and indexes the task under the owner's thread key", async () => {
     const kv = new InMemoryKv();
-    const puts: { threadId: string }[] = [];
+    const puts: { threadId: string; owner: string }[] = [];
     const store = new KvTaskStore({
       kv: {
         get: (k) => kv.get(k),
         put: async (k, v, meta) => {
-          if (meta) puts.push(meta);
+          if (meta) puts.push({ threadId: meta.threadId, owner: meta.owner });
           await kv.put(k, v);
         },
         list: (p) => kv.list(p),
@@ -150,7 +150,10 @@ describe("issue 13: task records carry their owner", () => {
     expect(await listed("anonymous")).toEqual(["t-anon"]);
     const record = JSON.parse(String(await kv.get(store.keyOf("t-alice"))));
     expect(record.owner).toBe("alice");
-    expect(puts).toEqual([{ threadId: threadKey("alice", "shared") }, { threadId: "shared" }]);
+    expect(puts).toEqual([
+      { threadId: threadKey("alice", "shared"), owner: "alice" },
+      { threadId: "shared", owner: "anonymous" },
+    ]);
   });
 
   it("issue 13: a record stored before owners existed (no owner field) is anonymous's", async () => {

@@ -79,31 +79,82 @@ describe("tasks of finished turns", () => {
     expect(after.body.result).toMatchObject({ status: { state: "completed" } });
   });
 
-  it("tasks/resubscribe and SubscribeToTask of a finished task are UnsupportedOperation (-32004)", async () => {
+  it("issue 15.2: tasks/resubscribe and SubscribeToTask of a finished task answer SSE carrying UnsupportedOperation (-32004), the state named in the version spoken", async () => {
     const t = makeApp();
     const task = await sendOne(t);
-    for (const method of ["tasks/resubscribe", "SubscribeToTask"]) {
-      const res = await post(t.app, { jsonrpc: "2.0", id: 5, method, params: { id: task.id } });
-      expect(res.headers.get("content-type")).toMatch(/^application\/json/);
-      const body = (await res.json()) as { id: number; error: { code: number; message: string } };
-      expect(body.id).toBe(5);
-      expect(body.error.code).toBe(-32004);
-      expect(body.error.message).toContain("terminal state");
+    for (const [method, state] of [
+      ["tasks/resubscribe", "(completed)"],
+      ["SubscribeToTask", "(TASK_STATE_COMPLETED)"],
+    ] as const) {
+      const headers: Record<string, string> =
+        method === "SubscribeToTask" ? { "A2A-Version": "1.0" } : {};
+      const res = await post(
+        t.app,
+        { jsonrpc: "2.0", id: 5, method, params: { id: task.id } },
+        headers,
+      );
+      expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+      const events = await readSse(res);
+      expect(events).toHaveLength(1);
+      const body = events[0]?.data;
+      expect(body?.id).toBe(5);
+      expect(body?.error?.code).toBe(-32004);
+      expect(body?.error?.message).toContain(`terminal state ${state}`);
+      expect(body?.error?.message).not.toMatch(/\(\d\)/);
     }
   });
 
-  it("unknown task ids are TaskNotFound (-32001) for get, cancel and resubscribe", async () => {
+  it("unknown task ids are TaskNotFound (-32001) for get, cancel and resubscribe (resubscribe as SSE)", async () => {
     const t = makeApp();
-    for (const method of [
-      "tasks/get",
-      "tasks/cancel",
-      "GetTask",
-      "CancelTask",
-      "SubscribeToTask",
-    ]) {
+    for (const method of ["tasks/get", "tasks/cancel", "GetTask", "CancelTask"]) {
       const reply = await rpc(t.app, { jsonrpc: "2.0", id: 1, method, params: { id: "nope" } });
       expect(reply.body.error?.code, method).toBe(-32001);
     }
+    for (const method of ["tasks/resubscribe", "SubscribeToTask"]) {
+      const res = await post(t.app, { jsonrpc: "2.0", id: 1, method, params: { id: "nope" } });
+      expect(res.headers.get("content-type"), method).toMatch(/^text\/event-stream/);
+      const events = await readSse(res);
+      expect(
+        events.map((e) => e.data.error?.code),
+        method,
+      ).toEqual([-32001]);
+    }
+  });
+
+  it("issue 15.2: message/stream naming an unknown or a finished task answers SSE carrying the error", async () => {
+    const t = makeApp();
+    const task = await sendOne(t);
+    for (const [taskId, code] of [
+      ["nope", -32001],
+      [task.id, -32004],
+    ] as const) {
+      const res = await post(t.app, {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "message/stream",
+        params: { message: { taskId, role: "user", parts: [{ kind: "text", text: "more" }] } },
+      });
+      expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+      const events = await readSse(res);
+      expect(events.map((e) => [e.data.id, e.data.error?.code])).toEqual([[2, code]]);
+    }
+    expect(t.turns.inputs).toHaveLength(1);
+  });
+
+  it("issue 15.2: agent/getAuthenticatedExtendedCard is -32007 (v0.3), GetExtendedAgentCard -32004 (v1.0)", async () => {
+    const t = makeApp();
+    const v03 = await rpc(t.app, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "agent/getAuthenticatedExtendedCard",
+    });
+    expect(v03.body.error?.code).toBe(-32007);
+    const v1 = await rpc(
+      t.app,
+      { jsonrpc: "2.0", id: 1, method: "GetExtendedAgentCard", params: {} },
+      { "A2A-Version": "1.0" },
+    );
+    expect(v1.body.error?.code).toBe(-32004);
   });
 
   it("a message naming a finished task is refused without running a turn", async () => {
