@@ -26,7 +26,7 @@ import type { A2AAuthConfig } from "../runtime/auth-config.ts";
 import type { RateLimiterBinding } from "../runtime/env.ts";
 import { mapError } from "../runtime/errors.ts";
 import { type A2ACaller, type AuthErrorDetails, authenticate } from "./auth/authenticate.ts";
-import { type Dialect, errorResponse, type JsonRpcErrorObject } from "./rpc-errors.ts";
+import { type Dialect, errorResponse, turnErrorObject } from "./rpc-errors.ts";
 
 declare module "hono" {
   /** What the guard sets: `c.get("a2aCaller")` is the authenticated caller. */
@@ -51,27 +51,10 @@ function dialectOf(c: Context): Dialect {
   return /^\s*1(\.|\s*$)/.test(c.req.header(A2A_VERSION_HEADER) ?? "") ? "v1.0" : "v0.3";
 }
 
-/** A JSON-RPC error object for a LlamonError, in `dialect`'s shape (see rpc-errors.ts). */
-function errorObject(dialect: Dialect, error: unknown): JsonRpcErrorObject {
-  const mapped = mapError(error);
-  const data =
-    dialect === "v1.0"
-      ? [
-          {
-            "@type": "type.googleapis.com/google.rpc.ErrorInfo",
-            reason: mapped.code,
-            domain: "llamon",
-            metadata: { retryable: String(mapped.retryable) },
-          },
-        ]
-      : { reason: mapped.code, retryable: mapped.retryable };
-  return { code: mapped.rpc, message: mapped.rpcMessage, data };
-}
-
 /** The HTTP answer of a refused call (status from the error table). */
 export function refusal(c: Context, error: unknown, headers: Record<string, string> = {}) {
   const mapped = mapError(error);
-  return c.json(errorResponse(null, errorObject(dialectOf(c), error)), mapped.status, {
+  return c.json(errorResponse(null, turnErrorObject(dialectOf(c), error)), mapped.status, {
     "Cache-Control": "no-store",
     ...headers,
   });
