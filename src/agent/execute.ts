@@ -11,6 +11,7 @@
 
 import type { BaseMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import type { Embedder } from "../llm/embeddings.ts";
 import { createModelFromEnv } from "../llm/select.ts";
 import type { MemoryConfig } from "../memory/config.ts";
 import type { ArchivedPrefix } from "../memory/live-tail.ts";
@@ -76,6 +77,8 @@ export interface TurnHere {
   readonly recall?: RecallSource | undefined;
   /** A search over the thread the turn holds (run-turn.ts `recallOnThread`). */
   readonly recallOnThread?: TurnDeps["recallOnThread"];
+  /** Semantic recall's embedder (Postgres, `recall_semantic`). */
+  readonly embedder?: Embedder | undefined;
 }
 
 /** Run a turn in this isolate with the given checkpointer and config. */
@@ -85,7 +88,7 @@ export async function executeTurnHere(
   here: TurnHere,
 ): Promise<TurnOutput> {
   const { agent, model } = registeredAgent();
-  const { config, checkpointer, afterTurn, recall, recallOnThread } = here;
+  const { config, checkpointer, afterTurn, recall, recallOnThread, embedder } = here;
   const seed =
     input.history === undefined
       ? undefined
@@ -99,6 +102,7 @@ export async function executeTurnHere(
       log: ctx.log,
       recall,
       recallOnThread,
+      embedder,
     },
     {
       threadId: input.threadId,

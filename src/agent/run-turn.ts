@@ -18,6 +18,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { type BaseCheckpointSaver, messagesDeltaReducer } from "@langchain/langgraph";
 import { isLlamonError, LlamonError } from "../errors.ts";
+import type { Embedder } from "../llm/embeddings.ts";
 import { textOf } from "../llm/offline.ts";
 import { createLogger, type Logger } from "../log.ts";
 import type { MemoryConfig } from "../memory/config.ts";
@@ -25,7 +26,6 @@ import { type ArchivedPrefix, archivedPrefixOf, EMPTY_PREFIX } from "../memory/l
 import type { AssembledPrompt, MultiturnSignals } from "../memory/prompt.ts";
 import {
   indexTermsOf,
-  queryTerms,
   type RecallSource,
   type StoredMessage,
   TERMS_VERSION,
@@ -44,7 +44,10 @@ import type { AgentDefinition } from "./define.ts";
 import { isFlowAgent } from "./flow.ts";
 import { awaitsInput, buildFlowGraph, type FlowPosition } from "./flow-graph.ts";
 import { buildAgentGraph, type GraphDeps, isAnsweredRetry, type MessagesStorage } from "./graph.ts";
+import { prefetchRecall } from "./recall-query.ts";
 import { createRecallStep } from "./recall-step.ts";
+
+export { prefetchRecall } from "./recall-query.ts";
 
 export interface TurnDeps {
   readonly agent: AgentDefinition;
@@ -61,6 +64,8 @@ export interface TurnDeps {
   readonly recall?: RecallSource | undefined;
   /** A backend whose search runs over the thread the turn holds (an object's whole thread). */
   readonly recallOnThread?: ((thread: readonly StoredMessage[]) => RecallSource) | undefined;
+  /** Semantic recall's embedder (config `recall_semantic`, Postgres); undefined = lexical only. */
+  readonly embedder?: Embedder | undefined;
 }
 
 export interface TurnRequest {
@@ -188,7 +193,10 @@ async function runHeldTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnRe
   });
   const flow = isFlowAgent(deps.agent);
   if (deps.config.recall && deps.recall === undefined) {
-    prefetchRecall(saver, request.threadId, request.text, deps.config.recall_max_items);
+    await prefetchRecall(saver, request.threadId, request.text, deps.config, {
+      embedder: deps.embedder,
+      log,
+    });
   }
   const runConfig = { configurable: { thread_id: request.threadId }, durability: "exit" as const };
   // With a saver that holds the turn's writes (NeonSaver deferWrites), the whole turn is
@@ -296,33 +304,6 @@ async function runHeldTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnRe
     inputRequired: flow && awaitsInput({ flow: position }),
     archived,
   };
-}
-
-/**
- * Matches the read batch brings per recalled item wanted, and at least (each with up to two
- * neighbours): fewer than an in-memory source is asked for, since every row read is bytes
- * on every turn; the database ranks them by the terms' idf first (sql.ts SELECT_RECALL).
- */
-const PREFETCH_MATCHES_PER_ITEM = 2;
-const PREFETCH_MIN_MATCHES = 10;
-
-/**
- * Ask a saver that searches its transcript in the thread's read batch (NeonSaver) to read
- * recall for this user message with the turn's first read: no round trip of its own.
- */
-export function prefetchRecall(
-  saver: unknown,
-  threadId: string,
-  text: string,
-  maxItems: number,
-): void {
-  if (!hasRecallPrefetch(saver) || maxItems < 1) return;
-  const terms = queryTerms(text);
-  if (terms.length === 0) return;
-  saver.prefetchRecall(threadId, {
-    terms,
-    limit: Math.max(PREFETCH_MIN_MATCHES, maxItems * PREFETCH_MATCHES_PER_ITEM),
-  });
 }
 
 /**

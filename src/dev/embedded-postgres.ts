@@ -14,6 +14,7 @@ import { mkdir } from "node:fs/promises";
 import { createServer, type Server, type Socket } from "node:net";
 import { resolve } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { vector } from "@electric-sql/pglite-pgvector";
 import { PGLiteSocketHandler } from "@electric-sql/pglite-socket";
 import { LlamonError } from "../errors.ts";
 
@@ -122,7 +123,8 @@ export async function startEmbeddedPostgres(options: {
   await mkdir(dataDir, { recursive: true });
   let db: PGlite;
   try {
-    db = await PGlite.create(dataDir);
+    // pgvector ships with PGlite: semantic recall (migration 0009) works on the embedded default.
+    db = await PGlite.create(dataDir, { extensions: { vector } });
   } catch (error) {
     throw new LlamonError(
       "DB_UNAVAILABLE",

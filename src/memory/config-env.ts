@@ -35,6 +35,10 @@ const KIND: Record<MemoryConfigKey, ValueKind> = {
   fact_recall_max_items: "int",
   recall: "boolean",
   recall_max_items: "int",
+  recall_semantic: "boolean",
+  embedding_provider: "string",
+  embedding_model: "string",
+  embedding_base_url: "string",
   prompt_context_mode: "string",
   a2a_history_max_messages: "int",
 };

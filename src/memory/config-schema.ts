@@ -14,10 +14,13 @@ import {
 export const MEMORY_BACKENDS = ["off", "in_memory", "postgres", "sqlite"] as const;
 export const FACTS_MODES = ["off", "heuristic", "llm"] as const;
 export const PROMPT_CONTEXT_MODES = ["legacy_system", "stable_tail"] as const;
+/** Where semantic recall's embeddings come from (llm/embeddings.ts). */
+export const EMBEDDING_PROVIDERS = ["workers_ai", "openai_compatible"] as const;
 
 export type MemoryBackend = (typeof MEMORY_BACKENDS)[number];
 export type FactsMode = (typeof FACTS_MODES)[number];
 export type PromptContextMode = (typeof PROMPT_CONTEXT_MODES)[number];
+export type EmbeddingProviderName = (typeof EMBEDDING_PROVIDERS)[number];
 
 /**
  * An enum whose error lists the allowed values and, when the value differs only by case
@@ -87,6 +90,20 @@ const field = {
   fact_recall_max_items: whole(1),
   recall: flag(),
   recall_max_items: whole(1, MEMORY_CONFIG_MAX.recall_max_items),
+  recall_semantic: flag(),
+  embedding_provider: choice(EMBEDDING_PROVIDERS),
+  embedding_model: z
+    .string({ error: (issue) => `must be a model name, got ${showValue(issue.input)}` })
+    .trim()
+    .min(1, { error: "must not be empty (leave it out for the provider's default model)" })
+    .max(200, { error: "must be at most 200 characters" }),
+  embedding_base_url: z
+    .url({
+      protocol: /^https?$/,
+      error: (issue) =>
+        `must be an http(s) URL up to /v1, e.g. https://api.openai.com/v1, got ${showValue(issue.input)}`,
+    })
+    .max(2000, { error: "must be at most 2000 characters" }),
   prompt_context_mode: choice(PROMPT_CONTEXT_MODES),
   a2a_history_max_messages: whole(0, MEMORY_CONFIG_MAX.a2a_history_max_messages),
 } as const;
@@ -110,6 +127,14 @@ export const memoryConfigSchema = z.strictObject({
    */
   recall: field.recall.default(true),
   recall_max_items: field.recall_max_items.default(5),
+  /**
+   * Semantic recall: off by default; needs pgvector (migration 0009) and an embedding
+   * provider (see docs/memory.md). Lexical recall works without it.
+   */
+  recall_semantic: field.recall_semantic.default(false),
+  embedding_provider: field.embedding_provider.default("workers_ai"),
+  embedding_model: field.embedding_model.optional(),
+  embedding_base_url: field.embedding_base_url.optional(),
   prompt_context_mode: field.prompt_context_mode.default("legacy_system"),
   a2a_history_max_messages: field.a2a_history_max_messages.default(50),
 });
@@ -134,6 +159,10 @@ export const memoryConfigPatchSchema = z.strictObject({
   fact_recall_max_items: field.fact_recall_max_items.optional(),
   recall: field.recall.optional(),
   recall_max_items: field.recall_max_items.optional(),
+  recall_semantic: field.recall_semantic.optional(),
+  embedding_provider: field.embedding_provider.optional(),
+  embedding_model: field.embedding_model.nullable().optional(),
+  embedding_base_url: field.embedding_base_url.nullable().optional(),
   prompt_context_mode: field.prompt_context_mode.optional(),
   a2a_history_max_messages: field.a2a_history_max_messages.optional(),
 });
@@ -187,6 +216,10 @@ export const MEMORY_ENV_VARS = {
   MEMORY_FACT_RECALL_MAX_ITEMS: "fact_recall_max_items",
   MEMORY_RECALL: "recall",
   MEMORY_RECALL_MAX_ITEMS: "recall_max_items",
+  MEMORY_RECALL_SEMANTIC: "recall_semantic",
+  MEMORY_EMBEDDING_PROVIDER: "embedding_provider",
+  MEMORY_EMBEDDING_MODEL: "embedding_model",
+  MEMORY_EMBEDDING_BASE_URL: "embedding_base_url",
   LLAMON_PROMPT_CONTEXT_MODE: "prompt_context_mode",
   A2A_HISTORY_MAX_MESSAGES: "a2a_history_max_messages",
 } as const satisfies Record<string, MemoryConfigKey>;

@@ -42,7 +42,13 @@ import {
   memoryThreadColumn,
   toMemoryRows,
 } from "./persistent-memory.ts";
-import { type PrefetchedRecall, parseRecallRow, type RecallPrefetch } from "./recall-prefetch.ts";
+import {
+  type PrefetchedRecall,
+  parseRecallRow,
+  parseVectorRows,
+  type RecallPrefetch,
+  type RecallQuery,
+} from "./recall-prefetch.ts";
 import { checkpointTarget, listQuery, ROOT_NS } from "./saver-target.ts";
 import { assembleTuple, serializeBlobs } from "./saver-tuple.ts";
 import {
@@ -88,6 +94,8 @@ import {
   type TranscriptRow,
   toTranscriptRows,
 } from "./transcript.ts";
+import { SELECT_RECALL_VECTORS } from "./vector-sql.ts";
+import { semanticRecallError, vectorLiteral } from "./vectors.ts";
 
 export interface NeonSaverOptions {
   readonly db: Db;
@@ -184,7 +192,7 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess, 
   /** Threads whose registry head the last read found deleted (by another saver). */
   private readonly goneThreads = new Set<string>();
   /** Recall asked for the thread's next read, and what that read found (recall-prefetch.ts). */
-  private readonly recallQueries = new Map<string, { terms: string[]; limit: number }>();
+  private readonly recallQueries = new Map<string, RecallQuery>();
   private readonly recalled = new Map<string, PrefetchedRecall>();
   /** See the `materializeMessages` option; the turn runner sets it for a `tail` graph. */
   plainMessages: boolean;
@@ -225,10 +233,18 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess, 
     return fromTranscriptRows(this.serde, rows);
   }
 
-  prefetchRecall(threadId: string, query: { terms: readonly string[]; limit: number }): void {
+  prefetchRecall(threadId: string, query: RecallQuery): void {
     this.recalled.delete(threadId);
     if (query.terms.length === 0 || query.limit < 1) return;
-    this.recallQueries.set(threadId, { terms: [...query.terms], limit: Math.floor(query.limit) });
+    const vector =
+      query.vector !== undefined && query.vector.embedding.length > 0 && query.vector.limit >= 1
+        ? { ...query.vector, limit: Math.floor(query.vector.limit) }
+        : undefined;
+    this.recallQueries.set(threadId, {
+      terms: [...query.terms],
+      limit: Math.floor(query.limit),
+      vector,
+    });
   }
 
   prefetchedRecall(threadId: string): PrefetchedRecall | undefined {
@@ -281,11 +297,20 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess, 
         params: [this.agentId, threadId, recallQuery.terms, recallQuery.limit],
       });
     }
+    const vectorAt = recallQuery?.vector !== undefined ? statements.length : -1;
+    if (recallQuery?.vector !== undefined) {
+      const v = recallQuery.vector;
+      statements.push({
+        text: SELECT_RECALL_VECTORS,
+        params: [this.agentId, threadId, vectorLiteral(v.embedding), v.model, v.limit],
+      });
+    }
     // One snapshot for all statements: the history belongs to the checkpoint read with it.
-    const results = await this.db.batch(statements, {
-      readOnly: true,
-      isolationLevel: "RepeatableRead",
-    });
+    const results = await this.db
+      .batch(statements, { readOnly: true, isolationLevel: "RepeatableRead" })
+      .catch((error: unknown) => {
+        throw vectorAt >= 0 ? semanticRecallError(error) : error;
+      });
     const memory = this.prefetchMemory ? results[memoryAt] : undefined;
     if (memory) {
       this.loadedMemory.set(
@@ -300,10 +325,13 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess, 
     // A thread another saver deleted starts fresh: its old transcript (deleted by the next
     // write) must not be quoted to the model, so its recall answer is dropped.
     if (recallQuery !== undefined) {
-      const recall = this.goneThreads.has(threadId)
+      const gone = this.goneThreads.has(threadId);
+      const recall = gone
         ? parseRecallRow(undefined)
         : parseRecallRow(results[recallAt]?.rows[0]?.recall);
-      this.recalled.set(threadId, recall);
+      const semantic =
+        vectorAt >= 0 && !gone ? parseVectorRows(results[vectorAt]?.rows ?? []) : undefined;
+      this.recalled.set(threadId, semantic === undefined ? recall : { ...recall, semantic });
     }
     const row = results[0]?.rows[0] as TupleRow | undefined;
     const history =

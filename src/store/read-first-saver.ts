@@ -12,6 +12,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import type { CheckpointTuple } from "@langchain/langgraph-checkpoint";
 import { NeonSaver } from "./neon-saver.ts";
 import type { MemoryRows } from "./persistent-memory.ts";
+import type { RecallQuery } from "./recall-prefetch.ts";
 import { checkpointTarget, ROOT_NS } from "./saver-target.ts";
 
 export class ReadFirstNeonSaver extends NeonSaver {
@@ -29,7 +30,7 @@ export class ReadFirstNeonSaver extends NeonSaver {
   }
 
   /** Recall asked after readFirst already read it for this thread: that read stands. */
-  override prefetchRecall(threadId: string, query: { terms: readonly string[]; limit: number }) {
+  override prefetchRecall(threadId: string, query: RecallQuery) {
     if (this.primed?.threadId === threadId) return;
     super.prefetchRecall(threadId, query);
   }

@@ -21,6 +21,8 @@ export interface PrefetchedRecallCandidate {
 /** The transcript's answer: matches with their neighbours and the thread's statistics. */
 export interface PrefetchedRecall {
   readonly candidates: readonly PrefetchedRecallCandidate[];
+  /** Semantic matches (vector-sql.ts SELECT_RECALL_VECTORS), nearest first; `terms` empty. */
+  readonly semantic?: readonly PrefetchedRecallCandidate[] | undefined;
   readonly stats: {
     readonly docs: number;
     readonly avgLength: number;
@@ -28,9 +30,23 @@ export interface PrefetchedRecall {
   };
 }
 
+/** The question's embedding, for semantic recall: its vector and the model that made it. */
+export interface RecallVectorQuery {
+  readonly model: string;
+  readonly embedding: readonly number[];
+  /** How many nearest messages. */
+  readonly limit: number;
+}
+
+export interface RecallQuery {
+  readonly terms: readonly string[];
+  readonly limit: number;
+  readonly vector?: RecallVectorQuery | undefined;
+}
+
 export interface RecallPrefetch {
   /** Read recall for `terms` (queryTerms of the new message) with the thread's next read. */
-  prefetchRecall(threadId: string, query: { terms: readonly string[]; limit: number }): void;
+  prefetchRecall(threadId: string, query: RecallQuery): void;
   /** What that read found; undefined when nothing was asked or read for the thread. */
   prefetchedRecall(threadId: string): PrefetchedRecall | undefined;
 }
@@ -74,4 +90,21 @@ export function parseRecallRow(value: unknown): PrefetchedRecall {
     });
   }
   return { candidates, stats: { docs: count(v.docs), avgLength: count(v.avg_len), df } };
+}
+
+/** Rows of SELECT_RECALL_VECTORS as semantic candidates; malformed rows are skipped. */
+export function parseVectorRows(rows: readonly unknown[]): PrefetchedRecallCandidate[] {
+  const out: PrefetchedRecallCandidate[] = [];
+  for (const row of rows) {
+    const r = (typeof row === "object" && row !== null ? row : {}) as Record<string, unknown>;
+    if (typeof r.id !== "string" || typeof r.text !== "string") continue;
+    out.push({
+      id: r.id,
+      seq: count(r.seq),
+      role: r.role === "user" ? "user" : "assistant",
+      text: r.text,
+      terms: [],
+    });
+  }
+  return out;
 }

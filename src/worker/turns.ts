@@ -14,7 +14,9 @@ import {
   type TurnOutput,
 } from "../agent/execute.ts";
 import { prefetchRecall } from "../agent/run-turn.ts";
+import { embedderFromEnv } from "../llm/embeddings.ts";
 import type { MemoryConfig } from "../memory/config.ts";
+import { embedAfterTurn } from "../queue/embed.ts";
 import { summaryAfterTurn } from "../queue/enqueue.ts";
 import type { TurnContext } from "../runtime/context.ts";
 import { threadObjectName, threadsObject } from "../runtime/objects.ts";
@@ -55,8 +57,14 @@ async function postgresTurn(
   // Recall is read in the same batch; with the config still unknown (it depends on the row
   // read), it is read in case the run-time layer has it on.
   const guess = known ?? ctx.deployConfig;
+  // The question's embedding (semantic recall) is one provider call before the read.
+  const semantic = (config: MemoryConfig) =>
+    config.recall && config.recall_semantic ? embedderFromEnv(config, ctx.env) : undefined;
   if (known === undefined || known.recall) {
-    prefetchRecall(saver, input.threadId, input.text, guess.recall_max_items);
+    await prefetchRecall(saver, input.threadId, input.text, guess, {
+      embedder: semantic(guess),
+      log: ctx.log,
+    });
   }
   let config = known;
   if (config === undefined) {
@@ -68,16 +76,29 @@ async function postgresTurn(
     return executeTurnHere(ctx, input, { checkpointer: undefined, config });
   }
   saver.keepLatestOnly = config.persist_trim_keep_groups !== undefined;
+  const embedder = semantic(config);
   return executeTurnHere(ctx, input, {
     checkpointer: saver,
     config,
-    afterTurn: (turn, config) =>
-      summaryAfterTurn(turn, {
+    embedder,
+    afterTurn: (turn, config) => {
+      if (embedder !== undefined) {
+        void embedAfterTurn({
+          db: saver.db,
+          agentId: ctx.agentId,
+          threadId: turn.threadId,
+          embedder,
+          waitUntil: ctx.waitUntil,
+          log: ctx.log,
+        });
+      }
+      return summaryAfterTurn(turn, {
         env: ctx.env,
         config,
         saver,
         waitUntil: ctx.waitUntil,
         log: ctx.log,
-      }),
+      });
+    },
   });
 }

@@ -31,6 +31,7 @@ export {
 export {
   CANDIDATES_PER_ITEM,
   MIN_CANDIDATES,
+  RRF_K,
   recallForTurn,
   selectRecalled,
   type TurnRecall,

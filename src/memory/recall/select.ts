@@ -10,6 +10,12 @@ import { fuseNeighbours } from "./conversation.ts";
 import type { RecallAnswer, RecallCandidate, RecallSource, RecallStats } from "./source.ts";
 import { queryTerms } from "./terms.ts";
 
+/**
+ * Reciprocal rank fusion's constant (Cormack et al. 2009): score = Σ 1 / (RRF_K + rank), over
+ * the lexical ranking (BM25 + neighbours) and the semantic one, rank 1 = best.
+ */
+export const RRF_K = 60;
+
 /** Matches asked of the backend per item wanted (neighbours come on top), and at least. */
 export const CANDIDATES_PER_ITEM = 4;
 export const MIN_CANDIDATES = 20;
@@ -41,7 +47,7 @@ export function selectRecalled(
   const byId = new Map<string, RecallCandidate>();
   for (const c of answer.candidates) byId.set(c.id, c);
   const candidates = [...byId.values()].sort((a, b) => a.seq - b.seq);
-  if (candidates.length === 0) return [];
+  if (candidates.length === 0 && (answer.semantic?.length ?? 0) === 0) return [];
   const ranked = rankCandidates(terms, candidates, candidates.length, {
     stats: corpusStats(answer.stats),
   });
@@ -51,10 +57,35 @@ export function selectRecalled(
     if (beforeSeq !== undefined && c.seq >= beforeSeq) excluded.add(c.id);
   }
   const scores = new Map(ranked.map((r) => [r.id, r.score]));
-  return fuseNeighbours(candidates, scores, request.maxItems, excluded).flatMap((r) => {
+  const semantic = (answer.semantic ?? []).filter(
+    (c) => !excluded.has(c.id) && (beforeSeq === undefined || c.seq < beforeSeq),
+  );
+  const item = (c: RecallCandidate): RecalledItem => ({ seq: c.seq, role: c.role, text: c.text });
+  if (semantic.length === 0) {
+    return fuseNeighbours(candidates, scores, request.maxItems, excluded).flatMap((r) => {
+      const c = byId.get(r.id);
+      return c === undefined ? [] : [item(c)];
+    });
+  }
+  // Reciprocal rank fusion over the whole lexical ranking and the semantic one.
+  const lexical = fuseNeighbours(candidates, scores, candidates.length, excluded);
+  const fused = new Map<string, { c: RecallCandidate; score: number }>();
+  const add = (c: RecallCandidate, rank: number) => {
+    const entry = fused.get(c.id) ?? { c, score: 0 };
+    entry.score += 1 / (RRF_K + rank);
+    fused.set(c.id, entry);
+  };
+  lexical.forEach((r, i) => {
     const c = byId.get(r.id);
-    return c === undefined ? [] : [{ seq: c.seq, role: c.role, text: c.text }];
+    if (c !== undefined) add(c, i + 1);
   });
+  semantic.forEach((c, i) => {
+    add(byId.get(c.id) ?? c, i + 1);
+  });
+  return [...fused.values()]
+    .sort((a, b) => b.score - a.score || b.c.seq - a.c.seq)
+    .slice(0, Math.max(0, Math.floor(request.maxItems)))
+    .map((e) => item(e.c));
 }
 
 /** Recall for one turn through a backend's source; [] when the message has no query term. */

@@ -61,6 +61,13 @@ export interface RecallStats {
 export interface RecallAnswer {
   readonly candidates: readonly RecallCandidate[];
   readonly stats?: RecallStats | undefined;
+  /**
+   * Semantic recall (optional, Postgres with pgvector): the thread's messages nearest to the
+   * question's embedding, nearest first; the same thread, agent and principal rules apply.
+   * Their `terms` may be empty: they are ranked by position, fused with the lexical ranks
+   * (select.ts, reciprocal rank fusion).
+   */
+  readonly semantic?: readonly RecallCandidate[] | undefined;
 }
 
 /** A backend's conversation search (see the file header). */

@@ -29,16 +29,17 @@ export function withTail(
       // Window exclusions are the turn's (select.ts): excluded neighbours still lend score.
       const tailSeqs = new Set(tail.map((m) => m.seq));
       const past = transcript.candidates.filter((c) => !tailSeqs.has(c.seq));
+      const semantic = transcript.semantic?.filter((c) => !tailSeqs.has(c.seq));
       const byId = new Map<string, RecallCandidate>();
       for (const c of [...past, ...own.candidates]) byId.set(c.id, c);
       const a = transcript.stats;
       const b = own.stats;
-      if (a === undefined || b === undefined) return { candidates: [...byId.values()] };
+      if (a === undefined || b === undefined) return { candidates: [...byId.values()], semantic };
       const docs = a.docs + b.docs;
       const df: Record<string, number> = {};
       for (const term of request.terms) df[term] = (a.df[term] ?? 0) + (b.df[term] ?? 0);
       const avgLength = docs === 0 ? 0 : (a.avgLength * a.docs + b.avgLength * b.docs) / docs;
-      return { candidates: [...byId.values()], stats: { docs, avgLength, df } };
+      return { candidates: [...byId.values()], stats: { docs, avgLength, df }, semantic };
     },
   };
 }

@@ -1,0 +1,82 @@
+/**
+ * The recall query of a turn on a saver that searches its transcript in the thread's read
+ * batch (NeonSaver, store/recall-prefetch.ts): the new message's query terms and, with
+ * semantic recall on, its embedding — one HTTP call to the provider before the read batch,
+ * so the database round trips stay those of the turn (≤ 2).
+ *
+ * A failing or slow provider never fails the turn: it is logged and the turn recalls
+ * lexically only. A database without pgvector is the read batch's CONFIG_INVALID error.
+ */
+import type { Embedder } from "../llm/embeddings.ts";
+import { createLogger, type Logger } from "../log.ts";
+import type { MemoryConfig } from "../memory/config.ts";
+import { queryTerms } from "../memory/recall/index.ts";
+import { hasRecallPrefetch, type RecallVectorQuery } from "../store/recall-prefetch.ts";
+
+/**
+ * Matches the read batch brings per recalled item wanted, and at least (each with up to two
+ * neighbours): fewer than an in-memory source is asked for, since every row read is bytes
+ * on every turn; the database ranks them by the terms' idf first (sql.ts SELECT_RECALL).
+ */
+const PREFETCH_MATCHES_PER_ITEM = 2;
+const PREFETCH_MIN_MATCHES = 10;
+/** Nearest messages read per recalled item wanted (semantic recall), and at least. */
+const VECTOR_MATCHES_PER_ITEM = 2;
+const VECTOR_MIN_MATCHES = 10;
+/** How long a turn waits for the question's embedding before it recalls lexically only. */
+export const QUERY_EMBED_TIMEOUT_MS = 3000;
+
+export interface RecallQueryOptions {
+  /** Set when `recall_semantic` is on and the provider is configured. */
+  readonly embedder?: Embedder | undefined;
+  readonly log?: Logger | undefined;
+}
+
+/**
+ * Ask a saver that searches its transcript in the thread's read batch (NeonSaver) to read
+ * recall for this user message with the turn's first read: no round trip of its own.
+ */
+export async function prefetchRecall(
+  saver: unknown,
+  threadId: string,
+  text: string,
+  config: Pick<MemoryConfig, "recall_max_items" | "recall_semantic">,
+  options: RecallQueryOptions = {},
+): Promise<void> {
+  const maxItems = config.recall_max_items;
+  if (!hasRecallPrefetch(saver) || maxItems < 1) return;
+  const terms = queryTerms(text);
+  if (terms.length === 0) return;
+  const vector =
+    config.recall_semantic && options.embedder !== undefined
+      ? await queryVector(options.embedder, text, maxItems, options.log)
+      : undefined;
+  saver.prefetchRecall(threadId, {
+    terms,
+    limit: Math.max(PREFETCH_MIN_MATCHES, maxItems * PREFETCH_MATCHES_PER_ITEM),
+    vector,
+  });
+}
+
+async function queryVector(
+  embedder: Embedder,
+  text: string,
+  maxItems: number,
+  log: Logger | undefined,
+): Promise<RecallVectorQuery | undefined> {
+  try {
+    const [embedding] = await embedder.embed([text], AbortSignal.timeout(QUERY_EMBED_TIMEOUT_MS));
+    if (embedding === undefined || embedding.length === 0) return undefined;
+    return {
+      model: embedder.model,
+      embedding,
+      limit: Math.max(VECTOR_MIN_MATCHES, maxItems * VECTOR_MATCHES_PER_ITEM),
+    };
+  } catch (error) {
+    (log ?? createLogger()).warn(
+      "recall: the question's embedding failed; this turn recalls by words only",
+      { error: error instanceof Error ? error.message : String(error), model: embedder.model },
+    );
+    return undefined;
+  }
+}
