@@ -33,6 +33,8 @@ export { memoryConfigFromEnv } from "./config-env.ts";
 export type { MemoryConfigErrorDetails } from "./config-issues.ts";
 export {
   DEPLOY_TIME_CONFIG_KEYS,
+  EMBEDDING_PROVIDERS,
+  type EmbeddingProviderName,
   FACTS_MODES,
   type FactsMode,
   MEMORY_BACKENDS,

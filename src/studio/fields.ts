@@ -5,6 +5,7 @@
  */
 
 import {
+  EMBEDDING_PROVIDERS,
   FACTS_MODES,
   MEMORY_BACKENDS,
   MEMORY_CONFIG_MAX,
@@ -131,6 +132,41 @@ const FIELDS: StudioField[] = [
     help: {
       ko: "한 번에 인용할 이전 메시지 수 상한",
       en: "At most this many earlier messages per call",
+    },
+  },
+  {
+    key: "recall_semantic",
+    kind: "boolean",
+    help: {
+      ko: "의미로도 이전 메시지를 찾음 (postgres + pgvector, 임베딩 제공자 필요)",
+      en: "Also find earlier messages by meaning (postgres + pgvector, needs an embedding provider)",
+    },
+  },
+  {
+    key: "embedding_provider",
+    kind: "choice",
+    choices: EMBEDDING_PROVIDERS,
+    help: {
+      ko: "임베딩 제공자 (workers_ai | openai_compatible)",
+      en: "Embedding provider (workers_ai | openai_compatible)",
+    },
+  },
+  {
+    key: "embedding_model",
+    kind: "text",
+    optional: true,
+    help: {
+      ko: "임베딩 모델 (비우면 제공자 기본값)",
+      en: "Embedding model (empty = the provider's default)",
+    },
+  },
+  {
+    key: "embedding_base_url",
+    kind: "text",
+    optional: true,
+    help: {
+      ko: "openai_compatible: /v1까지의 URL",
+      en: "openai_compatible: URL up to /v1",
     },
   },
   {

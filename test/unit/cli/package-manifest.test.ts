@@ -19,6 +19,7 @@ describe("llamon's package.json", () => {
     expect(tools.sort()).toEqual(
       [
         "@electric-sql/pglite",
+        "@electric-sql/pglite-pgvector",
         "@electric-sql/pglite-socket",
         "commander",
         "pg",

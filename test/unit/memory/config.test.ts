@@ -37,6 +37,8 @@ describe("MemoryConfig defaults", () => {
       fact_recall_max_items: 3,
       recall: true,
       recall_max_items: 5,
+      recall_semantic: false,
+      embedding_provider: "workers_ai",
       prompt_context_mode: "legacy_system",
       a2a_history_max_messages: 50,
     });
@@ -145,6 +147,10 @@ describe("MemoryConfig from the environment", () => {
       MEMORY_FACT_RECALL_MAX_ITEMS: "5",
       MEMORY_RECALL: "false",
       MEMORY_RECALL_MAX_ITEMS: "8",
+      MEMORY_RECALL_SEMANTIC: "1",
+      MEMORY_EMBEDDING_PROVIDER: "openai_compatible",
+      MEMORY_EMBEDDING_MODEL: "nomic-embed-text",
+      MEMORY_EMBEDDING_BASE_URL: "http://localhost:11434/v1",
       LLAMON_PROMPT_CONTEXT_MODE: "stable_tail",
       A2A_HISTORY_MAX_MESSAGES: "0",
       UNRELATED: "ignored",
@@ -163,10 +169,35 @@ describe("MemoryConfig from the environment", () => {
       fact_recall_max_items: 5,
       recall: false,
       recall_max_items: 8,
+      recall_semantic: true,
+      embedding_provider: "openai_compatible",
+      embedding_model: "nomic-embed-text",
+      embedding_base_url: "http://localhost:11434/v1",
       prompt_context_mode: "stable_tail",
       a2a_history_max_messages: 0,
     });
     expect(Object.keys(MEMORY_ENV_VARS)).toHaveLength(MEMORY_CONFIG_KEYS.length);
+  });
+
+  it("issue 16 semantic recall's keys: off by default, bad values are specific errors", () => {
+    expect(parseMemoryConfig({ recall_semantic: true }).embedding_provider).toBe("workers_ai");
+    const bad = (input: unknown): string => {
+      try {
+        parseMemoryConfig(input);
+      } catch (error) {
+        expect(isLlamonError(error, "CONFIG_INVALID")).toBe(true);
+        return (error as LlamonError).message;
+      }
+      throw new Error("accepted");
+    };
+    expect(bad({ embedding_provider: "openai-compatible" })).toContain('use "openai_compatible"');
+    expect(bad({ embedding_provider: "cohere" })).toContain('"workers_ai", "openai_compatible"');
+    expect(bad({ embedding_base_url: "ftp://x/v1" })).toContain("http(s) URL");
+    expect(bad({ embedding_model: " " })).toContain("must not be empty");
+    expect(bad({ recall_semantic: "yes" })).toContain("true or false");
+    expect(() => memoryConfigFromEnv({ MEMORY_RECALL_SEMANTIC: "maybe" })).toThrow(
+      /MEMORY_RECALL_SEMANTIC/,
+    );
   });
 
   it("R1.1 MEMORY_BACKEND accepts the CLI spelling in-memory as in_memory", () => {
