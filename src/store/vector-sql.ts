@@ -81,3 +81,7 @@ export const UPDATE_INDEX_TERMS = `UPDATE llamon_messages m
   FROM jsonb_to_recordset($1::jsonb) AS x(agent_id text, thread_id text, seq bigint, terms text, version smallint)
  WHERE m.agent_id = x.agent_id AND m.thread_id = x.thread_id AND m.seq = x.seq
    AND m.search_terms IS NULL AND m.terms_version IS NULL`;
+
+/** How many transcript rows were never indexed (the backfill's dry run). One row. */
+export const COUNT_UNINDEXED =
+  "SELECT count(*)::bigint AS n FROM llamon_messages WHERE search_terms IS NULL AND terms_version IS NULL";

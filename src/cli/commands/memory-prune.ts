@@ -25,6 +25,7 @@ import { parsePositiveInt } from "../options.ts";
 import { info } from "../output.ts";
 import { planJson, printPlan, printResult, resultJson } from "../prune-output.ts";
 import { withSpinner } from "../spinner.ts";
+import { registerReindex } from "./memory-reindex.ts";
 
 interface PruneOptions {
   dsn?: string;
@@ -62,6 +63,7 @@ export function registerMemory(program: Command): void {
       "after",
       "\nExample:\n  $ npx llamon memory prune --dsn postgresql://postgres@localhost:5432/my_agent_memory --older-than-days 30",
     );
+  registerReindex(memory);
   memory
     .command("prune")
     .description("list (dry run) or delete old conversations of one agent across all memory tables")
