@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runTurn, type TurnDeps } from "../../src/agent/run-turn.ts";
+import { databaseChecks } from "../../src/cli/doctor/database.ts";
 import { startEmbeddedPostgres } from "../../src/dev/embedded-postgres.ts";
 import { type NeonProxy, startNeonProxy } from "../../src/dev/neon-http-proxy.ts";
 import { isLlamonError } from "../../src/errors.ts";
@@ -37,6 +38,7 @@ const PUPPY = "My puppy is called Biscuit";
 const QUESTION = "What name did I give my dog?";
 
 interface Backend {
+  dsn: string;
   proxy: NeonProxy;
   neon: Db;
   pg: Db;
@@ -51,6 +53,7 @@ async function startBackend(dsn: string, cleanups: (() => Promise<void>)[]): Pro
   const pg = createPgDb({ connectionString: dsn, max: 1 });
   cleanups.push(() => pg.close());
   return {
+    dsn,
     proxy,
     neon,
     pg,
@@ -129,6 +132,8 @@ describe("semantic recall on PGlite with pgvector (migration 0009)", () => {
       "SELECT (SELECT extname FROM pg_extension WHERE extname = 'vector') AS ext, to_regclass('llamon_message_vectors')::text AS table",
     );
     expect(rows[0]).toEqual({ ext: "vector", table: "llamon_message_vectors" });
+    const checks = await databaseChecks(backend.dsn, undefined, true);
+    expect(checks.find((c) => c.name === "semantic recall")?.status).toBe("ok");
   });
 
   it("a paraphrase with no shared term is recalled only semantically, in the read batch (≤ 2 round trips)", async () => {
@@ -243,6 +248,12 @@ describe.runIf(backendKind() === "server")("migration 0009 on Postgres without p
               EXISTS (SELECT 1 FROM llamon_migrations WHERE name = '0009_recall_vectors.sql') AS applied`,
     );
     expect(rows[0]).toEqual({ ext: null, table: null, applied: true });
+    // `llamon doctor` says so when the config has semantic recall on.
+    const check = (await databaseChecks(backend.dsn, undefined, true)).find(
+      (c) => c.name === "semantic recall",
+    );
+    expect(check?.status).toBe("problem");
+    expect(JSON.stringify(check)).toContain("CREATE EXTENSION vector");
     const fake = await startFakeEmbeddings();
     try {
       const embedder = createOpenAiEmbedder({ baseUrl: fake.baseUrl, model: "concepts" });

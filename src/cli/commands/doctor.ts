@@ -52,7 +52,9 @@ are not visible here: doctor lists the ones the deployed Worker needs.`,
         nonEmpty(env.POSTGRES_MEMORY_DSN);
       if (config.memory?.enabled && config.memory.backend === "postgres" && dsn !== undefined) {
         const { databaseChecks } = await import("../doctor/database.ts");
-        checks.push(...(await databaseChecks(dsn, nonEmpty(env.AGENT_ID))));
+        checks.push(
+          ...(await databaseChecks(dsn, nonEmpty(env.AGENT_ID), config.memory.recall_semantic)),
+        );
       }
       const report = summarize(facts.dir, checks);
       if (opts.json) info(JSON.stringify(report, null, 2));

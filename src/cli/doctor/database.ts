@@ -12,6 +12,7 @@ import {
   DOCTOR_EXISTING_TABLES,
   SELECT_APPLIED_MIGRATIONS,
 } from "../../store/sql.ts";
+import { vectorsReady } from "../../store/vectors.ts";
 import { databaseNameOf, probeDatabase } from "../pg-database.ts";
 import { type Check, errorMessage, ok, problem, warning } from "./types.ts";
 
@@ -78,7 +79,15 @@ export function dsnChecks(dsn: string): Check[] {
   return checks;
 }
 
-export async function databaseChecks(dsn: string, agentId: string | undefined): Promise<Check[]> {
+/**
+ * `semantic`: the config has `recall_semantic` on, so the pgvector table of migration 0009
+ * must be there.
+ */
+export async function databaseChecks(
+  dsn: string,
+  agentId: string | undefined,
+  semantic = false,
+): Promise<Check[]> {
   const checks = dsnChecks(dsn);
   if (checks.some((c) => c.status === "problem")) return checks;
   const shown = redactDsn(dsn);
@@ -173,6 +182,18 @@ export async function databaseChecks(dsn: string, agentId: string | undefined): 
           "tables",
           `llamon's tables are there; agent ${agentId} has ${rows[0]?.threads ?? "0"} conversation(s)`,
         ),
+      );
+    }
+    if (semantic) {
+      checks.push(
+        (await vectorsReady(db))
+          ? ok("database", "semantic recall", "pgvector and llamon_message_vectors are there")
+          : problem(
+              "database",
+              "semantic recall",
+              "recall_semantic is on but this database has no pgvector table (migration 0009 found no vector extension)",
+              "on Neon run `CREATE EXTENSION vector;`, then `npx llamon memory reindex --dsn … --setup-vectors`; or set recall_semantic to false",
+            ),
       );
     }
   } catch (error) {
