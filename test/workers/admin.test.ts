@@ -246,6 +246,9 @@ describe("management API: memory config (R7.6, R10.2)", () => {
       [{ recall: "on" }, "recall", "true or false"],
       [{ recall_max_items: 0 }, "recall_max_items", "whole number >= 1 and <= 20"],
       [{ recall_max_items: 21 }, "recall_max_items", "whole number >= 1 and <= 20, got 21"],
+      [{ recall_semantic: "on" }, "recall_semantic", "true or false"],
+      [{ embedding_provider: "cohere" }, "embedding_provider", '"workers_ai", "openai_compatible"'],
+      [{ embedding_base_url: "localhost:11434" }, "embedding_base_url", "http(s) URL"],
       [{ backend: "sqlite" }, "backend", "cannot be changed at run time"],
       [{ postgres_dsn: "postgresql://x@y/z" }, "postgres_dsn", "cannot be changed at run time"],
       [{ MEMORY_WINDOW_SIZE: 4 }, "MEMORY_WINDOW_SIZE", 'did you mean "window_size"'],
@@ -283,6 +286,9 @@ describe("management API: memory config (R7.6, R10.2)", () => {
       summarize: true,
       recall: false,
       recall_max_items: 12,
+      recall_semantic: true,
+      embedding_provider: "openai_compatible",
+      embedding_model: "nomic-embed-text",
     });
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({
@@ -292,6 +298,9 @@ describe("management API: memory config (R7.6, R10.2)", () => {
         max_history_tokens: 900,
         recall: false,
         recall_max_items: 12,
+        recall_semantic: true,
+        embedding_provider: "openai_compatible",
+        embedding_model: "nomic-embed-text",
       },
       sources: {
         window_size: "runtime",
@@ -299,11 +308,17 @@ describe("management API: memory config (R7.6, R10.2)", () => {
         max_history_tokens: "env",
         recall: "runtime",
         recall_max_items: "runtime",
+        recall_semantic: "runtime",
+        embedding_model: "runtime",
       },
     });
-    const second = await worker.api("PATCH", "/api/v1/memory/config", { max_history_tokens: null });
+    const second = await worker.api("PATCH", "/api/v1/memory/config", {
+      max_history_tokens: null,
+      embedding_model: null,
+    });
     expect(second.status).toBe(200);
     expect((second.body.config as Record<string, unknown>).max_history_tokens).toBeUndefined();
+    expect((second.body.config as Record<string, unknown>).embedding_model).toBeUndefined();
     expect(second.body.sources).toMatchObject({
       max_history_tokens: "runtime",
       window_size: "runtime",
