@@ -23,6 +23,7 @@
  */
 import { type Candidate, type Retraction, toFact } from "./build.ts";
 import { type Clause, isHypothetical, isQuestion, splitClauses } from "./clauses.ts";
+import { filledClause, topicOf } from "./ellipsis.ts";
 import { extractEn, retractionsEn } from "./extract-en.ts";
 import { extractKo, retractionsKo } from "./extract-ko.ts";
 import { pattern } from "./regex.ts";
@@ -119,8 +120,14 @@ function factsOf(clauses: readonly Clause[], text: string, options?: ExtractOpti
     typeof options?.turn === "number" && Number.isFinite(options.turn) ? options.turn : undefined;
   const facts: Fact[] = [];
   let member = options?.afterMember === true;
+  let topic: string | undefined;
   for (const clause of clauses) {
-    const candidates = candidatesOf(clause);
+    let candidates = candidatesOf(clause);
+    // "sushi is an exception, I love it": a clause that left its thing out (ellipsis.ts).
+    const filled =
+      candidates.length === 0 && topic !== undefined ? filledClause(clause.text, topic) : undefined;
+    if (filled !== undefined) candidates = candidatesOf({ ...clause, text: filled });
+    topic = topicOf(clause.text);
     const subjectless = !SELF_SUBJECT.test(clause.text);
     const kept =
       member && subjectless
