@@ -7,7 +7,7 @@
 import { hasLetter } from "../letters.ts";
 import type { Candidate, Retraction } from "./build.ts";
 import { EN_GATES, type GateName, HEALTH_GATES, open } from "./gates.ts";
-import { languagesEn } from "./languages.ts";
+import { languageCode, languagesEn } from "./languages.ts";
 import {
   CONDITIONS_EN,
   DIET_EN,
@@ -221,6 +221,15 @@ const RESIDENCE_PATTERNS: readonly [Pattern, "plain" | "hometown"][] = [
       String.raw`\b(?:i'm|i am|im|we're|we are)\s+(?:currently\s+|now\s+)?(?:based|located|living)\s+in\s+`,
       "gi",
       "based|living|located&i am|i'm|im|we are|we're&in",
+    ),
+    "plain",
+  ],
+  [
+    // "For now I'm stuck in Ohio", "we're settled in Leeds": a named place only.
+    pattern(
+      String.raw`\b(?:[Ii]'m|[Ii] am|[Ii]m|[Ww]e're|[Ww]e are)\s+(?:(?:currently|now|still|kind of|kinda|pretty much)\s+)?(?:stuck|settled)\s+in\s+(?=[A-Z])`,
+      "g",
+      "settled|stuck&in",
     ),
     "plain",
   ],
@@ -633,6 +642,21 @@ const LIKES_RE7 = pattern(
 );
 
 const LIKES_RE8 = pattern(String.raw`\s+now\b.*$`, "i", "now");
+/**
+ * "I'm learning guitar", "I've been learning to paint": what the speaker is learning is a
+ * hobby (a language is its own fact, languages.ts). "I only drink tea", "we mostly eat
+ * fish": having only one thing is a taste.
+ */
+const LIKES_RE9 = pattern(
+  String.raw`\b(?:i'm|i am|im|i've been|i have been)\s+(?:(?:also|still|currently|now|slowly)\s+)?(?:learning|taking up|practicing|practising)\s+(?:to\s+play\s+|how\s+to\s+|to\s+)?`,
+  "gi",
+  "learning|practicing|practising|taking up",
+);
+const LIKES_RE10 = pattern(
+  String.raw`\b(?:i|we)\s+(?:now\s+)?(?:only|mostly|usually|just)\s+(?:drink|eat)\s+`,
+  "gi",
+  "drink|eat&just|mostly|only|usually",
+);
 
 function likes(text: string): Found {
   const out: Found = [];
@@ -659,6 +683,17 @@ function likes(text: string): Found {
   const mine = LIKES_RE7.exec(text);
   if (mine !== null && usable(LEADING.replace(mine[1] ?? "", ""))) {
     out.push({ category: "preference", value: LEADING.replace(mine[1] ?? "", ""), lang: "en" });
+  }
+  for (const { rest } of after(text, LIKES_RE9)) {
+    // "learning guitar for a year": the thing ends where a place or time begins.
+    const value = cut(rest, PLACE_STOP, 4);
+    if (!usable(value) || CUT_RE1.split(value).some((word) => languageCode(word) !== undefined)) {
+      continue;
+    }
+    out.push({ category: "preference", value, lang: "en", form: "hobby" });
+  }
+  for (const { rest } of after(text, LIKES_RE10)) {
+    for (const item of items(rest)) out.push({ category: "preference", value: item, lang: "en" });
   }
   for (const { rest } of after(text, LIKES_RE4)) {
     for (const item of items(rest)) {

@@ -19,7 +19,7 @@ import {
   subjectOfKo,
   tokensOf,
 } from "./korean.ts";
-import { languagesKo } from "./languages.ts";
+import { languageCode, languagesKo } from "./languages.ts";
 import {
   CONDITIONS_KO,
   DIET_KO,
@@ -274,6 +274,7 @@ function residence(text: string, subject: Subject): Found {
     out.push({ category: "residence", value: head.value, lang: "ko" });
   }
   for (const m of RESIDENCE_RE2.all(text)) {
+    if (WORKPLACE_RE11.test(text)) break;
     const token = m[1] ?? "";
     const head = headBefore(text, m.index ?? 0, token, ["으로", "로"], 2);
     if (head === undefined || head.particle === "") continue;
@@ -373,6 +374,12 @@ const WORKPLACE_RE7 = pattern(
   "",
   "있고|있는데|있습니다|있어|있음&에",
 );
+/** "회사가 판교로 이전했어요", "우리 회사 판교로 옮겼어요": the workplace moved, not the speaker. */
+const WORKPLACE_RE11 = pattern(
+  `(?:회사|직장|사무실)(?:가|는|도|이|은)?\\s+(\\S+?)(?:으로|로)\\s+${ADVS}(?:이전|이사|옮기|옮겼|옮겨)`,
+  "",
+  "사무실|직장|회사&옮겨|옮겼|옮기|이사|이전",
+);
 const WORKPLACE_RE8 = pattern("^(?:문|창문|마음|파티)$", "", "마음|문|파티");
 const WORKPLACE_RE9 = pattern(String.raw`재택\s*(?:근무|으로\s*일)`, "", "재택&근무|으로");
 const WORKPLACE_RE10 = pattern(String.raw`재택\s*근무\s*(?:안|못)`, "", "재택&근무&못|안");
@@ -434,6 +441,16 @@ function workplace(text: string, subject: Subject): Found {
     const head = headBefore(text, m.index ?? 0, m[1] ?? "", ["을", "를"], 2);
     if (head === undefined || WORKPLACE_RE8.test(head.value)) continue;
     out.push({ category: "workplace", value: head.value, lang: "ko" });
+  }
+  const moved = WORKPLACE_RE11.exec(text);
+  if (moved !== null && isContentWord(moved[1] ?? "")) {
+    out.push({
+      category: "workplace",
+      value: moved[1] ?? "",
+      lang: "ko",
+      key: "location",
+      form: "location",
+    });
   }
   if (WORKPLACE_RE9.test(text) && !WORKPLACE_RE10.test(text)) {
     out.push({ category: "workplace", value: "재택", lang: "ko", form: "remote" });
@@ -644,7 +661,7 @@ function family(text: string, subject: Subject): Found {
 const LIKE_VERB =
   "(?:좋아해|좋아합|좋아하고|좋아함|좋아하는\\s*편|좋아하거든|좋아하죠|좋아하는데|좋아하구요|좋아하긴|좋아라\\s*해|사랑해|사랑합|애정해|즐겨\\s*(?:먹|보|들|마시|해|하|읽|입|찾)|빠져\\s*있|빠졌)";
 const DISLIKE_VERB =
-  "(?:싫어해|싫어합|싫어하고|싫어함|싫어하는\\s*편|싫어하거든|싫어요|싫어(?=$|\\s|[.!~])|싫습니다|싫음|질색|극혐|별로(?:예요|에요|야|임|더라|거든요|인\\s*편)|안\\s*좋아해|안\\s*좋아합|안\\s*좋아하|좋아하지\\s*않|못\\s*참|딱\\s*질색|혐오해|안\\s*맞아|입에\\s*안\\s*맞)";
+  "(?:싫어해|싫어합|싫어하고|싫어함|싫어하는\\s*편|싫어하거든|싫어요|싫어(?=$|\\s|[.!~])|싫습니다|싫음|질색|극혐|별로(?:예요|에요|야|임|더라|거든요|인\\s*편)|안\\s*좋아해|안\\s*좋아합|안\\s*좋아하|좋아하지\\s*않|못\\s*참|딱\\s*질색|혐오해|안\\s*맞아|입에\\s*안\\s*맞|질려서|질렸|질려(?=$|\\s|[.!~])|질리더라|질립니다)";
 
 const OBJECT = ["을", "를", "은", "는", "도", "이", "가"];
 
@@ -662,7 +679,7 @@ const LIKES_RE3 = rx(
 );
 const LIKES_RE4 = rx(
   `${T}(\\S+)\\s+${ADVS}${DISLIKE_VERB}`,
-  "극혐|맞아|못|별로|싫습니다|싫어|싫음|입에|좋아하|좋아합|좋아해|질색|혐오해",
+  "극혐|맞아|못|별로|싫습니다|싫어|싫음|입에|좋아하|좋아합|좋아해|질려|질렸|질리더라|질립니다|질색|혐오해",
 );
 
 const LIKES_RE5 = pattern(
@@ -673,6 +690,29 @@ const LIKES_RE5 = pattern(
 const LIKES_RE6 = pattern(String.raw`최애(?:\s*(\S+?))?(?:는|은)\s+(.+)$`, "", "최애&는|은");
 const LIKES_RE7 = pattern(String.raw`취미(?:는|가)\s+(.+)$`, "", "취미가|취미는");
 const LIKES_RE8 = pattern("^(?:안|못)$", "", "못|안");
+/**
+ * "딸기가 더 좋아요", "등산보다 수영이 좋아요": with the speaker dropped, "X이/가 좋아요" is
+ * often about the weather or a plan ("날씨가 좋아요"), but a comparison (더, 제일, 가장, 젤,
+ * or "Y보다" before X) states a taste. The comparison is checked on the tokens, not here.
+ */
+const LIKES_RE9 = rx(
+  `${T}(\\S+)\\s+((?:${ADV}\\s+)*)(?:좋아요|좋아(?=$|\\s|[.!~])|좋습니다|좋더라)`,
+  "좋더라|좋습니다|좋아",
+);
+const COMPARATIVE_KO: ReadonlySet<string> = new Set(["더", "제일", "가장", "젤"]);
+/**
+ * "기타 배우고 있어요", "요즘 수영 배워요": what the speaker is learning is a hobby (a
+ * language is its own fact, languages.ts). "차만 마셔요", "채소만 먹어요": only ever having
+ * one thing is a taste.
+ */
+const LIKES_RE10 = rx(
+  `${T}(\\S+)\\s+${ADVS}(?:배우고\\s*있|배우는\\s*중|배워요|배웁니다|배우고요|배우거든)`,
+  "배우|배워|배웁",
+);
+const LIKES_RE11 = rx(
+  `${T}(\\S+?)만\\s+${ADVS}(?:마셔요|마셔(?=$|\\s|[.!~])|마십니다|마시고|마시거든|먹어요|먹어(?=$|\\s|[.!~])|먹습니다|먹고|먹거든)`,
+  "만&마셔|마시거든|마시고|마십니다|먹거든|먹고|먹습니다|먹어",
+);
 
 function likes(text: string, subject: Subject): Found {
   if (subject.kind !== "self") return [];
@@ -729,6 +769,25 @@ function likes(text: string, subject: Subject): Found {
     const head = headBefore(text, m.index ?? 0, m[1] ?? "", ["이", "가"], 1);
     if (head === undefined || head.particle === "") continue;
     out.push({ category: "preference", value: head.value, lang: "ko" });
+  }
+  for (const m of LIKES_RE9.all(text)) {
+    const before = tokensOf(text.slice(0, m.index ?? 0));
+    const compared =
+      tokensOf(m[2] ?? "").some((word) => COMPARATIVE_KO.has(word)) ||
+      (before.at(-1)?.endsWith("보다") ?? false);
+    if (!compared) continue;
+    const head = headBefore(text, m.index ?? 0, m[1] ?? "", ["이", "가"], 1);
+    if (head === undefined || head.particle === "" || LIKES_RE8.test(head.value)) continue;
+    out.push({ category: "preference", value: head.value, lang: "ko" });
+  }
+  for (const m of LIKES_RE10.all(text)) {
+    const head = headBefore(text, m.index ?? 0, m[1] ?? "", ["을", "를"], 1);
+    if (head === undefined || languageCode(head.value) !== undefined) continue;
+    out.push({ category: "preference", value: head.value, lang: "ko", form: "hobby" });
+  }
+  for (const m of LIKES_RE11.all(text)) {
+    const value = m[1] ?? "";
+    if (isContentWord(value)) out.push({ category: "preference", value, lang: "ko" });
   }
   for (const m of LIKES_RE3.all(text)) {
     const value = stripParticle(m[1] ?? "");

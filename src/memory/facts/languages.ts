@@ -6,6 +6,8 @@
  * a fact's id is the language code whatever language it was said in: `other:language:ja`
  * for both "Japanese" and "일본어", and a Korean question finds an English fact. Each
  * language is its own fact (slot `language`), with form `learning` when the clause says so.
+ * A gerund a few words after the speaker counts too ("I grew up speaking Portuguese", "I
+ * started learning Korean"): the verb of the clause is then another one.
  */
 
 import { splitWords } from "../letters.ts";
@@ -43,7 +45,7 @@ export function languagesIn(text: string): Set<string> {
 }
 
 const EN_SPEAK = pattern(
-  String.raw`\b(?:i|we)\s+(?:also\s+|can\s+|do\s+|still\s+|mostly\s+|only\s+)*(?:speak|am fluent in|am learning|have been learning|have been studying|am studying|am taking|study|learn|know|am (?:a\s+)?native\s+(?:in|speaker of))\b|\bmy\s+(?:native|first|mother)\s+(?:language|tongue)\s+is\b|\b(?:i am|i'm)\s+bilingual\b`,
+  String.raw`\b(?:i|we)\s+(?:also\s+|can\s+|do\s+|still\s+|mostly\s+|only\s+)*(?:speak|am fluent in|am learning|have been learning|have been studying|am studying|am taking|study|learn|know|am (?:a\s+)?native\s+(?:in|speaker of))\b|\b(?:i|we|i've|i'm)\s+(?:(?!(?:not|never|stopped|quit|don't|didn't)\s)[a-z']+\s+){0,3}?(?:speaking|learning|studying)\b|\bmy\s+(?:native|first|mother)\s+(?:language|tongue)\s+is\b|\b(?:i am|i'm)\s+bilingual\b`,
   "i",
   "am fluent in|am taking|bilingual|know|language|learn|native|speak|study|tongue",
 );
