@@ -32,9 +32,9 @@ const PLACE_STOP = pattern(
 
 /** Words that end a liked/disliked thing; "and"/"or" split lists instead. */
 const THING_STOP = pattern(
-  String.raw`\s+(?:but|because|so|though|although|since|when|which|who|if|too|lol|haha|btw|actually|anymore|any more|a lot|so much|very much|more than|than|these days|lately|nowadays|right now|honestly|though|either|as well)\b|\s+-\s+|[,;!?()"]|\.(?=\s|$)`,
+  String.raw`\s+(?:but|because|so|though|although|since|when|which|who|if|too|lol|haha|btw|actually|anymore|any more|a lot|so much|very much|more than|than|these days|lately|nowadays|right now|now|honestly|though|either|as well)\b|\s+-\s+|[,;!?()"]|\.(?=\s|$)`,
   "i",
-  '!|"|(|)|,|-|.|;|?|a lot|actually|any more|anymore|as well|because|btw|but|either|haha|honestly|if|lately|lol|nowadays|right now|since|so|than|these days|though|too|very much|when|which|who',
+  '!|"|(|)|,|-|.|;|?|a lot|actually|any more|anymore|as well|because|btw|but|either|haha|honestly|if|lately|lol|now|nowadays|right now|since|so|than|these days|though|too|very much|when|which|who',
 );
 
 const LEADING = pattern(String.raw`^(?:the|a|an|some|my|our|any)\s+`, "i", "a|my|our|some|the");
@@ -105,7 +105,7 @@ function relationOf(word: string): string | undefined {
 
 const I_AM = "(?:i'm|i am|im)";
 const ADVERBS =
-  "(?:really\\s+|absolutely\\s+|just\\s+|also\\s+|totally\\s+|kinda\\s+|kind of\\s+|do\\s+|still\\s+|genuinely\\s+|honestly\\s+|truly\\s+|definitely\\s+|actually\\s+|so\\s+|super\\s+|very\\s+|now\\s+|currently\\s+)*";
+  "(?:really\\s+|absolutely\\s+|just\\s+|also\\s+|totally\\s+|kinda\\s+|kind of\\s+|do\\s+|still\\s+|genuinely\\s+|honestly\\s+|truly\\s+|definitely\\s+|actually\\s+|so\\s+|super\\s+|very\\s+|now\\s+|currently\\s+|more\\s+|mostly\\s+|mainly\\s+|way\\s+)*";
 
 const NOT_A_NAME = pattern(
   String.raw`^(?:not|none|nothing|secret|private|irrelevant|unimportant|unknown|a|an|the|what|whatever|too|so|hard|long|weird|complicated)\b`,
@@ -114,7 +114,7 @@ const NOT_A_NAME = pattern(
 );
 
 const NAME_RE1 = pattern(
-  String.raw`(?:\bmy name(?:'s|\s+is)|^(?:(?:hi|hey|hello)(?:\s+there)?[,!.]?\s+)?name's)\s+`,
+  String.raw`(?:\bmy name(?:'s|\s+is)|^(?:(?:hi|hey|hello)(?:\s+there)?[,!.]?\s+)?(?:the\s+)?name's)\s+`,
   "gi",
   "my name|name's",
 );
@@ -515,9 +515,9 @@ function job(text: string): Found {
 }
 
 const FAMILY_RE1 = pattern(
-  `(?:^|[\\s,;])my\\s+(?:(?:older|younger|little|big|baby|twin|eldest|oldest|youngest|step|new|\\d+-year-old)\\s+)?(${REL_WORDS_EN})s?(?=(?:'s|\\s+(?:[A-Z][a-z]+\\s+)?(?:is|are|was born|just|named|called|and\\s+i\\b|and\\s+me\\b|will|got|can|cannot|[a-z]+s)\\b|,\\s+[A-Z][a-z]+,))`,
+  `(?:^|[\\s,;])(?:my|our)\\s+(?:(?:older|younger|little|big|baby|twin|eldest|oldest|youngest|step|new|\\d+-year-old)\\s+)?(${REL_WORDS_EN})s?(?=(?:'s|\\s+(?:[A-Z][a-z]+\\s+)?(?:is|are|was born|just|named|called|and\\s+i\\b|and\\s+me\\b|will|got|can|cannot|[a-z]+s|[a-z]+ed)\\b|,\\s+[A-Z][a-z]+,))`,
   "gi",
-  `${REL_NEED_EN}&my`,
+  `${REL_NEED_EN}&my|our`,
 );
 const FAMILY_RE2 = pattern(
   `\\b(?:i|we)\\s+(?:also\\s+|now\\s+)?(?:have|'ve got|have got|got|adopted|own|just adopted)\\s+(?:a|an|one|two|three|four|five|\\d+)\\s+((?:[\\w-]+\\s+){0,3}?(?:${REL_WORDS_EN})s?)\\b`,

@@ -232,6 +232,7 @@ const RESIDENCE_RE2 = rx(
   `${T}(\\S+)\\s+${ADVS}(?:이사\\s*(?:를\\s*)?(?:했|왔|갔|와서|온\\s*지|온지|함|했습)|(?:올라|내려|넘어|이사)\\s*(?:왔|갔|와서|온\\s*지))`,
   "내려|넘어|올라|이사",
 );
+const COMITATIVE = ["랑", "하고", "와", "과"];
 const RESIDENCE_RE3 = pattern(`${T}(\\S+)\\s*출신(?=$|\\s|이|입|인)`, "", "출신");
 const RESIDENCE_RE4 = pattern(
   `${T}(\\S+)에서\\s*(?:태어났|자랐|나고\\s*자랐)`,
@@ -268,6 +269,8 @@ function residence(text: string, subject: Subject): Found {
   const out: Found = [];
   for (const m of RESIDENCE_RE1.all(text)) {
     const token = m[1] ?? "";
+    // "고양이 두 마리랑 같이 살아요", "남편이랑 살아요": whom the speaker lives with, not where.
+    if (COMITATIVE.some((particle) => token.endsWith(particle))) continue;
     const head = headBefore(text, m.index ?? 0, token, ["에서", "에"], 2);
     if (head === undefined) continue;
     if (head.particle === "" && !isPlaceKo(stripParticle(token))) continue;
@@ -613,7 +616,7 @@ const FAMILY_RE4 = rx(
   "기르고|기릅|길러|키우고|키우는|키움|키웁|키워",
 );
 const FAMILY_RE5 = rx(
-  `${T}(${REL_WORDS})(?:이랑|랑|하고|와|과)\\s+(?:같이\\s+|함께\\s+)?(?:살아|살고|삽니다|지내|사는\\s*중)`,
+  `${T}(${REL_WORDS})(?:\\s+(?:(?:한|두|세|네|다섯)\\s*|\\d+\\s*)(?:명|마리))?(?:이랑|랑|하고|와|과)\\s+(?:같이\\s+|함께\\s+)?(?:살아|살고|삽니다|지내|사는\\s*중)`,
   "사는|살고|살아|삽니다|지내&과|랑|와|하고",
 );
 

@@ -306,6 +306,7 @@ export const EN_GATES: Readonly<Record<GateName, readonly string[]>> = {
     "language",
     "tongue",
     "bilingual",
+    "picked up",
   ],
 };
 
