@@ -399,6 +399,8 @@ const INTENTS: readonly Intent[] = [
       "pick",
       "choose",
       "into",
+      "should i try",
+      "worth trying",
     ],
   },
   {
