@@ -44,6 +44,14 @@ describe("pets", () => {
     expectFact("유기견 한 마리 키워요", "family", "유기견");
   });
 
+  it("'our dog Biscuit turned ten' and '고양이 두 마리랑 같이 살아요' state a pet, not a home", () => {
+    expectFact("Our cat Miso turned five last week.", "family", "cat");
+    expectNone("Our team shipped the release.", "family");
+    const facts = extractFacts("저는 강아지 두 마리랑 같이 살아요");
+    expect(show(facts)).toBe("family=강아지");
+    expect(show(extractFacts("남편이랑 같이 살아요"))).toBe("family=남편");
+  });
+
   it("pet-care questions find the pet (crate, leash, litter, 배변)", () => {
     const dog = remember(["We got a beagle puppy last week."]);
     expect(recalled(dog, "Any tips for crate training?")).toContain("family:dog");
@@ -61,6 +69,14 @@ describe("languages", () => {
     expectFact("I've been speaking German at work", "other", "German");
   });
 
+  it("'a native X speaker' and 'picked up X' name languages", () => {
+    expect(
+      extractFacts("I'm a native Dutch speaker and I picked up French at work.").map((f) => f.id),
+    ).toEqual(["other:language:nl", "other:language:fr"]);
+    expectNone("I'm a native New Yorker", "other");
+    expectNone("I picked up the kids from school", "other");
+  });
+
   it("not after a negation, and not without the speaker", () => {
     expectNone("I'm not learning Spanish anymore", "other");
     expectNone("I stopped studying French years ago", "other");
@@ -74,6 +90,15 @@ describe("casual name forms", () => {
     expectFact("음, 저 현우예요", "name", "현우");
     expectFact("oh, I'm Priyanka", "name", "Priyanka");
     expectNone("아 참 그거 좋네");
+  });
+
+  it("'the name's X', and a bare name after the speaker brings up their name", () => {
+    expectFact("oh btw the name's Rosa", "name", "Rosa");
+    expectFact("아 제 이름 말씀 안 드렸죠? 서윤이에요", "name", "서윤");
+    expectFact("I never told you my name. Ines.", "name", "Ines");
+    expectNone("제 이름 궁금하세요? 좋아요");
+    expectNone("My name is hard to spell. Sorry.");
+    expectNone("서윤이에요");
   });
 
   it("'do you know who I am?' asks for the name", () => {
@@ -107,6 +132,12 @@ describe("corrected preferences", () => {
     ]);
     expect(recalled(facts, "아이스크림 맛 추천해 줘")[0]).toBe("preference:바닐라");
     expect(facts.some((f) => f.id === "preference:민트초코")).toBe(false);
+  });
+
+  it("'I'm more into X now' is the new taste, without the 'now'; 'what should I try' asks for it", () => {
+    const facts = remember(["I can't stand sweet wine.", "I'm way more into dry reds now."]);
+    expect(show(facts)).toBe("dislike=sweet wine, preference=dry reds");
+    expect(recalled(facts, "Which wine should I try tonight?")).toContain("preference:dryreds");
   });
 
   it("only ever having one thing is a taste (now I only drink tea / 차만 마셔요)", () => {
