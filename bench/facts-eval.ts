@@ -33,7 +33,7 @@ interface Expected {
 export interface Dialogue {
   id: string;
   lang: "ko" | "en" | "mixed";
-  /** dev, holdout1, holdout2, dev3, dev4: tuned on; holdout3, holdout4: held out (see HELD_OUT). */
+  /** dev, holdout1, holdout2, dev3, dev4, dev5…: tuned on; holdout3, holdout4: held out (see HELD_OUT). */
   split?: string;
   note?: string;
   turns: string[];
