@@ -108,7 +108,29 @@ export function withoutMarkers(text: string): string {
     if (next === "") break;
     rest = next;
   }
+  // Laughter or crying after the statement ("민지라고 해 ㅎㅎ", "I'm Sam lol") says nothing either.
+  for (let i = 0; i < 2; i++) {
+    const space = lastSpace(rest);
+    if (space <= 0 || !isLaughter(rest.slice(space + 1).toLowerCase())) break;
+    rest = rest.slice(0, space).trimEnd();
+  }
   return rest;
+}
+
+/** Index of the last space, tab or newline, or -1. */
+function lastSpace(text: string): number {
+  for (let i = text.length - 1; i >= 0; i--) if (" \t\n\r".includes(text[i] as string)) return i;
+  return -1;
+}
+
+const LAUGHTER: ReadonlySet<string> = new Set(["lol", "lmao", "haha", "hahaha", "hehe", "xd"]);
+
+/** A token of only ㅋ ㅎ ㅠ ㅜ (and ~ ! .), or lol / haha. */
+function isLaughter(word: string): boolean {
+  if (LAUGHTER.has(word)) return true;
+  if (word === "") return false;
+  for (const c of word) if (!"ㅋㅎㅠㅜ~!.^".includes(c)) return false;
+  return true;
 }
 
 const KO_CONNECTIVE_SPLIT = pattern(

@@ -717,6 +717,21 @@ const LIKES_RE11 = rx(
   "만&마셔|마시거든|마시고|마십니다|먹거든|먹고|먹습니다|먹어",
 );
 
+/**
+ * "여름은 너무 더워서 싫어요", "고양이는 귀여워서 좋아해요": a reason (…서) sits between the
+ * thing and the verb; the thing is the clause's opening topic (X은/는).
+ */
+function reasonTopic(
+  text: string,
+  token: string | undefined,
+): { value: string; particle: string } | undefined {
+  if (token === undefined || !token.endsWith("서")) return undefined;
+  const first = tokensOf(text)[0] ?? "";
+  const [stem, particle] = splitParticle(first, ["은", "는"]);
+  if (particle === "" || !isContentWord(stem) || first === token) return undefined;
+  return { value: stem, particle };
+}
+
 function likes(text: string, subject: Subject): Found {
   if (subject.kind !== "self") return [];
   const out: Found = [];
@@ -762,7 +777,7 @@ function likes(text: string, subject: Subject): Found {
     }
   }
   for (const m of LIKES_RE1.all(text)) {
-    const head = headBefore(text, m.index ?? 0, m[1] ?? "", OBJECT, 2);
+    const head = headBefore(text, m.index ?? 0, m[1] ?? "", OBJECT, 2) ?? reasonTopic(text, m[1]);
     if (head === undefined || LIKES_RE8.test(head.value)) continue;
     for (const item of listBefore(text, m.index ?? 0, head.value)) {
       out.push({ category: "preference", value: item, lang: "ko" });
@@ -797,7 +812,7 @@ function likes(text: string, subject: Subject): Found {
     if (isContentWord(value)) out.push({ category: "preference", value, lang: "ko" });
   }
   for (const m of LIKES_RE4.all(text)) {
-    const head = headBefore(text, m.index ?? 0, m[1] ?? "", OBJECT, 2);
+    const head = headBefore(text, m.index ?? 0, m[1] ?? "", OBJECT, 2) ?? reasonTopic(text, m[1]);
     if (head === undefined) continue;
     for (const item of listBefore(text, m.index ?? 0, head.value)) {
       out.push({ category: "dislike", value: item, lang: "ko" });
