@@ -652,6 +652,18 @@ const LIKES_RE9 = pattern(
   "gi",
   "learning|practicing|practising|taking up",
 );
+/** "I'm more of a coffee person", "I'm a morning person": the X of "an X person" is a taste. */
+const LIKES_RE11 = pattern(
+  String.raw`\b(?:i'm|i am|im)\s+(?:(?:more|much more|definitely|totally|really|kind of|kinda)\s+)?(?:of\s+)?an?\s+([a-z]+(?:\s+[a-z]+)?)\s+person\b`,
+  "i",
+  "person&i am|i'm|im",
+);
+/** "I play the violin", "I play tennis on Sundays": what the speaker plays is a hobby. */
+const LIKES_RE12 = pattern(
+  String.raw`\b(?:i|we)\s+(?:also\s+|still\s+|usually\s+|often\s+|sometimes\s+)?play\s+(?:the\s+)?(?!with\b|for\b|at\b|in\b|on\b|around\b|it\b|along\b)`,
+  "gi",
+  "play",
+);
 const LIKES_RE10 = pattern(
   String.raw`\b(?:i|we)\s+(?:now\s+)?(?:only|mostly|usually|just)\s+(?:drink|eat)\s+`,
   "gi",
@@ -691,6 +703,14 @@ function likes(text: string): Found {
       continue;
     }
     out.push({ category: "preference", value, lang: "en", form: "hobby" });
+  }
+  const person = LIKES_RE11.exec(text);
+  if (person !== null && usable(person[1] ?? "") && (person[1] ?? "").toLowerCase() !== "people") {
+    out.push({ category: "preference", value: person[1] ?? "", lang: "en" });
+  }
+  for (const { rest } of after(text, LIKES_RE12)) {
+    const value = cut(rest, PLACE_STOP, 3);
+    if (usable(value)) out.push({ category: "preference", value, lang: "en", form: "hobby" });
   }
   for (const { rest } of after(text, LIKES_RE10)) {
     for (const item of items(rest)) out.push({ category: "preference", value: item, lang: "en" });

@@ -273,6 +273,8 @@ export const EN_GATES: Readonly<Record<GateName, readonly string[]>> = {
     "learning",
     "drink",
     "eat",
+    "person",
+    "play",
   ],
   health: [
     "allerg",

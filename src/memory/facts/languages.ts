@@ -109,10 +109,15 @@ function languageCandidates(
     const code = languageCode(word);
     if (code === undefined || seen.has(code)) continue;
     seen.add(code);
+    // The display name, unless the user named it another way ("Mandarin" stays Mandarin).
+    const display = LANGUAGE_NAMES[code as (typeof LANGUAGE_CODES)[number]]?.[0] ?? word;
+    const said = LANGUAGE_CODE_RE1.replace(word, "");
     const name =
       lang === "en"
-        ? (LANGUAGE_NAMES[code as (typeof LANGUAGE_CODES)[number]]?.[0] ?? word)
-        : stripParticle(LANGUAGE_CODE_RE1.replace(word, ""));
+        ? display.toLowerCase() === said.toLowerCase()
+          ? display
+          : `${said.slice(0, 1).toUpperCase()}${said.slice(1)}`
+        : stripParticle(said);
     out.push({
       category: "other",
       value: name,
