@@ -217,3 +217,37 @@ describe("facts left implicit in a multi-clause message", () => {
     expect(recalled(plain, "저녁 메뉴 추천해 줘")).toEqual([]);
   });
 });
+
+describe("third round: laughter, reasons, idioms", () => {
+  it("laughter after a statement does not hide it (민지라고 해 ㅎㅎ, I'm Sam lol)", () => {
+    expectFact("하린이라고 해 ㅋㅋ", "name", "하린");
+    expectFact("저 지호라고 해요 ㅎㅎ", "name", "지호");
+    expectNone("ㅋㅋㅋ");
+  });
+
+  it("a reason between the topic and the verb (여름은 너무 더워서 싫어요)", () => {
+    expectFact("겨울은 너무 추워서 싫어요", "dislike", "겨울");
+    expectFact("고양이는 귀여워서 좋아해요", "preference", "고양이");
+    expectNone("오늘은 피곤해서 싫어");
+    const facts = remember([
+      "저 여름 좋아해요",
+      "아 근데 여름은 너무 더워서 싫어요. 가을이 제일 좋아요",
+    ]);
+    expect(show(facts)).toBe("dislike=여름, preference=가을");
+  });
+
+  it("'I'm more of an X person' and 'I play (the) X' are tastes", () => {
+    expectFact("Honestly I'm more of a tea person", "preference", "tea");
+    expectNone("I'm a people person");
+    expectFact("I play the cello in a quartet", "preference", "cello");
+    expectFact("we play badminton on Fridays", "preference", "badminton");
+    expectNone("I play with my kids after work");
+  });
+
+  it("a language keeps the name the user gave it (Mandarin, not Chinese)", () => {
+    const [fact] = extractFacts("I'm fluent in Mandarin.");
+    expect(fact?.id).toBe("other:language:zh");
+    expect(fact?.value).toBe("Mandarin");
+    expect(extractFacts("I speak Japanese")[0]?.value).toBe("Japanese");
+  });
+});
