@@ -911,16 +911,41 @@ const PLANS_RE3 = pattern("^(?:이사|집|회사|학교|병원)$", "", "병원|�
 const PLANS_RE4 = pattern("^[가-힣A-Za-z0-9]+$");
 const PLANS_RE5 = pattern("이사|여행|출장", "", "여행|이사|출장");
 
+const HABITUAL: ReadonlySet<string> = new Set([
+  "매주",
+  "매일",
+  "매번",
+  "맨날",
+  "자주",
+  "항상",
+  "늘",
+  "매달",
+]);
+
 function plans(text: string, subject: Subject): Found {
   if (subject.kind !== "self") return [];
   const out: Found = [];
   const future = hasTime(text) || EXPLICIT_FUTURE.test(text);
   if (!future) return [];
+  // "주말마다 클라이밍 하러 가요": a habit, not a plan; what the speaker goes to do is a hobby.
+  const habitual = tokensOf(text).some((token) => token.endsWith("마다") || HABITUAL.has(token));
   for (const m of PLANS_RE1.all(text)) {
     const token = m[1] ?? "";
     if (isTimeWord(token)) continue;
     const head = headBefore(text, m.index ?? 0, token, ["에", "로", "으로", "을", "를"], 1);
     if (head === undefined || PLANS_RE3.test(head.value)) continue;
+    if (habitual) {
+      // "볼링 치러", "서핑 하러": the purpose verb (…러) goes, the activity stays.
+      const words = tokensOf(head.value);
+      const activity =
+        words.length > 1 && (words.at(-1) ?? "").endsWith("러")
+          ? words.slice(0, -1).join(" ")
+          : head.value;
+      if (isContentWord(activity)) {
+        out.push({ category: "preference", value: activity, lang: "ko", form: "hobby" });
+      }
+      continue;
+    }
     out.push({ category: "plan", value: head.value, lang: "ko", detail: text });
   }
   for (const m of PLANS_RE2.all(text)) {
@@ -959,6 +984,11 @@ const POSSESSIONS_RE2 = rx(
 );
 
 const POSSESSIONS_RE3 = pattern("있", "", "있");
+/** "아이폰 15로 바꿨어요", "전기차로 갈아탔어요": what the speaker switched to is theirs now. */
+const POSSESSIONS_RE4 = rx(
+  `${T}(\\S+?(?:\\s+\\d+)?)(?:으로|로)\\s+${ADVS}(?:바꿨|바꿔서|갈아탔|교체했)`,
+  "갈아탔|교체했|바꿔서|바꿨",
+);
 
 function possessions(text: string, subject: Subject): Found {
   if (subject.kind !== "self") return [];
@@ -977,6 +1007,12 @@ function possessions(text: string, subject: Subject): Found {
     if (kind === undefined || kind === "home") continue;
     out.push({ category: "possession", value: head.value, lang: "ko", key: kind });
   }
+  for (const m of POSSESSIONS_RE4.all(text)) {
+    const value = m[1] ?? "";
+    const kind = possessionKind(value);
+    if (kind === undefined || kind === "home") continue;
+    out.push({ category: "possession", value, lang: "ko", key: kind });
+  }
   return out;
 }
 
@@ -992,9 +1028,9 @@ const OTHER_RE1 = pattern(
   "살|세&요|이고|이라서|이야|이에용|인데|임|입니다",
 );
 const OTHER_RE2 = pattern(
-  `${T}(\\S+)\\s*전공(?:이에요|입니다|이야|임|하고\\s*있|해요|이고)`,
+  `${T}(\\S+)\\s*전공(?:이에요|입니다|이야|임|하고\\s*있|해요|이고|했)`,
   "",
-  "전공&이고|이야|이에요|임|입니다|하고|해요",
+  "전공&이고|이야|이에요|임|입니다|하고|해요|했",
 );
 
 const OTHER_RE3 = pattern(String.raw`^\d{1,3}$`);

@@ -251,3 +251,28 @@ describe("third round: laughter, reasons, idioms", () => {
     expect(extractFacts("I speak Japanese")[0]?.value).toBe("Japanese");
   });
 });
+
+describe("fourth round: habits, switching, majors, pets had for years", () => {
+  it("a habit (주말마다, 매주) is a hobby, not a plan; a one-off trip stays a plan", () => {
+    expect(show(extractFacts("주말마다 볼링 치러 가요"))).toBe("preference=볼링");
+    expect(show(extractFacts("주말마다 서핑 하러 가요"))).toBe("preference=서핑");
+    expect(extractFacts("주말에 서핑 하러 가요").map((f) => f.category)).toEqual(["plan"]);
+  });
+
+  it("what the speaker switched to is theirs (아이폰 15로 바꿨어요), a change of mind is not", () => {
+    expectFact("저 이번에 갤럭시 24로 바꿨어요", "possession", "갤럭시 24");
+    expectFact("전기차로 갈아탔어요", "possession", "전기차");
+    expectNone("마음을 바꿨어요");
+  });
+
+  it("'X 전공했어요' is the major", () => {
+    expect(extractFacts("저 경영학 전공했어요").map((f) => `${f.id}=${f.value}`)).toEqual([
+      "other:major=경영학",
+    ]);
+  });
+
+  it("'we've had our bunny Clover for years' states the pet", () => {
+    expectFact("We've had our puppy Nala for a year.", "family", "puppy");
+    expectNone("We've had our share of problems", "family");
+  });
+});
