@@ -90,7 +90,7 @@ describe("R8.1/R8.2 fact recall evaluation set", () => {
     expect(holdout2?.recallAt3).toBeGreaterThanOrEqual(0.92);
   });
 
-  it("issue 16 floors (measured: tuned R@3 1.000, corrections 13/14, chit-chat 1.0; held-out (holdout3 + holdout4) R@3 .842, 8/11, .960 — holdout3 .550, 4/8, .950 before the first changes)", () => {
+  it("issue 16 floors (measured: tuned R@3 .987, corrections 14/15, chit-chat 1.0; held-out (holdout3 + holdout4) R@3 .860, 8/11, .960 — holdout3 .550, 4/8, .950 before the first changes)", () => {
     const tuned = all.byGroup.tuned;
     const heldOut = all.byGroup["held-out"];
     expect(tuned?.recallAt3).toBeGreaterThanOrEqual(0.97);
@@ -98,7 +98,7 @@ describe("R8.1/R8.2 fact recall evaluation set", () => {
     // knows IPAs are bitter beer, which no rule here does.
     expect(tuned?.corrections.right).toBeGreaterThanOrEqual((tuned?.corrections.n ?? 0) - 1);
     expect(tuned?.chitchat.silent).toBeGreaterThanOrEqual(0.95);
-    expect(heldOut?.recallAt3).toBeGreaterThanOrEqual(0.8);
+    expect(heldOut?.recallAt3).toBeGreaterThanOrEqual(0.82);
     expect(heldOut?.corrections.right).toBeGreaterThanOrEqual(8);
     expect(heldOut?.chitchat.silent).toBeGreaterThanOrEqual(0.93);
     expect(all.overall.emptyAt3).toBe(1);
