@@ -193,7 +193,12 @@ export async function rebuildMessages(
   return channel.isAvailable() ? channel.get() : [];
 }
 
-/** How many messages a checkpoint's stored value holds, when it holds them (registry count). */
+/**
+ * How many messages the thread has at a checkpoint, when its stored values tell (registry
+ * count): the messages it holds, after those of the transcript (a live tail's `archived`).
+ * null when they are stored as deltas.
+ */
 export function storedMessageCount(values: Record<string, unknown>): number | null {
-  return storedMessages(values.messages)?.length ?? null;
+  const held = storedMessages(values.messages)?.length;
+  return held === undefined ? null : archivedPrefixOf(values.archived).messages + held;
 }

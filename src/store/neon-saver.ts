@@ -33,6 +33,7 @@ import {
   assembleDeltaHistory,
   canPruneOlder,
   type DeltaChainLink,
+  readThreadHead,
   rebuildMessages,
   storedMessageCount,
 } from "./delta.ts";
@@ -62,6 +63,7 @@ import {
   SELECT_RECALL,
   SELECT_TRANSCRIPT,
   SELECT_TUPLE,
+  SET_THREAD_MESSAGE_COUNT,
   SQLSTATE_HEAD_MOVED,
   TOUCH_THREAD,
   TRIM_TRANSCRIPT,
@@ -509,7 +511,26 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess, 
       return result;
     }
     await this.write(threadId, build(null));
+    // Messages stored as deltas: the count is known once the new head can be read back (an
+    // unguarded write; a turn's own write passes its count to flushTurn instead).
+    if (
+      ns === ROOT_NS &&
+      storedCount === null &&
+      checkpoint.channel_versions.messages !== undefined
+    )
+      await this.recount(threadId, checkpoint.id, result);
     return result;
+  }
+
+  /** Set the registry's message count from the stored head `checkpointId` (still the head). */
+  private async recount(threadId: string, checkpointId: string, config: RunnableConfig) {
+    const head = await readThreadHead(this, config);
+    await this.db.query(SET_THREAD_MESSAGE_COUNT, [
+      this.agentId,
+      threadId,
+      checkpointId,
+      head.offset + head.messages.length,
+    ]);
   }
 
   override async putWrites(

@@ -173,6 +173,13 @@ ON CONFLICT (agent_id, thread_id) DO UPDATE
        message_count = coalesce($5, llamon_threads.message_count),
        last_activity_at = now()`;
 
+/**
+ * The registry's message count, read back from a head written with its messages as deltas:
+ * $1 agent, $2 thread, $3 that head (nothing changes when another write moved it), $4 count.
+ */
+export const SET_THREAD_MESSAGE_COUNT = `UPDATE llamon_threads SET message_count = $4
+ WHERE agent_id = $1 AND thread_id = $2 AND head_checkpoint_id = $3`;
+
 // The head compare-and-set of a turn's write is in thread-head-sql.ts (issue 18).
 
 /** SQLSTATE raised by llamon_require (migrations/0003). */
