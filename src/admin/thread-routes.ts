@@ -5,7 +5,10 @@
  * - GET `?limit=20&cursor=…&principal=…`: a page, newest activity first, of every principal's
  *   conversations or (with `principal`) one's; `next_cursor` is null on the last page
  *   (postgres: llamon_threads; the Durable Object backends: the agent's index object).
- * - GET `/:contextId?principal=…`: the stored thread as the window sees it (inspect.ts).
+ * - GET `/:contextId?principal=…&before=…&limit=…`: the stored thread as the window sees it
+ *   (inspect.ts), with one page of its messages: the `limit` (default 100, at most 500) before
+ *   position `before` (default: the end, i.e. the newest page); `page.older` is the `before` of
+ *   the next older page, null on the first.
  * - DELETE `/:contextId?principal=…`: erase everything of that conversation (right to be
  *   forgotten); the same contextId of another principal is untouched.
  *   `principal` defaults to `anonymous` (A2A_AUTH=none, and conversations stored before).
@@ -13,6 +16,7 @@
  *   contextId, including `.` and `..`, which a URL path cannot carry (dot segments resolve).
  */
 import type { Context, Hono } from "hono";
+import { z } from "zod";
 import { currentSkills } from "../agent/define.ts";
 import { registeredAgent } from "../agent/registry.ts";
 import type { RequestContext } from "../runtime/context.ts";
@@ -26,13 +30,55 @@ import {
 import { badRequest, notFound } from "./errors.ts";
 import { inspectThread } from "./inspect.ts";
 import {
+  DEFAULT_MESSAGE_PAGE,
   DEFAULT_PAGE_SIZE,
   decodeCursor,
   eraseThread,
   listThreads,
+  MAX_MESSAGE_PAGE,
   MAX_PAGE_SIZE,
+  type MessagePage,
   readThread,
 } from "./threads.ts";
+
+const wholeNumber = (what: string, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,15}$/, { error: `must be ${what}` })
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .int()
+        .max(max, { error: `must be ${what}` }),
+    );
+
+/** `?before=&limit=` of a conversation's message page. */
+const messagePageQuery = z.object({
+  before: wholeNumber(
+    "a message position (a whole number ≥ 0)",
+    Number.MAX_SAFE_INTEGER,
+  ).optional(),
+  limit: wholeNumber(`a whole number from 1 to ${MAX_MESSAGE_PAGE}`, MAX_MESSAGE_PAGE)
+    .pipe(z.number().min(1, { error: `must be a whole number from 1 to ${MAX_MESSAGE_PAGE}` }))
+    .optional(),
+});
+
+function messagePageParam(c: { req: { query(name: string): string | undefined } }): MessagePage {
+  const parsed = messagePageQuery.safeParse({
+    before: c.req.query("before"),
+    limit: c.req.query("limit"),
+  });
+  if (!parsed.success) {
+    const fields: Record<string, string[]> = {};
+    for (const issue of parsed.error.issues) {
+      const key = String(issue.path[0] ?? "query");
+      fields[key] = [...(fields[key] ?? []), issue.message];
+    }
+    throw badRequest("invalid query", fields);
+  }
+  return { before: parsed.data.before, limit: parsed.data.limit ?? DEFAULT_MESSAGE_PAGE };
+}
 
 /** Where this deployment stores conversations (deploy-time layers; runtime cannot move them). */
 function storageBackend(ctx: RequestContext) {
@@ -99,11 +145,15 @@ export function registerThreadRoutes(app: Hono<AppEnv>): void {
 async function showThread(c: Context<AppEnv>) {
   {
     const { principal, contextId, threadId } = addressed(c);
+    const page = messagePageParam(c);
     const ctx = requestContextOf(c);
     const { agentId } = ctx;
     const backend = storageBackend(ctx);
     // The config this isolate resolves for a request (same cache as the turn path).
-    const [stored, config] = await Promise.all([readThread(ctx, backend, threadId), ctx.config()]);
+    const [stored, config] = await Promise.all([
+      readThread(ctx, backend, threadId, page),
+      ctx.config(),
+    ]);
     if (stored === undefined) {
       throw notFound(
         `agent "${agentId}" has no stored conversation "${contextId}" of principal "${principal}"`,
@@ -113,6 +163,10 @@ async function showThread(c: Context<AppEnv>) {
     const view = inspectThread({
       contextId,
       messages: stored.messages,
+      from: stored.from,
+      older: stored.older,
+      head: stored.head,
+      archived: stored.archived,
       memory: stored.memory,
       config,
       systemText: agent.system,

@@ -138,6 +138,10 @@ async function runHeldTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnRe
     // stays flat too.
     if (saver instanceof NeonSaver) saver.keepLatestOnly = true;
   }
+  // Trim keeps only the newest checkpoint (what it cut must not survive in an older one);
+  // the Worker sets it from the config it resolved, a Node caller may not have.
+  const trim = deps.config.persist_trim_keep_groups !== undefined;
+  if (trim && saver instanceof NeonSaver) saver.keepLatestOnly = true;
   const onRespond = () => {
     answered = true;
   };
@@ -172,6 +176,10 @@ async function runHeldTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnRe
               version: TERMS_VERSION,
               terms: messages.map(indexTermsOf),
             })
+        : undefined,
+    trimTranscript:
+      trim && hasTranscript(saver)
+        ? (plan) => saver.stageTranscriptTrim(request.threadId, plan)
         : undefined,
     recall: createRecallStep({
       config: deps.config,

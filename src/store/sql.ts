@@ -173,6 +173,13 @@ ON CONFLICT (agent_id, thread_id) DO UPDATE
        message_count = coalesce($5, llamon_threads.message_count),
        last_activity_at = now()`;
 
+/**
+ * The registry's message count, read back from a head written with its messages as deltas:
+ * $1 agent, $2 thread, $3 that head (nothing changes when another write moved it), $4 count.
+ */
+export const SET_THREAD_MESSAGE_COUNT = `UPDATE llamon_threads SET message_count = $4
+ WHERE agent_id = $1 AND thread_id = $2 AND head_checkpoint_id = $3`;
+
 // The head compare-and-set of a turn's write is in thread-head-sql.ts (issue 18).
 
 /** SQLSTATE raised by llamon_require (migrations/0003). */
@@ -289,6 +296,24 @@ SELECT jsonb_build_object(
     ) ORDER BY t.seq), '[]'::jsonb)
     FROM thread t JOIN picked p ON p.seq = t.seq)
 ) AS recall`;
+
+/**
+ * A trim (R4.2) on a thread with a transcript: delete the rows it no longer keeps. $1 agent,
+ * $2 thread, $3 delete only below this position (what the summary covers, at most the
+ * archived count), $4 how many of the transcript's newest message groups stay (0: none),
+ * $5 the archived count (the transcript's positions are below it). A group starts at each
+ * row that is neither a tool result nor a system message (a base64-wrapped row counts as a
+ * start), so the cut never falls inside a tool exchange. Fewer groups than $4: nothing goes.
+ */
+export const TRIM_TRANSCRIPT = `DELETE FROM llamon_messages m
+ WHERE m.agent_id = $1 AND m.thread_id = $2
+   AND m.seq < LEAST($3::bigint, CASE WHEN $4::int <= 0 THEN $3::bigint ELSE coalesce((
+     SELECT g.seq FROM llamon_messages g
+      WHERE g.agent_id = $1 AND g.thread_id = $2 AND g.seq < $5::bigint
+        AND coalesce(g.message->'id'->>-1, '') NOT IN
+            ('ToolMessage', 'ToolMessageChunk', 'SystemMessage', 'SystemMessageChunk')
+      ORDER BY g.seq DESC
+      OFFSET $4::int - 1 LIMIT 1), 0) END)`;
 
 /** Messages [$3, $4) of the transcript, in order: $1 agent, $2 thread, $3 from, $4 to (NULL = end). */
 export const SELECT_TRANSCRIPT = `SELECT m.message FROM llamon_messages m

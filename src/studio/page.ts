@@ -98,6 +98,7 @@ export function renderStudioPage(input: StudioPageInput): string {
 <section id="chat" aria-labelledby="chat-h">
   <h2 id="chat-h" ${t("chat_heading")}</h2>
   <p id="chat-context" class="hint" ${t("no_context")}</p>
+  <button type="button" class="secondary" id="load-older" hidden ${t("load_older")}</button>
   <ol class="transcript" id="transcript" aria-label="${escapeHtml(m.chat_heading)}"></ol>
   <p id="chat-status" class="visually-hidden" role="status" aria-live="polite"></p>
   <form id="send-form">
