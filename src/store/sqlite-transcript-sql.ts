@@ -1,0 +1,97 @@
+/**
+ * The transcript of the `sqlite` backend (schema v3 of sqlite-sql.ts): a conversation's
+ * messages older than the live tail (memory/live-tail.ts), append-only, by position in the
+ * whole thread — the Durable Object's own copy of Postgres' `llamon_messages`
+ * (migrations 0006 and 0008) — with an FTS5 index for conversation recall.
+ *
+ * - `llamon_messages`: one row per moved message, keyed by (agent_id, thread_id, seq) like
+ *   persistent_memory (the thread key as is, R2.3). `message` is LangChain's serialised
+ *   form (store/transcript.ts); `search_terms` the recall index terms
+ *   (memory/recall/terms.ts `searchTerms`, joined by spaces; NULL = not indexed), made by
+ *   `terms_version`; `term_count` their number (BM25's document length).
+ * - `llamon_messages_fts`: an external-content FTS5 table over `search_terms` (the default
+ *   `unicode61` tokenizer, which sees exactly those terms as tokens: the index contract of
+ *   terms.ts). Triggers keep it in step with the transcript inside the statement that writes
+ *   the row, so an append, an erase or any other delete of transcript rows updates the
+ *   index in the same transaction, and no index entry outlives its message.
+ */
+
+const NOW = `(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
+
+/** Schema v3 (sqlite-sql.ts SCHEMA): the transcript, its FTS5 index and the triggers. */
+export const SCHEMA_V3: readonly string[] = [
+  `CREATE TABLE IF NOT EXISTS llamon_messages (
+    id INTEGER PRIMARY KEY,
+    agent_id TEXT NOT NULL CHECK (agent_id <> '' AND instr(agent_id, ':') = 0),
+    thread_id TEXT NOT NULL CHECK (length(thread_id) BETWEEN 1 AND 512),
+    seq INTEGER NOT NULL CHECK (seq >= 0),
+    message TEXT NOT NULL,
+    search_terms TEXT,
+    terms_version INTEGER,
+    term_count INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL DEFAULT ${NOW},
+    UNIQUE (agent_id, thread_id, seq))`,
+  `CREATE VIRTUAL TABLE IF NOT EXISTS llamon_messages_fts USING fts5(
+    search_terms, content = 'llamon_messages', content_rowid = 'id')`,
+  `CREATE TRIGGER IF NOT EXISTS llamon_messages_fts_insert AFTER INSERT ON llamon_messages
+    WHEN new.search_terms IS NOT NULL BEGIN
+      INSERT INTO llamon_messages_fts (rowid, search_terms) VALUES (new.id, new.search_terms);
+    END`,
+  `CREATE TRIGGER IF NOT EXISTS llamon_messages_fts_delete AFTER DELETE ON llamon_messages
+    WHEN old.search_terms IS NOT NULL BEGIN
+      INSERT INTO llamon_messages_fts (llamon_messages_fts, rowid, search_terms)
+        VALUES ('delete', old.id, old.search_terms);
+    END`,
+  `CREATE TRIGGER IF NOT EXISTS llamon_messages_fts_update AFTER UPDATE ON llamon_messages BEGIN
+      INSERT INTO llamon_messages_fts (llamon_messages_fts, rowid, search_terms)
+        SELECT 'delete', old.id, old.search_terms WHERE old.search_terms IS NOT NULL;
+      INSERT INTO llamon_messages_fts (rowid, search_terms)
+        SELECT new.id, new.search_terms WHERE new.search_terms IS NOT NULL;
+    END`,
+];
+
+/**
+ * ?1 agent, ?2 thread, ?3 seq, ?4 message JSON, ?5 terms or NULL, ?6 terms version or NULL,
+ * ?7 term count. A row already at the position is replaced (as APPEND_TRANSCRIPT in sql.ts:
+ * inside the object the turn lock makes the turn the only writer, so such a row can only be
+ * a leftover of a thread rebuilt at that position), its index entry with it (the trigger).
+ */
+export const SQ_APPEND_TRANSCRIPT = `INSERT INTO llamon_messages (agent_id, thread_id, seq, message, search_terms, terms_version, term_count)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+ON CONFLICT (agent_id, thread_id, seq) DO UPDATE
+  SET message = excluded.message, search_terms = excluded.search_terms,
+      terms_version = excluded.terms_version, term_count = excluded.term_count`;
+
+/** Messages [?3, ?4) of the transcript, in order: ?1 agent, ?2 thread, ?4 NULL = the end. */
+export const SQ_SELECT_TRANSCRIPT = `SELECT message FROM llamon_messages
+ WHERE agent_id = ?1 AND thread_id = ?2 AND seq >= ?3 AND (?4 IS NULL OR seq < ?4)
+ ORDER BY seq`;
+
+/** ?1 agent, ?2 thread (the FTS rows go with the trigger). */
+export const SQ_DELETE_THREAD_TRANSCRIPT =
+  "DELETE FROM llamon_messages WHERE agent_id = ?1 AND thread_id = ?2";
+
+/** Recall statistics of a thread: its indexed messages and their mean length in terms. */
+export const SQ_RECALL_STATS = `SELECT count(*) AS docs, coalesce(avg(term_count), 0) AS avg_len
+  FROM llamon_messages WHERE agent_id = ?1 AND thread_id = ?2 AND search_terms IS NOT NULL`;
+
+/** ?1 agent, ?2 thread, ?3 FTS5 query: how many of the thread's messages match (a term's df). */
+export const SQ_RECALL_DF = `SELECT count(*) AS n FROM llamon_messages_fts AS f
+  JOIN llamon_messages AS m ON m.id = f.rowid
+ WHERE llamon_messages_fts MATCH ?3 AND m.agent_id = ?1 AND m.thread_id = ?2`;
+
+/**
+ * ?1 agent, ?2 thread, ?3 FTS5 query (the terms OR-ed, each quoted), ?4 limit: the best
+ * matches of the thread by FTS5's bm25() (lower is better), newest first on a tie.
+ */
+export const SQ_RECALL_HITS = `SELECT m.seq FROM llamon_messages_fts AS f
+  JOIN llamon_messages AS m ON m.id = f.rowid
+ WHERE llamon_messages_fts MATCH ?3 AND m.agent_id = ?1 AND m.thread_id = ?2
+ ORDER BY bm25(llamon_messages_fts), m.seq DESC
+ LIMIT ?4`;
+
+/** ?1 agent, ?2 thread, ?3 JSON array of seqs: those indexed messages, in order. */
+export const SQ_RECALL_ROWS = `SELECT seq, message, search_terms FROM llamon_messages
+ WHERE agent_id = ?1 AND thread_id = ?2 AND search_terms IS NOT NULL
+   AND seq IN (SELECT value FROM json_each(?3))
+ ORDER BY seq`;
