@@ -14,9 +14,27 @@
  *   terms.ts). Triggers keep it in step with the transcript inside the statement that writes
  *   the row, so an append, an erase or any other delete of transcript rows updates the
  *   index in the same transaction, and no index entry outlives its message.
+ * - `llamon_recall_stats`: per thread, the indexed messages and their terms in total (BM25's
+ *   corpus statistics), kept by the same triggers, so a recall reads one row for them.
  */
 
 const NOW = `(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
+
+/** Trigger body: index the new row (when it has terms) and count it in the thread's stats. */
+const ADD_NEW = `INSERT INTO llamon_messages_fts (rowid, search_terms)
+        SELECT new.id, new.search_terms WHERE new.search_terms IS NOT NULL;
+      INSERT INTO llamon_recall_stats (agent_id, thread_id, docs, terms)
+        SELECT new.agent_id, new.thread_id, 1, new.term_count WHERE new.search_terms IS NOT NULL
+        ON CONFLICT (agent_id, thread_id) DO UPDATE
+          SET docs = docs + 1, terms = terms + excluded.terms;`;
+
+/** Trigger body: the old row leaves the index and the stats (its row goes at zero). */
+const REMOVE_OLD = `INSERT INTO llamon_messages_fts (llamon_messages_fts, rowid, search_terms)
+        SELECT 'delete', old.id, old.search_terms WHERE old.search_terms IS NOT NULL;
+      UPDATE llamon_recall_stats SET docs = docs - 1, terms = terms - old.term_count
+        WHERE agent_id = old.agent_id AND thread_id = old.thread_id AND old.search_terms IS NOT NULL;
+      DELETE FROM llamon_recall_stats
+        WHERE agent_id = old.agent_id AND thread_id = old.thread_id AND docs <= 0;`;
 
 /** Schema v3 (sqlite-sql.ts SCHEMA): the transcript, its FTS5 index and the triggers. */
 export const SCHEMA_V3: readonly string[] = [
@@ -33,20 +51,26 @@ export const SCHEMA_V3: readonly string[] = [
     UNIQUE (agent_id, thread_id, seq))`,
   `CREATE VIRTUAL TABLE IF NOT EXISTS llamon_messages_fts USING fts5(
     search_terms, content = 'llamon_messages', content_rowid = 'id')`,
-  `CREATE TRIGGER IF NOT EXISTS llamon_messages_fts_insert AFTER INSERT ON llamon_messages
+  // What BM25 needs of the whole thread, kept by the triggers: recall reads one row, not
+  // every message of the thread. A thread with no indexed message has no row.
+  `CREATE TABLE IF NOT EXISTS llamon_recall_stats (
+    agent_id TEXT NOT NULL,
+    thread_id TEXT NOT NULL,
+    docs INTEGER NOT NULL,
+    terms INTEGER NOT NULL,
+    PRIMARY KEY (agent_id, thread_id)) WITHOUT ROWID`,
+  `CREATE TRIGGER IF NOT EXISTS llamon_messages_index_insert AFTER INSERT ON llamon_messages
     WHEN new.search_terms IS NOT NULL BEGIN
-      INSERT INTO llamon_messages_fts (rowid, search_terms) VALUES (new.id, new.search_terms);
+      ${ADD_NEW}
     END`,
-  `CREATE TRIGGER IF NOT EXISTS llamon_messages_fts_delete AFTER DELETE ON llamon_messages
+  `CREATE TRIGGER IF NOT EXISTS llamon_messages_index_delete AFTER DELETE ON llamon_messages
     WHEN old.search_terms IS NOT NULL BEGIN
-      INSERT INTO llamon_messages_fts (llamon_messages_fts, rowid, search_terms)
-        VALUES ('delete', old.id, old.search_terms);
+      ${REMOVE_OLD}
     END`,
-  `CREATE TRIGGER IF NOT EXISTS llamon_messages_fts_update AFTER UPDATE ON llamon_messages BEGIN
-      INSERT INTO llamon_messages_fts (llamon_messages_fts, rowid, search_terms)
-        SELECT 'delete', old.id, old.search_terms WHERE old.search_terms IS NOT NULL;
-      INSERT INTO llamon_messages_fts (rowid, search_terms)
-        SELECT new.id, new.search_terms WHERE new.search_terms IS NOT NULL;
+  `CREATE TRIGGER IF NOT EXISTS llamon_messages_index_update AFTER UPDATE ON llamon_messages
+    BEGIN
+      ${REMOVE_OLD}
+      ${ADD_NEW}
     END`,
 ];
 
@@ -71,9 +95,9 @@ export const SQ_SELECT_TRANSCRIPT = `SELECT message FROM llamon_messages
 export const SQ_DELETE_THREAD_TRANSCRIPT =
   "DELETE FROM llamon_messages WHERE agent_id = ?1 AND thread_id = ?2";
 
-/** Recall statistics of a thread: its indexed messages and their mean length in terms. */
-export const SQ_RECALL_STATS = `SELECT count(*) AS docs, coalesce(avg(term_count), 0) AS avg_len
-  FROM llamon_messages WHERE agent_id = ?1 AND thread_id = ?2 AND search_terms IS NOT NULL`;
+/** Recall statistics of a thread (one row or none): its indexed messages, their mean length. */
+export const SQ_RECALL_STATS = `SELECT docs, CASE WHEN docs > 0 THEN terms * 1.0 / docs ELSE 0 END AS avg_len
+  FROM llamon_recall_stats WHERE agent_id = ?1 AND thread_id = ?2`;
 
 /** ?1 agent, ?2 thread, ?3 FTS5 query: how many of the thread's messages match (a term's df). */
 export const SQ_RECALL_DF = `SELECT count(*) AS n FROM llamon_messages_fts AS f

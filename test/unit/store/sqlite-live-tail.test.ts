@@ -176,6 +176,18 @@ describe("sqlite live tail + transcript (schema v3)", () => {
     );
     expect(matches).toEqual([]);
     expect(indexed(sql)).toBe(seqs(sql, "b").length);
+    // The per-thread statistics the triggers keep: none left for "a", exact for "b".
+    const stats = rows<{ thread_id: string; docs: number; terms: number }>(
+      sql,
+      "SELECT thread_id, docs, terms FROM llamon_recall_stats",
+    );
+    const [truth] = rows<{ docs: number; terms: number }>(
+      sql,
+      "SELECT count(*) AS docs, sum(term_count) AS terms FROM llamon_messages WHERE thread_id = 'b' AND search_terms IS NOT NULL",
+    );
+    expect(stats.map((r) => [r.thread_id, Number(r.docs), Number(r.terms)])).toEqual([
+      ["b", Number(truth?.docs), Number(truth?.terms)],
+    ]);
     rows(sql, "INSERT INTO llamon_messages_fts (llamon_messages_fts) VALUES ('integrity-check')");
     const again = await turn("a", QUESTION);
     expect(recalledLine(again.reply)).toBeUndefined();
