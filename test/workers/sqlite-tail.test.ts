@@ -9,7 +9,7 @@
  */
 import { env, evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { durableObjectSqlite, ThreadDO } from "../../src/durable/thread-do.ts";
+import { ThreadDO } from "../../src/durable/thread-do.ts";
 import { resolveMemoryConfig } from "../../src/memory/config.ts";
 import { TAIL_MARGIN } from "../../src/memory/live-tail.ts";
 import { queryTerms } from "../../src/memory/recall/index.ts";
