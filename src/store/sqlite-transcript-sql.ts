@@ -99,17 +99,22 @@ export const SQ_DELETE_THREAD_TRANSCRIPT =
 export const SQ_RECALL_STATS = `SELECT docs, CASE WHEN docs > 0 THEN terms * 1.0 / docs ELSE 0 END AS avg_len
   FROM llamon_recall_stats WHERE agent_id = ?1 AND thread_id = ?2`;
 
-/** ?1 agent, ?2 thread, ?3 FTS5 query: how many of the thread's messages match (a term's df). */
+/**
+ * ?1 agent, ?2 thread, ?3 FTS5 query: how many of the thread's messages match (a term's df).
+ * CROSS JOIN keeps the full-text query the outer loop (SQLite never reorders it): run once,
+ * then each match looked up by id — not the query re-run for every message of the thread.
+ */
 export const SQ_RECALL_DF = `SELECT count(*) AS n FROM llamon_messages_fts AS f
-  JOIN llamon_messages AS m ON m.id = f.rowid
+  CROSS JOIN llamon_messages AS m ON m.id = f.rowid
  WHERE llamon_messages_fts MATCH ?3 AND m.agent_id = ?1 AND m.thread_id = ?2`;
 
 /**
  * ?1 agent, ?2 thread, ?3 FTS5 query (the terms OR-ed, each quoted), ?4 limit: the best
- * matches of the thread by FTS5's bm25() (lower is better), newest first on a tie.
+ * matches of the thread by FTS5's bm25() (lower is better), newest first on a tie. The
+ * full-text query is the outer loop (CROSS JOIN, as SQ_RECALL_DF).
  */
 export const SQ_RECALL_HITS = `SELECT m.seq FROM llamon_messages_fts AS f
-  JOIN llamon_messages AS m ON m.id = f.rowid
+  CROSS JOIN llamon_messages AS m ON m.id = f.rowid
  WHERE llamon_messages_fts MATCH ?3 AND m.agent_id = ?1 AND m.thread_id = ?2
  ORDER BY bm25(llamon_messages_fts), m.seq DESC
  LIMIT ?4`;

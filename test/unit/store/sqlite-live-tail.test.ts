@@ -19,7 +19,8 @@ import { resolveMemoryConfig } from "../../../src/memory/config.ts";
 import { MAX_MOVED_PER_TURN, TAIL_MARGIN } from "../../../src/memory/live-tail.ts";
 import { readThreadMessages } from "../../../src/store/delta.ts";
 import { SqliteSaver } from "../../../src/store/sqlite-saver.ts";
-import { rows, type SqliteExec } from "../../../src/store/sqlite-sql.ts";
+import { ensureSqliteSchema, rows, type SqliteExec } from "../../../src/store/sqlite-sql.ts";
+import { SQ_RECALL_DF, SQ_RECALL_HITS } from "../../../src/store/sqlite-transcript-sql.ts";
 import { nodeSqlite } from "../../helpers/node-sqlite.ts";
 
 const WINDOW = 6;
@@ -191,5 +192,24 @@ describe("sqlite live tail + transcript (schema v3)", () => {
     rows(sql, "INSERT INTO llamon_messages_fts (llamon_messages_fts) VALUES ('integrity-check')");
     const again = await turn("a", QUESTION);
     expect(recalledLine(again.reply)).toBeUndefined();
+  });
+
+  it("the recall search runs its full-text query once: FTS5 is the outer loop, each match looked up by id", () => {
+    // With the thread's rows as the outer loop, SQLite re-runs the MATCH for every message:
+    // CPU per turn then grows with the conversation (138 ms at turn 300 in Node before).
+    const db = new DatabaseSync(":memory:");
+    ensureSqliteSchema(nodeSqlite(db));
+    const plan = (query: string, ...params: (string | number)[]) =>
+      db
+        .prepare(`EXPLAIN QUERY PLAN ${query}`)
+        .all(...params)
+        .map((r) => String(r.detail));
+    for (const found of [
+      plan(SQ_RECALL_HITS, "a", "t", '"x"', 10),
+      plan(SQ_RECALL_DF, "a", "t", '"x"'),
+    ]) {
+      expect(found[0]).toMatch(/^SCAN f VIRTUAL TABLE/);
+      expect(found[1]).toMatch(/^SEARCH m USING INTEGER PRIMARY KEY/);
+    }
   });
 });
