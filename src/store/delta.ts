@@ -180,6 +180,26 @@ export async function rebuildMessages(
   return channel.isAvailable() ? channel.get() : [];
 }
 
+/**
+ * The tuple with its delta-stored `messages` rebuilt as a plain list (a thread stored before
+ * the live tail, read by a `tail` graph, whose channel is a plain list: NeonSaver's
+ * `materializeMessages`, TranscriptAccess.plainMessages).
+ */
+export async function withMessageList(
+  saver: BaseCheckpointSaver,
+  tuple: CheckpointTuple,
+): Promise<CheckpointTuple> {
+  const values = tuple.checkpoint.channel_values;
+  if (Array.isArray(values.messages)) return tuple;
+  if (tuple.checkpoint.channel_versions.messages === undefined && values.messages === undefined)
+    return tuple;
+  const messages = await rebuildMessages(saver, tuple);
+  return {
+    ...tuple,
+    checkpoint: { ...tuple.checkpoint, channel_values: { ...values, messages } },
+  };
+}
+
 /** How many messages a checkpoint's stored value holds, when it holds them (registry count). */
 export function storedMessageCount(values: Record<string, unknown>): number | null {
   return storedMessages(values.messages)?.length ?? null;

@@ -33,7 +33,7 @@ import {
   WRITES_IDX_MAP,
 } from "@langchain/langgraph-checkpoint";
 import { LlamonError } from "../errors.ts";
-import { assembleDeltaHistory, canPruneOlder, rebuildMessages } from "./delta.ts";
+import { assembleDeltaHistory, canPruneOlder, withMessageList } from "./delta.ts";
 import {
   MemoryStaging,
   readSqliteMemory,
@@ -209,20 +209,7 @@ export class SqliteSaver
     }
     if (row === undefined) return undefined;
     const tuple = await this.toTuple(row, threadId);
-    return this.plainMessages && ns === ROOT_NS ? this.withMessageList(tuple) : tuple;
-  }
-
-  /** The tuple with its delta-stored `messages` rebuilt as a plain list (see plainMessages). */
-  private async withMessageList(tuple: CheckpointTuple): Promise<CheckpointTuple> {
-    const values = tuple.checkpoint.channel_values;
-    if (Array.isArray(values.messages)) return tuple;
-    if (tuple.checkpoint.channel_versions.messages === undefined && values.messages === undefined)
-      return tuple;
-    const messages = await rebuildMessages(this, tuple);
-    return {
-      ...tuple,
-      checkpoint: { ...tuple.checkpoint, channel_values: { ...values, messages } },
-    };
+    return this.plainMessages && ns === ROOT_NS ? withMessageList(this, tuple) : tuple;
   }
 
   /**
