@@ -78,9 +78,9 @@ function turnState(options: { trim: boolean; storage: MessagesStorage }) {
 type TurnState = ReturnType<typeof turnState>;
 
 /**
- * How the thread's messages are stored: `tail` (a saver with a transcript, NeonSaver: the
- * checkpoint holds a bounded live tail as a plain list, older messages move to the
- * transcript after each turn — memory/live-tail.ts), `delta` (each turn writes what it
+ * How the thread's messages are stored: `tail` (a saver with a transcript, NeonSaver or
+ * SqliteSaver: the checkpoint holds a bounded live tail as a plain list, older messages move
+ * to the transcript after each turn — memory/live-tail.ts), `delta` (each turn writes what it
  * added, store/delta.ts) or `full` (LangGraph's classic messages channel: the whole list in
  * every checkpoint — for checkpointers without a fast ancestor walk, and for comparisons).
  */

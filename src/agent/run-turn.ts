@@ -38,6 +38,7 @@ import {
   holdsTurnWrites,
 } from "../store/persistent-memory.ts";
 import { hasRecallPrefetch } from "../store/recall-prefetch.ts";
+import { SqliteSaver } from "../store/sqlite-saver.ts";
 import { assertThreadId } from "../store/thread-key.ts";
 import { hasTranscript } from "../store/transcript.ts";
 import type { AgentDefinition } from "./define.ts";
@@ -136,12 +137,12 @@ async function runHeldTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnRe
     // Older checkpoints hold nothing the thread needs (the tail is the head's, the rest is
     // in the transcript): each turn's write keeps only the new head, so storage per thread
     // stays flat too.
-    if (saver instanceof NeonSaver) saver.keepLatestOnly = true;
+    if (saver instanceof NeonSaver || saver instanceof SqliteSaver) saver.keepLatestOnly = true;
   }
   // Trim keeps only the newest checkpoint (what it cut must not survive in an older one);
   // the Worker sets it from the config it resolved, a Node caller may not have.
   const trim = deps.config.persist_trim_keep_groups !== undefined;
-  if (trim && saver instanceof NeonSaver) saver.keepLatestOnly = true;
+  if (trim && (saver instanceof NeonSaver || saver instanceof SqliteSaver)) saver.keepLatestOnly = true;
   const onRespond = () => {
     answered = true;
   };
@@ -315,8 +316,9 @@ const PREFETCH_MATCHES_PER_ITEM = 2;
 const PREFETCH_MIN_MATCHES = 10;
 
 /**
- * Ask a saver that searches its transcript in the thread's read batch (NeonSaver) to read
- * recall for this user message with the turn's first read: no round trip of its own.
+ * Ask a saver that searches its transcript with the thread's read (NeonSaver's read batch,
+ * SqliteSaver's synchronous read) to read recall for this user message with the turn's
+ * first read: no round trip of its own.
  */
 export function prefetchRecall(
   saver: unknown,

@@ -194,6 +194,26 @@ export async function rebuildMessages(
 }
 
 /**
+ * The tuple with its delta-stored `messages` rebuilt as a plain list (a thread stored before
+ * the live tail, read by a `tail` graph, whose channel is a plain list: NeonSaver's
+ * `materializeMessages`, TranscriptAccess.plainMessages).
+ */
+export async function withMessageList(
+  saver: BaseCheckpointSaver,
+  tuple: CheckpointTuple,
+): Promise<CheckpointTuple> {
+  const values = tuple.checkpoint.channel_values;
+  if (Array.isArray(values.messages)) return tuple;
+  if (tuple.checkpoint.channel_versions.messages === undefined && values.messages === undefined)
+    return tuple;
+  const messages = await rebuildMessages(saver, tuple);
+  return {
+    ...tuple,
+    checkpoint: { ...tuple.checkpoint, channel_values: { ...values, messages } },
+  };
+}
+
+/**
  * How many messages the thread has at a checkpoint, when its stored values tell (registry
  * count): the messages it holds, after those of the transcript (a live tail's `archived`).
  * null when they are stored as deltas.

@@ -34,8 +34,8 @@ import {
   canPruneOlder,
   type DeltaChainLink,
   readThreadHead,
-  rebuildMessages,
   storedMessageCount,
+  withMessageList,
 } from "./delta.ts";
 import {
   type JsonValue,
@@ -329,20 +329,7 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess, 
         : undefined;
     if (row === undefined) return undefined;
     const tuple = await this.toTuple(row, threadId);
-    return this.plainMessages && ns === ROOT_NS ? this.withMessageList(tuple) : tuple;
-  }
-
-  /** The tuple with its delta-stored `messages` rebuilt as a plain list (see the option). */
-  private async withMessageList(tuple: CheckpointTuple): Promise<CheckpointTuple> {
-    const values = tuple.checkpoint.channel_values;
-    if (Array.isArray(values.messages)) return tuple;
-    if (tuple.checkpoint.channel_versions.messages === undefined && values.messages === undefined)
-      return tuple;
-    const messages = await rebuildMessages(this, tuple);
-    return {
-      ...tuple,
-      checkpoint: { ...tuple.checkpoint, channel_values: { ...values, messages } },
-    };
+    return this.plainMessages && ns === ROOT_NS ? withMessageList(this, tuple) : tuple;
   }
 
   /**
