@@ -142,7 +142,8 @@ async function runHeldTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnRe
   // Trim keeps only the newest checkpoint (what it cut must not survive in an older one);
   // the Worker sets it from the config it resolved, a Node caller may not have.
   const trim = deps.config.persist_trim_keep_groups !== undefined;
-  if (trim && (saver instanceof NeonSaver || saver instanceof SqliteSaver)) saver.keepLatestOnly = true;
+  if (trim && (saver instanceof NeonSaver || saver instanceof SqliteSaver))
+    saver.keepLatestOnly = true;
   const onRespond = () => {
     answered = true;
   };
