@@ -11,6 +11,8 @@
  *   `principal` defaults to `anonymous` (A2A_AUTH=none, and conversations stored before).
  * - GET / DELETE `/api/v1/memory/thread?context_id=…&principal=…`: the same two for any
  *   contextId, including `.` and `..`, which a URL path cannot carry (dot segments resolve).
+ * - POST `/api/v1/memory/erasures/drain`: erase the A2A task records of conversations that
+ *   `llamon memory prune` deleted from Postgres (erasures.ts); `pending` says what is left.
  */
 import type { Context, Hono } from "hono";
 import { currentSkills } from "../agent/define.ts";
@@ -23,6 +25,7 @@ import {
   principalProblem,
   threadKey,
 } from "../runtime/thread-keys.ts";
+import { drainTaskErasures } from "./erasures.ts";
 import { badRequest, notFound } from "./errors.ts";
 import { inspectThread } from "./inspect.ts";
 import {
@@ -94,6 +97,17 @@ export function registerThreadRoutes(app: Hono<AppEnv>): void {
   app.get("/memory/thread", (c) => showThread(c));
   app.delete("/memory/threads/:contextId", (c) => deleteThread(c));
   app.delete("/memory/thread", (c) => deleteThread(c));
+  // Task records of conversations `llamon memory prune` deleted from Postgres (erasures.ts).
+  app.post("/memory/erasures/drain", async (c) => {
+    const ctx = requestContextOf(c);
+    const drained = await drainTaskErasures(ctx);
+    return c.json({
+      agent_id: ctx.agentId,
+      conversations: drained.conversations,
+      tasks_erased: drained.tasksErased,
+      pending: drained.pending,
+    });
+  });
 }
 
 async function showThread(c: Context<AppEnv>) {

@@ -70,7 +70,7 @@ export interface ThreadInspectionHost {
   inspect(agentId: string, threadId: string): Promise<InspectedThread>;
   erase(agentId: string, threadId: string): Promise<{ erased: boolean }>;
   /** Erase the conversation's A2A task records (indexed in its object); how many. */
-  eraseTasks(): Promise<number>;
+  eraseTasks(before?: number): Promise<number>;
 }
 
 /** An index entry (durable/thread-index.ts): `context_id` holds the thread key. */
