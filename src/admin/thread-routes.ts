@@ -27,6 +27,7 @@ import {
 } from "../runtime/thread-keys.ts";
 import { drainTaskErasures } from "./erasures.ts";
 import { badRequest, notFound } from "./errors.ts";
+import { flowView } from "./flow-view.ts";
 import { inspectThread } from "./inspect.ts";
 import {
   DEFAULT_PAGE_SIZE,
@@ -139,6 +140,8 @@ async function showThread(c: Context<AppEnv>) {
       checkpoint_id: stored.checkpoint_id,
       registry: stored.registry,
       ...view,
+      // A flow's position (name, step, pending question), from its checkpointed state.
+      flow: flowView(agent, stored.flow),
     });
   }
 }

@@ -57,6 +57,8 @@ export interface StoredThread {
   memory: Record<string, unknown>;
   /** Postgres only: the registry row (created, last activity, message count). */
   registry: Omit<ThreadSummary, "context_id" | "principal"> | null;
+  /** The head checkpoint's `flow` channel (a flow's position; undefined for other agents). */
+  flow: unknown;
 }
 
 /** What the Worker asks a ThreadDO (RPC) on the object backends. */
@@ -64,6 +66,8 @@ export interface InspectedThread {
   checkpointId: string | null;
   messages: StoredMessage[];
   memory: Record<string, unknown>;
+  /** The head checkpoint's `flow` channel, when it has one. */
+  flow?: unknown;
 }
 
 export interface ThreadInspectionHost {
@@ -266,6 +270,7 @@ export async function readThread(
       checkpoint_id: tuple?.checkpoint.id ?? null,
       messages,
       memory,
+      flow: tuple?.checkpoint.channel_values?.flow,
       registry:
         row === undefined
           ? null
@@ -289,6 +294,7 @@ export async function readThread(
     messages: mapStoredMessagesToChatMessages(inspected.messages),
     memory: inspected.memory,
     registry: null,
+    flow: inspected.flow,
   };
 }
 
