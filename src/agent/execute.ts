@@ -46,6 +46,8 @@ export interface TurnOutput {
   readonly messageCount: number;
   /** A flow waits for the user's next answer (the A2A task is input-required). */
   readonly inputRequired?: boolean | undefined;
+  /** The turn ran a flow (defineFlow). */
+  readonly flow?: boolean | undefined;
 }
 
 /**
@@ -126,5 +128,6 @@ export async function executeTurnHere(
     merges: result.merges,
     messageCount: result.archived.messages + result.thread.length,
     ...(result.inputRequired ? { inputRequired: true } : {}),
+    ...(result.flow ? { flow: true } : {}),
   };
 }

@@ -93,6 +93,8 @@ export interface TurnResult {
   readonly replayed: boolean;
   /** A flow (defineFlow) waits for the user's next answer: the A2A task is input-required. */
   readonly inputRequired: boolean;
+  /** The turn ran a flow. */
+  readonly flow: boolean;
   /** The transcript before `thread` (`tail` storage; otherwise empty). */
   readonly archived: ArchivedPrefix;
 }
@@ -265,6 +267,7 @@ async function runHeldTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnRe
     thread: finalMessages,
     replayed: !answered,
     inputRequired: flow && awaitsInput({ flow: position }),
+    flow,
     archived,
   };
 }
