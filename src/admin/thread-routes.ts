@@ -14,6 +14,8 @@
  *   `principal` defaults to `anonymous` (A2A_AUTH=none, and conversations stored before).
  * - GET / DELETE `/api/v1/memory/thread?context_id=…&principal=…`: the same two for any
  *   contextId, including `.` and `..`, which a URL path cannot carry (dot segments resolve).
+ * - POST `/api/v1/memory/erasures/drain`: erase the A2A task records of conversations that
+ *   `llamon memory prune` deleted from Postgres (erasures.ts); `pending` says what is left.
  */
 import type { Context, Hono } from "hono";
 import { z } from "zod";
@@ -27,7 +29,9 @@ import {
   principalProblem,
   threadKey,
 } from "../runtime/thread-keys.ts";
+import { drainTaskErasures } from "./erasures.ts";
 import { badRequest, notFound } from "./errors.ts";
+import { flowView } from "./flow-view.ts";
 import { inspectThread } from "./inspect.ts";
 import {
   DEFAULT_MESSAGE_PAGE,
@@ -140,6 +144,17 @@ export function registerThreadRoutes(app: Hono<AppEnv>): void {
   app.get("/memory/thread", (c) => showThread(c));
   app.delete("/memory/threads/:contextId", (c) => deleteThread(c));
   app.delete("/memory/thread", (c) => deleteThread(c));
+  // Task records of conversations `llamon memory prune` deleted from Postgres (erasures.ts).
+  app.post("/memory/erasures/drain", async (c) => {
+    const ctx = requestContextOf(c);
+    const drained = await drainTaskErasures(ctx);
+    return c.json({
+      agent_id: ctx.agentId,
+      conversations: drained.conversations,
+      tasks_erased: drained.tasksErased,
+      pending: drained.pending,
+    });
+  });
 }
 
 async function showThread(c: Context<AppEnv>) {
@@ -179,6 +194,8 @@ async function showThread(c: Context<AppEnv>) {
       checkpoint_id: stored.checkpoint_id,
       registry: stored.registry,
       ...view,
+      // A flow's position (name, step, pending question), from its checkpointed state.
+      flow: flowView(agent, stored.flow),
     });
   }
 }

@@ -66,6 +66,8 @@ export interface StoredThread {
   memory: Record<string, unknown>;
   /** Postgres only: the registry row (created, last activity, message count). */
   registry: Omit<ThreadSummary, "context_id" | "principal"> | null;
+  /** The head checkpoint's `flow` channel (a flow's position; undefined for other agents). */
+  flow: unknown;
 }
 
 /** What the Worker asks a ThreadDO (RPC) on the object backends. */
@@ -73,13 +75,15 @@ export interface InspectedThread {
   checkpointId: string | null;
   messages: StoredMessage[];
   memory: Record<string, unknown>;
+  /** The head checkpoint's `flow` channel, when it has one. */
+  flow?: unknown;
 }
 
 export interface ThreadInspectionHost {
   inspect(agentId: string, threadId: string): Promise<InspectedThread>;
   erase(agentId: string, threadId: string): Promise<{ erased: boolean }>;
   /** Erase the conversation's A2A task records (indexed in its object); how many. */
-  eraseTasks(): Promise<number>;
+  eraseTasks(before?: number): Promise<number>;
 }
 
 /** An index entry (durable/thread-index.ts): `context_id` holds the thread key. */
@@ -305,6 +309,7 @@ export async function readThread(
       head,
       archived: archivedPrefixOf(tuple?.checkpoint.channel_values.archived),
       memory,
+      flow: tuple?.checkpoint.channel_values?.flow,
       registry:
         row === undefined
           ? null
@@ -334,6 +339,7 @@ export async function readThread(
     archived: EMPTY_PREFIX,
     memory: inspected.memory,
     registry: null,
+    flow: inspected.flow,
   };
 }
 

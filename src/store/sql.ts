@@ -446,7 +446,9 @@ export const PRUNE_LOCK_BATCH = `SELECT thread_id FROM llamon_threads
 
 /**
  * Delete a batch across the six tables, re-checking the cut-off against the (locked)
- * registry: $1 agent, $2 thread ids, $3 "<agent>:", $4 cutoff or NULL.
+ * registry, and queue the erasure of each deleted conversation's A2A task records (they live
+ * in the Worker's Durable Objects; migration 0010) in the same statement:
+ * $1 agent, $2 thread ids, $3 "<agent>:", $4 cutoff or NULL.
  */
 export const PRUNE_DELETE_BATCH = `WITH target AS (
   SELECT x.thread_id, $3 || x.thread_id AS storage_id
@@ -471,14 +473,39 @@ export const PRUNE_DELETE_BATCH = `WITH target AS (
 ), ms AS (
   DELETE FROM llamon_messages d USING target t WHERE d.agent_id = $1 AND d.thread_id = t.thread_id
   RETURNING pg_column_size(d.*) AS size
+), er AS (
+  INSERT INTO llamon_task_erasures (agent_id, thread_id)
+  SELECT $1, t.thread_id FROM target t
+  ON CONFLICT (agent_id, thread_id) DO UPDATE SET queued_at = now()
+  RETURNING 1
 )
 SELECT (SELECT coalesce(jsonb_agg(thread_id), '[]'::jsonb) FROM target) AS deleted,
+       (SELECT count(*) FROM er) AS erasures_queued,
        (SELECT count(*) FROM cp) AS cp_rows, (SELECT coalesce(sum(size), 0) FROM cp) AS cp_bytes,
        (SELECT count(*) FROM bl) AS bl_rows, (SELECT coalesce(sum(size), 0) FROM bl) AS bl_bytes,
        (SELECT count(*) FROM wr) AS wr_rows, (SELECT coalesce(sum(size), 0) FROM wr) AS wr_bytes,
        (SELECT count(*) FROM pm) AS pm_rows, (SELECT coalesce(sum(size), 0) FROM pm) AS pm_bytes,
        (SELECT count(*) FROM rg) AS rg_rows, (SELECT coalesce(sum(size), 0) FROM rg) AS rg_bytes,
        (SELECT count(*) FROM ms) AS ms_rows, (SELECT coalesce(sum(size), 0) FROM ms) AS ms_bytes`;
+
+// --- Task-record erasures queued by prune (admin/erasures.ts, migration 0010) --------------
+
+/** The oldest queued erasures of an agent: $1 agent, $2 how many. */
+export const SELECT_TASK_ERASURES = `SELECT thread_id,
+       (extract(epoch FROM queued_at) * 1000)::float8 AS queued_ms,
+       queued_at::text AS queued_at
+  FROM llamon_task_erasures
+ WHERE agent_id = $1
+ ORDER BY queued_at, thread_id
+ LIMIT $2`;
+
+/** Done: $1 agent, $2 thread, $3 queued_at as read (a prune that queued it again keeps it). */
+export const DELETE_TASK_ERASURE = `DELETE FROM llamon_task_erasures
+ WHERE agent_id = $1 AND thread_id = $2 AND queued_at = $3::timestamptz`;
+
+/** How many erasures an agent has queued: $1 agent. */
+export const COUNT_TASK_ERASURES =
+  "SELECT count(*)::int AS pending FROM llamon_task_erasures WHERE agent_id = $1";
 
 // --- Migrations and health -----------------------------------------------------------------
 

@@ -63,6 +63,16 @@ function renderInspection() {
   if (!lastOlder || lastOlder.index + 1 !== v.page.from) { state.older = []; state.olderCursor = v.page.older; }
   renderTranscript(true);
 
+  // A flow's position (defineFlow), from its checkpointed state; nothing for other agents.
+  var flow = clear($("flow"));
+  if (v.flow) {
+    flow.appendChild(el("h3", { text: msg("flow_heading", { name: v.flow.name }) }));
+    flow.appendChild(el("p", { text: v.flow.status === "awaiting"
+      ? msg("flow_awaiting", { step: v.flow.step, question: v.flow.question || "" })
+      : msg(v.flow.status === "finished" ? "flow_finished" : "flow_not_started") }));
+    flow.appendChild(el("pre", { text: JSON.stringify(v.flow.answers, null, 2) }));
+  }
+
   var summary = clear($("summary"));
   if (v.summary) {
     summary.appendChild(el("p", { className: "hint", text: msg("summary_covers", { n: v.summary.effective_covers }) }));

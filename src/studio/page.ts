@@ -131,6 +131,7 @@ export function renderStudioPage(input: StudioPageInput): string {
       <th scope="col" ${t("col_index")}</th><th scope="col" ${t("col_kind")}</th>
       <th scope="col" ${t("col_messages")}</th><th scope="col" ${t("col_window")}</th>
     </tr></thead><tbody></tbody></table>
+    <div id="flow"></div>
     <h3 ${t("summary_heading")}</h3>
     <div id="summary"></div>
     <h3 ${t("facts_heading")}</h3>
