@@ -8,12 +8,7 @@
  *   npx tsx bench/recall-turn-cpu.ts
  */
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
-import {
-  indexTermsOf,
-  queryTerms,
-  recallForTurn,
-  withTail,
-} from "../src/memory/recall/index.ts";
+import { indexTermsOf, queryTerms, recallForTurn, withTail } from "../src/memory/recall/index.ts";
 
 const lines = [
   "my dog likes the park near the river",
