@@ -4,16 +4,20 @@
  * V8 profile of turns 21…N only (start-up and the first turns left out) to `--out`.
  *
  *   npx tsx bench/profile-turn.ts [--turns 120] [--out /tmp/llamon-turn.cpuprofile] [--no-profile]
+ *     [--no-aliases]   (without the Worker bundle's langsmith alias, bench/lib/worker-aliases.ts)
  *
  * It also prints the mean and median CPU per turn of those turns (model excluded), for
  * comparing two revisions on this shared machine (`--no-profile`: without the profiler).
  */
 import { writeFile } from "node:fs/promises";
 import { Session } from "node:inspector/promises";
-import { migrate } from "../src/store/migrate.ts";
-import { createTestDatabase } from "../test/helpers/pg.ts";
-import { startChildProxy } from "./lib/proxy.ts";
-import { llamonSystem } from "./lib/systems.ts";
+
+// The Worker bundle's aliases first (as bench/run.ts), unless --no-aliases; the rest after.
+if (!process.argv.includes("--no-aliases")) await import("./lib/worker-aliases.ts");
+const { migrate } = await import("../src/store/migrate.ts");
+const { createTestDatabase } = await import("../test/helpers/pg.ts");
+const { startChildProxy } = await import("./lib/proxy.ts");
+const { llamonSystem } = await import("./lib/systems.ts");
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(name);
