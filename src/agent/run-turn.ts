@@ -283,14 +283,6 @@ async function runHeldTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnRe
 }
 
 /**
- * Matches the read batch brings per recalled item wanted, and at least (each with up to two
- * neighbours): fewer than an in-memory source is asked for, since every row read is bytes
- * on every turn; the database ranks them by the terms' idf first (sql.ts SELECT_RECALL).
- */
-const PREFETCH_MATCHES_PER_ITEM = 2;
-const PREFETCH_MIN_MATCHES = 10;
-
-/**
  * Ask a saver that searches its transcript with the thread's read (NeonSaver's read batch,
  * SqliteSaver's synchronous read) to read recall for this user message with the turn's
  * first read: no round trip of its own.
@@ -304,10 +296,9 @@ export function prefetchRecall(
   if (!hasRecallPrefetch(saver) || maxItems < 1) return;
   const terms = queryTerms(text);
   if (terms.length === 0) return;
-  saver.prefetchRecall(threadId, {
-    terms,
-    limit: Math.max(PREFETCH_MIN_MATCHES, maxItems * PREFETCH_MATCHES_PER_ITEM),
-  });
+  // The database ranks (sql.ts SELECT_RECALL): the transcript's best items are enough, since
+  // the turn's block holds at most maxItems of the transcript and the tail together.
+  saver.prefetchRecall(threadId, { terms, limit: maxItems });
 }
 
 /**

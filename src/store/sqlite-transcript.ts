@@ -88,7 +88,10 @@ export function searchSqliteTranscript(
     df[term] = Number(row?.n ?? 0);
   }
   const match = terms.map(ftsString).join(" OR ");
-  const hits = rows<{ seq: number }>(db, SQ_RECALL_HITS, agentId, threadId, match, query.limit);
+  // Local rows cost no network bytes: a wider pool than asked for (the turn ranks it, with
+  // the thread's own statistics; bm25() here uses those of the whole object's index).
+  const pool = Math.max(RECALL_MIN_POOL, query.limit * 2);
+  const hits = rows<{ seq: number }>(db, SQ_RECALL_HITS, agentId, threadId, match, pool);
   const picked = new Set<number>();
   for (const { seq } of hits) for (const d of [-1, 0, 1]) picked.add(Number(seq) + d);
   const found = rows<{ seq: number; message: string; search_terms: string }>(
@@ -104,6 +107,9 @@ export function searchSqliteTranscript(
   });
   return { candidates, stats: { ...empty.stats, df } };
 }
+
+/** The fewest FTS5 matches a recall reads (each with its neighbours). */
+const RECALL_MIN_POOL = 10;
 
 /** A stored row as a recall candidate (id, role and text read from LangChain's JSON). */
 function candidateOf(
