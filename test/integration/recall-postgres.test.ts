@@ -79,7 +79,7 @@ describe("conversation recall on Postgres (migration 0008)", () => {
       6,
     );
     const dog = read.candidates.find((c) => c.text === DOG);
-    expect(dog?.scores.own).toBeGreaterThan(0);
+    expect(dog?.scores?.own).toBeGreaterThan(0);
     backend.proxy.resetStats();
     const result = await runTurn(deps("rc-a"), { threadId: "t", text: QUESTION });
     expect(backend.proxy.stats.requests).toBeLessThanOrEqual(2);
