@@ -1,20 +1,14 @@
 /**
  * CPU of conversation recall in one Postgres turn, in this process (no database): the turn's
  * JS side of recall — query terms, the live tail's index (a ListRecallSource over 24
- * messages), merging a prefetched transcript answer of 60 rows (twice the most the read
- * batch returns: 10 matches ± neighbours) and ranking, plus the index terms of the 2 messages the turn
- * moves to the transcript. Prints the median over many turns, after a warm-up.
+ * messages), merging a prefetched transcript answer of 6 rows the database ranked (the most
+ * the read batch returns at recall_max_items 5: the best 5 and the transcript's last message)
+ * and the fusion, plus the index terms of the 2 messages the turn moves to the transcript. Prints the median over many turns, after a warm-up.
  *
  *   npx tsx bench/recall-turn-cpu.ts
  */
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
-import {
-  indexTermsOf,
-  queryTerms,
-  recallForTurn,
-  searchTerms,
-  withTail,
-} from "../src/memory/recall/index.ts";
+import { indexTermsOf, queryTerms, recallForTurn, withTail } from "../src/memory/recall/index.ts";
 
 const lines = [
   "my dog likes the park near the river",
@@ -25,14 +19,15 @@ const lines = [
   "어제 회사에서 발표를 했는데 긴장했어요",
 ];
 const reply = (t: string) => `offline-model: received=20 has_prior=true\nyou said: ${t}`;
-const candidates = Array.from({ length: 60 }, (_, i) => {
+const candidates = Array.from({ length: 6 }, (_, i) => {
   const text = i % 2 === 0 ? lines[i % lines.length] : reply(lines[(i - 1) % lines.length] ?? "");
   return {
     id: `m${i}`,
     seq: i * 3,
     role: (i % 2 === 0 ? "user" : "assistant") as "user" | "assistant",
     text: text ?? "",
-    terms: searchTerms(text ?? ""),
+    terms: [],
+    scores: { own: 1 + i / 10, previous: i / 20, next: 0 },
   };
 });
 const prefetched = { candidates, stats: { docs: 400, avgLength: 12, df: {} } };

@@ -161,7 +161,15 @@ export function createA2AApp<R = undefined>(options: A2AAppOptions<R>): Hono {
   });
 
   // HTTP+JSON (rest-route.ts): the same guard, the same handler, the same memory.
-  mountRestRoutes(app, guard, (c, body, method) =>
+  // Its refusals carry that binding's error body (guard.ts).
+  const restGuard = a2aGuard({
+    maxBodyBytes,
+    auth: options.auth,
+    rateLimit: options.rateLimit,
+    log: guardLog,
+    binding: "HTTP+JSON",
+  });
+  mountRestRoutes(app, restGuard, (c, body, method) =>
     dispatch(
       c,
       JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: body }),

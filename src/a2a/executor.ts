@@ -31,12 +31,14 @@
  * isolate running its turn, the live events; elsewhere the stream ends after the snapshot.
  * Following a turn from any isolate would need the request handler inside a Durable Object.
  */
-import { type Message, Role, type Task, TaskState } from "@a2a-js/sdk";
+import { type ListTasksRequest, type Message, Role, type Task, TaskState } from "@a2a-js/sdk";
 import {
   AgentEvent,
   type AgentExecutor,
   type ExecutionEventBus,
   type RequestContext,
+  type ServerCallContext,
+  type TaskStore,
 } from "@a2a-js/sdk/server";
 import type { Logger } from "../log.ts";
 import { threadKey } from "../runtime/thread-keys.ts";
@@ -94,6 +96,49 @@ function isTurnOutput(value: unknown): value is A2ATurnOutput {
   );
 }
 
+/**
+ * Complete the context's other `input-required` tasks (their flow went on in `taskId`), with
+ * a status message that names the task it continued in.
+ */
+async function closeWaitingTasks(
+  store: TaskStore,
+  context: ServerCallContext | undefined,
+  contextId: string,
+  taskId: string,
+): Promise<void> {
+  if (context === undefined) return;
+  const page = await store.list(
+    {
+      tenant: "",
+      contextId,
+      status: TaskState.TASK_STATE_INPUT_REQUIRED,
+      pageSize: 100,
+      pageToken: "",
+      historyLength: 0,
+      includeArtifacts: false,
+    } as ListTasksRequest,
+    context,
+  );
+  for (const waiting of page.tasks) {
+    if (waiting.id === taskId || waiting.status?.state !== TaskState.TASK_STATE_INPUT_REQUIRED) {
+      continue;
+    }
+    const full = (await store.load(waiting.id, context)) ?? waiting;
+    const note = agentMessage(
+      waiting.id,
+      contextId,
+      `continued in task ${taskId}: the answer came without this task's taskId`,
+    );
+    await store.save(
+      {
+        ...full,
+        status: { state: TaskState.TASK_STATE_COMPLETED, message: note, timestamp: now() },
+      },
+      context,
+    );
+  }
+}
+
 export class TurnExecutor implements AgentExecutor {
   private readonly running = new Map<string, Running>();
 
@@ -145,6 +190,11 @@ export class TurnExecutor implements AgentExecutor {
       if (entry.canceled) return;
       const metadata =
         output.seedReport === undefined ? undefined : { seed_report: output.seedReport };
+      // A flow's message sent without the taskId of the step that asked: that task would wait
+      // forever; the flow went on here, so it is completed, pointing at this task.
+      if (output.flow && ctx.task === undefined && call !== undefined) {
+        await closeWaitingTasks(call.taskStore, ctx.context, contextId, taskId);
+      }
       const reply = agentMessage(taskId, contextId, output.reply);
       const artifact = {
         artifactId: crypto.randomUUID(),

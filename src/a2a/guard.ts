@@ -12,9 +12,11 @@
  * 4. the per-principal rate limit, when the A2A_RATE_LIMITER binding is configured — else 429
  *    with `Retry-After`.
  *
- * A refusal is a JSON-RPC error body (id null: the body was not read) whose code, status and
- * message come from the error table (runtime/errors.ts); nothing is stored, no stack is shown.
- * The body is v1.0-shaped when the request says `A2A-Version: 1.x`, else v0.3-shaped.
+ * A refusal's status and message come from the error table (runtime/errors.ts); nothing is
+ * stored, no stack is shown. On the JSON-RPC binding its body is a JSON-RPC error (id null:
+ * the body was not read), v1.0-shaped when the request says `A2A-Version: 1.x` (parsed as
+ * version.ts does), else v0.3-shaped; on the HTTP+JSON binding (`binding: "HTTP+JSON"`) it is
+ * that binding's `google.rpc.Status`-shaped `{ error: { code, status, message, details } }`.
  */
 import { A2A_VERSION_HEADER } from "@a2a-js/sdk";
 import type { Context, MiddlewareHandler } from "hono";
@@ -27,6 +29,7 @@ import type { RateLimiterBinding } from "../runtime/env.ts";
 import { mapError } from "../runtime/errors.ts";
 import { type A2ACaller, type AuthErrorDetails, authenticate } from "./auth/authenticate.ts";
 import { type Dialect, errorResponse, turnErrorObject } from "./rpc-errors.ts";
+import { dialectOfVersion, majorMinor } from "./version.ts";
 
 declare module "hono" {
   /** What the guard sets: `c.get("a2aCaller")` is the authenticated caller. */
@@ -45,13 +48,20 @@ export interface A2AGuardOptions {
     | undefined;
   /** The logger of this request (before it is authenticated). */
   readonly log: (c: Context) => Logger;
+  /** Which binding's error body a refusal carries (default JSON-RPC). */
+  readonly binding?: "JSONRPC" | "HTTP+JSON" | undefined;
 }
 
+/**
+ * The error dialect a request asks for, read as version negotiation reads `A2A-Version`
+ * (version.ts): v0.3 when absent or not a version, else that version's dialect.
+ */
 function dialectOf(c: Context): Dialect {
-  return /^\s*1(\.|\s*$)/.test(c.req.header(A2A_VERSION_HEADER) ?? "") ? "v1.0" : "v0.3";
+  const version = majorMinor(c.req.header(A2A_VERSION_HEADER) ?? "");
+  return version === undefined ? "v0.3" : dialectOfVersion(version);
 }
 
-/** The HTTP answer of a refused call (status from the error table). */
+/** The HTTP answer of a refused JSON-RPC call (status from the error table). */
 export function refusal(c: Context, error: unknown, headers: Record<string, string> = {}) {
   const mapped = mapError(error);
   return c.json(errorResponse(null, turnErrorObject(dialectOf(c), error)), mapped.status, {
@@ -60,20 +70,52 @@ export function refusal(c: Context, error: unknown, headers: Record<string, stri
   });
 }
 
+/** google.rpc status names of the guard's HTTP statuses (HTTP+JSON binding). */
+const RPC_STATUS: Readonly<Record<number, string>> = {
+  400: "INVALID_ARGUMENT",
+  401: "UNAUTHENTICATED",
+  403: "PERMISSION_DENIED",
+  413: "INVALID_ARGUMENT",
+  415: "INVALID_ARGUMENT",
+  429: "RESOURCE_EXHAUSTED",
+  503: "UNAVAILABLE",
+};
+
+/** The HTTP answer of a refused HTTP+JSON call: that binding's error body, same status. */
+export function restRefusal(c: Context, error: unknown, headers: Record<string, string> = {}) {
+  const { status } = mapError(error);
+  const { message, data } = turnErrorObject("v1.0", error);
+  const body = {
+    error: {
+      code: status,
+      status: RPC_STATUS[status] ?? "INTERNAL",
+      message,
+      details: Array.isArray(data) ? data : [],
+    },
+  };
+  return c.json(body, status, { "Cache-Control": "no-store", ...headers });
+}
+
+type Refuse = (c: Context, error: unknown, headers?: Record<string, string>) => Response;
+
+function refuserOf(options: A2AGuardOptions): Refuse {
+  return options.binding === "HTTP+JSON" ? restRefusal : refusal;
+}
+
 const JSON_TYPE_RE = /^application\/(?:[a-z0-9.+-]+\+)?json\s*(?:;.*)?$/i;
 
-function requireJson(): MiddlewareHandler {
+function requireJson(refuse: Refuse): MiddlewareHandler {
   return async (c, next) => {
     // GET calls of the HTTP+JSON binding carry no body, so nothing to type.
     if (c.req.method === "GET" || c.req.method === "HEAD") return next();
     const type = c.req.header("content-type");
     if (type === undefined || !JSON_TYPE_RE.test(type.trim())) {
       const got = type === undefined ? "no Content-Type" : `Content-Type ${type.slice(0, 80)}`;
-      return refusal(
+      return refuse(
         c,
         new LlamonError(
           "UNSUPPORTED_MEDIA_TYPE",
-          `send the JSON-RPC request with \`Content-Type: application/json\` (got ${got})`,
+          `send the request body with \`Content-Type: application/json\` (got ${got})`,
         ),
       );
     }
@@ -88,6 +130,7 @@ function isLocalHost(hostname: string): boolean {
 }
 
 function authenticateCall(options: A2AGuardOptions): MiddlewareHandler {
+  const refuse = refuserOf(options);
   return async (c, next) => {
     let caller: A2ACaller;
     try {
@@ -99,13 +142,13 @@ function authenticateCall(options: A2AGuardOptions): MiddlewareHandler {
       if (code === "AUTH_REQUIRED" || code === "AUTH_INVALID") {
         log.info("a2a: call refused", { code, reason: (error as Error).message });
         const { challenge } = (error as LlamonError<AuthErrorDetails>).details;
-        return refusal(c, error, { "WWW-Authenticate": challenge });
+        return refuse(c, error, { "WWW-Authenticate": challenge });
       }
       log.error("a2a: could not authenticate the call", {
         code,
         error: describe(error),
       });
-      return refusal(c, error);
+      return refuse(c, error);
     }
     if (caller.mode === "none" && !isLocalHost(new URL(c.req.url).hostname)) {
       safeLog(options, c).warn(
@@ -136,6 +179,7 @@ function safeLog(options: A2AGuardOptions, c: Context): Logger {
 const fallbackLog: Logger = createLogger();
 
 function rateLimitCall(options: A2AGuardOptions): MiddlewareHandler {
+  const refuse = refuserOf(options);
   return async (c, next) => {
     const limiter = options.rateLimit?.(c);
     if (limiter !== undefined) {
@@ -146,7 +190,7 @@ function rateLimitCall(options: A2AGuardOptions): MiddlewareHandler {
       const { success } = await limiter.binding.limit({ key });
       if (!success) {
         const seconds = limiter.periodSeconds;
-        return refusal(
+        return refuse(
           c,
           new LlamonError(
             "RATE_LIMITED",
@@ -163,12 +207,13 @@ function rateLimitCall(options: A2AGuardOptions): MiddlewareHandler {
 /** The middleware chain of the file header, to put in front of an A2A route. */
 export function a2aGuard(options: A2AGuardOptions): MiddlewareHandler {
   const limit = options.maxBodyBytes;
+  const refuse = refuserOf(options);
   return every(
-    requireJson(),
+    requireJson(refuse),
     bodyLimit({
       maxSize: limit,
       onError: (c) =>
-        refusal(
+        refuse(
           c,
           new LlamonError(
             "BODY_TOO_LARGE",

@@ -54,6 +54,11 @@ export interface A2ATurnOutput {
    * message with this task's `taskId` (and contextId).
    */
   inputRequired?: boolean;
+  /**
+   * The turn ran a flow: a task of the same context still `input-required` (its question was
+   * answered by this message, sent without its taskId) is completed, pointing at this task.
+   */
+  flow?: boolean;
 }
 
 /**

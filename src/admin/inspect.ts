@@ -3,10 +3,13 @@
  * computed from the stored thread, its persistent_memory rows and the effective config.
  * Pure: no storage, HTTP or Workers here.
  *
- * - `messages`: the stored thread, in order; `conversation: false` marks stored messages the
- *   model never gets (system-role claims, stale runtime context; prompt-thread.ts).
- * - `groups`: the conversation split as the window sees it (groups.ts), each marked
+ * - `messages`: a page of the stored thread (positions `page.from` … `page.to`, the newest by
+ *   default), in order; `conversation: false` marks stored messages the model never gets
+ *   (system-role claims, stale runtime context; prompt-thread.ts).
+ * - `groups`: the page's conversation split as the window sees it (groups.ts), each marked
  *   `in_window` when the window chosen now (current config) keeps it.
+ * - the window, the signals and the summary's reach are computed from the head checkpoint's
+ *   messages and the count of those before them (a live tail), so a page never needs the rest.
  * - `signals`: the R3.4 numbers for the stored thread as it is now (assemblePrompt with the
  *   current config); `last_turn`: what the last turn recorded about its model call, when
  *   the runtime records it (persistent_memory key `last_turn`).
@@ -18,6 +21,7 @@ import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { z } from "zod";
 import type { MemoryConfig } from "../memory/config.ts";
 import { groupMessages, type MessageGroupKind } from "../memory/groups.ts";
+import { type ArchivedPrefix, EMPTY_PREFIX } from "../memory/live-tail.ts";
 import { assemblePrompt, HISTORY_NOTE, type MultiturnSignals } from "../memory/prompt.ts";
 import { conversationMessages } from "../memory/prompt-thread.ts";
 import { effectiveCovers, parseSummaryCache } from "../memory/summary.ts";
@@ -53,9 +57,21 @@ export interface LastTurnView {
   config?: { window_size?: number; max_history_tokens?: number | null } | undefined;
 }
 
+export interface PageView {
+  /** Position of the page's first message in the whole stored thread. */
+  from: number;
+  /** Position just after the page's last message. */
+  to: number;
+  /** Messages in the whole stored thread. */
+  total: number;
+  /** `before` for the next older page; null when this page starts the stored thread. */
+  older: number | null;
+}
+
 export interface ThreadView {
   context_id: string;
   messages: MessageView[];
+  page: PageView;
   groups: GroupView[];
   window: {
     window_size: number;
@@ -82,7 +98,16 @@ export interface ThreadView {
 
 export interface InspectInput {
   contextId: string;
+  /** The page of the stored thread shown (the whole thread by default). */
   messages: readonly BaseMessage[];
+  /** Position of `messages[0]` in the whole thread. Default 0. */
+  from?: number | undefined;
+  /** The head checkpoint's messages (the window is chosen from them). Default `messages`. */
+  head?: readonly BaseMessage[] | undefined;
+  /** The stored messages before `head` (a live tail's transcript). Default none. */
+  archived?: ArchivedPrefix | undefined;
+  /** Whether stored messages come before the page. Default: `from > 0`. */
+  older?: boolean | undefined;
   /** The thread's persistent_memory keys (summary, facts, last_turn, …). */
   memory: Readonly<Record<string, unknown>>;
   config: MemoryConfig;
@@ -158,9 +183,12 @@ export function lastTurnView(value: unknown): LastTurnView | null {
 
 export function inspectThread(input: InspectInput): ThreadView {
   const { messages, config } = input;
+  const from = input.from ?? 0;
+  const head = input.head ?? messages;
+  const archived = input.archived ?? EMPTY_PREFIX;
   const conversation = conversationMessages(messages);
   const inConversation = new Set<BaseMessage>(conversation);
-  const storedIndex = new Map<BaseMessage, number>(messages.map((m, i) => [m, i]));
+  const storedIndex = new Map<BaseMessage, number>(messages.map((m, i) => [m, from + i]));
   const summaryCache = parseSummaryCache(input.memory.summary);
   const facts = factsView(input.memory.facts);
 
@@ -169,8 +197,9 @@ export function inspectThread(input: InspectInput): ThreadView {
     skills: input.skills,
     summary: summaryCache?.text,
     facts: facts?.map((f) => String(f.text)),
-    thread: messages,
+    thread: [...head],
     config,
+    archived,
   });
   const kept = new Set<BaseMessage>(prompt.window.messages);
   const groups: GroupView[] = groupMessages(conversation).map((group) => ({
@@ -179,13 +208,20 @@ export function inspectThread(input: InspectInput): ThreadView {
     message_ids: group.messages.map((m) => m.id ?? null),
     in_window: group.messages.some((m) => kept.has(m)),
   }));
+  const total = archived.messages + head.length;
 
   const lastTurn = lastTurnView(input.memory[LAST_TURN_KEY]);
   const basis = lastTurn?.signals ?? prompt.signals;
   const hasSystemText = (input.systemText?.trim() ?? "") !== "";
   return {
     context_id: input.contextId,
-    messages: messages.map((m, i) => messageView(m, i, inConversation.has(m))),
+    messages: messages.map((m, i) => messageView(m, from + i, inConversation.has(m))),
+    page: {
+      from,
+      to: from + messages.length,
+      total: Math.max(total, from + messages.length),
+      older: (input.older ?? from > 0) ? from : null,
+    },
     groups,
     window: {
       window_size: config.window_size,
@@ -204,7 +240,7 @@ export function inspectThread(input: InspectInput): ThreadView {
             text: summaryCache.text,
             covers: summaryCache.covers,
             covers_id: summaryCache.covers_id ?? null,
-            effective_covers: effectiveCovers(messages, summaryCache),
+            effective_covers: effectiveCovers(head, summaryCache, archived),
             updated_at: summaryCache.updated_at === "" ? null : summaryCache.updated_at,
           },
     facts,

@@ -9,7 +9,7 @@
  *
  * | backend     | list                          | read / erase                               |
  * |-------------|-------------------------------|--------------------------------------------|
- * | postgres    | llamon_threads, newest first  | NeonSaver (checkpoint + memory rows)       |
+ * | postgres    | llamon_threads, newest first  | NeonSaver (head + a page of the transcript)|
  * | sqlite      | the agent's index object      | ThreadDO RPC `inspect` / `erase`           |
  * | in_memory   | the agent's index object      | ThreadDO RPC `inspect` / `erase`           |
  * | off         | 501: nothing is stored        | 501                                        |
@@ -20,6 +20,7 @@ import {
   type StoredMessage,
 } from "@langchain/core/messages";
 import type { MemoryBackend } from "../memory/config.ts";
+import { type ArchivedPrefix, archivedPrefixOf, EMPTY_PREFIX } from "../memory/live-tail.ts";
 import type { RequestContext } from "../runtime/context.ts";
 import { threadIndexObjectName, threadObjectName, threadsObject } from "../runtime/objects.ts";
 import {
@@ -29,7 +30,7 @@ import {
   MAX_PRINCIPAL_CHARS,
   principalKeyScope,
 } from "../runtime/thread-keys.ts";
-import { readThreadMessages } from "../store/delta.ts";
+import { readThreadHead } from "../store/delta.ts";
 import { NeonSaver } from "../store/neon-saver.ts";
 import { LIST_THREADS, SELECT_THREAD_ROW } from "../store/sql.ts";
 import { assertThreadId } from "../store/thread-key.ts";
@@ -52,11 +53,21 @@ export interface ThreadPage {
 
 export interface StoredThread {
   checkpoint_id: string | null;
+  /** The page asked for: positions [from, from + messages.length) of the stored thread. */
   messages: BaseMessage[];
+  from: number;
+  /** Whether stored messages come before the page. */
+  older: boolean;
+  /** The head checkpoint's messages (what the window is chosen from). */
+  head: BaseMessage[];
+  /** The stored messages before `head` (the transcript of a live tail). */
+  archived: ArchivedPrefix;
   /** The thread's persistent_memory keys (summary, facts, last_turn, …). */
   memory: Record<string, unknown>;
   /** Postgres only: the registry row (created, last activity, message count). */
   registry: Omit<ThreadSummary, "context_id" | "principal"> | null;
+  /** The head checkpoint's `flow` channel (a flow's position; undefined for other agents). */
+  flow: unknown;
 }
 
 /** What the Worker asks a ThreadDO (RPC) on the object backends. */
@@ -64,13 +75,15 @@ export interface InspectedThread {
   checkpointId: string | null;
   messages: StoredMessage[];
   memory: Record<string, unknown>;
+  /** The head checkpoint's `flow` channel, when it has one. */
+  flow?: unknown;
 }
 
 export interface ThreadInspectionHost {
   inspect(agentId: string, threadId: string): Promise<InspectedThread>;
   erase(agentId: string, threadId: string): Promise<{ erased: boolean }>;
   /** Erase the conversation's A2A task records (indexed in its object); how many. */
-  eraseTasks(): Promise<number>;
+  eraseTasks(before?: number): Promise<number>;
 }
 
 /** An index entry (durable/thread-index.ts): `context_id` holds the thread key. */
@@ -92,6 +105,22 @@ export interface ThreadIndexHost {
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
+
+/** Messages of one conversation per page (GET /memory/threads/:contextId `limit`). */
+export const DEFAULT_MESSAGE_PAGE = 100;
+export const MAX_MESSAGE_PAGE = 500;
+
+/** Which messages of a conversation to read: the `limit` before position `before` (the end). */
+export interface MessagePage {
+  readonly before?: number | undefined;
+  readonly limit: number;
+}
+
+/** The page's position range in a thread of `total` messages. */
+function pageRange(page: MessagePage, total: number): { from: number; to: number } {
+  const to = Math.min(page.before ?? total, total);
+  return { from: Math.max(0, to - page.limit), to };
+}
 
 interface CursorKey {
   at: string;
@@ -241,11 +270,16 @@ async function viaRpc<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-/** One stored conversation (its thread key), or undefined when nothing of it is stored. */
+/**
+ * One stored conversation (its thread key), one page of its messages, or undefined when
+ * nothing of it is stored. Postgres reads the head checkpoint and only the page's transcript
+ * rows (by position); the object backends return their whole thread, which is paged here.
+ */
 export async function readThread(
   ctx: RequestContext,
   backend: MemoryBackend,
   threadId: string,
+  page: MessagePage = { limit: DEFAULT_MESSAGE_PAGE },
 ): Promise<StoredThread | undefined> {
   const { agentId } = ctx;
   assertThreadId(threadId);
@@ -253,8 +287,8 @@ export async function readThread(
   if (backend === "postgres") {
     const db = ctx.db();
     const saver = new NeonSaver({ db, agentId });
-    const [{ tuple, messages }, registry] = await Promise.all([
-      readThreadMessages(saver, { configurable: { thread_id: threadId } }),
+    const [{ tuple, messages: head, offset }, registry] = await Promise.all([
+      readThreadHead(saver, { configurable: { thread_id: threadId } }),
       db.query<Row>(SELECT_THREAD_ROW, [agentId, threadId]),
     ]);
     const memory = saver.memoryOf(threadId)?.thread ?? {};
@@ -262,10 +296,20 @@ export async function readThread(
     if (tuple === undefined && row === undefined && Object.keys(memory).length === 0) {
       return undefined;
     }
+    const { from, to } = pageRange(page, offset + head.length);
+    const end = Math.min(to, offset);
+    const older = end > from ? await saver.readTranscript(threadId, from, end) : [];
+    // A trim deletes the transcript's oldest rows only: fewer rows mean the page starts it.
+    const start = end > from ? end - older.length : from;
     return {
       checkpoint_id: tuple?.checkpoint.id ?? null,
-      messages,
+      messages: [...older, ...head.slice(Math.max(0, from - offset), Math.max(0, to - offset))],
+      from: start,
+      older: start > 0 && start === from,
+      head,
+      archived: archivedPrefixOf(tuple?.checkpoint.channel_values.archived),
       memory,
+      flow: tuple?.checkpoint.channel_values?.flow,
       registry:
         row === undefined
           ? null
@@ -284,11 +328,18 @@ export async function readThread(
   ) {
     return undefined;
   }
+  const all = mapStoredMessagesToChatMessages(inspected.messages);
+  const { from, to } = pageRange(page, all.length);
   return {
     checkpoint_id: inspected.checkpointId,
-    messages: mapStoredMessagesToChatMessages(inspected.messages),
+    messages: all.slice(from, to),
+    from,
+    older: from > 0,
+    head: all,
+    archived: EMPTY_PREFIX,
     memory: inspected.memory,
     registry: null,
+    flow: inspected.flow,
   };
 }
 

@@ -3,8 +3,8 @@
  * registered agent, the request's MemoryConfig, the model from env, the history seed.
  *
  * Where a turn runs (SPEC R1, DESIGN "One turn"; dispatch in worker/turns.ts):
- * - postgres: statelessly in the Worker, NeonSaver over Neon HTTP (compare-and-set merge
- *   on concurrent turns, R2.4);
+ * - postgres: statelessly in the Worker, NeonSaver over Neon HTTP (compare-and-set on the
+ *   head; a turn that lost it runs again on the new head, R2.4);
  * - in_memory / sqlite: inside the conversation's Durable Object, under its turn lock;
  * - off: in the Worker with no checkpointer — every request is a fresh conversation.
  */
@@ -47,6 +47,8 @@ export interface TurnOutput {
   readonly messageCount: number;
   /** A flow waits for the user's next answer (the A2A task is input-required). */
   readonly inputRequired?: boolean | undefined;
+  /** The turn ran a flow (defineFlow). */
+  readonly flow?: boolean | undefined;
 }
 
 /**
@@ -130,5 +132,6 @@ export async function executeTurnHere(
     merges: result.merges,
     messageCount: result.archived.messages + result.thread.length,
     ...(result.inputRequired ? { inputRequired: true } : {}),
+    ...(result.flow ? { flow: true } : {}),
   };
 }

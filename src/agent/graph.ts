@@ -32,7 +32,6 @@ import { ToolNode } from "@langchain/langgraph/prebuilt";
 import { textOf } from "../llm/offline.ts";
 import type { Logger } from "../log.ts";
 import type { MemoryConfig } from "../memory/config.ts";
-import { trimToLastGroups } from "../memory/groups.ts";
 import {
   type ArchivedPrefix,
   EMPTY_PREFIX,
@@ -40,14 +39,11 @@ import {
   liveTailStart,
 } from "../memory/live-tail.ts";
 import { type AssembledPrompt, assemblePrompt, multiturnLogLine } from "../memory/prompt.ts";
-import {
-  effectiveCovers,
-  parseSummaryCache,
-  SUMMARY_KEY,
-  summaryTextOf,
-} from "../memory/summary.ts";
+import { parseSummaryCache, SUMMARY_KEY, summaryTextOf } from "../memory/summary.ts";
+import { planTrim } from "../memory/trim.ts";
 import { messagesChannel } from "../store/delta.ts";
 import type { JsonValue, MemoryRows } from "../store/persistent-memory.ts";
+import type { TranscriptTrim } from "../store/transcript.ts";
 import { type AgentDefinition, currentSkills } from "./define.ts";
 import { createFactsStep } from "./facts-step.ts";
 import type { RecallStep } from "./recall-step.ts";
@@ -82,9 +78,9 @@ function turnState(options: { trim: boolean; storage: MessagesStorage }) {
 type TurnState = ReturnType<typeof turnState>;
 
 /**
- * How the thread's messages are stored: `tail` (a saver with a transcript, NeonSaver: the
- * checkpoint holds a bounded live tail as a plain list, older messages move to the
- * transcript after each turn — memory/live-tail.ts), `delta` (each turn writes what it
+ * How the thread's messages are stored: `tail` (a saver with a transcript, NeonSaver or
+ * SqliteSaver: the checkpoint holds a bounded live tail as a plain list, older messages move
+ * to the transcript after each turn — memory/live-tail.ts), `delta` (each turn writes what it
  * added, store/delta.ts) or `full` (LangGraph's classic messages channel: the whole list in
  * every checkpoint — for checkpointers without a fast ancestor walk, and for comparisons).
  */
@@ -113,6 +109,11 @@ export interface GraphDeps {
    * `from`, … (saved with the turn's checkpoint, store/transcript.ts).
    */
   readonly archive?: ((from: number, messages: readonly BaseMessage[]) => void) | undefined;
+  /**
+   * A saver with a transcript: stage what a trim deletes of it, saved with the turn's
+   * checkpoint (memory/trim.ts). Without it a trim changes only the checkpoint.
+   */
+  readonly trimTranscript?: ((trim: TranscriptTrim) => void) | undefined;
 }
 
 /** The user message is already in the thread with a reply after it: a retry. */
@@ -195,16 +196,19 @@ export function turnNodes(deps: GraphDeps) {
       if (keep === undefined) {
         return deps.messagesStorage === "tail" ? moveToTranscript(state, deps) : {};
       }
-      let { removed } = trimToLastGroups(state.messages, keep);
-      if (deps.config.summarize) {
-        // Never delete what the summary does not cover yet: the summary is what keeps the
-        // context of trimmed turns (R4.2 + R7). Summary boundaries are group-aligned.
-        const cache = parseSummaryCache(deps.memory()?.thread[SUMMARY_KEY]);
-        const covered = new Set(state.messages.slice(0, effectiveCovers(state.messages, cache)));
-        removed = removed.filter((m) => covered.has(m));
-      }
+      const summary = deps.config.summarize
+        ? (parseSummaryCache(deps.memory()?.thread[SUMMARY_KEY]) ?? null)
+        : undefined;
+      // The transcript's part of the trim needs a saver that can stage it; without one the
+      // archived count must stay (its rows are still there).
+      const archived = deps.trimTranscript === undefined ? EMPTY_PREFIX : state.archived;
+      const plan = planTrim(state.messages, keep, archived, summary);
+      if (plan.transcript !== undefined) deps.trimTranscript?.(plan.transcript);
       return {
-        messages: removed.filter((m) => m.id).map((m) => new RemoveMessage({ id: m.id as string })),
+        messages: plan.removed
+          .filter((m) => m.id)
+          .map((m) => new RemoveMessage({ id: m.id as string })),
+        ...(plan.archived === undefined ? {} : { archived: plan.archived }),
       };
     },
   };

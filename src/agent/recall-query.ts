@@ -13,13 +13,6 @@ import type { MemoryConfig } from "../memory/config.ts";
 import { queryTerms } from "../memory/recall/index.ts";
 import { hasRecallPrefetch, type RecallVectorQuery } from "../store/recall-prefetch.ts";
 
-/**
- * Matches the read batch brings per recalled item wanted, and at least (each with up to two
- * neighbours): fewer than an in-memory source is asked for, since every row read is bytes
- * on every turn; the database ranks them by the terms' idf first (sql.ts SELECT_RECALL).
- */
-const PREFETCH_MATCHES_PER_ITEM = 2;
-const PREFETCH_MIN_MATCHES = 10;
 /** Nearest messages read per recalled item wanted (semantic recall), and at least. */
 const VECTOR_MATCHES_PER_ITEM = 2;
 const VECTOR_MIN_MATCHES = 10;
@@ -53,7 +46,9 @@ export async function prefetchRecall(
       : undefined;
   saver.prefetchRecall(threadId, {
     terms,
-    limit: Math.max(PREFETCH_MIN_MATCHES, maxItems * PREFETCH_MATCHES_PER_ITEM),
+    // The database ranks (sql.ts SELECT_RECALL): the transcript's best items are enough, since
+    // the turn's block holds at most maxItems of the transcript and the tail together.
+    limit: maxItems,
     vector,
   });
 }

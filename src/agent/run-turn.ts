@@ -10,13 +10,15 @@
  * turn write control (NeonSaver `deferWrites`) sends those as one atomic batch, and drops
  * them if the turn failed — a failed turn leaves the thread exactly as it was.
  * When another turn on the same conversation saved first (THREAD_CONFLICT from the head
- * compare-and-set), this turn's messages are appended to the new head instead of
- * overwriting it (R2.4): no message of either turn is lost — unless the new head already
- * answers this messageId (a late commit of an earlier attempt), whose answer is then taken.
+ * compare-and-set), this turn runs again on the new head instead of overwriting it (R2.4):
+ * no message of either turn is lost, and the reply is computed from every turn committed
+ * before it (a reply appended from the stale read would ignore them) — unless the new head
+ * already answers this messageId (a late commit of an earlier attempt), whose answer is then
+ * taken. The model (and the agent's tools) run again for a turn that lost the race.
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
-import { type BaseCheckpointSaver, messagesDeltaReducer } from "@langchain/langgraph";
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { isLlamonError, LlamonError } from "../errors.ts";
 import type { Embedder } from "../llm/embeddings.ts";
 import { textOf } from "../llm/offline.ts";
@@ -38,12 +40,13 @@ import {
   holdsTurnWrites,
 } from "../store/persistent-memory.ts";
 import { hasRecallPrefetch } from "../store/recall-prefetch.ts";
+import { SqliteSaver } from "../store/sqlite-saver.ts";
 import { assertThreadId } from "../store/thread-key.ts";
 import { hasTranscript } from "../store/transcript.ts";
 import type { AgentDefinition } from "./define.ts";
 import { isFlowAgent } from "./flow.ts";
 import { awaitsInput, buildFlowGraph, type FlowPosition } from "./flow-graph.ts";
-import { buildAgentGraph, type GraphDeps, isAnsweredRetry, type MessagesStorage } from "./graph.ts";
+import { buildAgentGraph, type GraphDeps, type MessagesStorage } from "./graph.ts";
 import { prefetchRecall } from "./recall-query.ts";
 import { createRecallStep } from "./recall-step.ts";
 
@@ -88,14 +91,16 @@ export interface TurnResult {
   readonly signals: MultiturnSignals | undefined;
   /** What was sent to the model on the last call. */
   readonly lastPrompt: AssembledPrompt | undefined;
-  /** Times the turn was merged onto a head another turn moved. */
+  /** Times the turn ran again because another turn moved the head first (it lost the race). */
   readonly merges: number;
-  /** The thread as this turn saw it at the end (before any merge onto a moved head). */
+  /** The thread as this turn saw it at the end (its last run). */
   readonly thread: readonly BaseMessage[];
   /** A retried messageId that was already answered: the stored reply, nothing new written. */
   readonly replayed: boolean;
   /** A flow (defineFlow) waits for the user's next answer: the A2A task is input-required. */
   readonly inputRequired: boolean;
+  /** The turn ran a flow. */
+  readonly flow: boolean;
   /** The transcript before `thread` (`tail` storage; otherwise empty). */
   readonly archived: ArchivedPrefix;
 }
@@ -141,8 +146,13 @@ async function runHeldTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnRe
     // Older checkpoints hold nothing the thread needs (the tail is the head's, the rest is
     // in the transcript): each turn's write keeps only the new head, so storage per thread
     // stays flat too.
-    if (saver instanceof NeonSaver) saver.keepLatestOnly = true;
+    if (saver instanceof NeonSaver || saver instanceof SqliteSaver) saver.keepLatestOnly = true;
   }
+  // Trim keeps only the newest checkpoint (what it cut must not survive in an older one);
+  // the Worker sets it from the config it resolved, a Node caller may not have.
+  const trim = deps.config.persist_trim_keep_groups !== undefined;
+  if (trim && (saver instanceof NeonSaver || saver instanceof SqliteSaver))
+    saver.keepLatestOnly = true;
   const onRespond = () => {
     answered = true;
   };
@@ -177,6 +187,10 @@ async function runHeldTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnRe
               version: TERMS_VERSION,
               terms: messages.map(indexTermsOf),
             })
+        : undefined,
+    trimTranscript:
+      trim && hasTranscript(saver)
+        ? (plan) => saver.stageTranscriptTrim(request.threadId, plan)
         : undefined,
     recall: createRecallStep({
       config: deps.config,
@@ -239,10 +253,14 @@ async function runHeldTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnRe
     if (!isLlamonError(error, "THREAD_CONFLICT")) throw error;
     conflict = error;
   }
-  // A flow's answer depends on its position, so a flow turn that lost the head runs again on
-  // the new head (its steps are cheap); appending its messages would keep a stale position.
-  for (let runs = 1; conflict !== undefined && flow && saver !== undefined; runs += 1) {
+  // A turn that lost the head (another turn on the conversation saved first) runs again on
+  // the new head, so its answer is computed from every turn committed before it: appending
+  // a reply made on the stale thread would answer as if those turns never happened. A retry
+  // the new head already answers is found by the graph (not answered again, nothing written).
+  let merges = 0;
+  for (let runs = 1; conflict !== undefined && saver !== undefined; runs += 1) {
     if (runs >= (deps.maxMergeAttempts ?? 50)) throw conflict;
+    merges += 1;
     try {
       conflict = undefined;
       await attempt();
@@ -253,43 +271,8 @@ async function runHeldTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnRe
       await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 5 * runs)));
     }
   }
-
-  let added = turnMessages(finalMessages, userMessage);
-  let merges = 0;
-  let answeredBefore = false;
-  if (conflict !== undefined && saver !== undefined) {
-    const limit = deps.maxMergeAttempts ?? 50;
-    const cfg = { configurable: { thread_id: request.threadId } };
-    for (;;) {
-      try {
-        // The head that won may already answer this very message (a timed-out attempt that
-        // committed late, then the client's retry): that answer is the turn's answer.
-        const head = await graph.getState(cfg);
-        const stored = (head.values.messages ?? []) as BaseMessage[];
-        const headArchived = archivedPrefixOf(head.values.archived);
-        if (isAnsweredRetry(stored, userMessage.id as string)) {
-          added = turnMessages(stored, userMessage);
-          finalMessages = stored;
-          archived = headArchived;
-          answeredBefore = true;
-          break;
-        }
-        // Appends to the head just read; if it moved again, the compare-and-set refuses.
-        // (The live tail grows by this turn; the next turn moves the excess out.)
-        await graph.updateState(head.config, { messages: added }, "persist");
-        finalMessages = messagesDeltaReducer(stored, added);
-        archived = headArchived;
-        await flush(finalMessages, archived);
-        merges += 1;
-        break;
-      } catch (error) {
-        discard();
-        if (!isLlamonError(error, "THREAD_CONFLICT") || merges + 1 >= limit) throw error;
-        merges += 1;
-        await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 5 * merges)));
-      }
-    }
-  }
+  if (conflict !== undefined) throw conflict;
+  const added = turnMessages(finalMessages, userMessage);
 
   const last = [...added].reverse().find((m) => AIMessage.isInstance(m));
   return {
@@ -300,8 +283,9 @@ async function runHeldTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnRe
     lastPrompt,
     merges,
     thread: finalMessages,
-    replayed: !answered || answeredBefore,
+    replayed: !answered,
     inputRequired: flow && awaitsInput({ flow: position }),
+    flow,
     archived,
   };
 }

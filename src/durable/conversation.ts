@@ -170,6 +170,7 @@ export class Conversation {
       checkpointId: tuple?.checkpoint.id ?? null,
       messages: mapChatMessagesToStoredMessages(messages),
       memory: (await store.memory.load(threadId)).thread,
+      flow: tuple?.checkpoint.channel_values?.flow,
     };
   }
 

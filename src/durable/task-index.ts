@@ -15,7 +15,30 @@ export const TASK_INDEX_PREFIX = "task-index:";
 export interface TaskIndexHost {
   /** `listObject`: the task list object that also holds the record (task-list.ts). */
   indexTask(key: string, listObject?: string): Promise<void>;
-  eraseTasks(): Promise<number>;
+  /** `before` (epoch ms): only the records last written before then (see eraseTasks). */
+  eraseTasks(before?: number): Promise<number>;
+}
+
+/**
+ * An index entry's value: `{ list, at }` (the task list object holding the copy, or null, and
+ * when the record was last written); entries made by earlier releases hold the list object's
+ * name, or 1 (before task lists existed), and no time.
+ */
+type IndexValue = { list: string | null; at: number } | string | number;
+
+function listObjectOf(value: IndexValue): string | undefined {
+  if (typeof value === "string") return value;
+  if (typeof value === "object" && value !== null && typeof value.list === "string") {
+    return value.list;
+  }
+  return undefined;
+}
+
+/** When the entry was last written, or undefined for an entry of an earlier release. */
+function writtenAt(value: IndexValue): number | undefined {
+  return typeof value === "object" && value !== null && typeof value.at === "number"
+    ? value.at
+    : undefined;
 }
 
 export class TaskIndex implements TaskIndexHost {
@@ -25,24 +48,33 @@ export class TaskIndex implements TaskIndexHost {
   ) {}
 
   /**
-   * Remember that the task record `key` belongs to this conversation (the value names the
-   * task list object holding its copy; 1 in entries made before task lists existed).
+   * Remember that the task record `key` belongs to this conversation: the task list object
+   * holding its copy, and when it was written (each write of the record writes it again).
    */
   async indexTask(key: string, listObject?: string): Promise<void> {
-    await this.storage.put(`${TASK_INDEX_PREFIX}${key}`, listObject ?? 1);
+    const value: IndexValue = { list: listObject ?? null, at: Date.now() };
+    await this.storage.put(`${TASK_INDEX_PREFIX}${key}`, value);
   }
 
   /**
    * Erase every task record indexed here (each holds the task's user message and reply),
-   * then the index. Returns how many records were erased.
+   * then the index. Returns how many records were erased. With `before` (epoch ms), a record
+   * written at or after it is kept: it belongs to a conversation begun again under the same
+   * contextId after a prune queued the erasure (entries without a time are always erased).
    */
-  async eraseTasks(): Promise<number> {
-    const indexed = await this.storage.list({ prefix: TASK_INDEX_PREFIX });
+  async eraseTasks(before?: number): Promise<number> {
+    const all = await this.storage.list<IndexValue>({ prefix: TASK_INDEX_PREFIX });
+    const indexed = new Map<string, IndexValue>();
+    for (const [name, value] of all) {
+      const at = writtenAt(value);
+      if (before === undefined || at === undefined || at < before) indexed.set(name, value);
+    }
     if (indexed.size === 0) return 0;
     let erased = 0;
     const listed = new Map<string, string[]>();
-    for (const [name, listObject] of indexed) {
-      if (typeof listObject !== "string") continue;
+    for (const [name, value] of indexed) {
+      const listObject = listObjectOf(value);
+      if (listObject === undefined) continue;
       const keys = listed.get(listObject) ?? [];
       keys.push(name.slice(TASK_INDEX_PREFIX.length));
       listed.set(listObject, keys);

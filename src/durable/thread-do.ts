@@ -134,8 +134,8 @@ export class ThreadDO
     return this.taskIndex.indexTask(key, listObject);
   }
 
-  eraseTasks(): Promise<number> {
-    return this.taskIndex.eraseTasks();
+  eraseTasks(before?: number): Promise<number> {
+    return this.taskIndex.eraseTasks(before);
   }
 
   // ---- the agent's conversation list (`index:<agent>`) -----------------------------------

@@ -104,10 +104,18 @@ export function summarizerInput(
   upto: number,
 ): BaseMessage[] {
   const from = effectiveCovers(thread, cache);
+  return summarizerInputOf(cache, thread.slice(Math.max(0, from), Math.max(0, upto)));
+}
+
+/** The same input for the evicted messages themselves (a job that read only that range). */
+export function summarizerInputOf(
+  cache: SummaryCache | undefined,
+  evicted: readonly BaseMessage[],
+): BaseMessage[] {
   const previous = cache?.text.trim() ? clip(cache.text, SUMMARY_MAX_CHARS) : NO_PREVIOUS_SUMMARY;
   const body = [
     `${PREVIOUS_SUMMARY_HEADER}\n${previous}`,
-    `${EVICTED_HEADER}\n${evictedTranscript(thread, from, upto)}`,
+    `${EVICTED_HEADER}\n${evictedTranscript(evicted, 0, evicted.length)}`,
     SUMMARIZER_INSTRUCTION,
   ].join("\n\n");
   return [new SystemMessage(SUMMARIZER_SYSTEM_PROMPT), new HumanMessage(body)];

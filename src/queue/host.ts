@@ -19,7 +19,7 @@ import type { Env } from "../runtime/env.ts";
 import { NeonSaver } from "../store/neon-saver.ts";
 import { createPostgresMemory, type PersistentMemory } from "../store/persistent-memory.ts";
 import type { SummarizeJob } from "./jobs.ts";
-import { loadThreadMessages, runSummarizeJob, type SummarizeOutcome } from "./summarize.ts";
+import { runSummarizeJob, type SummarizeOutcome, savedThread } from "./summarize.ts";
 
 /**
  * What the conversation's Durable Object offers the consumer for the object backends:
@@ -46,7 +46,7 @@ export function summarizeHere(
 ): Promise<SummarizeOutcome> {
   return runSummarizeJob(
     {
-      loadThread: () => loadThreadMessages(saver, job.thread_id),
+      thread: savedThread(saver, job.thread_id),
       memory,
       model: options.model ?? summarizerModel(env),
       log: options.log ?? createLogger(),

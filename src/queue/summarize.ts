@@ -1,7 +1,8 @@
 /**
- * Running one summarize job (R7.2–R7.5), whatever the backend: load the stored thread,
- * read the `summary` row, call the model with the previous summary + the newly evicted
- * messages only, upsert the row.
+ * Running one summarize job (R7.2–R7.5), whatever the backend: read the `summary` row and
+ * the thread's head, then only the range [covers, upto) the job summarizes (from the
+ * transcript by position, at most {@link SUMMARY_JOB_MAX_MESSAGES}: a longer range is left to
+ * the next job), call the model with the previous summary + those messages, upsert the row.
  *
  * - Idempotent (delivery is at least once): when the cached summary already reaches the
  *   job's `upto`, nothing is done and the outcome says so; the row is read again right
@@ -17,21 +18,45 @@ import type { BaseMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { LlamonError } from "../errors.ts";
 import type { Logger } from "../log.ts";
+import { groupMessages } from "../memory/groups.ts";
 import {
   alignSummaryBoundary,
   effectiveCovers,
+  isConversationMessage,
   newSummaryCache,
   parseSummaryCache,
   SUMMARY_KEY,
+  type SummaryCache,
 } from "../memory/summary.ts";
-import { messageText, SUMMARY_MAX_CHARS, summarizerInput } from "../memory/summary-input.ts";
-import { readThreadMessages } from "../store/delta.ts";
+import { messageText, SUMMARY_MAX_CHARS, summarizerInputOf } from "../memory/summary-input.ts";
+import { readThreadHead, readThreadMessages } from "../store/delta.ts";
 import type { JsonValue, PersistentMemory } from "../store/persistent-memory.ts";
+import { hasTranscript } from "../store/transcript.ts";
 import type { SummarizeJob } from "./jobs.ts";
 
+/**
+ * Most messages one job summarizes, and so reads of the transcript: a longer range (a first
+ * summary of a long conversation, summaries switched on late) is covered by successive jobs,
+ * each going on from the `covers` the one before stored.
+ */
+export const SUMMARY_JOB_MAX_MESSAGES = 200;
+
+/**
+ * How a job reads the stored thread: the part its head checkpoint holds, and ranges of the
+ * transcript before it — so a job reads what it summarizes, not the whole conversation.
+ */
+export interface SummaryThread {
+  /** The head's messages and the position of the first (0: `messages` is the whole thread). */
+  head(): Promise<{ messages: BaseMessage[]; offset: number }>;
+  /** The messages at positions [from, to) of the transcript (to ≤ the head's offset). */
+  range(from: number, to: number): Promise<BaseMessage[]>;
+}
+
 export interface SummarizeDeps {
-  /** The stored thread's messages (the latest checkpoint), read-only. */
-  loadThread(): Promise<BaseMessage[]>;
+  /** The stored thread (latest checkpoint + transcript), read-only. */
+  readonly thread?: SummaryThread | undefined;
+  /** Or the whole thread's messages at once (tests, object backends). */
+  loadThread?(): Promise<BaseMessage[]>;
   /** persistent_memory of the job's agent. */
   readonly memory: PersistentMemory;
   /** The agent's model (the summary is made with the agent's LLM). */
@@ -39,6 +64,8 @@ export interface SummarizeDeps {
   readonly log?: Logger | undefined;
   /** Clock for `updated_at` (tests). */
   readonly now?: (() => Date) | undefined;
+  /** Default {@link SUMMARY_JOB_MAX_MESSAGES}. */
+  readonly maxMessages?: number | undefined;
 }
 
 export type SummarizeSkipReason =
@@ -62,6 +89,25 @@ export async function loadThreadMessages(
 }
 
 /**
+ * A saver's thread as a job reads it: the head checkpoint, then transcript ranges by
+ * position (NeonSaver). A saver without a transcript (the object backends) holds the whole
+ * thread in its head, which is then what a job reads.
+ */
+export function savedThread(saver: BaseCheckpointSaver, threadId: string): SummaryThread {
+  const config = { configurable: { thread_id: threadId, checkpoint_ns: "" } };
+  return {
+    head: () => readThreadHead(saver, config),
+    range: async (from, to) =>
+      to > from && hasTranscript(saver) ? saver.readTranscript(threadId, from, to) : [],
+  };
+}
+
+/** A whole thread read at once, as a {@link SummaryThread}. */
+function wholeThread(load: () => Promise<BaseMessage[]>): SummaryThread {
+  return { head: async () => ({ messages: await load(), offset: 0 }), range: async () => [] };
+}
+
+/**
  * The job's `upto` in the thread as stored now: re-anchored on `upto_id` when given, then
  * aligned to a safe boundary (never inside a tool group or the latest user turn).
  * undefined when the named messages are not stored (any more).
@@ -78,26 +124,104 @@ export function resolveUpto(thread: readonly BaseMessage[], job: SummarizeJob): 
   return aligned > 0 ? aligned : undefined;
 }
 
+type Head = Awaited<ReturnType<SummaryThread["head"]>>;
+
+/** The job's `upto` as a position of the whole thread (before alignment), or undefined. */
+async function locateUpto(
+  reader: SummaryThread,
+  head: Head,
+  job: SummarizeJob,
+): Promise<number | undefined> {
+  const length = head.offset + head.messages.length;
+  if (job.upto > length && job.upto_id === undefined) return undefined;
+  if (job.upto_id === undefined) return job.upto;
+  const at = head.messages.findIndex((message) => message.id === job.upto_id);
+  if (at >= 0) return head.offset + at + 1;
+  // In the transcript: positions there never move (append-only), so it is at upto - 1.
+  if (job.upto > head.offset) return undefined;
+  const [message] = await reader.range(job.upto - 1, job.upto);
+  return message?.id === job.upto_id ? job.upto : undefined;
+}
+
+/** Messages at positions [from, to) of the whole thread; undefined when some are not stored. */
+async function readSlice(
+  reader: SummaryThread,
+  head: Head,
+  from: number,
+  to: number,
+): Promise<BaseMessage[] | undefined> {
+  const older = await reader.range(from, Math.min(to, head.offset));
+  if (older.length !== Math.max(0, Math.min(to, head.offset) - from)) return undefined;
+  const start = Math.max(0, from - head.offset);
+  return [...older, ...head.messages.slice(start, Math.max(start, to - head.offset))];
+}
+
+/**
+ * The largest position ≤ `end` in `slice` (positions [from, …)) that is a safe summary
+ * boundary: not inside a message group and not past `latestUser`, the start of the latest
+ * user turn. `slice` holds the message at `end` when the thread has one, which is all it takes
+ * to see whether `end` falls inside a group; `from` is a boundary already.
+ */
+function alignEnd(slice: readonly BaseMessage[], from: number, end: number, latestUser: number) {
+  const bound = Math.min(end, latestUser) - from;
+  for (const group of groupMessages(slice)) {
+    if (group.start < bound && bound < group.end) return from + group.start;
+  }
+  return from + Math.max(0, bound);
+}
+
+/** Position of the latest user message of the whole thread (in the head), or Infinity. */
+function latestUserAt(head: Head): number {
+  for (let i = head.messages.length - 1; i >= 0; i--) {
+    const message = head.messages[i] as BaseMessage;
+    if (message.getType() === "human" && isConversationMessage(message)) return head.offset + i;
+  }
+  return Number.POSITIVE_INFINITY;
+}
+
 export async function runSummarizeJob(
   deps: SummarizeDeps,
   job: SummarizeJob,
 ): Promise<SummarizeOutcome> {
   const threadId = job.thread_id;
   const where = `agent=${job.agent_id} thread=${threadId} upto=${job.upto}`;
-  const thread = await deps.loadThread();
+  const reader =
+    deps.thread ?? wholeThread(deps.loadThread ?? (async (): Promise<BaseMessage[]> => []));
   const cache = parseSummaryCache(await deps.memory.get(threadId, SUMMARY_KEY));
-  const from = effectiveCovers(thread, cache);
-  const upto = resolveUpto(thread, job);
-  if (upto === undefined) {
+  const head = await reader.head();
+  const covers = (value: SummaryCache | undefined) =>
+    effectiveCovers(head.messages, value, { messages: head.offset, conversation: 0 });
+  const from = covers(cache);
+  const located = await locateUpto(reader, head, job);
+  const length = head.offset + head.messages.length;
+  const notInThread = (): SummarizeOutcome => {
     deps.log?.warn(`summary: skipped ${where}: those messages are not in the stored thread`);
     return { status: "skipped", threadId, reason: "not_in_thread", covers: from };
-  }
-  if (from >= upto) {
+  };
+  if (located === undefined) return notInThread();
+  const alreadyCovered = (): SummarizeOutcome => {
     deps.log?.info(`summary: skipped ${where}: the cached summary already covers ${from}`);
     return { status: "skipped", threadId, reason: "already_covered", covers: from };
-  }
+  };
+  if (from >= located) return located > 0 ? alreadyCovered() : notInThread();
 
-  const reply = await deps.model.invoke(summarizerInput(thread, cache, upto));
+  // Read [from, end] (the message at `end` too, to align on it), at most maxMessages + 1.
+  const max = Math.max(1, Math.floor(deps.maxMessages ?? SUMMARY_JOB_MAX_MESSAGES));
+  let end = Math.min(located, from + max);
+  let slice = await readSlice(reader, head, from, Math.min(end + 1, length));
+  if (slice === undefined) return notInThread();
+  let upto = alignEnd(slice, from, end, latestUserAt(head));
+  if (upto <= from && end < located) {
+    // One group longer than the cap: it is summarized whole.
+    end = located;
+    slice = await readSlice(reader, head, from, Math.min(end + 1, length));
+    if (slice === undefined) return notInThread();
+    upto = alignEnd(slice, from, end, latestUserAt(head));
+  }
+  if (upto <= from) return from > 0 ? alreadyCovered() : notInThread();
+  const evicted = slice.slice(0, upto - from);
+
+  const reply = await deps.model.invoke(summarizerInputOf(cache, evicted));
   const text = messageText(reply).trim().slice(0, SUMMARY_MAX_CHARS);
   if (text === "") {
     throw new LlamonError("MODEL_FAILED", `the model returned an empty summary (${where})`, {
@@ -106,16 +230,17 @@ export async function runSummarizeJob(
   }
 
   // Another delivery of this (or a later) job may have finished while the model ran.
-  const latest = effectiveCovers(
-    thread,
-    parseSummaryCache(await deps.memory.get(threadId, SUMMARY_KEY)),
-  );
+  const latest = covers(parseSummaryCache(await deps.memory.get(threadId, SUMMARY_KEY)));
   if (latest >= upto) {
     deps.log?.info(`summary: skipped ${where}: a concurrent run already covers ${latest}`);
     return { status: "skipped", threadId, reason: "already_covered", covers: latest };
   }
-  const value = newSummaryCache(text, thread, upto, deps.now?.() ?? new Date());
+  const value = {
+    ...newSummaryCache(text, evicted, evicted.length, deps.now?.() ?? new Date()),
+    covers: upto,
+  };
   await deps.memory.set(threadId, SUMMARY_KEY, value as unknown as JsonValue);
-  deps.log?.info(`summary: ${where} covered [${from}, ${upto}) → covers ${upto}`);
+  const rest = upto < located ? ` (the next job goes on to ${located})` : "";
+  deps.log?.info(`summary: ${where} covered [${from}, ${upto}) → covers ${upto}${rest}`);
   return { status: "summarized", threadId, from, covers: upto };
 }

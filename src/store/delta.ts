@@ -148,15 +148,28 @@ export async function readThreadMessages(
   saver: BaseCheckpointSaver,
   config: RunnableConfig,
 ): Promise<{ tuple: CheckpointTuple | undefined; messages: BaseMessage[] }> {
+  const head = await readThreadHead(saver, config);
+  if (head.offset === 0 || !hasTranscript(saver)) return head;
+  const threadId = String(head.tuple?.config.configurable?.thread_id ?? "");
+  const older = await saver.readTranscript(threadId, 0, head.offset);
+  return { tuple: head.tuple, messages: [...older, ...head.messages] };
+}
+
+/**
+ * What a checkpoint holds of its thread, without the transcript: its messages and the
+ * position of the first of them in the whole thread (`offset`: the transcript's positions
+ * are below it; 0 when the saver keeps no transcript, then `messages` is the whole thread).
+ */
+export async function readThreadHead(
+  saver: BaseCheckpointSaver,
+  config: RunnableConfig,
+): Promise<{ tuple: CheckpointTuple | undefined; messages: BaseMessage[]; offset: number }> {
   const tuple = await saver.getTuple(config);
-  if (tuple === undefined) return { tuple, messages: [] };
-  const tail = await rebuildMessages(saver, tuple);
+  if (tuple === undefined) return { tuple, messages: [], offset: 0 };
+  const messages = await rebuildMessages(saver, tuple);
   // A live tail (memory/live-tail.ts): the older messages are in the saver's transcript.
   const archived = archivedPrefixOf(tuple.checkpoint.channel_values.archived).messages;
-  if (archived === 0 || !hasTranscript(saver)) return { tuple, messages: tail };
-  const threadId = String(tuple.config.configurable?.thread_id ?? "");
-  const older = await saver.readTranscript(threadId, 0, archived);
-  return { tuple, messages: [...older, ...tail] };
+  return { tuple, messages, offset: hasTranscript(saver) ? archived : 0 };
 }
 
 /**
@@ -180,7 +193,32 @@ export async function rebuildMessages(
   return channel.isAvailable() ? channel.get() : [];
 }
 
-/** How many messages a checkpoint's stored value holds, when it holds them (registry count). */
+/**
+ * The tuple with its delta-stored `messages` rebuilt as a plain list (a thread stored before
+ * the live tail, read by a `tail` graph, whose channel is a plain list: NeonSaver's
+ * `materializeMessages`, TranscriptAccess.plainMessages).
+ */
+export async function withMessageList(
+  saver: BaseCheckpointSaver,
+  tuple: CheckpointTuple,
+): Promise<CheckpointTuple> {
+  const values = tuple.checkpoint.channel_values;
+  if (Array.isArray(values.messages)) return tuple;
+  if (tuple.checkpoint.channel_versions.messages === undefined && values.messages === undefined)
+    return tuple;
+  const messages = await rebuildMessages(saver, tuple);
+  return {
+    ...tuple,
+    checkpoint: { ...tuple.checkpoint, channel_values: { ...values, messages } },
+  };
+}
+
+/**
+ * How many messages the thread has at a checkpoint, when its stored values tell (registry
+ * count): the messages it holds, after those of the transcript (a live tail's `archived`).
+ * null when they are stored as deltas.
+ */
 export function storedMessageCount(values: Record<string, unknown>): number | null {
-  return storedMessages(values.messages)?.length ?? null;
+  const held = storedMessages(values.messages)?.length;
+  return held === undefined ? null : archivedPrefixOf(values.archived).messages + held;
 }

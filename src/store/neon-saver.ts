@@ -33,8 +33,9 @@ import {
   assembleDeltaHistory,
   canPruneOlder,
   type DeltaChainLink,
-  rebuildMessages,
+  readThreadHead,
   storedMessageCount,
+  withMessageList,
 } from "./delta.ts";
 import {
   type JsonValue,
@@ -68,8 +69,10 @@ import {
   SELECT_RECALL,
   SELECT_TRANSCRIPT,
   SELECT_TUPLE,
+  SET_THREAD_MESSAGE_COUNT,
   SQLSTATE_HEAD_MOVED,
   TOUCH_THREAD,
+  TRIM_TRANSCRIPT,
   UPSERT_CHECKPOINT,
   UPSERT_MEMORY,
   UPSERT_WRITES,
@@ -92,6 +95,7 @@ import {
   type TranscriptAccess,
   type TranscriptIndex,
   type TranscriptRow,
+  type TranscriptTrim,
   toTranscriptRows,
 } from "./transcript.ts";
 import { SELECT_RECALL_VECTORS } from "./vector-sql.ts";
@@ -189,6 +193,7 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess, 
   private readonly loadedMemory = new Map<string, MemoryRows>();
   private readonly staged = new Map<string, StagedMemory>();
   private readonly stagedTranscript = new Map<string, Promise<TranscriptRow[]>[]>();
+  private readonly stagedTrim = new Map<string, TranscriptTrim>();
   /** Threads whose registry head the last read found deleted (by another saver). */
   private readonly goneThreads = new Set<string>();
   /** Recall asked for the thread's next read, and what that read found (recall-prefetch.ts). */
@@ -220,6 +225,10 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess, 
     const list = this.stagedTranscript.get(threadId) ?? [];
     list.push(toTranscriptRows(this.serde, from, messages, index));
     this.stagedTranscript.set(threadId, list);
+  }
+
+  stageTranscriptTrim(threadId: string, trim: TranscriptTrim): void {
+    this.stagedTrim.set(threadId, trim);
   }
 
   async readTranscript(threadId: string, from: number, to?: number): Promise<BaseMessage[]> {
@@ -348,20 +357,7 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess, 
         : undefined;
     if (row === undefined) return undefined;
     const tuple = await this.toTuple(row, threadId);
-    return this.plainMessages && ns === ROOT_NS ? this.withMessageList(tuple) : tuple;
-  }
-
-  /** The tuple with its delta-stored `messages` rebuilt as a plain list (see the option). */
-  private async withMessageList(tuple: CheckpointTuple): Promise<CheckpointTuple> {
-    const values = tuple.checkpoint.channel_values;
-    if (Array.isArray(values.messages)) return tuple;
-    if (tuple.checkpoint.channel_versions.messages === undefined && values.messages === undefined)
-      return tuple;
-    const messages = await rebuildMessages(this, tuple);
-    return {
-      ...tuple,
-      checkpoint: { ...tuple.checkpoint, channel_values: { ...values, messages } },
-    };
+    return this.plainMessages && ns === ROOT_NS ? withMessageList(this, tuple) : tuple;
   }
 
   /**
@@ -530,7 +526,26 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess, 
       return result;
     }
     await this.write(threadId, build(null));
+    // Messages stored as deltas: the count is known once the new head can be read back (an
+    // unguarded write; a turn's own write passes its count to flushTurn instead).
+    if (
+      ns === ROOT_NS &&
+      storedCount === null &&
+      checkpoint.channel_versions.messages !== undefined
+    )
+      await this.recount(threadId, checkpoint.id, result);
     return result;
+  }
+
+  /** Set the registry's message count from the stored head `checkpointId` (still the head). */
+  private async recount(threadId: string, checkpointId: string, config: RunnableConfig) {
+    const head = await readThreadHead(this, config);
+    await this.db.query(SET_THREAD_MESSAGE_COUNT, [
+      this.agentId,
+      threadId,
+      checkpointId,
+      head.offset + head.messages.length,
+    ]);
   }
 
   override async putWrites(
@@ -593,20 +608,35 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess, 
   discardTurn(threadId: string): void {
     this.held = this.held.filter((h) => h.threadId !== threadId);
     this.stagedTranscript.delete(threadId);
+    this.stagedTrim.delete(threadId);
   }
 
-  /** The transcript rows staged for the thread, as one statement; taken off the stage. */
+  /**
+   * The transcript writes staged for the thread (rows appended, then a trim's deletion),
+   * taken off the stage. They run after the head compare-and-set of the same batch.
+   */
   private async transcriptStatements(threadId: string): Promise<SqlStatement[]> {
     const staged = this.stagedTranscript.get(threadId);
+    const trim = this.stagedTrim.get(threadId);
     this.stagedTranscript.delete(threadId);
-    if (staged === undefined) return [];
-    const rows = (await Promise.all(staged)).flat();
-    return [
-      {
+    this.stagedTrim.delete(threadId);
+    const statements: SqlStatement[] = [];
+    if (staged !== undefined) {
+      const rows = (await Promise.all(staged)).flat();
+      statements.push({
         text: APPEND_TRANSCRIPT,
         params: [this.agentId, threadId, JSON.stringify(rows)],
-      },
-    ];
+      });
+    }
+    if (trim?.all === true) {
+      statements.push({ text: DELETE_THREAD_TRANSCRIPT, params: [this.agentId, threadId] });
+    } else if (trim !== undefined) {
+      statements.push({
+        text: TRIM_TRANSCRIPT,
+        params: [this.agentId, threadId, trim.before, trim.keepGroups, trim.archived],
+      });
+    }
+    return statements;
   }
 
   /** One atomic batch: the statements, then the memory rows staged for the thread. */
@@ -640,6 +670,7 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess, 
       { text: DELETE_THREAD_TRANSCRIPT, params: [this.agentId, threadId] },
     ]);
     this.stagedTranscript.delete(threadId);
+    this.stagedTrim.delete(threadId);
     this.recalled.delete(threadId);
     this.loadedMemory.delete(threadId);
     this.staged.delete(threadId);

@@ -7,7 +7,10 @@
  * - {@link applyPrune} deletes exactly the threads of a plan, in batches of threads, one
  *   transaction per batch. Each batch first locks the threads' registry rows, then deletes
  *   across the six tables in one statement that re-checks the age cut-off, so a thread
- *   that became active after the plan was made is skipped, not deleted.
+ *   that became active after the plan was made is skipped, not deleted. The same statement
+ *   queues the erasure of each deleted conversation's A2A task records, which live in the
+ *   Worker's Durable Objects out of this process's reach (llamon_task_erasures, migration
+ *   0010); the Worker erases them (admin/erasures.ts), so a prune never leaves them silently.
  *
  * Ownership (R2.3): the agent's threads are found by `agent_id` (registry, persistent_memory)
  * and by the storage id `<agent_id>:<thread_id>` (checkpoint tables). Agent ids contain no
@@ -26,7 +29,7 @@
  */
 import { dbErrorFields, LlamonError } from "../errors.ts";
 import type { Db, QueryResult, SqlParam } from "./db.ts";
-import { PRUNE_DELETE_BATCH, PRUNE_LOCK_BATCH, PRUNE_PLAN } from "./sql.ts";
+import { COUNT_TASK_ERASURES, PRUNE_DELETE_BATCH, PRUNE_LOCK_BATCH, PRUNE_PLAN } from "./sql.ts";
 import { assertAgentId, assertThreadId, type KeyScope } from "./thread-key.ts";
 
 export const PRUNE_TABLES = [
@@ -86,6 +89,11 @@ export interface PruneResult {
   readonly skipped: readonly string[];
   readonly tables: TableCounts;
   readonly batches: number;
+  /**
+   * Deleted conversations whose A2A task records were queued for erasure by the Worker
+   * (llamon_task_erasures, written in the delete's transaction; admin/erasures.ts drains it).
+   */
+  readonly erasuresQueued: number;
 }
 
 export interface ApplyOptions {
@@ -111,6 +119,7 @@ interface PlanRow extends CountColumns {
 
 interface DeleteRow extends CountColumns {
   deleted: string[];
+  erasures_queued: string | number;
 }
 
 const PREFIX_OF: Record<PruneTable, "cp" | "bl" | "wr" | "pm" | "rg" | "ms"> = {
@@ -254,6 +263,7 @@ export async function applyPrune(
   const tables = emptyCounts();
   const deleted: string[] = [];
   const skipped: string[] = [];
+  let erasuresQueued = 0;
   for (let i = 0; i < batches; i++) {
     const batch = ids.slice(i * batchSize, (i + 1) * batchSize);
     let results: QueryResult[];
@@ -276,9 +286,20 @@ export async function applyPrune(
       throw new LlamonError("INTERNAL", "the prune statement returned no result row");
     }
     addCounts(tables, countsOf(row));
+    erasuresQueued += Number(row.erasures_queued);
     const gone = new Set(row.deleted);
     for (const id of batch) (gone.has(id) ? deleted : skipped).push(id);
     options.onBatch?.({ batch: i + 1, batches, deleted: deleted.length });
   }
-  return { agentId: plan.agentId, deleted, skipped, tables, batches };
+  return { agentId: plan.agentId, deleted, skipped, tables, batches, erasuresQueued };
+}
+
+/**
+ * How many pruned conversations of the agent still have A2A task records in the Worker's
+ * Durable Objects (queued, not yet erased by the Worker).
+ */
+export async function pendingTaskErasures(db: Db, agentId: string): Promise<number> {
+  assertAgentId(agentId);
+  const { rows } = await run<{ pending: number | string }>(db, COUNT_TASK_ERASURES, [agentId]);
+  return Number(rows[0]?.pending ?? 0);
 }

@@ -12,13 +12,18 @@ export interface PrefetchedRecallCandidate {
   /** Cut to 401 characters (the prompt quotes at most 400). */
   readonly text: string;
   /**
-   * What BM25 reads of the message's terms: the query terms it holds (repeats included),
-   * padded with "" to its number of terms — scores exactly as its whole term list would.
+   * The message's index terms when the backend did not score it (sqlite: the turn scores
+   * them with `stats`); empty when the database did (`scores`, Postgres).
    */
   readonly terms: readonly string[];
+  /** BM25 over the thread of the message itself, of seq − 1 and of seq + 1 (0 = no match). */
+  readonly scores?: { readonly own: number; readonly previous: number; readonly next: number };
 }
 
-/** The transcript's answer: matches with their neighbours and the thread's statistics. */
+/**
+ * The transcript's answer, ranked by the database: its best items (and its last message,
+ * see sql.ts SELECT_RECALL) and the statistics of its indexed messages.
+ */
 export interface PrefetchedRecall {
   readonly candidates: readonly PrefetchedRecallCandidate[];
   /** Semantic matches (vector-sql.ts SELECT_RECALL_VECTORS), nearest first; `terms` empty. */
@@ -45,7 +50,10 @@ export interface RecallQuery {
 }
 
 export interface RecallPrefetch {
-  /** Read recall for `terms` (queryTerms of the new message) with the thread's next read. */
+  /**
+   * Read recall for `terms` (queryTerms of the new message) with the thread's next read: the
+   * transcript's best `limit` items (and, with `vector`, its nearest messages).
+   */
   prefetchRecall(threadId: string, query: RecallQuery): void;
   /** What that read found; undefined when nothing was asked or read for the thread. */
   prefetchedRecall(threadId: string): PrefetchedRecall | undefined;
@@ -74,19 +82,16 @@ export function parseRecallRow(value: unknown): PrefetchedRecall {
   }
   const candidates: PrefetchedRecallCandidate[] = [];
   for (const row of Array.isArray(v.rows) ? v.rows : []) {
-    const r = row as Record<string, unknown>;
-    if (typeof r.id !== "string" || typeof r.text !== "string" || !Array.isArray(r.hits)) {
-      continue;
-    }
-    const seq = count(r.seq);
-    const hits = r.hits.filter((t): t is string => typeof t === "string" && t !== "");
-    const words = [...hits, ...Array<string>(Math.max(0, count(r.n) - hits.length)).fill("")];
+    if (!Array.isArray(row)) continue;
+    const [seq, id, role, own, previous, next, text] = row as unknown[];
+    if (typeof id !== "string" || typeof text !== "string") continue;
     candidates.push({
-      id: r.id,
-      seq,
-      role: r.role === "user" ? "user" : "assistant",
-      text: r.text,
-      terms: words,
+      id,
+      seq: count(seq),
+      role: role === "u" ? "user" : "assistant",
+      text,
+      terms: [],
+      scores: { own: count(own), previous: count(previous), next: count(next) },
     });
   }
   return { candidates, stats: { docs: count(v.docs), avgLength: count(v.avg_len), df } };

@@ -173,6 +173,13 @@ ON CONFLICT (agent_id, thread_id) DO UPDATE
        message_count = coalesce($5, llamon_threads.message_count),
        last_activity_at = now()`;
 
+/**
+ * The registry's message count, read back from a head written with its messages as deltas:
+ * $1 agent, $2 thread, $3 that head (nothing changes when another write moved it), $4 count.
+ */
+export const SET_THREAD_MESSAGE_COUNT = `UPDATE llamon_threads SET message_count = $4
+ WHERE agent_id = $1 AND thread_id = $2 AND head_checkpoint_id = $3`;
+
 // The head compare-and-set of a turn's write is in thread-head-sql.ts (issue 18).
 
 /** SQLSTATE raised by llamon_require (migrations/0003). */
@@ -236,59 +243,107 @@ ON CONFLICT (agent_id, thread_id, seq) DO UPDATE
       terms_version = EXCLUDED.terms_version`;
 
 /**
- * Conversation recall in the turn's read batch (migration 0008): one row, `recall` =
- * {docs, avg_len, df: {term: n}, rows: [{seq, id, role, text, n, hits}]}. $1 agent, $2 thread,
- * $3 query terms, $4 how many matches. Matches: this thread's indexed messages whose
- * tsvector holds any term (an OR tsquery built from quoted lexemes, so no term can be a
- * syntax error), best first by the summed BM25 idf of the terms they hold (rare words such
- * as names count most), then ts_rank; each comes with its indexed neighbours seq ± 1. Per row
- * only what the turn uses: the text cut to 401 characters (the prompt quotes at most 400),
- * the message's number of terms `n` and the query terms it holds, repeats included (`hits`:
- * all BM25 reads), so what is read stays small. The statistics (every indexed message of the
- * thread) let the turn score with BM25 as over the whole thread.
+ * Conversation recall in the turn's read batch (migration 0008), ranked here: one row,
+ * `recall` = {docs, avg_len, df: {term: n}, rows: [[seq, id, "u" | "a", own, prev, next,
+ * text]]} (rows as arrays: no key names on the wire).
+ * $1 agent, $2 thread, $3 query terms, $4 how many items.
+ *
+ * The matches are this thread's indexed messages whose tsvector holds any term (an OR tsquery
+ * of quoted lexemes found by the GIN index, so no term can be a syntax error). Each is scored
+ * by Okapi BM25 (memory/recall/bm25.ts: k1 1.2, b 0.3, idf ln(1 + (N − df + 0.5)/(df + 0.5)),
+ * tf by exact term, as the runtime indexed it) with the statistics of the thread's indexed
+ * messages: N and the mean length, df counted over the matches only. The neighbour fusion
+ * (memory/recall/conversation.ts: own + 0.4 × previous + 0.3 × next, seq ± 1) runs over the
+ * matches and their indexed neighbours, and only the best $4 come back (ties to the later
+ * message), plus the thread's last transcript message when it scores: its next neighbour is
+ * the live tail's first message, which the turn scores, so the turn completes both fusions
+ * across the boundary. Per row only what the turn uses: the text cut to 401
+ * characters (the prompt quotes at most 400) and the three raw scores; the statistics let the
+ * turn score the tail's messages as over the whole thread. What is read is a few rows,
+ * however long the conversation.
  */
 export const SELECT_RECALL = `WITH terms AS (
   SELECT DISTINCT t, pq FROM unnest($3::text[]) AS t, plainto_tsquery('simple', t) AS pq
    WHERE pq::text <> ''
 ), q AS (
   SELECT string_agg(pq::text, ' | ')::tsquery AS tq FROM terms
-), thread AS (
-  SELECT m.seq, m.search, m.search_terms, m.term_count, m.message FROM llamon_messages m
-   WHERE m.agent_id = $1 AND m.thread_id = $2 AND m.search_terms IS NOT NULL
 ), docs AS (
-  SELECT count(*) AS n, coalesce(avg(term_count), 0) AS avg_len FROM thread
+  SELECT count(*)::float8 AS n, coalesce(avg(m.term_count), 0)::float8 AS avg_len
+    FROM llamon_messages m
+   WHERE m.agent_id = $1 AND m.thread_id = $2 AND m.search_terms IS NOT NULL
+), matched AS (
+  SELECT m.seq, m.term_count, m.search_terms FROM llamon_messages m, q
+   WHERE m.agent_id = $1 AND m.thread_id = $2 AND q.tq IS NOT NULL AND m.search @@ q.tq
+), tf AS (
+  SELECT x.seq, x.term_count, w AS t, count(*)::float8 AS n
+    FROM matched x, unnest(string_to_array(x.search_terms, ' ')) AS w
+   WHERE w IN (SELECT t FROM terms)
+   GROUP BY x.seq, x.term_count, w
 ), df AS (
-  SELECT terms.t, terms.pq, (SELECT count(*) FROM thread WHERE thread.search @@ terms.pq) AS n
-    FROM terms
-), hits AS (
-  SELECT t.seq FROM thread t, q WHERE q.tq IS NOT NULL AND t.search @@ q.tq
-   ORDER BY (SELECT sum(ln(1 + ((SELECT n FROM docs) - df.n + 0.5) / (df.n + 0.5)))
-               FROM df WHERE t.search @@ df.pq) DESC,
-            ts_rank(t.search, q.tq) DESC, t.seq DESC
-   LIMIT $4
+  SELECT terms.t, count(tf.seq)::float8 AS n FROM terms LEFT JOIN tf ON tf.t = terms.t
+   GROUP BY terms.t
+), scored AS (
+  SELECT tf.seq, sum(ln(1 + (d.n - df.n + 0.5) / (df.n + 0.5)) * tf.n * 2.2
+           / (tf.n + 1.2 * (0.7 + 0.3 * tf.term_count
+                / CASE WHEN d.avg_len > 0 THEN d.avg_len ELSE 1 END))) AS s
+    FROM tf JOIN df ON df.t = tf.t CROSS JOIN docs d
+   GROUP BY tf.seq
+), last AS (
+  SELECT max(m.seq) AS seq FROM llamon_messages m WHERE m.agent_id = $1 AND m.thread_id = $2
+), candidates AS (
+  SELECT c.seq, coalesce(s0.s, 0) AS own, coalesce(sp.s, 0) AS prev, coalesce(sn.s, 0) AS next
+    FROM (SELECT DISTINCT s.seq + o.d AS seq FROM scored s, (VALUES (-1), (0), (1)) AS o(d)
+          UNION SELECT seq FROM last WHERE seq IS NOT NULL) c
+    LEFT JOIN scored s0 ON s0.seq = c.seq
+    LEFT JOIN scored sp ON sp.seq = c.seq - 1
+    LEFT JOIN scored sn ON sn.seq = c.seq + 1
 ), picked AS (
-  SELECT DISTINCT h.seq + o.d AS seq FROM hits h CROSS JOIN (VALUES (-1), (0), (1)) AS o(d)
+  (SELECT c.* FROM candidates c
+     JOIN llamon_messages m ON m.agent_id = $1 AND m.thread_id = $2 AND m.seq = c.seq
+      AND m.search_terms IS NOT NULL
+    WHERE c.own + 0.4 * c.prev + 0.3 * c.next > 0
+    ORDER BY c.own + 0.4 * c.prev + 0.3 * c.next DESC, c.seq DESC
+    LIMIT $4)
+  UNION SELECT c.* FROM candidates c, last
+   WHERE c.seq = last.seq AND c.own + 0.4 * c.prev + 0.3 * c.next > 0
 )
 SELECT jsonb_build_object(
   'docs', (SELECT n FROM docs),
   'avg_len', (SELECT avg_len FROM docs),
   'df', (SELECT coalesce(jsonb_object_agg(t, n), '{}'::jsonb) FROM df),
-  'rows', (SELECT coalesce(jsonb_agg(jsonb_build_object(
-      'seq', t.seq,
-      'id', coalesce(t.message->'kwargs'->>'id', 'seq-' || t.seq),
-      'role', CASE WHEN t.message->'id'->>-1 LIKE 'Human%' THEN 'user' ELSE 'assistant' END,
-      'text', left(CASE jsonb_typeof(t.message->'kwargs'->'content')
+  'rows', (SELECT coalesce(jsonb_agg(jsonb_build_array(
+      t.seq,
+      coalesce(t.message->'kwargs'->>'id', 'seq-' || t.seq),
+      CASE WHEN t.message->'id'->>-1 LIKE 'Human%' THEN 'u' ELSE 'a' END,
+      k.own, k.prev, k.next,
+      left(CASE jsonb_typeof(t.message->'kwargs'->'content')
         WHEN 'string' THEN t.message->'kwargs'->>'content'
         WHEN 'array' THEN (SELECT string_agg(CASE jsonb_typeof(p) WHEN 'string' THEN p #>> '{}'
                                                   ELSE coalesce(p->>'text', '') END, '' ORDER BY i)
                              FROM jsonb_array_elements(t.message->'kwargs'->'content') WITH ORDINALITY AS e(p, i))
-        ELSE '' END, 401),
-      'n', t.term_count,
-      'hits', (SELECT coalesce(jsonb_agg(w), '[]'::jsonb)
-                 FROM unnest(string_to_array(t.search_terms, ' ')) AS w WHERE w = ANY($3::text[]))
+        ELSE '' END, 401)
     ) ORDER BY t.seq), '[]'::jsonb)
-    FROM thread t JOIN picked p ON p.seq = t.seq)
+    FROM picked k JOIN llamon_messages t
+      ON t.agent_id = $1 AND t.thread_id = $2 AND t.seq = k.seq AND t.search_terms IS NOT NULL)
 ) AS recall`;
+
+/**
+ * A trim (R4.2) on a thread with a transcript: delete the rows it no longer keeps. $1 agent,
+ * $2 thread, $3 delete only below this position (what the summary covers, at most the
+ * archived count), $4 how many of the transcript's newest message groups stay (0: none),
+ * $5 the archived count (the transcript's positions are below it). A group starts at each
+ * row that is neither a tool result nor a system message (a base64-wrapped row counts as a
+ * start), so the cut never falls inside a tool exchange. Fewer groups than $4: nothing goes.
+ */
+export const TRIM_TRANSCRIPT = `DELETE FROM llamon_messages m
+ WHERE m.agent_id = $1 AND m.thread_id = $2
+   AND m.seq < LEAST($3::bigint, CASE WHEN $4::int <= 0 THEN $3::bigint ELSE coalesce((
+     SELECT g.seq FROM llamon_messages g
+      WHERE g.agent_id = $1 AND g.thread_id = $2 AND g.seq < $5::bigint
+        AND coalesce(g.message->'id'->>-1, '') NOT IN
+            ('ToolMessage', 'ToolMessageChunk', 'SystemMessage', 'SystemMessageChunk')
+      ORDER BY g.seq DESC
+      OFFSET $4::int - 1 LIMIT 1), 0) END)`;
 
 /** Messages [$3, $4) of the transcript, in order: $1 agent, $2 thread, $3 from, $4 to (NULL = end). */
 export const SELECT_TRANSCRIPT = `SELECT m.message FROM llamon_messages m
@@ -421,7 +476,9 @@ export const PRUNE_LOCK_BATCH = `SELECT thread_id FROM llamon_threads
 
 /**
  * Delete a batch across the six tables, re-checking the cut-off against the (locked)
- * registry: $1 agent, $2 thread ids, $3 "<agent>:", $4 cutoff or NULL.
+ * registry, and queue the erasure of each deleted conversation's A2A task records (they live
+ * in the Worker's Durable Objects; migration 0010) in the same statement:
+ * $1 agent, $2 thread ids, $3 "<agent>:", $4 cutoff or NULL.
  */
 export const PRUNE_DELETE_BATCH = `WITH target AS (
   SELECT x.thread_id, $3 || x.thread_id AS storage_id
@@ -446,14 +503,39 @@ export const PRUNE_DELETE_BATCH = `WITH target AS (
 ), ms AS (
   DELETE FROM llamon_messages d USING target t WHERE d.agent_id = $1 AND d.thread_id = t.thread_id
   RETURNING pg_column_size(d.*) AS size
+), er AS (
+  INSERT INTO llamon_task_erasures (agent_id, thread_id)
+  SELECT $1, t.thread_id FROM target t
+  ON CONFLICT (agent_id, thread_id) DO UPDATE SET queued_at = now()
+  RETURNING 1
 )
 SELECT (SELECT coalesce(jsonb_agg(thread_id), '[]'::jsonb) FROM target) AS deleted,
+       (SELECT count(*) FROM er) AS erasures_queued,
        (SELECT count(*) FROM cp) AS cp_rows, (SELECT coalesce(sum(size), 0) FROM cp) AS cp_bytes,
        (SELECT count(*) FROM bl) AS bl_rows, (SELECT coalesce(sum(size), 0) FROM bl) AS bl_bytes,
        (SELECT count(*) FROM wr) AS wr_rows, (SELECT coalesce(sum(size), 0) FROM wr) AS wr_bytes,
        (SELECT count(*) FROM pm) AS pm_rows, (SELECT coalesce(sum(size), 0) FROM pm) AS pm_bytes,
        (SELECT count(*) FROM rg) AS rg_rows, (SELECT coalesce(sum(size), 0) FROM rg) AS rg_bytes,
        (SELECT count(*) FROM ms) AS ms_rows, (SELECT coalesce(sum(size), 0) FROM ms) AS ms_bytes`;
+
+// --- Task-record erasures queued by prune (admin/erasures.ts, migration 0010) --------------
+
+/** The oldest queued erasures of an agent: $1 agent, $2 how many. */
+export const SELECT_TASK_ERASURES = `SELECT thread_id,
+       (extract(epoch FROM queued_at) * 1000)::float8 AS queued_ms,
+       queued_at::text AS queued_at
+  FROM llamon_task_erasures
+ WHERE agent_id = $1
+ ORDER BY queued_at, thread_id
+ LIMIT $2`;
+
+/** Done: $1 agent, $2 thread, $3 queued_at as read (a prune that queued it again keeps it). */
+export const DELETE_TASK_ERASURE = `DELETE FROM llamon_task_erasures
+ WHERE agent_id = $1 AND thread_id = $2 AND queued_at = $3::timestamptz`;
+
+/** How many erasures an agent has queued: $1 agent. */
+export const COUNT_TASK_ERASURES =
+  "SELECT count(*)::int AS pending FROM llamon_task_erasures WHERE agent_id = $1";
 
 // --- Migrations and health -----------------------------------------------------------------
 

@@ -11,7 +11,13 @@
  *   before format v4 get their Send packets migrated into the TASKS channel on read.
  * - `getDeltaChannelHistory` (how LangGraph rebuilds the thread's messages, a DeltaChannel)
  *   walks the ancestors in one recursive query instead of a getTuple per ancestor.
+ * - The live tail (memory/live-tail.ts): a transcript (store/transcript.ts TranscriptAccess;
+ *   table `llamon_messages`, sqlite-transcript-sql.ts) takes the messages that leave the
+ *   checkpoint, in the transaction of the root checkpoint that no longer holds them, and
+ *   conversation recall searches it with FTS5 in the same synchronous read as the checkpoint
+ *   (store/recall-prefetch.ts RecallPrefetch, as NeonSaver's read batch).
  */
+import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import {
   BaseCheckpointSaver,
@@ -27,7 +33,7 @@ import {
   WRITES_IDX_MAP,
 } from "@langchain/langgraph-checkpoint";
 import { LlamonError } from "../errors.ts";
-import { assembleDeltaHistory, canPruneOlder } from "./delta.ts";
+import { assembleDeltaHistory, canPruneOlder, withMessageList } from "./delta.ts";
 import {
   MemoryStaging,
   readSqliteMemory,
@@ -36,6 +42,7 @@ import {
 } from "./do-memory.ts";
 import { HeldWrites } from "./held-writes.ts";
 import type { JsonValue, MemoryRows } from "./persistent-memory.ts";
+import type { PrefetchedRecall, RecallPrefetch } from "./recall-prefetch.ts";
 import { checkpointTarget, listQuery, ROOT_NS } from "./saver-target.ts";
 import { serializeBlobs } from "./saver-tuple.ts";
 import {
@@ -55,6 +62,12 @@ import {
   type SqliteExec,
 } from "./sqlite-sql.ts";
 import {
+  appendSqliteTranscript,
+  readSqliteTranscript,
+  searchSqliteTranscript,
+} from "./sqlite-transcript.ts";
+import { SQ_DELETE_THREAD_TRANSCRIPT, SQ_TRIM_TRANSCRIPT } from "./sqlite-transcript-sql.ts";
+import {
   type CheckpointRow,
   jsonContains,
   readCheckpointTuple,
@@ -66,6 +79,14 @@ import {
   storageThreadId,
   threadIdFromStorage,
 } from "./thread-key.ts";
+import {
+  fromTranscriptRows,
+  type TranscriptAccess,
+  type TranscriptIndex,
+  type TranscriptRow,
+  type TranscriptTrim,
+  toTranscriptRows,
+} from "./transcript.ts";
 
 export interface SqliteSaverOptions {
   readonly sql: SqliteExec;
@@ -84,7 +105,10 @@ export interface SqliteSaverOptions {
   readonly keepLatestOnly?: boolean;
 }
 
-export class SqliteSaver extends BaseCheckpointSaver implements ThreadSaver {
+export class SqliteSaver
+  extends BaseCheckpointSaver
+  implements ThreadSaver, TranscriptAccess, RecallPrefetch
+{
   readonly sql: SqliteExec;
   readonly agentId: string;
   private readonly guardHead: boolean;
@@ -92,7 +116,23 @@ export class SqliteSaver extends BaseCheckpointSaver implements ThreadSaver {
   /** Keep only the newest checkpoint with each save (trim); settable per turn. */
   keepLatestOnly: boolean;
   private readonly memory = new MemoryStaging();
-  readonly turnWrites = new HeldWrites((threadId) => this.memory.committed(threadId));
+  readonly turnWrites = new HeldWrites((threadId) => {
+    this.memory.committed(threadId);
+    this.stagedTranscript.delete(threadId);
+    this.stagedTrim.delete(threadId);
+  });
+  /** Transcript rows staged for the thread's next root checkpoint (stageTranscript). */
+  private readonly stagedTranscript = new Map<string, Promise<TranscriptRow[]>[]>();
+  /** A trim's transcript deletion staged for the thread's next root checkpoint. */
+  private readonly stagedTrim = new Map<string, TranscriptTrim>();
+  /** Recall asked for the thread's next read, and what that read found. */
+  private readonly recallQueries = new Map<string, { terms: string[]; limit: number }>();
+  private readonly recalled = new Map<string, PrefetchedRecall>();
+  /**
+   * Deliver a root checkpoint's `messages` as a plain list even when stored as deltas (a
+   * thread stored before the live tail); the turn runner sets it for a `tail` graph.
+   */
+  plainMessages = false;
 
   constructor(options: SqliteSaverOptions) {
     super(options.serde);
@@ -111,6 +151,41 @@ export class SqliteSaver extends BaseCheckpointSaver implements ThreadSaver {
 
   stageMemory(threadId: string | null, key: string, value: JsonValue | null): void {
     this.memory.stage(threadId, key, value);
+  }
+
+  stageTranscript(
+    threadId: string,
+    from: number,
+    messages: readonly BaseMessage[],
+    index?: TranscriptIndex,
+  ): void {
+    if (messages.length === 0) return;
+    const list = this.stagedTranscript.get(threadId) ?? [];
+    list.push(toTranscriptRows(this.serde, from, messages, index));
+    this.stagedTranscript.set(threadId, list);
+  }
+
+  stageTranscriptTrim(threadId: string, trim: TranscriptTrim): void {
+    this.stagedTrim.set(threadId, trim);
+  }
+
+  async readTranscript(threadId: string, from: number, to?: number): Promise<BaseMessage[]> {
+    assertThreadId(threadId);
+    if (this.turnWrites.has(threadId)) await this.turnWrites.flush(threadId);
+    return fromTranscriptRows(
+      this.serde,
+      readSqliteTranscript(this.sql, this.agentId, threadId, from, to),
+    );
+  }
+
+  prefetchRecall(threadId: string, query: { terms: readonly string[]; limit: number }): void {
+    this.recalled.delete(threadId);
+    if (query.terms.length === 0 || query.limit < 1) return;
+    this.recallQueries.set(threadId, { terms: [...query.terms], limit: Math.floor(query.limit) });
+  }
+
+  prefetchedRecall(threadId: string): PrefetchedRecall | undefined {
+    return this.recalled.get(threadId);
   }
 
   // A turn's writes, held while it runs (store/held-writes.ts).
@@ -132,7 +207,17 @@ export class SqliteSaver extends BaseCheckpointSaver implements ThreadSaver {
     if (this.prefetchMemory) {
       this.memory.remember(threadId, readSqliteMemory(this.sql, this.agentId, threadId));
     }
-    return row === undefined ? undefined : this.toTuple(row, threadId);
+    const recallQuery = ns === ROOT_NS ? this.recallQueries.get(threadId) : undefined;
+    if (recallQuery !== undefined) {
+      this.recallQueries.delete(threadId);
+      this.recalled.set(
+        threadId,
+        searchSqliteTranscript(this.sql, this.agentId, threadId, recallQuery),
+      );
+    }
+    if (row === undefined) return undefined;
+    const tuple = await this.toTuple(row, threadId);
+    return this.plainMessages && ns === ROOT_NS ? withMessageList(this, tuple) : tuple;
   }
 
   /**
@@ -207,6 +292,10 @@ export class SqliteSaver extends BaseCheckpointSaver implements ThreadSaver {
     const [, metaBytes] = await this.serde.dumpsTyped(metadata);
     const metadataJson = new TextDecoder().decode(metaBytes);
     const staged = this.memory.pending(threadId);
+    // The messages this checkpoint no longer holds join the transcript in its transaction.
+    const transcript = ns === ROOT_NS ? await this.takeTranscript(threadId) : [];
+    const trim = ns === ROOT_NS ? this.stagedTrim.get(threadId) : undefined;
+    if (ns === ROOT_NS) this.stagedTrim.delete(threadId);
     this.sql.transaction(() => {
       if (ns === ROOT_NS && this.guardHead) {
         const [head] = rows<{ checkpoint_id: string }>(this.sql, SQ_SELECT_HEAD, storageId);
@@ -240,6 +329,13 @@ export class SqliteSaver extends BaseCheckpointSaver implements ThreadSaver {
           ns,
           JSON.stringify(checkpoint.channel_versions),
         );
+      }
+      appendSqliteTranscript(this.sql, this.agentId, threadId, transcript);
+      if (trim?.all === true) {
+        rows(this.sql, SQ_DELETE_THREAD_TRANSCRIPT, this.agentId, threadId);
+      } else if (trim !== undefined) {
+        const { before, keepGroups, archived } = trim;
+        rows(this.sql, SQ_TRIM_TRANSCRIPT, this.agentId, threadId, before, keepGroups, archived);
       }
       for (const [column, key, value] of staged) {
         writeSqliteMemory(this.sql, this.agentId, column, key, value);
@@ -294,15 +390,29 @@ export class SqliteSaver extends BaseCheckpointSaver implements ThreadSaver {
     });
   }
 
-  /** Erase a conversation of this agent: checkpoints, blobs, writes and its memory rows. */
+  /**
+   * Erase a conversation of this agent: checkpoints, blobs, writes, its memory rows and its
+   * transcript (its FTS5 index entries go with it, sqlite-transcript-sql.ts).
+   */
   override async deleteThread(threadId: string): Promise<void> {
     assertThreadId(threadId);
     const storageId = storageThreadId(this.agentId, threadId);
     this.sql.transaction(() => {
       for (const statement of SQ_DELETE_THREAD) rows(this.sql, statement, storageId);
       rows(this.sql, SQ_DELETE_THREAD_MEMORY, this.agentId, threadId);
+      rows(this.sql, SQ_DELETE_THREAD_TRANSCRIPT, this.agentId, threadId);
     });
     this.memory.forget(threadId);
+    this.stagedTranscript.delete(threadId);
+    this.stagedTrim.delete(threadId);
+    this.recalled.delete(threadId);
+  }
+
+  /** The transcript rows staged for the thread, taken off the stage. */
+  private async takeTranscript(threadId: string): Promise<TranscriptRow[]> {
+    const staged = this.stagedTranscript.get(threadId);
+    this.stagedTranscript.delete(threadId);
+    return staged === undefined ? [] : (await Promise.all(staged)).flat();
   }
 
   private toTuple(row: CheckpointRow, threadId: string): Promise<CheckpointTuple> {

@@ -5,9 +5,11 @@
  *
  * Same logical tables as migrations/0001–0005 (thread ids stored as `<agent_id>:<thread_id>`,
  * `task_path` on writes, `persistent_memory` per agent + thread), with blobs as BLOB and JSON
- * as TEXT. The schema is versioned in a tiny `llamon_schema` table and applied idempotently.
+ * as TEXT, plus the transcript of the live tail with its FTS5 index (v3). The schema is
+ * versioned in a tiny `llamon_schema` table and applied idempotently.
  */
 import { LlamonError } from "../errors.ts";
+import { SCHEMA_V3 } from "./sqlite-transcript-sql.ts";
 
 export type SqliteValue = string | number | null | Uint8Array;
 
@@ -86,6 +88,10 @@ const SCHEMA: readonly (readonly string[])[] = [
       WHERE substr(thread_id, instr(thread_id, ':') + 1, 1) = char(31)`,
     ),
   ],
+  // v3: the transcript (messages older than the live tail) and its FTS5 recall index
+  // (sqlite-transcript-sql.ts). Threads stored before keep their whole delta chain; their
+  // old messages move out over their next turns.
+  SCHEMA_V3,
 ];
 
 export const SQLITE_SCHEMA_VERSION = SCHEMA.length;

@@ -27,6 +27,12 @@ export interface TranscriptAccess {
     messages: readonly BaseMessage[],
     index?: TranscriptIndex,
   ): void;
+  /**
+   * Stage the deletion of transcript rows a trim (`persist_trim_keep_groups`) no longer
+   * keeps, written with the thread's next turn write (flushTurn), or dropped with
+   * discardTurn. See {@link TranscriptTrim}.
+   */
+  stageTranscriptTrim(threadId: string, trim: TranscriptTrim): void;
   /** Transcript messages at positions [from, to) (to: the end when omitted), in order. */
   readTranscript(threadId: string, from: number, to?: number): Promise<BaseMessage[]>;
   /**
@@ -35,6 +41,24 @@ export interface TranscriptAccess {
    */
   plainMessages: boolean;
 }
+
+/**
+ * What a trimmed turn deletes of the transcript (memory/trim.ts):
+ * - `all`: every row of the thread; the turn's checkpoint holds what is kept and its
+ *   `archived` count starts again from 0;
+ * - `before`: the rows at positions below `before` that are also older than the newest
+ *   `keepGroups` message groups of the transcript's first `archived` positions (0 = no group
+ *   of the transcript is kept). A group starts at each row that is neither a tool result nor a
+ *   system message. Positions of the rows kept do not change.
+ */
+export type TranscriptTrim =
+  | { readonly all: true }
+  | {
+      readonly all: false;
+      readonly before: number;
+      readonly keepGroups: number;
+      readonly archived: number;
+    };
 
 /** The recall index entries of staged messages (see stageTranscript). */
 export interface TranscriptIndex {
@@ -51,6 +75,7 @@ export function hasTranscript(saver: unknown): saver is TranscriptAccess {
     saver !== null &&
     typeof (saver as Partial<TranscriptAccess>).stageTranscript === "function" &&
     typeof (saver as Partial<TranscriptAccess>).readTranscript === "function" &&
+    typeof (saver as Partial<TranscriptAccess>).stageTranscriptTrim === "function" &&
     typeof (saver as Partial<TranscriptAccess>).plainMessages === "boolean"
   );
 }

@@ -12,7 +12,7 @@ var lang = (function () {
   try { var saved = localStorage.getItem(LANG_KEY); if (saved === "ko" || saved === "en") return saved; } catch (e) {}
   return data.lang;
 })();
-var state = { token: "", contextId: "", principal: "anonymous", config: null, cursor: null, view: null, sending: false };
+var state = { token: "", contextId: "", principal: "anonymous", config: null, cursor: null, view: null, older: [], olderCursor: null, sending: false };
 try { state.token = sessionStorage.getItem(TOKEN_KEY) || ""; } catch (e) {}
 
 function $(id) { return document.getElementById(id); }
@@ -130,6 +130,8 @@ function selectContext(id, principal) {
   state.contextId = id;
   state.principal = principal || "anonymous";
   state.view = null;
+  state.older = [];
+  state.olderCursor = null;
   $("context-id").value = id;
   $("principal").value = state.principal;
   $("chat-context").textContent = msg("chat_for", { ctx: id, principal: state.principal });

@@ -58,12 +58,20 @@ function renderInspection() {
   });
   if (v.groups.length === 0) body.appendChild(el("tr", {}, [el("td", { colspan: "4", text: msg("groups_empty") })]));
 
-  var transcript = clear($("transcript"));
-  v.messages.forEach(function (m) {
-    if (!m.conversation) return;
-    transcript.appendChild(bubble(m.type, m.text || toolCalls(m), kept[m.id] ? "sent" : "cut"));
-  });
-  transcript.scrollTop = transcript.scrollHeight;
+  // Earlier pages loaded on demand stay shown while they join the newest page without a gap.
+  var lastOlder = state.older[state.older.length - 1];
+  if (!lastOlder || lastOlder.index + 1 !== v.page.from) { state.older = []; state.olderCursor = v.page.older; }
+  renderTranscript(true);
+
+  // A flow's position (defineFlow), from its checkpointed state; nothing for other agents.
+  var flow = clear($("flow"));
+  if (v.flow) {
+    flow.appendChild(el("h3", { text: msg("flow_heading", { name: v.flow.name }) }));
+    flow.appendChild(el("p", { text: v.flow.status === "awaiting"
+      ? msg("flow_awaiting", { step: v.flow.step, question: v.flow.question || "" })
+      : msg(v.flow.status === "finished" ? "flow_finished" : "flow_not_started") }));
+    flow.appendChild(el("pre", { text: JSON.stringify(v.flow.answers, null, 2) }));
+  }
 
   var summary = clear($("summary"));
   if (v.summary) {
@@ -76,6 +84,38 @@ function renderInspection() {
     facts.appendChild(el("ul", {}, v.facts.map(function (f) { return el("li", { text: f.text }); })));
   } else facts.appendChild(el("p", { className: "hint", text: msg("facts_none") }));
   $("system-prompt").textContent = v.system_prompt || msg("system_none");
+}
+
+function renderTranscript(toEnd) {
+  var v = state.view;
+  if (!v) return;
+  var kept = {};
+  v.window.kept_ids.forEach(function (id) { kept[id] = true; });
+  var transcript = $("transcript");
+  // Kept in view when earlier messages are put above it: the distance from the bottom.
+  var fromBottom = transcript.scrollHeight - transcript.scrollTop;
+  clear(transcript);
+  state.older.concat(v.messages).forEach(function (m) {
+    if (!m.conversation) return;
+    transcript.appendChild(bubble(m.type, m.text || toolCalls(m), kept[m.id] ? "sent" : "cut"));
+  });
+  $("load-older").hidden = state.olderCursor === null || state.olderCursor === undefined;
+  transcript.scrollTop = toEnd ? transcript.scrollHeight : transcript.scrollHeight - fromBottom;
+}
+
+// Older messages are read a page at a time (the API returns the newest page by default).
+function loadOlder() {
+  var ctx = state.contextId;
+  var principal = state.principal;
+  var before = state.olderCursor;
+  if (!ctx || before === null || before === undefined) return Promise.resolve();
+  return api("GET", threadPath(ctx, principal) + "&before=" + encodeURIComponent(before)).then(function (r) {
+    if (ctx !== state.contextId || principal !== state.principal) return;
+    if (r.status !== 200) { say("inspector-status", "error", { message: r.body.message || r.status }, "error"); return; }
+    state.older = r.body.messages.concat(state.older);
+    state.olderCursor = r.body.page.older;
+    renderTranscript(false);
+  });
 }
 
 function roleKey(type) { return { human: "role_human", ai: "role_ai", tool: "role_tool" }[type] || "role_system"; }
@@ -213,6 +253,7 @@ $("open-form").addEventListener("submit", function (e) { e.preventDefault(); var
 $("new-conversation").addEventListener("click", newConversation);
 $("refresh").addEventListener("click", function () { loadThreads(true); loadInspection(); });
 $("more").addEventListener("click", function () { loadThreads(false); });
+$("load-older").addEventListener("click", loadOlder);
 $("send-form").addEventListener("submit", function (e) { e.preventDefault(); send(); });
 $("message").addEventListener("keydown", function (e) {
   if (e.key === "Enter" && !e.shiftKey && !e.isComposing && e.keyCode !== 229) { e.preventDefault(); send(); }

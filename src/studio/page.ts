@@ -98,6 +98,7 @@ export function renderStudioPage(input: StudioPageInput): string {
 <section id="chat" aria-labelledby="chat-h">
   <h2 id="chat-h" ${t("chat_heading")}</h2>
   <p id="chat-context" class="hint" ${t("no_context")}</p>
+  <button type="button" class="secondary" id="load-older" hidden ${t("load_older")}</button>
   <ol class="transcript" id="transcript" aria-label="${escapeHtml(m.chat_heading)}"></ol>
   <p id="chat-status" class="visually-hidden" role="status" aria-live="polite"></p>
   <form id="send-form">
@@ -130,6 +131,7 @@ export function renderStudioPage(input: StudioPageInput): string {
       <th scope="col" ${t("col_index")}</th><th scope="col" ${t("col_kind")}</th>
       <th scope="col" ${t("col_messages")}</th><th scope="col" ${t("col_window")}</th>
     </tr></thead><tbody></tbody></table>
+    <div id="flow"></div>
     <h3 ${t("summary_heading")}</h3>
     <div id="summary"></div>
     <h3 ${t("facts_heading")}</h3>

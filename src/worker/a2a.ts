@@ -59,6 +59,7 @@ export function createWorkerA2AApp(agent: AgentDefinition, log: Logger): Hono {
         reply: out.reply,
         seedReport: out.seedReport,
         ...(out.inputRequired ? { inputRequired: true } : {}),
+        ...(out.flow ? { flow: true } : {}),
       };
     },
   });

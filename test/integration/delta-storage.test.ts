@@ -162,6 +162,31 @@ describe("delta storage of the messages", () => {
     expect(String(sent.at(-1)?.content)).toBe(text(60));
   });
 
+  it("issue 18 an unguarded write (no head check) records the thread's real message count, deltas and live tail alike", async () => {
+    const count = async (agentId: string, threadId: string) => {
+      const { rows } = await backend.pg.query<{ n: number }>(
+        "SELECT message_count AS n FROM llamon_threads WHERE agent_id = $1 AND thread_id = $2",
+        [agentId, threadId],
+      );
+      return Number(rows[0]?.n);
+    };
+    const unguarded = (agentId: string, storage: TurnDeps["messagesStorage"]) => ({
+      ...deps(agentId),
+      messagesStorage: storage,
+      checkpointer: new NeonSaver({ db: backend.neon, agentId }),
+    });
+    for (let i = 1; i <= 3; i++) {
+      await runTurn(unguarded("delta-u", "delta"), { threadId: "t", text: text(i) });
+      expect(await count("delta-u", "t"), `turn ${i}`).toBe(2 * i);
+    }
+    // A live tail: the count is the transcript's and the tail's, not the tail's alone.
+    for (let i = 1; i <= 12; i++) {
+      await runTurn(unguarded("delta-v", "tail"), { threadId: "t", text: text(i) });
+    }
+    expect((await stored("delta-v", "t")).length).toBe(24);
+    expect(await count("delta-v", "t")).toBe(24);
+  });
+
   it("threads written before delta storage (the whole list in each checkpoint) load and continue", async () => {
     // The earlier layout: LangGraph's plain messages channel, full list in every checkpoint.
     const legacy = new StateGraph(MessagesAnnotation)

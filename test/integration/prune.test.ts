@@ -13,7 +13,13 @@ import { resolveMemoryConfig } from "../../src/memory/config.ts";
 import type { Db } from "../../src/store/db.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { createPostgresMemory } from "../../src/store/persistent-memory.ts";
-import { applyPrune, PRUNE_TABLES, planPrune, sumCounts } from "../../src/store/prune.ts";
+import {
+  applyPrune,
+  PRUNE_TABLES,
+  pendingTaskErasures,
+  planPrune,
+  sumCounts,
+} from "../../src/store/prune.ts";
 import { startTestBackend, type TestBackend } from "../helpers/backend.ts";
 
 let backend: TestBackend;
@@ -168,6 +174,14 @@ describe("memory prune (store)", () => {
     expect(progress).toEqual([1, 2]);
     expect(result.deleted).toEqual(["b1", "b2", "b4"]);
     expect(result.skipped).toEqual(["b3"]);
+    // The deleted conversations' A2A task records (in the Worker's Durable Objects) are
+    // queued for erasure by the same statement; the skipped one is not.
+    expect(result.erasuresQueued).toBe(3);
+    expect(await pendingTaskErasures(backend.pg, "batcher")).toBe(3);
+    const { rows: queued } = await backend.pg.query<{ thread_id: string }>(
+      "SELECT thread_id FROM llamon_task_erasures WHERE agent_id = 'batcher' ORDER BY thread_id",
+    );
+    expect(queued.map((r) => r.thread_id)).toEqual(["b1", "b2", "b4"]);
     const left = await planPrune(backend.pg, { agentId: "batcher" });
     expect(left.threads.map((t) => t.threadId)).toEqual(["b3"]);
     expect(sumCounts(left.threads[0]?.tables ?? plan.totals).rows).toBeGreaterThan(2);

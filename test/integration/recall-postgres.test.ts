@@ -11,7 +11,13 @@ import { OfflineChatModel } from "../../src/llm/offline.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import { resolveMemoryConfig } from "../../src/memory/config.ts";
 import { RECALL_HEADER } from "../../src/memory/prompt.ts";
-import { queryTerms, searchTerms, TERMS_VERSION } from "../../src/memory/recall/index.ts";
+import {
+  NEIGHBOURS,
+  queryTerms,
+  recallMessages,
+  searchTerms,
+  TERMS_VERSION,
+} from "../../src/memory/recall/index.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { applyPrune, planPrune } from "../../src/store/prune.ts";
 import { parseRecallRow } from "../../src/store/recall-prefetch.ts";
@@ -73,7 +79,7 @@ describe("conversation recall on Postgres (migration 0008)", () => {
       6,
     );
     const dog = read.candidates.find((c) => c.text === DOG);
-    expect(dog?.terms.length).toBe(searchTerms(DOG).length);
+    expect(dog?.scores?.own).toBeGreaterThan(0);
     backend.proxy.resetStats();
     const result = await runTurn(deps("rc-a"), { threadId: "t", text: QUESTION });
     expect(backend.proxy.stats.requests).toBeLessThanOrEqual(2);
@@ -147,5 +153,85 @@ describe("conversation recall on Postgres (migration 0008)", () => {
       "SELECT 1 FROM llamon_messages WHERE agent_id = 'rc-p' AND search @@ plainto_tsquery('simple', '초코')",
     );
     expect(rows).toEqual([]);
+  });
+
+  it("issue 14 the database ranks like BM25 + neighbour fusion over the whole transcript, and sends only the best items", async () => {
+    const texts = [
+      "제 강아지 이름은 초코예요",
+      "좋은 이름이네요! 초코는 몇 살이에요?",
+      "초코는 세 살이고 푸들이에요",
+      "My sister plays the cello in an orchestra",
+      "That sounds lovely. Does she play concerts?",
+      "tool output that is not indexed",
+      "오늘은 점심으로 김치찌개를 먹었어요",
+      "강아지랑 산책하러 한강에 갔어요",
+      "We went to Jeju island last spring with the dog",
+      "제주도 여행은 어땠어요?",
+      "my sister's cello teacher lives in Busan",
+      "강아지 간식은 뭐가 좋아요?",
+    ];
+    const rows = Array.from({ length: 60 }, (_, seq) => {
+      const text = texts[seq % texts.length] ?? "";
+      const indexed = seq % texts.length !== 5;
+      const kind = seq % 2 === 0 ? "HumanMessage" : "AIMessage";
+      return {
+        seq,
+        message: {
+          lc: 1,
+          type: "constructor",
+          id: ["langchain_core", "messages", kind],
+          kwargs: { content: `${text} (${seq})`, id: `x${seq}` },
+        },
+        terms: indexed ? searchTerms(`${text} (${seq})`).join(" ") : null,
+        version: indexed ? TERMS_VERSION : null,
+      };
+    });
+    await backend.pg.query(
+      `INSERT INTO llamon_messages (agent_id, thread_id, seq, message, search_terms, terms_version)
+       SELECT 'rc-rank', 't', x.seq, x.message, x.terms, x.version
+         FROM jsonb_to_recordset($1::jsonb) AS x(seq bigint, message jsonb, terms text, version smallint)`,
+      [JSON.stringify(rows)],
+    );
+    const reference = rows.flatMap((r) =>
+      r.terms === null ? [] : [{ id: `x${r.seq}`, seq: r.seq, terms: r.terms.split(" ") }],
+    );
+    for (const question of [
+      "우리 강아지 이름이 뭐였죠?",
+      "who plays the cello?",
+      "제주도 여행",
+      "초코 푸들",
+    ]) {
+      const { rows: answer } = await backend.pg.query<{ recall: unknown }>(SELECT_RECALL, [
+        "rc-rank",
+        "t",
+        queryTerms(question),
+        5,
+      ]);
+      const read = parseRecallRow(answer[0]?.recall);
+      // Postgres scores every candidate itself.
+      expect(read.candidates.every((c) => c.scores !== undefined)).toBe(true);
+      const fused = read.candidates
+        .map((c) => ({
+          id: c.id,
+          seq: c.seq,
+          score:
+            (c.scores?.own ?? 0) +
+            NEIGHBOURS.previous * (c.scores?.previous ?? 0) +
+            NEIGHBOURS.next * (c.scores?.next ?? 0),
+        }))
+        // Ties to the later message, as the in-memory ranker (equal texts score the same).
+        .sort((a, b) => b.score - a.score || b.seq - a.seq);
+      const expected = recallMessages(question, reference, 5);
+      expect(expected.length).toBeGreaterThan(0);
+      // The best 5 and their scores, as the in-memory ranker over every indexed message.
+      expect(fused.slice(0, expected.length).map((f) => f.id)).toEqual(expected.map((e) => e.id));
+      fused.slice(0, expected.length).forEach((f, i) => {
+        expect(f.score).toBeCloseTo(expected[i]?.score ?? Number.NaN, 9);
+      });
+      // At most the 5 items and the transcript's last message: not every match.
+      expect(read.candidates.length).toBeLessThanOrEqual(6);
+      expect(read.candidates.filter((c) => c.id !== "x59").length).toBeLessThanOrEqual(5);
+      expect(read.stats.docs).toBe(reference.length);
+    }
   });
 });

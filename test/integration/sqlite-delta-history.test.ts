@@ -51,6 +51,8 @@ function deps(agentId: string): TurnDeps {
     model: new OfflineChatModel(),
     log: createMemoryLogger(),
     checkpointer: new SqliteSaver({ sql, agentId }),
+    // The delta layout this walk serves (threads stored before the live tail, schema v3).
+    messagesStorage: "delta",
   };
 }
 

@@ -133,4 +133,22 @@ describe("a flow over A2A with the official client", () => {
     ]);
     expect(new Set(ends.map((e) => e.taskId)).size).toBe(1);
   });
+  it("an answer sent without the asking task's taskId continues the flow in a new task, and the task that asked is completed (it never waits forever)", async () => {
+    const c = await client();
+    const asked = (await c.sendMessage(sdkRequest("hello"))) as Task;
+    expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const { contextId } = asked;
+    const next = (await c.sendMessage(sdkRequest("Busan", contextId))) as Task;
+    expect(next.id).not.toBe(asked.id);
+    expect(next.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(sdkReply(next)).toBe("How many nights in Busan?");
+    const old = await c.getTask({ tenant: "", id: asked.id });
+    expect(old.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(sdkReply(old)).toBe(
+      `continued in task ${next.id}: the answer came without this task's taskId`,
+    );
+    const done = (await c.sendMessage(sdkRequest("3", contextId, next.id))) as Task;
+    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(sdkReply(done)).toBe("Booked 3 nights in Busan.");
+  });
 });

@@ -116,6 +116,7 @@ describe("ThreadDO backends (R1)", () => {
       expect(state.storage.sql.exec("SELECT v FROM llamon_schema").toArray()).toEqual([
         { v: 1 },
         { v: 2 },
+        { v: 3 },
       ]);
     });
   });

@@ -7,6 +7,11 @@
  * stored under the thread key of both (runtime/thread-keys.ts). `--principal P` limits the
  * prune to P's conversations; `--thread-id X` names P's contextId X (P default `anonymous`:
  * A2A_AUTH=none, and conversations stored before authentication existed).
+ *
+ * The conversations' A2A task records live in the Worker's Durable Objects: the delete queues
+ * their erasure in Postgres, and `--url` asks the Worker to erase them at once; without it the
+ * output says how many are pending (the Worker's cron erases them). `llamon memory drain`
+ * asks the Worker to erase whatever is queued.
  */
 import type { Command } from "commander";
 import { LlamonError } from "../../errors.ts";
@@ -17,14 +22,28 @@ import {
   principalProblem,
   threadKey,
 } from "../../runtime/thread-keys.ts";
+import type { Db } from "../../store/db.ts";
 import { createPgDb } from "../../store/db-pg.ts";
-import { applyPrune, DEFAULT_PRUNE_BATCH_SIZE, planPrune } from "../../store/prune.ts";
+import {
+  applyPrune,
+  DEFAULT_PRUNE_BATCH_SIZE,
+  pendingTaskErasures,
+  planPrune,
+} from "../../store/prune.ts";
 import { assertAgentId } from "../../store/thread-key.ts";
 import { dbSettings, nonEmpty, projectVars } from "../config.ts";
 import { parsePositiveInt } from "../options.ts";
 import { info } from "../output.ts";
 import { planJson, printPlan, printResult, resultJson } from "../prune-output.ts";
 import { withSpinner } from "../spinner.ts";
+import {
+  adminTokenOf,
+  drainJson,
+  drainViaWorker,
+  printDrain,
+  printPending,
+  workerUrl,
+} from "../task-erasures.ts";
 import { registerReindex } from "./memory-reindex.ts";
 
 interface PruneOptions {
@@ -38,6 +57,8 @@ interface PruneOptions {
   batchSize?: number;
   project: string;
   json?: boolean;
+  url?: string;
+  token?: string;
 }
 
 function parseDays(value: string): number {
@@ -93,6 +114,11 @@ export function registerMemory(program: Command): void {
       `threads per transaction when deleting (default ${DEFAULT_PRUNE_BATCH_SIZE})`,
       parsePositiveInt("--batch-size"),
     )
+    .option(
+      "--url <worker>",
+      "with --apply: the deployed Worker, asked to erase the pruned conversations' A2A task records now",
+    )
+    .option("--token <token>", "the Worker's admin token; default: LLAMON_ADMIN_TOKEN")
     .option("--project <dir>", "project folder to read AGENT_ID and the DSN from", ".")
     .option("--json", "print the plan / result as JSON")
     .addHelpText(
@@ -103,9 +129,13 @@ Examples:
   $ npx llamon memory prune --dsn postgresql://… --older-than-days 30 --apply
   $ npx llamon memory prune --dsn postgresql://… --thread-id user-session-abc --apply
   $ npx llamon memory prune --dsn postgresql://… --principal alice --thread-id chat-1 --apply
+  $ npx llamon memory prune --dsn postgresql://… --older-than-days 30 --apply --url https://my-agent.example.workers.dev
 
 Without --apply it only prints a table of the threads, rows and bytes that would be deleted.
 With --apply it deletes them in batches (one transaction each) and reports what it did.
+A2A task records (tasks/get) live in the Worker's Durable Objects: the delete queues them, and
+the Worker erases them on its cron trigger, or at once with --url (admin token: --token or
+LLAMON_ADMIN_TOKEN); the output says how many are still pending.
 Threads live in the Postgres backend; in_memory / sqlite threads live in Durable Objects.
 Safe behind PgBouncer in transaction mode; uses one connection
 (MEMORY_PG_STATEMENT_CACHE_SIZE=0, the default, prepares no named statements).`,
@@ -149,6 +179,11 @@ Safe behind PgBouncer in transaction mode; uses one connection
         );
       }
       const owner = principal ?? ANONYMOUS_PRINCIPAL;
+      // Checked before anything is deleted: a bad --url must not leave a half-done prune.
+      const worker =
+        opts.url === undefined
+          ? undefined
+          : { url: workerUrl(opts.url), token: adminTokenOf(opts.token, vars) };
       const settings = dbSettings(opts.dsn, vars);
       const db = createPgDb({
         connectionString: settings.dsn,
@@ -183,10 +218,77 @@ Safe behind PgBouncer in transaction mode; uses one connection
             }),
           (r) => `deleted ${r.deleted.length} thread(s) in ${r.batches} batch(es)`,
         );
-        if (opts.json) info(JSON.stringify(resultJson(plan, result, settings.dsn), null, 2));
-        else printResult(result);
+        if (!opts.json) printResult(result);
+        const erasures = await eraseTaskRecords(db, agentId, worker, opts.json === true);
+        if (opts.json) {
+          info(
+            JSON.stringify(
+              { ...resultJson(plan, result, settings.dsn), task_erasures: erasures },
+              null,
+              2,
+            ),
+          );
+        }
       } finally {
         await db.close();
       }
     });
+  registerDrain(memory);
+}
+
+/**
+ * After a prune: ask the Worker to erase the queued task records (`worker`), or say how many
+ * are pending. A failed request exits non-zero and says the records stay queued.
+ */
+async function eraseTaskRecords(
+  db: Db,
+  agentId: string,
+  worker: { url: string; token: string } | undefined,
+  json: boolean,
+) {
+  if (worker !== undefined) {
+    try {
+      const drain = await drainViaWorker(worker.url, worker.token, agentId);
+      if (!json) printDrain(drain);
+      return drainJson(drain);
+    } catch (error) {
+      if (!json) printPending(await pendingTaskErasures(db, agentId), agentId);
+      throw error;
+    }
+  }
+  const pending = await pendingTaskErasures(db, agentId);
+  if (!json) printPending(pending, agentId);
+  return { conversations: 0, tasks_erased: 0, pending };
+}
+
+/** `llamon memory drain`: ask the Worker to erase the task records every prune queued. */
+export function registerDrain(memory: Command): void {
+  memory
+    .command("drain")
+    .description(
+      "ask the deployed Worker to erase the A2A task records of conversations prune deleted",
+    )
+    .requiredOption("--url <worker>", "the Worker (e.g. https://my-agent.example.workers.dev)")
+    .option("--token <token>", "the Worker's admin token; default: LLAMON_ADMIN_TOKEN")
+    .option("--agent-id <id>", "expected agent; default: AGENT_ID of the project")
+    .option("--project <dir>", "project folder to read AGENT_ID and the token from", ".")
+    .option("--json", "print the result as JSON")
+    .action(
+      async (opts: {
+        url: string;
+        token?: string;
+        agentId?: string;
+        project: string;
+        json?: boolean;
+      }) => {
+        const vars = await projectVars(opts.project);
+        const url = workerUrl(opts.url);
+        const token = adminTokenOf(opts.token, vars);
+        const expected =
+          nonEmpty(opts.agentId) ?? nonEmpty(process.env.AGENT_ID) ?? nonEmpty(vars.AGENT_ID);
+        const drain = await drainViaWorker(url, token, expected);
+        if (opts.json) info(JSON.stringify({ agent_id: drain.agentId, ...drainJson(drain) }));
+        else printDrain(drain);
+      },
+    );
 }

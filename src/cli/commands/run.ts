@@ -50,6 +50,11 @@ neither sets A2A_AUTH the local Worker runs with none (no credentials needed).`,
         "postgres"
       ).replace("-", "_");
       const vars: Record<string, string> = a2aAuthVars(project.vars);
+      // The admin token from the environment wins over .dev.vars, as the A2A_* settings do.
+      const adminToken = process.env.LLAMON_ADMIN_TOKEN;
+      if (adminToken !== undefined && adminToken.trim() !== "") {
+        vars.LLAMON_ADMIN_TOKEN = adminToken.trim();
+      }
       let db: LocalDatabase | undefined;
       // Whatever stops llamon (Ctrl-C, wrangler exiting, an unexpected error in the proxy or
       // the embedded Postgres), wrangler and the workerd it started stop with it.

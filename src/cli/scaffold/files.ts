@@ -150,6 +150,15 @@ export function wranglerToml(spec: ProjectSpec): string {
     "# max_retries = 3",
     `# dead_letter_queue = "${spec.name}-summaries-dlq"`,
     "",
+    ...(spec.backend === "postgres"
+      ? [
+          "# Erases the A2A task records of conversations `npx llamon memory prune` deleted",
+          "# (they live in the Durable Objects, out of the CLI's reach).",
+          "[triggers]",
+          'crons = ["*/15 * * * *"]',
+          "",
+        ]
+      : []),
     "# To limit calls per caller (429 with Retry-After), add a rate-limiting binding:",
     "# [[ratelimits]]",
     '# name = "A2A_RATE_LIMITER"',

@@ -4,6 +4,9 @@
  * - Sentences end at . ! ? (not after "St." / "Dr." …) and newlines; a sentence is cut
  *   again at commas/semicolons and at conjunctions that start a new clause (", what about
  *   you?", " but I live in …", Korean 는데/지만/니까/어서 endings).
+ * - Discourse markers that open a clause are dropped ("아 참 나 수진이야", "oh and I live
+ *   in …", "근데 요즘은 …"): the rules anchor on the clause start, and a marker there
+ *   says nothing. A word set, not an expression: nothing to compile in a fresh isolate.
  * - Questions state nothing: a clause ending in "?" or starting like a question ("Where do
  *   I live", "Do you know my name") or with a Korean interrogative (제가 어디 살죠, 뭐예요).
  * - Hypotheticals and wishes state nothing: if / would / wish / imagine / suppose; Korean
@@ -61,12 +64,73 @@ export function splitClauses(text: string): Clause[] {
   for (const sentence of sentences) {
     const parts = splitSentence(sentence.text);
     parts.forEach((part, index) => {
-      const trimmed = SPLIT_CLAUSES_RE5.replace(part.trim(), "");
+      const trimmed = withoutMarkers(SPLIT_CLAUSES_RE5.replace(part.trim(), ""));
       if (trimmed === "") return;
       clauses.push({ text: trimmed, asked: sentence.asked && index === parts.length - 1 });
     });
   }
   return clauses;
+}
+
+/**
+ * Whole words that open a clause without saying anything (interjections, discourse
+ * connectives). Korean adverbs that carry meaning (요즘, 이제, 원래) are not here: the
+ * rules read them.
+ */
+const MARKERS: ReadonlySet<string> = new Set([
+  ..."아 아참 참 음 어 오 와 앗 헐 그리고 근데 그런데 아무튼 암튼 그래서 그럼 아니 아니다 사실 참고로 맞다 글쎄".split(
+    " ",
+  ),
+  ..."oh ah um uh er well anyway anyways btw also ok okay so and but yeah hey hi hmm".split(" "),
+]);
+
+/** Trailing punctuation a marker may carry ("아,", "oh!", "음…"). */
+const MARKER_PUNCTUATION = ",.!~…";
+
+/** Index of the first space, tab or newline, or -1 (a loop: no expression to compile). */
+function firstSpace(text: string): number {
+  for (let i = 0; i < text.length; i++) if (" \t\n\r".includes(text[i] as string)) return i;
+  return -1;
+}
+
+/** The clause without its leading discourse markers (at most four; never all of it). */
+export function withoutMarkers(text: string): string {
+  let rest = text;
+  for (let i = 0; i < 4; i++) {
+    const space = firstSpace(rest);
+    if (space <= 0) break;
+    let word = rest.slice(0, space).toLowerCase();
+    while (word !== "" && MARKER_PUNCTUATION.includes(word[word.length - 1] as string)) {
+      word = word.slice(0, -1);
+    }
+    if (!MARKERS.has(word)) break;
+    const next = rest.slice(space).trimStart();
+    if (next === "") break;
+    rest = next;
+  }
+  // Laughter or crying after the statement ("민지라고 해 ㅎㅎ", "I'm Sam lol") says nothing either.
+  for (let i = 0; i < 2; i++) {
+    const space = lastSpace(rest);
+    if (space <= 0 || !isLaughter(rest.slice(space + 1).toLowerCase())) break;
+    rest = rest.slice(0, space).trimEnd();
+  }
+  return rest;
+}
+
+/** Index of the last space, tab or newline, or -1. */
+function lastSpace(text: string): number {
+  for (let i = text.length - 1; i >= 0; i--) if (" \t\n\r".includes(text[i] as string)) return i;
+  return -1;
+}
+
+const LAUGHTER: ReadonlySet<string> = new Set(["lol", "lmao", "haha", "hahaha", "hehe", "xd"]);
+
+/** A token of only ㅋ ㅎ ㅠ ㅜ (and ~ ! .), or lol / haha. */
+function isLaughter(word: string): boolean {
+  if (LAUGHTER.has(word)) return true;
+  if (word === "") return false;
+  for (const c of word) if (!"ㅋㅎㅠㅜ~!.^".includes(c)) return false;
+  return true;
 }
 
 const KO_CONNECTIVE_SPLIT = pattern(

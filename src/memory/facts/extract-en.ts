@@ -7,7 +7,7 @@
 import { hasLetter } from "../letters.ts";
 import type { Candidate, Retraction } from "./build.ts";
 import { EN_GATES, type GateName, HEALTH_GATES, open } from "./gates.ts";
-import { languagesEn } from "./languages.ts";
+import { languageCode, languagesEn } from "./languages.ts";
 import {
   CONDITIONS_EN,
   DIET_EN,
@@ -32,9 +32,9 @@ const PLACE_STOP = pattern(
 
 /** Words that end a liked/disliked thing; "and"/"or" split lists instead. */
 const THING_STOP = pattern(
-  String.raw`\s+(?:but|because|so|though|although|since|when|which|who|if|too|lol|haha|btw|actually|anymore|any more|a lot|so much|very much|more than|than|these days|lately|nowadays|right now|honestly|though|either|as well)\b|\s+-\s+|[,;!?()"]|\.(?=\s|$)`,
+  String.raw`\s+(?:but|because|so|though|although|since|when|which|who|if|too|lol|haha|btw|actually|anymore|any more|a lot|so much|very much|more than|than|these days|lately|nowadays|right now|now|honestly|though|either|as well)\b|\s+-\s+|[,;!?()"]|\.(?=\s|$)`,
   "i",
-  '!|"|(|)|,|-|.|;|?|a lot|actually|any more|anymore|as well|because|btw|but|either|haha|honestly|if|lately|lol|nowadays|right now|since|so|than|these days|though|too|very much|when|which|who',
+  '!|"|(|)|,|-|.|;|?|a lot|actually|any more|anymore|as well|because|btw|but|either|haha|honestly|if|lately|lol|now|nowadays|right now|since|so|than|these days|though|too|very much|when|which|who',
 );
 
 const LEADING = pattern(String.raw`^(?:the|a|an|some|my|our|any)\s+`, "i", "a|my|our|some|the");
@@ -105,7 +105,7 @@ function relationOf(word: string): string | undefined {
 
 const I_AM = "(?:i'm|i am|im)";
 const ADVERBS =
-  "(?:really\\s+|absolutely\\s+|just\\s+|also\\s+|totally\\s+|kinda\\s+|kind of\\s+|do\\s+|still\\s+|genuinely\\s+|honestly\\s+|truly\\s+|definitely\\s+|actually\\s+|so\\s+|super\\s+|very\\s+|now\\s+|currently\\s+)*";
+  "(?:really\\s+|absolutely\\s+|just\\s+|also\\s+|totally\\s+|kinda\\s+|kind of\\s+|do\\s+|still\\s+|genuinely\\s+|honestly\\s+|truly\\s+|definitely\\s+|actually\\s+|so\\s+|super\\s+|very\\s+|now\\s+|currently\\s+|more\\s+|mostly\\s+|mainly\\s+|way\\s+)*";
 
 const NOT_A_NAME = pattern(
   String.raw`^(?:not|none|nothing|secret|private|irrelevant|unimportant|unknown|a|an|the|what|whatever|too|so|hard|long|weird|complicated)\b`,
@@ -114,7 +114,7 @@ const NOT_A_NAME = pattern(
 );
 
 const NAME_RE1 = pattern(
-  String.raw`(?:\bmy name(?:'s|\s+is)|^(?:(?:hi|hey|hello)(?:\s+there)?[,!.]?\s+)?name's)\s+`,
+  String.raw`(?:\bmy name(?:'s|\s+is)|^(?:(?:hi|hey|hello)(?:\s+there)?[,!.]?\s+)?(?:the\s+)?name's)\s+`,
   "gi",
   "my name|name's",
 );
@@ -221,6 +221,15 @@ const RESIDENCE_PATTERNS: readonly [Pattern, "plain" | "hometown"][] = [
       String.raw`\b(?:i'm|i am|im|we're|we are)\s+(?:currently\s+|now\s+)?(?:based|located|living)\s+in\s+`,
       "gi",
       "based|living|located&i am|i'm|im|we are|we're&in",
+    ),
+    "plain",
+  ],
+  [
+    // "For now I'm stuck in Ohio", "we're settled in Leeds": a named place only.
+    pattern(
+      String.raw`\b(?:[Ii]'m|[Ii] am|[Ii]m|[Ww]e're|[Ww]e are)\s+(?:(?:currently|now|still|kind of|kinda|pretty much)\s+)?(?:stuck|settled)\s+in\s+(?=[A-Z])`,
+      "g",
+      "settled|stuck&in",
     ),
     "plain",
   ],
@@ -506,14 +515,14 @@ function job(text: string): Found {
 }
 
 const FAMILY_RE1 = pattern(
-  `(?:^|[\\s,;])my\\s+(?:(?:older|younger|little|big|baby|twin|eldest|oldest|youngest|step|new|\\d+-year-old)\\s+)?(${REL_WORDS_EN})s?(?=(?:'s|\\s+(?:[A-Z][a-z]+\\s+)?(?:is|are|was born|just|named|called|and\\s+i\\b|and\\s+me\\b|will|got|can|cannot|[a-z]+s)\\b|,\\s+[A-Z][a-z]+,))`,
+  `(?:^|[\\s,;])(?:my|our)\\s+(?:(?:older|younger|little|big|baby|twin|eldest|oldest|youngest|step|new|\\d+-year-old)\\s+)?(${REL_WORDS_EN})s?(?=(?:'s|\\s+(?:[A-Z][a-z]+\\s+)?(?:is|are|was born|just|named|called|and\\s+i\\b|and\\s+me\\b|will|got|can|cannot|[a-z]+s|[a-z]+ed)\\b|,\\s+[A-Z][a-z]+,))`,
   "gi",
-  `${REL_NEED_EN}&my`,
+  `${REL_NEED_EN}&my|our`,
 );
 const FAMILY_RE2 = pattern(
-  `\\b(?:i|we)\\s+(?:also\\s+|now\\s+)?(?:have|'ve got|have got|got|adopted|own|just adopted)\\s+(?:a|an|one|two|three|four|five|\\d+)\\s+((?:[\\w-]+\\s+){0,3}?(?:${REL_WORDS_EN})s?)\\b`,
+  `\\b(?:i|we)\\s+(?:also\\s+|now\\s+)?(?:have|'ve got|have got|got|adopted|own|just adopted|have had|'ve had)\\s+(?:a|an|one|two|three|four|five|\\d+|our|my)\\s+((?:[\\w-]+\\s+){0,3}?(?:${REL_WORDS_EN})s?)\\b`,
   "gi",
-  `${REL_NEED_EN}&adopted|got|have|own`,
+  `${REL_NEED_EN}&'ve had|adopted|got|have|own`,
 );
 const FAMILY_RE3 = pattern(
   `^\\s*(?:,\\s*and|,|and)\\s+(?:a|an|one|two|three|four|\\d+)\\s+((?:[\\w-]+\\s+){0,2}?(?:${REL_WORDS_EN})s?)\\b`,
@@ -633,6 +642,33 @@ const LIKES_RE7 = pattern(
 );
 
 const LIKES_RE8 = pattern(String.raw`\s+now\b.*$`, "i", "now");
+/**
+ * "I'm learning guitar", "I've been learning to paint": what the speaker is learning is a
+ * hobby (a language is its own fact, languages.ts). "I only drink tea", "we mostly eat
+ * fish": having only one thing is a taste.
+ */
+const LIKES_RE9 = pattern(
+  String.raw`\b(?:i'm|i am|im|i've been|i have been)\s+(?:(?:also|still|currently|now|slowly)\s+)?(?:learning|taking up|practicing|practising)\s+(?:to\s+play\s+|how\s+to\s+|to\s+)?`,
+  "gi",
+  "learning|practicing|practising|taking up",
+);
+/** "I'm more of a coffee person", "I'm a morning person": the X of "an X person" is a taste. */
+const LIKES_RE11 = pattern(
+  String.raw`\b(?:i'm|i am|im)\s+(?:(?:more|much more|definitely|totally|really|kind of|kinda)\s+)?(?:of\s+)?an?\s+([a-z]+(?:\s+[a-z]+)?)\s+person\b`,
+  "i",
+  "person&i am|i'm|im",
+);
+/** "I play the violin", "I play tennis on Sundays": what the speaker plays is a hobby. */
+const LIKES_RE12 = pattern(
+  String.raw`\b(?:i|we)\s+(?:also\s+|still\s+|usually\s+|often\s+|sometimes\s+)?play\s+(?:the\s+)?(?!with\b|for\b|at\b|in\b|on\b|around\b|it\b|along\b)`,
+  "gi",
+  "play",
+);
+const LIKES_RE10 = pattern(
+  String.raw`\b(?:i|we)\s+(?:now\s+)?(?:only|mostly|usually|just)\s+(?:drink|eat)\s+`,
+  "gi",
+  "drink|eat&just|mostly|only|usually",
+);
 
 function likes(text: string): Found {
   const out: Found = [];
@@ -659,6 +695,25 @@ function likes(text: string): Found {
   const mine = LIKES_RE7.exec(text);
   if (mine !== null && usable(LEADING.replace(mine[1] ?? "", ""))) {
     out.push({ category: "preference", value: LEADING.replace(mine[1] ?? "", ""), lang: "en" });
+  }
+  for (const { rest } of after(text, LIKES_RE9)) {
+    // "learning guitar for a year": the thing ends where a place or time begins.
+    const value = cut(rest, PLACE_STOP, 4);
+    if (!usable(value) || CUT_RE1.split(value).some((word) => languageCode(word) !== undefined)) {
+      continue;
+    }
+    out.push({ category: "preference", value, lang: "en", form: "hobby" });
+  }
+  const person = LIKES_RE11.exec(text);
+  if (person !== null && usable(person[1] ?? "") && (person[1] ?? "").toLowerCase() !== "people") {
+    out.push({ category: "preference", value: person[1] ?? "", lang: "en" });
+  }
+  for (const { rest } of after(text, LIKES_RE12)) {
+    const value = cut(rest, PLACE_STOP, 3);
+    if (usable(value)) out.push({ category: "preference", value, lang: "en", form: "hobby" });
+  }
+  for (const { rest } of after(text, LIKES_RE10)) {
+    for (const item of items(rest)) out.push({ category: "preference", value: item, lang: "en" });
   }
   for (const { rest } of after(text, LIKES_RE4)) {
     for (const item of items(rest)) {

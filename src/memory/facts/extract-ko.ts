@@ -19,7 +19,7 @@ import {
   subjectOfKo,
   tokensOf,
 } from "./korean.ts";
-import { languagesKo } from "./languages.ts";
+import { languageCode, languagesKo } from "./languages.ts";
 import {
   CONDITIONS_KO,
   DIET_KO,
@@ -232,6 +232,7 @@ const RESIDENCE_RE2 = rx(
   `${T}(\\S+)\\s+${ADVS}(?:이사\\s*(?:를\\s*)?(?:했|왔|갔|와서|온\\s*지|온지|함|했습)|(?:올라|내려|넘어|이사)\\s*(?:왔|갔|와서|온\\s*지))`,
   "내려|넘어|올라|이사",
 );
+const COMITATIVE = ["랑", "하고", "와", "과"];
 const RESIDENCE_RE3 = pattern(`${T}(\\S+)\\s*출신(?=$|\\s|이|입|인)`, "", "출신");
 const RESIDENCE_RE4 = pattern(
   `${T}(\\S+)에서\\s*(?:태어났|자랐|나고\\s*자랐)`,
@@ -268,12 +269,15 @@ function residence(text: string, subject: Subject): Found {
   const out: Found = [];
   for (const m of RESIDENCE_RE1.all(text)) {
     const token = m[1] ?? "";
+    // "고양이 두 마리랑 같이 살아요", "남편이랑 살아요": whom the speaker lives with, not where.
+    if (COMITATIVE.some((particle) => token.endsWith(particle))) continue;
     const head = headBefore(text, m.index ?? 0, token, ["에서", "에"], 2);
     if (head === undefined) continue;
     if (head.particle === "" && !isPlaceKo(stripParticle(token))) continue;
     out.push({ category: "residence", value: head.value, lang: "ko" });
   }
   for (const m of RESIDENCE_RE2.all(text)) {
+    if (WORKPLACE_RE11.test(text)) break;
     const token = m[1] ?? "";
     const head = headBefore(text, m.index ?? 0, token, ["으로", "로"], 2);
     if (head === undefined || head.particle === "") continue;
@@ -373,6 +377,12 @@ const WORKPLACE_RE7 = pattern(
   "",
   "있고|있는데|있습니다|있어|있음&에",
 );
+/** "회사가 판교로 이전했어요", "우리 회사 판교로 옮겼어요": the workplace moved, not the speaker. */
+const WORKPLACE_RE11 = pattern(
+  `(?:회사|직장|사무실)(?:가|는|도|이|은)?\\s+(\\S+?)(?:으로|로)\\s+${ADVS}(?:이전|이사|옮기|옮겼|옮겨)`,
+  "",
+  "사무실|직장|회사&옮겨|옮겼|옮기|이사|이전",
+);
 const WORKPLACE_RE8 = pattern("^(?:문|창문|마음|파티)$", "", "마음|문|파티");
 const WORKPLACE_RE9 = pattern(String.raw`재택\s*(?:근무|으로\s*일)`, "", "재택&근무|으로");
 const WORKPLACE_RE10 = pattern(String.raw`재택\s*근무\s*(?:안|못)`, "", "재택&근무&못|안");
@@ -434,6 +444,16 @@ function workplace(text: string, subject: Subject): Found {
     const head = headBefore(text, m.index ?? 0, m[1] ?? "", ["을", "를"], 2);
     if (head === undefined || WORKPLACE_RE8.test(head.value)) continue;
     out.push({ category: "workplace", value: head.value, lang: "ko" });
+  }
+  const moved = WORKPLACE_RE11.exec(text);
+  if (moved !== null && isContentWord(moved[1] ?? "")) {
+    out.push({
+      category: "workplace",
+      value: moved[1] ?? "",
+      lang: "ko",
+      key: "location",
+      form: "location",
+    });
   }
   if (WORKPLACE_RE9.test(text) && !WORKPLACE_RE10.test(text)) {
     out.push({ category: "workplace", value: "재택", lang: "ko", form: "remote" });
@@ -596,7 +616,7 @@ const FAMILY_RE4 = rx(
   "기르고|기릅|길러|키우고|키우는|키움|키웁|키워",
 );
 const FAMILY_RE5 = rx(
-  `${T}(${REL_WORDS})(?:이랑|랑|하고|와|과)\\s+(?:같이\\s+|함께\\s+)?(?:살아|살고|삽니다|지내|사는\\s*중)`,
+  `${T}(${REL_WORDS})(?:\\s+(?:(?:한|두|세|네|다섯)\\s*|\\d+\\s*)(?:명|마리))?(?:이랑|랑|하고|와|과)\\s+(?:같이\\s+|함께\\s+)?(?:살아|살고|삽니다|지내|사는\\s*중)`,
   "사는|살고|살아|삽니다|지내&과|랑|와|하고",
 );
 
@@ -644,7 +664,7 @@ function family(text: string, subject: Subject): Found {
 const LIKE_VERB =
   "(?:좋아해|좋아합|좋아하고|좋아함|좋아하는\\s*편|좋아하거든|좋아하죠|좋아하는데|좋아하구요|좋아하긴|좋아라\\s*해|사랑해|사랑합|애정해|즐겨\\s*(?:먹|보|들|마시|해|하|읽|입|찾)|빠져\\s*있|빠졌)";
 const DISLIKE_VERB =
-  "(?:싫어해|싫어합|싫어하고|싫어함|싫어하는\\s*편|싫어하거든|싫어요|싫어(?=$|\\s|[.!~])|싫습니다|싫음|질색|극혐|별로(?:예요|에요|야|임|더라|거든요|인\\s*편)|안\\s*좋아해|안\\s*좋아합|안\\s*좋아하|좋아하지\\s*않|못\\s*참|딱\\s*질색|혐오해|안\\s*맞아|입에\\s*안\\s*맞)";
+  "(?:싫어해|싫어합|싫어하고|싫어함|싫어하는\\s*편|싫어하거든|싫어요|싫어(?=$|\\s|[.!~])|싫습니다|싫음|질색|극혐|별로(?:예요|에요|야|임|더라|거든요|인\\s*편)|안\\s*좋아해|안\\s*좋아합|안\\s*좋아하|좋아하지\\s*않|못\\s*참|딱\\s*질색|혐오해|안\\s*맞아|입에\\s*안\\s*맞|질려서|질렸|질려(?=$|\\s|[.!~])|질리더라|질립니다)";
 
 const OBJECT = ["을", "를", "은", "는", "도", "이", "가"];
 
@@ -662,7 +682,7 @@ const LIKES_RE3 = rx(
 );
 const LIKES_RE4 = rx(
   `${T}(\\S+)\\s+${ADVS}${DISLIKE_VERB}`,
-  "극혐|맞아|못|별로|싫습니다|싫어|싫음|입에|좋아하|좋아합|좋아해|질색|혐오해",
+  "극혐|맞아|못|별로|싫습니다|싫어|싫음|입에|좋아하|좋아합|좋아해|질려|질렸|질리더라|질립니다|질색|혐오해",
 );
 
 const LIKES_RE5 = pattern(
@@ -673,6 +693,44 @@ const LIKES_RE5 = pattern(
 const LIKES_RE6 = pattern(String.raw`최애(?:\s*(\S+?))?(?:는|은)\s+(.+)$`, "", "최애&는|은");
 const LIKES_RE7 = pattern(String.raw`취미(?:는|가)\s+(.+)$`, "", "취미가|취미는");
 const LIKES_RE8 = pattern("^(?:안|못)$", "", "못|안");
+/**
+ * "딸기가 더 좋아요", "등산보다 수영이 좋아요": with the speaker dropped, "X이/가 좋아요" is
+ * often about the weather or a plan ("날씨가 좋아요"), but a comparison (더, 제일, 가장, 젤,
+ * or "Y보다" before X) states a taste. The comparison is checked on the tokens, not here.
+ */
+const LIKES_RE9 = rx(
+  `${T}(\\S+)\\s+((?:${ADV}\\s+)*)(?:좋아요|좋아(?=$|\\s|[.!~])|좋습니다|좋더라)`,
+  "좋더라|좋습니다|좋아",
+);
+const COMPARATIVE_KO: ReadonlySet<string> = new Set(["더", "제일", "가장", "젤"]);
+/**
+ * "기타 배우고 있어요", "요즘 수영 배워요": what the speaker is learning is a hobby (a
+ * language is its own fact, languages.ts). "차만 마셔요", "채소만 먹어요": only ever having
+ * one thing is a taste.
+ */
+const LIKES_RE10 = rx(
+  `${T}(\\S+)\\s+${ADVS}(?:배우고\\s*있|배우는\\s*중|배워요|배웁니다|배우고요|배우거든)`,
+  "배우|배워|배웁",
+);
+const LIKES_RE11 = rx(
+  `${T}(\\S+?)만\\s+${ADVS}(?:마셔요|마셔(?=$|\\s|[.!~])|마십니다|마시고|마시거든|먹어요|먹어(?=$|\\s|[.!~])|먹습니다|먹고|먹거든)`,
+  "만&마셔|마시거든|마시고|마십니다|먹거든|먹고|먹습니다|먹어",
+);
+
+/**
+ * "여름은 너무 더워서 싫어요", "고양이는 귀여워서 좋아해요": a reason (…서) sits between the
+ * thing and the verb; the thing is the clause's opening topic (X은/는).
+ */
+function reasonTopic(
+  text: string,
+  token: string | undefined,
+): { value: string; particle: string } | undefined {
+  if (token === undefined || !token.endsWith("서")) return undefined;
+  const first = tokensOf(text)[0] ?? "";
+  const [stem, particle] = splitParticle(first, ["은", "는"]);
+  if (particle === "" || !isContentWord(stem) || first === token) return undefined;
+  return { value: stem, particle };
+}
 
 function likes(text: string, subject: Subject): Found {
   if (subject.kind !== "self") return [];
@@ -719,7 +777,7 @@ function likes(text: string, subject: Subject): Found {
     }
   }
   for (const m of LIKES_RE1.all(text)) {
-    const head = headBefore(text, m.index ?? 0, m[1] ?? "", OBJECT, 2);
+    const head = headBefore(text, m.index ?? 0, m[1] ?? "", OBJECT, 2) ?? reasonTopic(text, m[1]);
     if (head === undefined || LIKES_RE8.test(head.value)) continue;
     for (const item of listBefore(text, m.index ?? 0, head.value)) {
       out.push({ category: "preference", value: item, lang: "ko" });
@@ -730,12 +788,31 @@ function likes(text: string, subject: Subject): Found {
     if (head === undefined || head.particle === "") continue;
     out.push({ category: "preference", value: head.value, lang: "ko" });
   }
+  for (const m of LIKES_RE9.all(text)) {
+    const before = tokensOf(text.slice(0, m.index ?? 0));
+    const compared =
+      tokensOf(m[2] ?? "").some((word) => COMPARATIVE_KO.has(word)) ||
+      (before.at(-1)?.endsWith("보다") ?? false);
+    if (!compared) continue;
+    const head = headBefore(text, m.index ?? 0, m[1] ?? "", ["이", "가"], 1);
+    if (head === undefined || head.particle === "" || LIKES_RE8.test(head.value)) continue;
+    out.push({ category: "preference", value: head.value, lang: "ko" });
+  }
+  for (const m of LIKES_RE10.all(text)) {
+    const head = headBefore(text, m.index ?? 0, m[1] ?? "", ["을", "를"], 1);
+    if (head === undefined || languageCode(head.value) !== undefined) continue;
+    out.push({ category: "preference", value: head.value, lang: "ko", form: "hobby" });
+  }
+  for (const m of LIKES_RE11.all(text)) {
+    const value = m[1] ?? "";
+    if (isContentWord(value)) out.push({ category: "preference", value, lang: "ko" });
+  }
   for (const m of LIKES_RE3.all(text)) {
     const value = stripParticle(m[1] ?? "");
     if (isContentWord(value)) out.push({ category: "preference", value, lang: "ko" });
   }
   for (const m of LIKES_RE4.all(text)) {
-    const head = headBefore(text, m.index ?? 0, m[1] ?? "", OBJECT, 2);
+    const head = headBefore(text, m.index ?? 0, m[1] ?? "", OBJECT, 2) ?? reasonTopic(text, m[1]);
     if (head === undefined) continue;
     for (const item of listBefore(text, m.index ?? 0, head.value)) {
       out.push({ category: "dislike", value: item, lang: "ko" });
@@ -834,16 +911,41 @@ const PLANS_RE3 = pattern("^(?:이사|집|회사|학교|병원)$", "", "병원|�
 const PLANS_RE4 = pattern("^[가-힣A-Za-z0-9]+$");
 const PLANS_RE5 = pattern("이사|여행|출장", "", "여행|이사|출장");
 
+const HABITUAL: ReadonlySet<string> = new Set([
+  "매주",
+  "매일",
+  "매번",
+  "맨날",
+  "자주",
+  "항상",
+  "늘",
+  "매달",
+]);
+
 function plans(text: string, subject: Subject): Found {
   if (subject.kind !== "self") return [];
   const out: Found = [];
   const future = hasTime(text) || EXPLICIT_FUTURE.test(text);
   if (!future) return [];
+  // "주말마다 클라이밍 하러 가요": a habit, not a plan; what the speaker goes to do is a hobby.
+  const habitual = tokensOf(text).some((token) => token.endsWith("마다") || HABITUAL.has(token));
   for (const m of PLANS_RE1.all(text)) {
     const token = m[1] ?? "";
     if (isTimeWord(token)) continue;
     const head = headBefore(text, m.index ?? 0, token, ["에", "로", "으로", "을", "를"], 1);
     if (head === undefined || PLANS_RE3.test(head.value)) continue;
+    if (habitual) {
+      // "볼링 치러", "서핑 하러": the purpose verb (…러) goes, the activity stays.
+      const words = tokensOf(head.value);
+      const activity =
+        words.length > 1 && (words.at(-1) ?? "").endsWith("러")
+          ? words.slice(0, -1).join(" ")
+          : head.value;
+      if (isContentWord(activity)) {
+        out.push({ category: "preference", value: activity, lang: "ko", form: "hobby" });
+      }
+      continue;
+    }
     out.push({ category: "plan", value: head.value, lang: "ko", detail: text });
   }
   for (const m of PLANS_RE2.all(text)) {
@@ -882,6 +984,11 @@ const POSSESSIONS_RE2 = rx(
 );
 
 const POSSESSIONS_RE3 = pattern("있", "", "있");
+/** "아이폰 15로 바꿨어요", "전기차로 갈아탔어요": what the speaker switched to is theirs now. */
+const POSSESSIONS_RE4 = rx(
+  `${T}(\\S+?(?:\\s+\\d+)?)(?:으로|로)\\s+${ADVS}(?:바꿨|바꿔서|갈아탔|교체했)`,
+  "갈아탔|교체했|바꿔서|바꿨",
+);
 
 function possessions(text: string, subject: Subject): Found {
   if (subject.kind !== "self") return [];
@@ -900,6 +1007,12 @@ function possessions(text: string, subject: Subject): Found {
     if (kind === undefined || kind === "home") continue;
     out.push({ category: "possession", value: head.value, lang: "ko", key: kind });
   }
+  for (const m of POSSESSIONS_RE4.all(text)) {
+    const value = m[1] ?? "";
+    const kind = possessionKind(value);
+    if (kind === undefined || kind === "home") continue;
+    out.push({ category: "possession", value, lang: "ko", key: kind });
+  }
   return out;
 }
 
@@ -915,9 +1028,9 @@ const OTHER_RE1 = pattern(
   "살|세&요|이고|이라서|이야|이에용|인데|임|입니다",
 );
 const OTHER_RE2 = pattern(
-  `${T}(\\S+)\\s*전공(?:이에요|입니다|이야|임|하고\\s*있|해요|이고)`,
+  `${T}(\\S+)\\s*전공(?:이에요|입니다|이야|임|하고\\s*있|해요|이고|했)`,
   "",
-  "전공&이고|이야|이에요|임|입니다|하고|해요",
+  "전공&이고|이야|이에요|임|입니다|하고|해요|했",
 );
 
 const OTHER_RE3 = pattern(String.raw`^\d{1,3}$`);

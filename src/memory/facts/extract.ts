@@ -23,8 +23,10 @@
  */
 import { type Candidate, type Retraction, toFact } from "./build.ts";
 import { type Clause, isHypothetical, isQuestion, splitClauses } from "./clauses.ts";
+import { filledClause, topicOf } from "./ellipsis.ts";
 import { extractEn, retractionsEn } from "./extract-en.ts";
 import { extractKo, retractionsKo } from "./extract-ko.ts";
+import { NOT_NAMES_EN } from "./lexicon.ts";
 import { pattern } from "./regex.ts";
 import { cleanText, type Fact, hasHangul, valueKey } from "./types.ts";
 
@@ -112,6 +114,29 @@ const SELF_SUBJECT = pattern(
  */
 const ABOUT_MEMBER: ReadonlySet<string> = new Set(["name", "job", "other"]);
 
+/** The speaker brings up their own name somewhere in the utterance, a question included. */
+const OWN_NAME = ["제 이름", "내 이름", "저의 이름", "나의 이름", "my name", "the name"];
+
+function mentionsOwnName(text: string): boolean {
+  const lower = text.toLowerCase();
+  return OWN_NAME.some((phrase) => lower.includes(phrase));
+}
+
+/** Copula endings a bare Korean name takes ("도윤이에요", "지수예요", "민준이야"). */
+const KO_COPULA_ENDS = ["이에요", "예요", "에요", "이야", "입니다", "이요", "야"];
+
+/**
+ * One word of at most 12 characters that can be a name: a Korean word with a copula
+ * ending, or a capitalised English word that is no common word ("Jules", not "Sorry").
+ */
+function isBareWord(text: string): boolean {
+  if (text.length > 12 || text.includes(" ")) return false;
+  if (hasHangul(text))
+    return KO_COPULA_ENDS.some((end) => text.endsWith(end) && text.length > end.length);
+  const first = text[0] ?? "";
+  return first !== first.toLowerCase() && !NOT_NAMES_EN.has(text.toLowerCase());
+}
+
 function factsOf(clauses: readonly Clause[], text: string, options?: ExtractOptions): Fact[] {
   if (clauses.length === 0) return [];
   const source = cleanText(text);
@@ -119,8 +144,20 @@ function factsOf(clauses: readonly Clause[], text: string, options?: ExtractOpti
     typeof options?.turn === "number" && Number.isFinite(options.turn) ? options.turn : undefined;
   const facts: Fact[] = [];
   let member = options?.afterMember === true;
+  let topic: string | undefined;
+  const named = mentionsOwnName(source);
   for (const clause of clauses) {
-    const candidates = candidatesOf(clause);
+    let candidates = candidatesOf(clause);
+    // "sushi is an exception, I love it": a clause that left its thing out (ellipsis.ts).
+    const filled =
+      candidates.length === 0 && topic !== undefined ? filledClause(clause.text, topic) : undefined;
+    if (filled !== undefined) candidates = candidatesOf({ ...clause, text: filled });
+    // "제 이름 말 안 했죠? 도윤이에요": a bare word after the speaker brought up their name.
+    if (candidates.length === 0 && named && isBareWord(clause.text)) {
+      const own = hasHangul(clause.text) ? `제 이름은 ${clause.text}` : `my name is ${clause.text}`;
+      candidates = candidatesOf({ ...clause, text: own }).filter((c) => c.category === "name");
+    }
+    topic = topicOf(clause.text);
     const subjectless = !SELF_SUBJECT.test(clause.text);
     const kept =
       member && subjectless

@@ -6,6 +6,8 @@
  * a fact's id is the language code whatever language it was said in: `other:language:ja`
  * for both "Japanese" and "일본어", and a Korean question finds an English fact. Each
  * language is its own fact (slot `language`), with form `learning` when the clause says so.
+ * A gerund a few words after the speaker counts too ("I grew up speaking Portuguese", "I
+ * started learning Korean"): the verb of the clause is then another one.
  */
 
 import { splitWords } from "../letters.ts";
@@ -43,9 +45,9 @@ export function languagesIn(text: string): Set<string> {
 }
 
 const EN_SPEAK = pattern(
-  String.raw`\b(?:i|we)\s+(?:also\s+|can\s+|do\s+|still\s+|mostly\s+|only\s+)*(?:speak|am fluent in|am learning|have been learning|have been studying|am studying|am taking|study|learn|know|am (?:a\s+)?native\s+(?:in|speaker of))\b|\bmy\s+(?:native|first|mother)\s+(?:language|tongue)\s+is\b|\b(?:i am|i'm)\s+bilingual\b`,
+  String.raw`\b(?:i|we)\s+(?:also\s+|can\s+|do\s+|still\s+|mostly\s+|only\s+)*(?:speak|am fluent in|am learning|have been learning|have been studying|am studying|am taking|study|learn|know|am (?:a\s+)?native\s+(?:in|speaker of)|picked up)\b|\b(?:i'm|i am)\s+a\s+native\s+(?=[a-z]+\s+speaker\b)|\b(?:i|we|i've|i'm)\s+(?:(?!(?:not|never|stopped|quit|don't|didn't)\s)[a-z']+\s+){0,3}?(?:speaking|learning|studying)\b|\bmy\s+(?:native|first|mother)\s+(?:language|tongue)\s+is\b|\b(?:i am|i'm)\s+bilingual\b`,
   "i",
-  "am fluent in|am taking|bilingual|know|language|learn|native|speak|study|tongue",
+  "am fluent in|am taking|bilingual|know|language|learn|native|picked up|speak|study|tongue",
 );
 const EN_LEARNING = pattern(
   String.raw`\b(?:learning|studying|study|learn|taking)\b`,
@@ -107,10 +109,15 @@ function languageCandidates(
     const code = languageCode(word);
     if (code === undefined || seen.has(code)) continue;
     seen.add(code);
+    // The display name, unless the user named it another way ("Mandarin" stays Mandarin).
+    const display = LANGUAGE_NAMES[code as (typeof LANGUAGE_CODES)[number]]?.[0] ?? word;
+    const said = LANGUAGE_CODE_RE1.replace(word, "");
     const name =
       lang === "en"
-        ? (LANGUAGE_NAMES[code as (typeof LANGUAGE_CODES)[number]]?.[0] ?? word)
-        : stripParticle(LANGUAGE_CODE_RE1.replace(word, ""));
+        ? display.toLowerCase() === said.toLowerCase()
+          ? display
+          : `${said.slice(0, 1).toUpperCase()}${said.slice(1)}`
+        : stripParticle(said);
     out.push({
       category: "other",
       value: name,

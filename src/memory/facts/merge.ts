@@ -4,7 +4,9 @@
  * - One fact per id; a later fact with the same id supersedes the earlier one ("이제
  *   부산에 살아" replaces "서울에 살아": both are id `residence`).
  * - Liking and disliking the same thing exclude each other: `dislike:coffee` removes
- *   `preference:coffee` and the other way round.
+ *   `preference:coffee` and the other way round, and so does a dislike of a wider or
+ *   narrower wording of it (`dislike:horror` removes `preference:horror movies`: the
+ *   values are {@link sameValue}).
  * - The list is kept in recency order (oldest first): a superseding or repeated fact moves
  *   to the end. At most `max` facts are kept (default {@link DEFAULT_MAX_FACTS}); the oldest
  *   are dropped.
@@ -50,7 +52,19 @@ export function mergeFacts(
   const byId = new Map<string, Fact>();
   const put = (fact: Fact): void => {
     const conflicting = opposite(fact);
-    if (conflicting !== undefined) byId.delete(conflicting);
+    if (conflicting !== undefined) {
+      byId.delete(conflicting);
+      const category = OPPOSITE[fact.category];
+      for (const [id, other] of byId) {
+        if (
+          other.category === category &&
+          !id.includes(":favorite:") &&
+          sameValue(other.value, fact.value)
+        ) {
+          byId.delete(id);
+        }
+      }
+    }
     byId.delete(fact.id);
     byId.set(fact.id, fact);
   };

@@ -16,9 +16,12 @@
 import { splitWords } from "../letters.ts";
 import { rankCandidates } from "../recall/bm25.ts";
 import { queryTerms, searchTerms } from "../recall/terms.ts";
+import { HEALTH_GATES, open } from "./gates.ts";
 import { languagesIn } from "./languages.ts";
 import {
   CHILD_RELATIONS,
+  CONDITIONS_KO,
+  DIET_KO,
   PET_RELATIONS,
   PLACE_ALIASES,
   RELATIONS_EN,
@@ -171,6 +174,12 @@ const INTENTS: readonly Intent[] = [
     ],
   },
   {
+    // A commute runs between home and work: both ends matter.
+    cats: { residence: 1, workplace: 1 },
+    ko: ["출퇴근", "통근", "출근길", "퇴근길"],
+    en: ["commute", "commuting"],
+  },
+  {
     cats: { job: 1, workplace: 0.6 },
     ko: [
       "직업",
@@ -205,7 +214,7 @@ const INTENTS: readonly Intent[] = [
   {
     cats: { name: 1 },
     ko: ["이름", "뭐라고불러", "날뭐라고", "나를뭐라고", "호칭", "내가누구", "나누구"],
-    en: ["name", "call me", "who am i", "what to call me"],
+    en: ["name", "call me", "who am i", "who i am", "what to call me"],
   },
   {
     cats: { family: 1 },
@@ -215,8 +224,8 @@ const INTENTS: readonly Intent[] = [
   },
   {
     cats: { family: 1, allergy: 0.6, preference: 0.5 },
-    ko: ["반려", "애완", "펫", "입양", "산책시키", "사료", "동물병원"],
-    en: ["pet", "pets", "adopt", "vet", "treats"],
+    ko: ["반려", "애완", "펫", "입양", "산책시키", "사료", "동물병원", "배변", "목줄"],
+    en: ["pet", "pets", "adopt", "vet", "treats", "crate", "leash", "litter", "kibble", "groomer"],
   },
   {
     cats: { health: 1, allergy: 0.8 },
@@ -390,6 +399,8 @@ const INTENTS: readonly Intent[] = [
       "pick",
       "choose",
       "into",
+      "should i try",
+      "worth trying",
     ],
   },
   {
@@ -801,6 +812,21 @@ function lexicalScores(facts: readonly Fact[], question: string): number[] {
   return out;
 }
 
+/**
+ * Words of a health condition or diet ("당뇨", "diabetes", "vegan"), whole enough not to
+ * hide inside other words: a family fact whose source names one ("엄마가 당뇨가 있으세요")
+ * matters to a food question as the user's own health does.
+ */
+const CONDITION_WORDS: readonly string[] = [
+  ...`${CONDITIONS_KO}|${DIET_KO}`.split("|").filter((word) => word.length >= 2),
+  ...[...HEALTH_GATES.conditions, ...HEALTH_GATES.diet].filter((word) => word.length >= 4),
+];
+
+/** A family member's health: {@link CONDITION_WORDS} in the fact's source. */
+function memberHealth(fact: Fact): boolean {
+  return fact.category === "family" && open(CONDITION_WORDS, fact.source.toLowerCase());
+}
+
 export function scoreFacts(facts: readonly Fact[], query: string): number[] {
   const text = typeof query === "string" ? query.slice(0, MAX_QUERY_CHARS) : "";
   const q = parseQuery(text);
@@ -811,12 +837,14 @@ export function scoreFacts(facts: readonly Fact[], query: string): number[] {
     ? languagesIn(text)
     : new Set<string>();
   return facts.map((fact, index) => {
+    const health = memberHealth(fact);
     // The strongest matching intent, plus a little for each further one that agrees
     // ("사는 곳 근처" = residence twice beats "맛집" = food once).
     let intent = 0;
     let support = 0;
     for (const candidate of active) {
       let weight = Math.max(candidate.cats[fact.category] ?? 0, candidate.ids?.[fact.id] ?? 0);
+      if (health) weight = Math.max(weight, 0.9 * (candidate.cats.health ?? 0));
       for (const [prefix, w] of Object.entries(candidate.prefixes ?? {})) {
         if (fact.id.startsWith(prefix)) weight = Math.max(weight, w);
       }

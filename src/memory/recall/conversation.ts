@@ -32,6 +32,15 @@ export interface RecallOptions extends Bm25Options {
   stats?: CorpusStats | undefined;
 }
 
+/**
+ * The scores of a message's neighbours when they are not among the messages fused (a
+ * backend that ranked in its own query sends only its best rows, with these).
+ */
+export interface FusedNeighbours {
+  readonly previous: number;
+  readonly next: number;
+}
+
 export interface Recalled {
   id: string;
   seq: number;
@@ -40,7 +49,7 @@ export interface Recalled {
 
 /** Neighbour fusion over BM25 scores by id (see the file header); best first, ties to later. */
 export function fuseNeighbours(
-  messages: readonly Pick<RecallMessage, "id" | "seq">[],
+  messages: readonly (Pick<RecallMessage, "id" | "seq"> & { neighbours?: FusedNeighbours })[],
   scores: ReadonlyMap<string, number>,
   k: number,
   exclude?: ReadonlySet<string>,
@@ -52,8 +61,8 @@ export function fuseNeighbours(
     if (exclude?.has(m.id)) continue;
     const score =
       (bySeq.get(m.seq) ?? 0) +
-      NEIGHBOURS.previous * (bySeq.get(m.seq - 1) ?? 0) +
-      NEIGHBOURS.next * (bySeq.get(m.seq + 1) ?? 0);
+      NEIGHBOURS.previous * (bySeq.get(m.seq - 1) ?? m.neighbours?.previous ?? 0) +
+      NEIGHBOURS.next * (bySeq.get(m.seq + 1) ?? m.neighbours?.next ?? 0);
     if (score > 0) out.push({ id: m.id, seq: m.seq, score });
   }
   return out

@@ -58,9 +58,24 @@ function roleOf(message: BaseMessage): RecallRole | undefined {
  * or null when it is not indexed (not user or assistant text, or no text at all).
  */
 export function indexTermsOf(message: BaseMessage): string | null {
-  if (roleOf(message) === undefined) return null;
-  const text = textOfMessage(message);
-  return text.trim() === "" ? null : searchTerms(text).join(" ");
+  return termsOfMessage(message)?.join(" ") ?? null;
+}
+
+/**
+ * The terms of each message object indexed so far (null: not indexed). A turn indexes the
+ * live tail's messages outside the window for recall and, in the same turn, the oldest of
+ * them again when they move to the transcript; messages are not changed once stored.
+ */
+const messageTerms = new WeakMap<BaseMessage, readonly string[] | null>();
+
+/** `searchTerms` of a user or assistant message's text; null when it is not indexed. */
+function termsOfMessage(message: BaseMessage): readonly string[] | null {
+  const known = messageTerms.get(message);
+  if (known !== undefined) return known;
+  const text = roleOf(message) === undefined ? "" : textOfMessage(message);
+  const terms = text.trim() === "" ? null : searchTerms(text);
+  messageTerms.set(message, terms);
+  return terms;
 }
 
 interface ThreadIndex {
@@ -137,10 +152,10 @@ export class ListRecallSource implements RecallSource {
         present.add(id);
         continue;
       }
-      const text = textOfMessage(message);
-      if (text.trim() === "") continue; // an AIMessage with tool calls only
+      const terms = termsOfMessage(message);
+      if (terms === null) continue; // an AIMessage with tool calls only
       present.add(id);
-      const terms = searchTerms(text);
+      const text = textOfMessage(message);
       if (known !== undefined) thread.bySeq.delete(known.seq);
       thread.byId.set(id, { id, seq, role, text, terms });
       thread.bySeq.set(seq, id);

@@ -1,7 +1,8 @@
 /**
  * The turn's side of the recall port (issue 16): the new user message → query terms → the
- * backend's candidates (./source.ts) → BM25 with the thread's statistics and the neighbour
- * fusion (./conversation.ts) → the `maxItems` best messages for the prompt block
+ * backend's candidates (./source.ts) → BM25 with the thread's statistics (unless the backend
+ * scored them) and the neighbour fusion (./conversation.ts) → the `maxItems` best messages
+ * for the prompt block
  * (../prompt-recall.ts), never one the model already has.
  */
 import type { RecalledItem } from "../prompt-recall.ts";
@@ -48,7 +49,9 @@ export function selectRecalled(
   for (const c of answer.candidates) byId.set(c.id, c);
   const candidates = [...byId.values()].sort((a, b) => a.seq - b.seq);
   if (candidates.length === 0 && (answer.semantic?.length ?? 0) === 0) return [];
-  const ranked = rankCandidates(terms, candidates, candidates.length, {
+  // Candidates the backend scored keep its scores; the others are scored here.
+  const unscored = candidates.filter((c) => c.scores === undefined);
+  const ranked = rankCandidates(terms, unscored, unscored.length, {
     stats: corpusStats(answer.stats),
   });
   const { beforeSeq } = request;
@@ -57,18 +60,20 @@ export function selectRecalled(
     if (beforeSeq !== undefined && c.seq >= beforeSeq) excluded.add(c.id);
   }
   const scores = new Map(ranked.map((r) => [r.id, r.score]));
+  for (const c of candidates) if (c.scores !== undefined) scores.set(c.id, c.scores.own);
+  const fusedIn = candidates.map((c) => ({ id: c.id, seq: c.seq, neighbours: c.scores }));
   const semantic = (answer.semantic ?? []).filter(
     (c) => !excluded.has(c.id) && (beforeSeq === undefined || c.seq < beforeSeq),
   );
   const item = (c: RecallCandidate): RecalledItem => ({ seq: c.seq, role: c.role, text: c.text });
   if (semantic.length === 0) {
-    return fuseNeighbours(candidates, scores, request.maxItems, excluded).flatMap((r) => {
+    return fuseNeighbours(fusedIn, scores, request.maxItems, excluded).flatMap((r) => {
       const c = byId.get(r.id);
       return c === undefined ? [] : [item(c)];
     });
   }
   // Reciprocal rank fusion over the whole lexical ranking and the semantic one.
-  const lexical = fuseNeighbours(candidates, scores, candidates.length, excluded);
+  const lexical = fuseNeighbours(fusedIn, scores, candidates.length, excluded);
   const fused = new Map<string, { c: RecallCandidate; score: number }>();
   const add = (c: RecallCandidate, rank: number) => {
     const entry = fused.get(c.id) ?? { c, score: 0 };

@@ -14,6 +14,8 @@
  * - each match comes with its neighbours (seq − 1 and seq + 1) when they exist, matching or
  *   not, so the neighbour fusion (conversation.ts) can score a reply by its question;
  *   neighbours may be inside the window or excluded: the turn never returns those;
+ * - or, for a backend that ranks in its query, candidates with `scores` (their own BM25 and
+ *   their neighbours'): then the best ones after the fusion are enough, no neighbour rows;
  * - `stats`, when the backend knows them, are the corpus statistics of the thread (all its
  *   indexed messages), so BM25 over the candidates scores like BM25 over the whole thread;
  *   without them the candidates' own statistics are used;
@@ -45,8 +47,16 @@ export interface RecallCandidate {
   readonly role: RecallRole;
   /** Its text (the turn cuts what it quotes). */
   readonly text: string;
-  /** `searchTerms(text)`, as indexed. */
+  /** `searchTerms(text)`, as indexed ([] when `scores` is given). */
   readonly terms: readonly string[];
+  /**
+   * Set by a backend that ranks in its own query (Postgres): the BM25 score over the thread of
+   * the candidate, and of its neighbours seq − 1 and seq + 1 (0 = no match). The turn then
+   * neither scores its terms nor needs the neighbours' rows.
+   */
+  readonly scores?:
+    | { readonly own: number; readonly previous: number; readonly next: number }
+    | undefined;
 }
 
 export interface RecallStats {

@@ -186,5 +186,11 @@ export function searchTerms(text: string): string[] {
  * each term once.
  */
 export function queryTerms(text: string): string[] {
-  return [...new Set(collect(text, QUERY_STOP))];
+  // A turn asks for the terms of its user message twice (the read batch's recall query, then
+  // the ranking): the last answer is kept.
+  if (lastQuery?.text !== text)
+    lastQuery = { text, terms: [...new Set(collect(text, QUERY_STOP))] };
+  return [...lastQuery.terms];
 }
+
+let lastQuery: { text: string; terms: readonly string[] } | undefined;

@@ -5,9 +5,11 @@
  *
  * The tail's messages outside the window are indexed here (a {@link ListRecallSource} over
  * them, at their positions in the whole conversation); a window message lends no score to
- * its neighbour, as with a backend index (source.ts). Matches
- * of both sides are merged, best first by the side's own order, and the statistics are
- * added up, so BM25 scores as over the whole thread.
+ * its neighbour, as with a backend index (source.ts). The transcript's items come ranked
+ * (scored by the database with the transcript's statistics, sql.ts SELECT_RECALL); the
+ * tail's are scored by the turn with the statistics of both sides added up, so BM25 scores
+ * them as over the whole thread. (The transcript's scores leave out the few tail messages
+ * outside the window from N and df: a difference of a few documents in thousands.)
  */
 import { ListRecallSource, type StoredMessage } from "./memory-source.ts";
 import type { RecallAnswer, RecallCandidate, RecallRequest, RecallSource } from "./source.ts";

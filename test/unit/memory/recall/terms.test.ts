@@ -135,3 +135,17 @@ describe("issue 16: the index contract (Postgres 'simple' tsvector and SQLite FT
     expect(searchTerms("東京に住んでいます")).toContain("東京");
   });
 });
+
+describe("issue 14: queryTerms keeps its last answer", () => {
+  it("the same text gives the same terms, a new array each time (a caller's change never leaks)", () => {
+    const question = "우리 강아지 이름이 뭐였죠?";
+    const first = queryTerms(question);
+    const expected = [...first];
+    expect(expected.length).toBeGreaterThan(0);
+    first.push("leaked");
+    first[0] = "changed";
+    expect(queryTerms(question)).toEqual(expected);
+    expect(queryTerms("my sister plays the cello")).toEqual(["sister", "plai", "cello"]);
+    expect(queryTerms(question)).toEqual(expected);
+  });
+});

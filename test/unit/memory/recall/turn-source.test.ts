@@ -69,26 +69,78 @@ describe("withTail: transcript answer + live tail", () => {
   });
 });
 
+describe("withTail: a transcript ranked by the database", () => {
+  const scored = (seq: number, text: string, own: number, previous = 0, next = 0) => ({
+    id: `m${seq}`,
+    seq,
+    role: "user" as const,
+    text,
+    terms: [],
+    scores: { own, previous, next },
+  });
+  const stats = { docs: 40, avgLength: 6, df: {} };
+
+  it("issue 16 a row's neighbours the database did not send still lend their scores", async () => {
+    // m10's next neighbour scored 2 (not sent): 1 + 0.3 × 2 = 1.6 beats m20's 1.5.
+    const transcript = { candidates: [scored(10, "A", 1, 0, 2), scored(20, "C", 1.5)], stats };
+    const items = await recallForTurn(withTail(transcript, []), {
+      threadId: "t",
+      question: "cello",
+      exclude: new Set(),
+      maxItems: 1,
+    });
+    expect(items.map((i) => i.text)).toEqual(["A"]);
+  });
+
+  it("issue 16 across the transcript's end: its last message and the tail's first fuse", async () => {
+    const tail = [
+      { seq: 40, message: new HumanMessage({ content: CELLO, id: "t40" }) },
+      { seq: 41, message: new AIMessage({ content: "nice", id: "t41" }) },
+    ];
+    const transcript = { candidates: [scored(10, "A", 1, 0, 0.1), scored(39, "B", 1)], stats };
+    const ask = (exclude: string[]) =>
+      recallForTurn(withTail(transcript, tail), {
+        threadId: "t",
+        question: "cello",
+        exclude: new Set(exclude),
+        maxItems: 2,
+      });
+    // B (seq 39) gains 0.3 × the tail's cello message: it outranks A; the tail message
+    // itself gains 0.4 × B.
+    expect((await ask(["t41"])).map((i) => i.text)).toEqual([CELLO, "B"]);
+    // The tail message in the window lends nothing (as with a backend index): A (1.03) first.
+    expect((await ask(["t40", "t41"])).map((i) => i.text)).toEqual(["A", "B"]);
+  });
+});
+
 function tailLength(tail: { message: HumanMessage | AIMessage }[]): number {
   return tail.reduce((n, m) => n + searchTerms(String(m.message.content)).length, 0);
 }
 
 describe("parseRecallRow and indexTermsOf", () => {
-  it("issue 16 parses the read batch's row: the query terms it holds, padded to its length", () => {
+  it("issue 16 parses the read batch's row: items with the database's scores", () => {
     const parsed = parseRecallRow({
       docs: "12",
       avg_len: 7.5,
       df: { 강아: "2" },
       rows: [
-        { seq: 3, id: "a", role: "user", text: DOG, n: 5, hits: ["강아", "이름", "강아"] },
-        { seq: 4, id: "b", role: "assistant", text: "x", n: 0, hits: [] },
-        { seq: 5, id: 7, role: "user", text: "bad id", n: 1, hits: [] },
+        [3, "a", "u", 2.5, 0, "1.25", DOG],
+        [4, "b", "a", 0, 2.5, 0, "x"],
+        [5, 7, "u", 1, 0, 0, "bad id"],
+        { seq: 6, id: "c", text: "not an array" },
       ],
     });
     expect(parsed.stats).toEqual({ docs: 12, avgLength: 7.5, df: { 강아: 2 } });
     expect(parsed.candidates.map((c) => c.id)).toEqual(["a", "b"]);
-    expect(parsed.candidates[0]?.terms).toEqual(["강아", "이름", "강아", "", ""]);
-    expect(parsed.candidates[1]?.terms).toEqual([]);
+    expect(parsed.candidates[0]).toEqual({
+      id: "a",
+      seq: 3,
+      role: "user",
+      text: DOG,
+      terms: [],
+      scores: { own: 2.5, previous: 0, next: 1.25 },
+    });
+    expect(parsed.candidates[1]?.scores).toEqual({ own: 0, previous: 2.5, next: 0 });
     expect(parseRecallRow(undefined)).toEqual({
       candidates: [],
       stats: { docs: 0, avgLength: 0, df: {} },

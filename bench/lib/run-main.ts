@@ -1,0 +1,174 @@
+/**
+ * The body of `bench/run.ts` (see there), loaded after the Worker bundle's module aliases
+ * are registered (./worker-aliases.ts).
+ */
+import pg from "pg";
+import { migrate } from "../../src/store/migrate.ts";
+import { createTestDatabase, type TestDatabase } from "../../test/helpers/pg.ts";
+import { writeDocSection } from "./doc.ts";
+import { commandLine, describeMachine } from "./machine.ts";
+import { type ChildProxy, startChildProxy } from "./proxy.ts";
+import { type Report, renderReport } from "./report.ts";
+import { type PointResult, runConversation } from "./run-conversation.ts";
+import { type BenchSystem, llamonSystem, noMemorySystem, postgresSaverSystem } from "./systems.ts";
+import { workerSystem } from "./worker-system.ts";
+
+const ALL_SYSTEMS = [
+  "llamon",
+  "llamon-worker",
+  "postgres-saver",
+  "postgres-saver-exit",
+  "llamon-trim20",
+  "no-memory",
+] as const;
+
+interface Args {
+  turns: number[];
+  json: boolean;
+  write: boolean;
+  systems: string[];
+  full: boolean;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = {
+    turns: [10, 100, 1000],
+    json: false,
+    write: true,
+    systems: [...ALL_SYSTEMS],
+    full: false,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${a} needs a value`);
+      return v;
+    };
+    if (a === "--json") args.json = true;
+    else if (a === "--no-write") args.write = false;
+    else if (a === "--full") args.full = true;
+    else if (a === "--turns") {
+      args.turns = value()
+        .split(",")
+        .map((s) => Number(s.trim()));
+      if (args.turns.some((n) => !Number.isInteger(n) || n < 1)) {
+        throw new Error("--turns takes whole numbers ≥ 1, e.g. --turns 10,100,1000");
+      }
+      args.turns.sort((x, y) => x - y);
+    } else if (a === "--systems") {
+      args.systems = value().split(",");
+      const unknown = args.systems.filter((s) => !(ALL_SYSTEMS as readonly string[]).includes(s));
+      if (unknown.length > 0 || !args.systems.includes("llamon")) {
+        throw new Error(`--systems: pick from ${ALL_SYSTEMS.join(", ")} (llamon is required)`);
+      }
+    } else
+      throw new Error(
+        `unknown argument ${a}; usage: bench/run.ts [--turns 10,100,1000] [--json] [--systems …] [--full] [--no-write]`,
+      );
+  }
+  return args;
+}
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const serverDsn =
+    process.env.LLAMON_BENCH_DSN ??
+    process.env.LLAMON_TEST_DSN ??
+    "postgresql://postgres@localhost:5432/postgres";
+  process.env.LLAMON_TEST_DSN = serverDsn;
+  const machine = await describeMachine(serverDsn);
+  log(`bench: ${machine}`);
+  log(`bench: turns ${args.turns.join(", ")}; systems ${args.systems.join(", ")}`);
+
+  const databases: TestDatabase[] = [];
+  const closers: (() => Promise<void>)[] = [];
+  const started = Date.now();
+  const points: PointResult[] = [];
+  const seconds: Record<string, number> = {};
+  const prefilled: Record<string, number> = {};
+  try {
+    const llamonDb = await createTestDatabase("llamon_bench");
+    databases.push(llamonDb);
+    await migrate({ connectionString: llamonDb.dsn });
+    const proxy: ChildProxy = await startChildProxy(llamonDb.dsn);
+    closers.push(() => proxy.close());
+    const baselineDb = await createTestDatabase("llamon_bench_baseline");
+    databases.push(baselineDb);
+
+    const admins = new Map<string, pg.Client>();
+    for (const db of [llamonDb, baselineDb]) {
+      const c = new pg.Client({ connectionString: db.dsn });
+      await c.connect();
+      closers.push(() => c.end());
+      admins.set(db.dsn, c);
+    }
+    const neonDsn = `postgresql://postgres:local@localhost/${llamonDb.name}`;
+
+    for (const name of args.systems) {
+      let system: BenchSystem;
+      let dsn: string;
+      if (name === "llamon") {
+        system = llamonSystem(proxy, neonDsn);
+        dsn = llamonDb.dsn;
+      } else if (name === "llamon-worker") {
+        system = await workerSystem(proxy, neonDsn);
+        dsn = llamonDb.dsn;
+      } else if (name === "llamon-trim20") {
+        system = llamonSystem(proxy, neonDsn, { name, trimKeepGroups: 20 });
+        dsn = llamonDb.dsn;
+      } else if (name === "no-memory") {
+        system = noMemorySystem();
+        dsn = llamonDb.dsn;
+      } else {
+        system = await postgresSaverSystem(
+          baselineDb.dsn,
+          name === "postgres-saver-exit" ? "exit" : "default",
+        );
+        dsn = baselineDb.dsn;
+      }
+      log(`bench: ${name} …`);
+      const result = await runConversation(
+        system,
+        args.turns,
+        admins.get(dsn) as pg.Client,
+        log,
+        args.full ? Number.POSITIVE_INFINITY : undefined,
+      );
+      await system.close();
+      points.push(...result.points);
+      seconds[name] = result.seconds;
+      prefilled[name] = result.prefilledTurns;
+      log(
+        `bench: ${name} done in ${result.seconds.toFixed(1)} s (${result.realTurns} real turns, ${result.prefilledTurns} prefilled)`,
+      );
+    }
+  } finally {
+    for (const c of closers.reverse()) await c().catch(() => {});
+    for (const db of databases) await db.drop().catch(() => {});
+  }
+
+  const report: Report = {
+    command: commandLine("bench/run.ts"),
+    machine,
+    date: new Date().toISOString(),
+    totalSeconds: (Date.now() - started) / 1000,
+    seconds,
+    prefilled,
+    points,
+  };
+  const { console: text, markdown, rows } = renderReport(report);
+  process.stdout.write(`${text}\n`);
+  if (args.write) {
+    await writeDocSection("run", markdown);
+    log("bench: wrote docs/performance.md (section bench:run)");
+  }
+  if (args.json) process.stdout.write(`${JSON.stringify({ rows })}\n`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  process.exit(1);
+});

@@ -1,0 +1,118 @@
+/**
+ * The summary job on Postgres reads only the range it summarizes (queue/summarize.ts): the
+ * head checkpoint, then [covers, upto) of the transcript by position, at most `maxMessages`
+ * per job — successive jobs go on from the stored `covers` and together summarize every
+ * message exactly once. Sizes are rows and bytes at the Neon-protocol proxy, not timings.
+ */
+import { describe, expect, it } from "vitest";
+import { runTurn, type TurnDeps } from "../../src/agent/run-turn.ts";
+import { OfflineChatModel } from "../../src/llm/offline.ts";
+import { createMemoryLogger } from "../../src/log.ts";
+import { resolveMemoryConfig } from "../../src/memory/config.ts";
+import { archivedPrefixOf } from "../../src/memory/live-tail.ts";
+import { parseSummaryCache, SUMMARY_KEY } from "../../src/memory/summary.ts";
+import { EVICTED_HEADER } from "../../src/memory/summary-input.ts";
+import {
+  loadThreadMessages,
+  runSummarizeJob,
+  type SummarizeOutcome,
+  savedThread,
+} from "../../src/queue/summarize.ts";
+import { NeonSaver } from "../../src/store/neon-saver.ts";
+import { createPostgresMemory } from "../../src/store/persistent-memory.ts";
+import { testAgent, useTestBackend } from "../helpers/turn-setup.ts";
+
+const backend = useTestBackend();
+const agent = testAgent("Summary range agent");
+const text = (i: number) => `message ${String(i).padStart(4, "0")} about the garden plans`;
+
+/** A NeonSaver that counts the transcript messages it reads. */
+class CountingSaver extends NeonSaver {
+  transcriptRows = 0;
+  override async readTranscript(threadId: string, from: number, to?: number) {
+    const rows = await super.readTranscript(threadId, from, to);
+    this.transcriptRows += rows.length;
+    return rows;
+  }
+}
+
+/** The offline model as the summarizer, recording what it was sent. */
+class RecordingModel extends OfflineChatModel {
+  readonly inputs: string[] = [];
+  override async _generate(...args: Parameters<OfflineChatModel["_generate"]>) {
+    // Only the evicted part (the previous summary may repeat earlier messages).
+    this.inputs.push(String(args[0].at(-1)?.content).split(EVICTED_HEADER).at(-1) ?? "");
+    return super._generate(...args);
+  }
+}
+
+describe("summary job reads a bounded range (Postgres)", () => {
+  it("R7.2 R7.5 each job reads at most its cap of the transcript; successive jobs cover everything once", async () => {
+    const turns = 80;
+    const turnDeps = {
+      agent,
+      config: resolveMemoryConfig({ code: { window_size: 6, recall: false } }).config,
+      model: new OfflineChatModel(),
+      log: createMemoryLogger(),
+      checkpointer: new NeonSaver({ db: backend.neon, agentId: "sr-a", guardHead: true }),
+    } satisfies TurnDeps;
+    for (let i = 1; i <= turns; i++) {
+      await runTurn({ ...turnDeps }, { threadId: "t", text: text(i) });
+    }
+    const reader = new NeonSaver({ db: backend.neon, agentId: "sr-a" });
+    backend.proxy.resetStats();
+    const whole = await loadThreadMessages(reader, "t");
+    const wholeBytes = backend.proxy.stats.responseBytes;
+    expect(whole).toHaveLength(2 * turns);
+    const tuple = await reader.getTuple({ configurable: { thread_id: "t" } });
+    const upto = archivedPrefixOf(tuple?.checkpoint.channel_values.archived).messages;
+    expect(upto).toBeGreaterThan(140);
+    const job = {
+      type: "summarize" as const,
+      agent_id: "sr-a",
+      thread_id: "t",
+      upto,
+      upto_id: whole[upto - 1]?.id as string,
+    };
+
+    const memory = createPostgresMemory(backend.neon, "sr-a");
+    const model = new RecordingModel();
+    const cap = 40;
+    const outcomes: SummarizeOutcome[] = [];
+    const reads: { rows: number; bytes: number }[] = [];
+    for (let run = 0; run < 10; run++) {
+      const saver = new CountingSaver({ db: backend.neon, agentId: "sr-a", prefetchMemory: false });
+      backend.proxy.resetStats();
+      const outcome = await runSummarizeJob(
+        { thread: savedThread(saver, "t"), memory, model, maxMessages: cap },
+        job,
+      );
+      reads.push({ rows: saver.transcriptRows, bytes: backend.proxy.stats.responseBytes });
+      outcomes.push(outcome);
+      if (outcome.status === "skipped") break;
+    }
+    const summarized = outcomes.filter((o) => o.status === "summarized");
+    expect(summarized.length).toBe(Math.ceil(upto / cap));
+    expect(outcomes.at(-1)).toMatchObject({ status: "skipped", reason: "already_covered" });
+    // Contiguous ranges from 0 to upto, each at most the cap.
+    let at = 0;
+    for (const o of summarized) {
+      expect(o.status === "summarized" && o.from).toBe(at);
+      expect(o.covers - at).toBeLessThanOrEqual(cap);
+      at = o.covers;
+    }
+    expect(at).toBe(upto);
+    expect(parseSummaryCache(await memory.get("t", SUMMARY_KEY))?.covers).toBe(upto);
+    // Every job's read is bounded: its range (+ the message after it, + the upto_id check).
+    for (const read of reads) {
+      expect(read.rows).toBeLessThanOrEqual(cap + 2);
+      expect(read.bytes).toBeLessThan(wholeBytes / 2);
+    }
+    // Each summarized message was sent to the summarizer exactly once.
+    for (let i = 1; i <= upto / 2; i++) {
+      const times = model.inputs.filter((input) => input.includes(`user: ${text(i)}`)).length;
+      expect(times, text(i)).toBe(1);
+    }
+    expect(model.inputs.some((input) => input.includes(`user: ${text(turns)}`))).toBe(false);
+  });
+});

@@ -1,0 +1,278 @@
+/**
+ * Facts that hold up (issue 16 item 2): the categories the fact eval's tuning split missed
+ * — pets, languages, casual name forms, corrected preferences, facts left implicit in a
+ * multi-clause message — in Korean and English, each with a phrasing that must stay silent.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  extractFacts,
+  type Fact,
+  recallFacts,
+  sameValue,
+  updateFacts,
+} from "../../../../src/memory/facts/index.ts";
+
+const remember = (utterances: readonly string[]): Fact[] =>
+  utterances.reduce<Fact[]>((facts, u, turn) => updateFacts(facts, u, { turn }), []);
+
+const show = (facts: readonly Fact[]) => facts.map((f) => `${f.category}=${f.value}`).join(", ");
+
+function expectFact(utterance: string, category: string, value: string): void {
+  const facts = extractFacts(utterance);
+  expect(
+    facts.some((f) => f.category === category && sameValue(f.value, value)),
+    `${utterance} → ${show(facts)}`,
+  ).toBe(true);
+}
+
+function expectNone(utterance: string, category?: string): void {
+  const facts = extractFacts(utterance).filter(
+    (f) => category === undefined || f.category === category,
+  );
+  expect(show(facts), utterance).toBe("");
+}
+
+const recalled = (facts: readonly Fact[], question: string) =>
+  recallFacts(facts, question, 3).map((f) => f.id);
+
+describe("pets", () => {
+  it("Korean words for an old or rescued pet name the pet (노견, 노묘, 유기견)", () => {
+    const dog = remember(["제가 키우는 강아지가 벌써 열두 살이에요"]);
+    expect(recalled(dog, "노견 산책 얼마나 시켜야 돼?")).toEqual(["family:dog"]);
+    const cat = remember(["고양이 한 마리 키워요"]);
+    expect(recalled(cat, "노묘 사료 추천해 줘")).toEqual(["family:cat"]);
+    expectFact("유기견 한 마리 키워요", "family", "유기견");
+  });
+
+  it("'our dog Biscuit turned ten' and '고양이 두 마리랑 같이 살아요' state a pet, not a home", () => {
+    expectFact("Our cat Miso turned five last week.", "family", "cat");
+    expectNone("Our team shipped the release.", "family");
+    const facts = extractFacts("저는 강아지 두 마리랑 같이 살아요");
+    expect(show(facts)).toBe("family=강아지");
+    expect(show(extractFacts("남편이랑 같이 살아요"))).toBe("family=남편");
+  });
+
+  it("pet-care questions find the pet (crate, leash, litter, 배변)", () => {
+    const dog = remember(["We got a beagle puppy last week."]);
+    expect(recalled(dog, "Any tips for crate training?")).toContain("family:dog");
+    expect(recalled(dog, "What leash length is best?")).toContain("family:dog");
+    const cat = remember(["나 고양이 키워"]);
+    expect(recalled(cat, "배변 훈련 어떻게 해?")).toEqual(["family:cat"]);
+    expect(recalled(dog, "What should I cook tonight?")).toEqual([]);
+  });
+});
+
+describe("languages", () => {
+  it("a speaking or learning gerund a few words after the speaker names the language", () => {
+    expectFact("I grew up speaking Greek with my grandparents.", "other", "Greek");
+    expectFact("I started learning Korean last spring", "other", "Korean");
+    expectFact("I've been speaking German at work", "other", "German");
+  });
+
+  it("'a native X speaker' and 'picked up X' name languages", () => {
+    expect(
+      extractFacts("I'm a native Dutch speaker and I picked up French at work.").map((f) => f.id),
+    ).toEqual(["other:language:nl", "other:language:fr"]);
+    expectNone("I'm a native New Yorker", "other");
+    expectNone("I picked up the kids from school", "other");
+  });
+
+  it("not after a negation, and not without the speaker", () => {
+    expectNone("I'm not learning Spanish anymore", "other");
+    expectNone("I stopped studying French years ago", "other");
+    expectNone("She grew up speaking Italian", "other");
+  });
+});
+
+describe("casual name forms", () => {
+  it("discourse markers before a casual introduction do not hide it (아 참 / 음 / oh)", () => {
+    expectFact("아 참 나 지은이야", "name", "지은");
+    expectFact("음, 저 현우예요", "name", "현우");
+    expectFact("oh, I'm Priyanka", "name", "Priyanka");
+    expectNone("아 참 그거 좋네");
+  });
+
+  it("'the name's X', and a bare name after the speaker brings up their name", () => {
+    expectFact("oh btw the name's Rosa", "name", "Rosa");
+    expectFact("아 제 이름 말씀 안 드렸죠? 서윤이에요", "name", "서윤");
+    expectFact("I never told you my name. Ines.", "name", "Ines");
+    expectNone("제 이름 궁금하세요? 좋아요");
+    expectNone("My name is hard to spell. Sorry.");
+    expectNone("서윤이에요");
+  });
+
+  it("'do you know who I am?' asks for the name", () => {
+    const facts = remember(["Call me Raf"]);
+    expect(recalled(facts, "do you know who I am?")).toEqual(["name"]);
+  });
+});
+
+describe("corrected preferences", () => {
+  it("a dislike of a wider or narrower wording removes the preference (horror / horror movies)", () => {
+    const facts = remember([
+      "I love horror movies.",
+      "Actually no, I can't stand horror anymore. Thrillers are my thing now.",
+    ]);
+    expect(facts.map((f) => `${f.category}=${f.value}`).sort()).toEqual([
+      "dislike=horror",
+      "preference=Thrillers",
+    ]);
+    const 한국어 = remember(["저 매운 라면 좋아해요", "요즘은 라면 별로예요"]);
+    expect(한국어.filter((f) => f.category === "preference")).toEqual([]);
+  });
+
+  it("a Korean comparison states the new taste without a subject (더 좋아요, Y보다 X이 좋아요)", () => {
+    expectFact("딸기가 더 좋아요", "preference", "딸기");
+    expectFact("요즘은 등산보다 자전거가 좋아요", "preference", "자전거");
+    expectNone("날씨가 좋아요");
+    expectNone("그게 더 좋아요");
+    const facts = remember([
+      "저 민트초코 좋아해요",
+      "아 근데 요즘은 민트초코 별로예요. 바닐라가 더 좋아요",
+    ]);
+    expect(recalled(facts, "아이스크림 맛 추천해 줘")[0]).toBe("preference:바닐라");
+    expect(facts.some((f) => f.id === "preference:민트초코")).toBe(false);
+  });
+
+  it("'I'm more into X now' is the new taste, without the 'now'; 'what should I try' asks for it", () => {
+    const facts = remember(["I can't stand sweet wine.", "I'm way more into dry reds now."]);
+    expect(show(facts)).toBe("dislike=sweet wine, preference=dry reds");
+    expect(recalled(facts, "Which wine should I try tonight?")).toContain("preference:dryreds");
+  });
+
+  it("only ever having one thing is a taste (now I only drink tea / 차만 마셔요)", () => {
+    const facts = remember(["I used to love coffee but now I only drink green tea."]);
+    expect(facts.map((f) => `${f.category}=${f.value}`)).toEqual(["preference=green tea"]);
+    expectFact("요즘은 물만 마셔요", "preference", "물");
+    expectNone("I only eat when I'm hungry");
+  });
+});
+
+describe("facts left implicit in a multi-clause message", () => {
+  it("'X is an exception, I love it': it is the previous clause's topic", () => {
+    const facts = remember([
+      "Not a fan of cheese, honestly.",
+      "But brie is an exception, I love it.",
+    ]);
+    expect(facts.map((f) => `${f.category}=${f.value}`).sort()).toEqual([
+      "dislike=cheese",
+      "preference=brie",
+    ]);
+    // A possession is no taste, and a pronoun is no topic.
+    expectNone("My bike is old, I love it", "preference");
+    expectNone("This place is great, I love it");
+  });
+
+  it("'예전에는 X를 …는데 요즘은 끊었어요': the dropped object is the previous clause's", () => {
+    expectFact("예전에는 담배를 많이 피웠는데 요즘은 끊었어요", "health", "담배");
+    expectNone("예전에는 영화를 많이 봤는데 요즘은 바빠요");
+  });
+
+  it("sick of it (질려서 / 질렸어요) is a dislike, not an allergy", () => {
+    expectFact("샐러드는 질려서 못 먹겠어요", "dislike", "샐러드");
+    expect(extractFacts("샐러드는 질려서 못 먹겠어요").map((f) => f.category)).toEqual(["dislike"]);
+    expectFact("치킨은 질렸어요", "dislike", "치킨");
+  });
+
+  it("what the speaker is learning is a hobby, a language stays a language", () => {
+    expectFact("저 요즘 드럼 배우고 있어요", "preference", "드럼");
+    expectFact("I'm learning the cello", "preference", "cello");
+    expectFact("I've been learning to knit for a month", "preference", "knit");
+    expect(extractFacts("요즘 독일어 배우고 있어요").map((f) => f.id)).toEqual([
+      "other:language:de",
+    ]);
+    expect(extractFacts("I'm learning Italian for fun").map((f) => f.id)).toEqual([
+      "other:language:it",
+    ]);
+  });
+
+  it("'I'm stuck in <place>' is where the speaker lives; traffic is no place", () => {
+    expectFact("For now I'm stuck in Akron lol", "residence", "Akron");
+    expectNone("I'm stuck in traffic again");
+  });
+
+  it("the company moving is the workplace, not the speaker's home", () => {
+    const facts = extractFacts("우리 회사가 성수로 이전해서 요즘 멀어요");
+    expect(show(facts)).toBe("workplace=성수");
+    expectFact("성수로 이사했어요", "residence", "성수");
+  });
+
+  it("a commute question finds home and work", () => {
+    const facts = remember(["저 집은 일산이에요", "회사는 강남에 있어요"]);
+    expect(recalled(facts, "출퇴근 시간 줄이는 법 알려줘").sort()).toEqual([
+      "residence",
+      "workplace:location",
+    ]);
+    const en = remember(["I live in Oakland.", "I work at Stripe."]);
+    expect(recalled(en, "How can I make my commute less boring?").sort()).toEqual([
+      "residence",
+      "workplace",
+    ]);
+  });
+
+  it("a family member's condition matters to a food question", () => {
+    const facts = remember(["저희 아빠가 고혈압이 있으세요", "주말에 본가 가요"]);
+    expect(recalled(facts, "저녁 반찬 뭐 만들까?")).toContain("family:father");
+    const plain = remember(["저희 아빠는 회사원이세요"]);
+    expect(recalled(plain, "저녁 메뉴 추천해 줘")).toEqual([]);
+  });
+});
+
+describe("third round: laughter, reasons, idioms", () => {
+  it("laughter after a statement does not hide it (민지라고 해 ㅎㅎ, I'm Sam lol)", () => {
+    expectFact("하린이라고 해 ㅋㅋ", "name", "하린");
+    expectFact("저 지호라고 해요 ㅎㅎ", "name", "지호");
+    expectNone("ㅋㅋㅋ");
+  });
+
+  it("a reason between the topic and the verb (여름은 너무 더워서 싫어요)", () => {
+    expectFact("겨울은 너무 추워서 싫어요", "dislike", "겨울");
+    expectFact("고양이는 귀여워서 좋아해요", "preference", "고양이");
+    expectNone("오늘은 피곤해서 싫어");
+    const facts = remember([
+      "저 여름 좋아해요",
+      "아 근데 여름은 너무 더워서 싫어요. 가을이 제일 좋아요",
+    ]);
+    expect(show(facts)).toBe("dislike=여름, preference=가을");
+  });
+
+  it("'I'm more of an X person' and 'I play (the) X' are tastes", () => {
+    expectFact("Honestly I'm more of a tea person", "preference", "tea");
+    expectNone("I'm a people person");
+    expectFact("I play the cello in a quartet", "preference", "cello");
+    expectFact("we play badminton on Fridays", "preference", "badminton");
+    expectNone("I play with my kids after work");
+  });
+
+  it("a language keeps the name the user gave it (Mandarin, not Chinese)", () => {
+    const [fact] = extractFacts("I'm fluent in Mandarin.");
+    expect(fact?.id).toBe("other:language:zh");
+    expect(fact?.value).toBe("Mandarin");
+    expect(extractFacts("I speak Japanese")[0]?.value).toBe("Japanese");
+  });
+});
+
+describe("fourth round: habits, switching, majors, pets had for years", () => {
+  it("a habit (주말마다, 매주) is a hobby, not a plan; a one-off trip stays a plan", () => {
+    expect(show(extractFacts("주말마다 볼링 치러 가요"))).toBe("preference=볼링");
+    expect(show(extractFacts("주말마다 서핑 하러 가요"))).toBe("preference=서핑");
+    expect(extractFacts("주말에 서핑 하러 가요").map((f) => f.category)).toEqual(["plan"]);
+  });
+
+  it("what the speaker switched to is theirs (아이폰 15로 바꿨어요), a change of mind is not", () => {
+    expectFact("저 이번에 갤럭시 24로 바꿨어요", "possession", "갤럭시 24");
+    expectFact("전기차로 갈아탔어요", "possession", "전기차");
+    expectNone("마음을 바꿨어요");
+  });
+
+  it("'X 전공했어요' is the major", () => {
+    expect(extractFacts("저 경영학 전공했어요").map((f) => `${f.id}=${f.value}`)).toEqual([
+      "other:major=경영학",
+    ]);
+  });
+
+  it("'we've had our bunny Clover for years' states the pet", () => {
+    expectFact("We've had our puppy Nala for a year.", "family", "puppy");
+    expectNone("We've had our share of problems", "family");
+  });
+});

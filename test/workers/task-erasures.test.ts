@@ -1,0 +1,191 @@
+/**
+ * The A2A task records of pruned conversations, inside workerd (postgres backend): a prune
+ * (store/prune.ts, as `llamon memory prune --apply` runs it) queues them in
+ * llamon_task_erasures in its own transaction; the Worker erases them from every Durable
+ * Object that holds them — the record object, the owner's task list, the conversation's
+ * index — through `POST /api/v1/memory/erasures/drain` or its cron trigger (`scheduled`).
+ */
+import { env, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { TASK_INDEX_PREFIX } from "../../src/durable/task-index.ts";
+import {
+  taskListObjectName,
+  taskRecordObjectName,
+  threadObjectName,
+} from "../../src/runtime/objects.ts";
+import { createNeonDb } from "../../src/store/db-neon.ts";
+import { applyPrune, planPrune } from "../../src/store/prune.ts";
+import { createWorker } from "../../src/worker/create-worker.ts";
+import { referenceAgent } from "../../src/worker/reference-agent.ts";
+import { productDocumentBody, sendRaw } from "./a2a-helpers.ts";
+
+const TOKEN = "test-admin-token-erasures-5c2d";
+
+const db = () =>
+  createNeonDb({
+    connectionString: env.POSTGRES_MEMORY_DSN,
+    fetchEndpoint: env.LLAMON_NEON_FETCH_ENDPOINT,
+  });
+
+const CTX = {
+  waitUntil: () => {},
+  passThroughOnException: () => {},
+  props: {},
+} as unknown as ExecutionContext;
+
+function instance(vars: Record<string, unknown> = {}) {
+  const worker = createWorker(referenceAgent);
+  const agentId = `erase-${crypto.randomUUID().slice(0, 8)}`;
+  const instanceEnv: Record<string, unknown> = {
+    ...env,
+    LLAMON_ADMIN_TOKEN: TOKEN,
+    AGENT_ID: agentId,
+    ...vars,
+  };
+  const fetcher = ((input: RequestInfo | URL, init?: RequestInit) =>
+    Promise.resolve(
+      worker.fetch?.(new Request(input, init) as never, instanceEnv as never, CTX) as Response,
+    )) as typeof fetch;
+  return {
+    agentId,
+    fetch: fetcher,
+    scheduled: () =>
+      worker.scheduled?.(
+        { cron: "*/15 * * * *", scheduledTime: Date.now(), noRetry() {} } as never,
+        instanceEnv as never,
+        CTX,
+      ),
+    async drain() {
+      const res = await fetcher("http://agent.local/api/v1/memory/erasures/drain", {
+        method: "POST",
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    },
+    async sayTask(contextId: string, text: string): Promise<string> {
+      const result = await sendRaw(productDocumentBody(contextId, text), { fetch: fetcher });
+      expect(result.status).toBe(200);
+      return String((result.body.result as { id: string }).id);
+    },
+    async getTask(id: string) {
+      const res = await fetcher("http://agent.local/", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id } }),
+      });
+      return (await res.json()) as { result?: { id: string }; error?: { code: number } };
+    },
+  };
+}
+
+async function prune(agentId: string, contextIds: string[]) {
+  const plan = await planPrune(db(), { agentId, threadIds: contextIds });
+  return applyPrune(db(), plan);
+}
+
+async function queued(agentId: string): Promise<string[]> {
+  const { rows } = await db().query<{ thread_id: string }>(
+    "SELECT thread_id FROM llamon_task_erasures WHERE agent_id = $1 ORDER BY thread_id",
+    [agentId],
+  );
+  return rows.map((r) => r.thread_id);
+}
+
+/** Everything Durable Object storage still holds of these tasks, as one text. */
+async function storedText(agentId: string, contextId: string, taskIds: string[]) {
+  const parts: string[] = [];
+  const index = env.THREADS.getByName(threadObjectName(agentId, contextId));
+  parts.push(
+    ...(await runInDurableObject(index, async (_o, state) => [
+      ...(await state.storage.list({ prefix: TASK_INDEX_PREFIX })).keys(),
+    ])),
+  );
+  for (const id of taskIds) {
+    const key = `a2a-task:${agentId}:${id}`;
+    const record = env.THREADS.getByName(taskRecordObjectName(key));
+    parts.push(
+      ...(await runInDurableObject(record, async (_o, state) =>
+        [...(await state.storage.list()).values()].map((v) => JSON.stringify(v)),
+      )),
+    );
+  }
+  const list = env.THREADS.getByName(taskListObjectName(agentId, "anonymous"));
+  parts.push(
+    ...(await runInDurableObject(list, async (_o, state) => {
+      try {
+        return state.storage.sql
+          .exec<{ record: string }>("SELECT record FROM a2a_task_list")
+          .toArray()
+          .map((r) => r.record);
+      } catch {
+        return []; // no table: nothing listed
+      }
+    })),
+  );
+  return parts.join("\n");
+}
+
+describe("task records of pruned conversations", () => {
+  it("a prune queues them in its transaction; the drain erases them from every object (tasks/get -32001), and no other conversation's", async () => {
+    const worker = instance();
+    const agent = worker.agentId;
+    const tasks = [
+      await worker.sayTask("gone", "my secret is pumpkin-7731"),
+      await worker.sayTask("gone", "and also tangerine-0042"),
+    ];
+    const kept = await worker.sayTask("kept", "keep this one");
+    const before = await storedText(agent, "gone", tasks);
+    expect(before).toContain("pumpkin-7731");
+    expect(before).toContain("tangerine-0042");
+
+    const result = await prune(agent, ["gone"]);
+    expect(result.deleted).toEqual(["gone"]);
+    expect(result.erasuresQueued).toBe(1);
+    expect(await queued(agent)).toEqual(["gone"]);
+    // Postgres is pruned, the Durable Objects not yet: that is what the queue is for.
+    expect((await worker.getTask(tasks[0] as string)).result?.id).toBe(tasks[0]);
+
+    const drained = await worker.drain();
+    expect(drained).toEqual({
+      status: 200,
+      body: { agent_id: agent, conversations: 1, tasks_erased: 2, pending: 0 },
+    });
+    for (const id of tasks) expect((await worker.getTask(id)).error?.code).toBe(-32001);
+    const after = await storedText(agent, "gone", tasks);
+    expect(after).not.toContain("pumpkin-7731");
+    expect(after).not.toContain("tangerine-0042");
+    expect(after).toContain("keep this one"); // the task list still lists the other task
+    expect((await worker.getTask(kept)).result?.id).toBe(kept);
+    expect(await queued(agent)).toEqual([]);
+    // Nothing left: a second drain does nothing.
+    expect((await worker.drain()).body).toMatchObject({ conversations: 0, pending: 0 });
+  });
+
+  it("a conversation begun again under the same contextId before the drain keeps its new tasks", async () => {
+    const worker = instance();
+    const old = await worker.sayTask("again", "old words");
+    await prune(worker.agentId, ["again"]);
+    await new Promise((r) => setTimeout(r, 5)); // the new task is written after queued_at
+    const fresh = await worker.sayTask("again", "new words");
+    expect((await worker.drain()).body).toMatchObject({ conversations: 1, tasks_erased: 1 });
+    expect((await worker.getTask(old)).error?.code).toBe(-32001);
+    expect((await worker.getTask(fresh)).result?.id).toBe(fresh);
+  });
+
+  it("the cron trigger (scheduled) drains the queue", async () => {
+    const worker = instance();
+    const task = await worker.sayTask("cron", "erase me on schedule");
+    await prune(worker.agentId, ["cron"]);
+    await worker.scheduled();
+    expect((await worker.getTask(task)).error?.code).toBe(-32001);
+    expect(await queued(worker.agentId)).toEqual([]);
+  });
+
+  it("on a Durable Object backend the drain says there is nothing of the kind (501), and scheduled does nothing", async () => {
+    const worker = instance({ MEMORY_BACKEND: "sqlite" });
+    const res = await worker.drain();
+    expect(res.status).toBe(501);
+    expect(String(res.body.message)).toMatch(/only the postgres backend queues/);
+    await expect(worker.scheduled()).resolves.toBeUndefined();
+  });
+});
