@@ -302,7 +302,8 @@ export const SELECT_RECALL = `WITH terms AS (
      JOIN llamon_messages m ON m.agent_id = $1 AND m.thread_id = $2 AND m.seq = c.seq
       AND m.search_terms IS NOT NULL
     WHERE c.own + 0.4 * c.prev + 0.3 * c.next > 0
-    ORDER BY c.own + 0.4 * c.prev + 0.3 * c.next DESC, c.seq DESC
+    -- Rounded: the same sum in another float order must not reorder equal messages.
+    ORDER BY round((c.own + 0.4 * c.prev + 0.3 * c.next)::numeric, 9) DESC, c.seq DESC
     LIMIT $4)
   UNION SELECT c.* FROM candidates c, last
    WHERE c.seq = last.seq AND c.own + 0.4 * c.prev + 0.3 * c.next > 0

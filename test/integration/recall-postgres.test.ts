@@ -11,6 +11,7 @@ import { OfflineChatModel } from "../../src/llm/offline.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import { resolveMemoryConfig } from "../../src/memory/config.ts";
 import { RECALL_HEADER } from "../../src/memory/prompt.ts";
+import { byHigherScore } from "../../src/memory/recall/bm25.ts";
 import {
   NEIGHBOURS,
   queryTerms,
@@ -220,7 +221,7 @@ describe("conversation recall on Postgres (migration 0008)", () => {
             NEIGHBOURS.next * (c.scores?.next ?? 0),
         }))
         // Ties to the later message, as the in-memory ranker (equal texts score the same).
-        .sort((a, b) => b.score - a.score || b.seq - a.seq);
+        .sort((a, b) => byHigherScore(a.score, b.score) || b.seq - a.seq);
       const expected = recallMessages(question, reference, 5);
       expect(expected.length).toBeGreaterThan(0);
       // The best 5 and their scores, as the in-memory ranker over every indexed message.

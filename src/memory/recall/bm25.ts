@@ -63,8 +63,18 @@ function termScore(
   return (weight * tf * (k1 + 1)) / (tf + norm);
 }
 
+/**
+ * Best score first: `b` before `a` when positive. Scores within 1e-9 (relative) are a tie, so
+ * the same sum computed in another order (the database's float arithmetic, PGlite's or
+ * Postgres') never reorders equal messages; callers break ties themselves (later first).
+ */
+export function byHigherScore(a: number, b: number): number {
+  const d = b - a;
+  return Math.abs(d) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b)) ? 0 : d;
+}
+
 const byScore = <T>(a: Scored<T> & { order: number }, b: Scored<T> & { order: number }) =>
-  b.score - a.score || b.order - a.order;
+  byHigherScore(a.score, b.score) || b.order - a.order;
 
 /** An inverted index of term arrays by id (see the file header). */
 export class RecallIndex {

@@ -13,7 +13,13 @@
  * score to their neighbours. A backend that ranks a bounded candidate set from its index
  * should include each candidate's neighbours (seq ± 1) so the fusion can see them.
  */
-import { type Bm25Options, type CorpusStats, type RecallIndex, rankCandidates } from "./bm25.ts";
+import {
+  type Bm25Options,
+  byHigherScore,
+  type CorpusStats,
+  type RecallIndex,
+  rankCandidates,
+} from "./bm25.ts";
 import { queryTerms } from "./terms.ts";
 
 export const NEIGHBOURS = { previous: 0.4, next: 0.3 } as const;
@@ -66,7 +72,7 @@ export function fuseNeighbours(
     if (score > 0) out.push({ id: m.id, seq: m.seq, score });
   }
   return out
-    .sort((a, b) => b.score - a.score || b.seq - a.seq)
+    .sort((a, b) => byHigherScore(a.score, b.score) || b.seq - a.seq)
     .slice(0, Math.max(0, Math.floor(k)));
 }
 

@@ -15,7 +15,7 @@
  */
 import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { isRuntimeContextMessage } from "../prompt-thread.ts";
-import { RecallIndex } from "./bm25.ts";
+import { byHigherScore, RecallIndex } from "./bm25.ts";
 import type {
   RecallAnswer,
   RecallCandidate,
@@ -111,7 +111,7 @@ export class ListRecallSource implements RecallSource {
       if (beforeSeq !== undefined && c.seq >= beforeSeq) continue;
       matches.push({ c, score });
     }
-    matches.sort((a, b) => b.score - a.score || b.c.seq - a.c.seq);
+    matches.sort((a, b) => byHigherScore(a.score, b.score) || b.c.seq - a.c.seq);
     const out = new Map<string, RecallCandidate>();
     for (const { c } of matches.slice(0, Math.floor(request.limit))) {
       out.set(c.id, c);

@@ -6,7 +6,7 @@
  * (../prompt-recall.ts), never one the model already has.
  */
 import type { RecalledItem } from "../prompt-recall.ts";
-import { type CorpusStats, rankCandidates } from "./bm25.ts";
+import { byHigherScore, type CorpusStats, rankCandidates } from "./bm25.ts";
 import { fuseNeighbours } from "./conversation.ts";
 import type { RecallAnswer, RecallCandidate, RecallSource, RecallStats } from "./source.ts";
 import { queryTerms } from "./terms.ts";
@@ -88,7 +88,7 @@ export function selectRecalled(
     add(byId.get(c.id) ?? c, i + 1);
   });
   return [...fused.values()]
-    .sort((a, b) => b.score - a.score || b.c.seq - a.c.seq)
+    .sort((a, b) => byHigherScore(a.score, b.score) || b.c.seq - a.c.seq)
     .slice(0, Math.max(0, Math.floor(request.maxItems)))
     .map((e) => item(e.c));
 }
