@@ -94,9 +94,8 @@ import {
   fromTranscriptRows,
   type TranscriptAccess,
   type TranscriptIndex,
-  type TranscriptRow,
+  TranscriptStage,
   type TranscriptTrim,
-  toTranscriptRows,
 } from "./transcript.ts";
 import { SELECT_RECALL_VECTORS } from "./vector-sql.ts";
 import { semanticRecallError, vectorLiteral } from "./vectors.ts";
@@ -192,8 +191,7 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess, 
   private prefetched: PrefetchedHistory | undefined;
   private readonly loadedMemory = new Map<string, MemoryRows>();
   private readonly staged = new Map<string, StagedMemory>();
-  private readonly stagedTranscript = new Map<string, Promise<TranscriptRow[]>[]>();
-  private readonly stagedTrim = new Map<string, TranscriptTrim>();
+  private readonly transcript: TranscriptStage;
   /** Threads whose registry head the last read found deleted (by another saver). */
   private readonly goneThreads = new Set<string>();
   /** Recall asked for the thread's next read, and what that read found (recall-prefetch.ts). */
@@ -204,6 +202,7 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess, 
 
   constructor(options: NeonSaverOptions) {
     super(options.serde);
+    this.transcript = new TranscriptStage(this.serde);
     assertAgentId(options.agentId);
     this.db = options.db;
     this.agentId = options.agentId;
@@ -221,14 +220,11 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess, 
     messages: readonly BaseMessage[],
     index?: TranscriptIndex,
   ): void {
-    if (messages.length === 0) return;
-    const list = this.stagedTranscript.get(threadId) ?? [];
-    list.push(toTranscriptRows(this.serde, from, messages, index));
-    this.stagedTranscript.set(threadId, list);
+    this.transcript.stage(threadId, from, messages, index);
   }
 
   stageTranscriptTrim(threadId: string, trim: TranscriptTrim): void {
-    this.stagedTrim.set(threadId, trim);
+    this.transcript.stageTrim(threadId, trim);
   }
 
   async readTranscript(threadId: string, from: number, to?: number): Promise<BaseMessage[]> {
@@ -607,8 +603,7 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess, 
   /** Drop what is held for this thread (a failed turn stores nothing). */
   discardTurn(threadId: string): void {
     this.held = this.held.filter((h) => h.threadId !== threadId);
-    this.stagedTranscript.delete(threadId);
-    this.stagedTrim.delete(threadId);
+    this.transcript.forget(threadId);
   }
 
   /**
@@ -616,13 +611,9 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess, 
    * taken off the stage. They run after the head compare-and-set of the same batch.
    */
   private async transcriptStatements(threadId: string): Promise<SqlStatement[]> {
-    const staged = this.stagedTranscript.get(threadId);
-    const trim = this.stagedTrim.get(threadId);
-    this.stagedTranscript.delete(threadId);
-    this.stagedTrim.delete(threadId);
+    const { rows, trim } = await this.transcript.take(threadId);
     const statements: SqlStatement[] = [];
-    if (staged !== undefined) {
-      const rows = (await Promise.all(staged)).flat();
+    if (rows.length > 0) {
       statements.push({
         text: APPEND_TRANSCRIPT,
         params: [this.agentId, threadId, JSON.stringify(rows)],
@@ -669,8 +660,7 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess, 
       { text: DELETE_THREAD_REGISTRY, params: [this.agentId, threadId] },
       { text: DELETE_THREAD_TRANSCRIPT, params: [this.agentId, threadId] },
     ]);
-    this.stagedTranscript.delete(threadId);
-    this.stagedTrim.delete(threadId);
+    this.transcript.forget(threadId);
     this.recalled.delete(threadId);
     this.loadedMemory.delete(threadId);
     this.staged.delete(threadId);

@@ -83,9 +83,8 @@ import {
   fromTranscriptRows,
   type TranscriptAccess,
   type TranscriptIndex,
-  type TranscriptRow,
+  TranscriptStage,
   type TranscriptTrim,
-  toTranscriptRows,
 } from "./transcript.ts";
 
 export interface SqliteSaverOptions {
@@ -118,13 +117,10 @@ export class SqliteSaver
   private readonly memory = new MemoryStaging();
   readonly turnWrites = new HeldWrites((threadId) => {
     this.memory.committed(threadId);
-    this.stagedTranscript.delete(threadId);
-    this.stagedTrim.delete(threadId);
+    this.transcript.forget(threadId);
   });
   /** Transcript rows staged for the thread's next root checkpoint (stageTranscript). */
-  private readonly stagedTranscript = new Map<string, Promise<TranscriptRow[]>[]>();
-  /** A trim's transcript deletion staged for the thread's next root checkpoint. */
-  private readonly stagedTrim = new Map<string, TranscriptTrim>();
+  private readonly transcript: TranscriptStage;
   /** Recall asked for the thread's next read, and what that read found. */
   private readonly recallQueries = new Map<string, { terms: string[]; limit: number }>();
   private readonly recalled = new Map<string, PrefetchedRecall>();
@@ -136,6 +132,7 @@ export class SqliteSaver
 
   constructor(options: SqliteSaverOptions) {
     super(options.serde);
+    this.transcript = new TranscriptStage(this.serde);
     assertAgentId(options.agentId);
     this.sql = options.sql;
     this.agentId = options.agentId;
@@ -159,14 +156,11 @@ export class SqliteSaver
     messages: readonly BaseMessage[],
     index?: TranscriptIndex,
   ): void {
-    if (messages.length === 0) return;
-    const list = this.stagedTranscript.get(threadId) ?? [];
-    list.push(toTranscriptRows(this.serde, from, messages, index));
-    this.stagedTranscript.set(threadId, list);
+    this.transcript.stage(threadId, from, messages, index);
   }
 
   stageTranscriptTrim(threadId: string, trim: TranscriptTrim): void {
-    this.stagedTrim.set(threadId, trim);
+    this.transcript.stageTrim(threadId, trim);
   }
 
   async readTranscript(threadId: string, from: number, to?: number): Promise<BaseMessage[]> {
@@ -293,9 +287,8 @@ export class SqliteSaver
     const metadataJson = new TextDecoder().decode(metaBytes);
     const staged = this.memory.pending(threadId);
     // The messages this checkpoint no longer holds join the transcript in its transaction.
-    const transcript = ns === ROOT_NS ? await this.takeTranscript(threadId) : [];
-    const trim = ns === ROOT_NS ? this.stagedTrim.get(threadId) : undefined;
-    if (ns === ROOT_NS) this.stagedTrim.delete(threadId);
+    const { rows: transcript, trim } =
+      ns === ROOT_NS ? await this.transcript.take(threadId) : { rows: [], trim: undefined };
     this.sql.transaction(() => {
       if (ns === ROOT_NS && this.guardHead) {
         const [head] = rows<{ checkpoint_id: string }>(this.sql, SQ_SELECT_HEAD, storageId);
@@ -403,16 +396,8 @@ export class SqliteSaver
       rows(this.sql, SQ_DELETE_THREAD_TRANSCRIPT, this.agentId, threadId);
     });
     this.memory.forget(threadId);
-    this.stagedTranscript.delete(threadId);
-    this.stagedTrim.delete(threadId);
+    this.transcript.forget(threadId);
     this.recalled.delete(threadId);
-  }
-
-  /** The transcript rows staged for the thread, taken off the stage. */
-  private async takeTranscript(threadId: string): Promise<TranscriptRow[]> {
-    const staged = this.stagedTranscript.get(threadId);
-    this.stagedTranscript.delete(threadId);
-    return staged === undefined ? [] : (await Promise.all(staged)).flat();
   }
 
   private toTuple(row: CheckpointRow, threadId: string): Promise<CheckpointTuple> {

@@ -66,6 +66,43 @@ export interface TranscriptIndex {
   readonly terms: readonly (string | null)[];
 }
 
+/**
+ * What a saver holds for a thread's next root write (TranscriptAccess' two `stage…` calls):
+ * the rows appended and a trim's deletion, taken together by the write or forgotten when the
+ * turn fails or the thread is erased. Shared by NeonSaver and SqliteSaver.
+ */
+export class TranscriptStage {
+  readonly #rows = new Map<string, Promise<TranscriptRow[]>[]>();
+  readonly #trim = new Map<string, TranscriptTrim>();
+
+  constructor(private readonly serde: SerializerProtocol) {}
+
+  stage(threadId: string, from: number, messages: readonly BaseMessage[], index?: TranscriptIndex) {
+    if (messages.length === 0) return;
+    const list = this.#rows.get(threadId) ?? [];
+    list.push(toTranscriptRows(this.serde, from, messages, index));
+    this.#rows.set(threadId, list);
+  }
+
+  stageTrim(threadId: string, trim: TranscriptTrim): void {
+    this.#trim.set(threadId, trim);
+  }
+
+  /** The thread's staged rows (in order) and trim, taken off the stage. */
+  async take(threadId: string): Promise<{ rows: TranscriptRow[]; trim?: TranscriptTrim }> {
+    const staged = this.#rows.get(threadId);
+    const trim = this.#trim.get(threadId);
+    this.forget(threadId);
+    const rows = staged === undefined ? [] : (await Promise.all(staged)).flat();
+    return trim === undefined ? { rows } : { rows, trim };
+  }
+
+  forget(threadId: string): void {
+    this.#rows.delete(threadId);
+    this.#trim.delete(threadId);
+  }
+}
+
 /** The one key of a row whose message JSON holds U+0000 (jsonb cannot): base64 bytes. */
 const BASE64_KEY = "llamon_json_base64";
 
