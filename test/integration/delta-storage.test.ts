@@ -147,7 +147,7 @@ describe("delta storage of the messages", () => {
       });
       expect(ours).toEqual(reference);
     }
-  });
+  }, 120_000); // 210 real turns: a hang guard, not a timing (slow on a loaded 2-core machine)
 
   it("the model sees the same window as before: the last turns, read back from deltas", async () => {
     const model = new OfflineChatModel();
