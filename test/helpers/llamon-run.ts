@@ -80,20 +80,36 @@ export async function stopLlamonRun(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** A v0.3 `message/send` of `text` in `contextId`; resolves to the reply's text. */
+/**
+ * A v0.3 `message/send` of `text` in `contextId`; resolves to the reply's text. An error the
+ * agent marks retryable (a database deadline on a loaded machine) is retried as a client
+ * would, with the same messageId (answered at most once); any other error throws with the
+ * agent's answer.
+ */
 export async function sendMessage(port: number, contextId: string, text: string): Promise<string> {
+  const messageId = crypto.randomUUID();
   const body = JSON.stringify({
     jsonrpc: "2.0",
+    id: messageId,
     method: "message/send",
-    params: { message: { contextId, role: "user", parts: [{ kind: "text", text }] } },
+    params: { message: { contextId, messageId, role: "user", parts: [{ kind: "text", text }] } },
   });
-  const res = await fetch(`http://127.0.0.1:${port}/`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body,
-  });
-  const json = (await res.json()) as {
-    result: { status: { message: { parts: { text: string }[] } } };
-  };
-  return json.result.status.message.parts.map((p) => p.text).join("");
+  for (let attempt = 1; ; attempt++) {
+    const res = await fetch(`http://127.0.0.1:${port}/`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
+    const json = (await res.json()) as {
+      result?: { status: { message: { parts: { text: string }[] } } };
+      error?: { data?: { retryable?: boolean } };
+    };
+    if (json.result !== undefined) {
+      return json.result.status.message.parts.map((p) => p.text).join("");
+    }
+    if (json.error?.data?.retryable !== true || attempt >= 3) {
+      throw new Error(`message/send failed (HTTP ${res.status}): ${JSON.stringify(json)}`);
+    }
+    await new Promise((r) => setTimeout(r, 500 * attempt));
+  }
 }
