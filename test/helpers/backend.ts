@@ -73,3 +73,31 @@ export async function startTestBackend(options: { migrate?: boolean } = {}): Pro
     },
   };
 }
+
+/**
+ * Replace the thread's transcript with `count` alternating user/assistant messages
+ * ("bulk message <seq>", ids "bulk-<seq>") in LangChain's serialised form, built in SQL
+ * (generate_series): a long conversation without running its turns.
+ */
+export async function bulkTranscript(
+  db: Db,
+  agentId: string,
+  threadId: string,
+  count: number,
+): Promise<void> {
+  await db.query("DELETE FROM llamon_messages WHERE agent_id = $1 AND thread_id = $2", [
+    agentId,
+    threadId,
+  ]);
+  await db.query(
+    `INSERT INTO llamon_messages (agent_id, thread_id, seq, message)
+     SELECT $1, $2, g, jsonb_build_object(
+       'lc', 1, 'type', 'constructor',
+       'id', jsonb_build_array('langchain_core', 'messages',
+                               CASE WHEN g % 2 = 0 THEN 'HumanMessage' ELSE 'AIMessage' END),
+       'kwargs', jsonb_build_object('content', 'bulk message ' || g, 'id', 'bulk-' || g,
+                                    'additional_kwargs', '{}'::jsonb, 'response_metadata', '{}'::jsonb))
+       FROM generate_series(0, $3::int - 1) AS g`,
+    [agentId, threadId, count],
+  );
+}

@@ -14,6 +14,7 @@ import { resolveMemoryConfig } from "../../src/memory/config.ts";
 import type { RequestContext } from "../../src/runtime/context.ts";
 import { readThreadMessages } from "../../src/store/delta.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
+import { bulkTranscript } from "../helpers/backend.ts";
 import { testAgent, useTestBackend } from "../helpers/turn-setup.ts";
 
 const backend = useTestBackend();
@@ -42,21 +43,7 @@ describe("management API: a page of a long conversation", () => {
     const held = ((head?.checkpoint.channel_values.messages ?? []) as unknown[]).length;
     const archived = 3_000 - held;
     // A long transcript, bulk-inserted in LangChain's serialised form, and the head's count.
-    await backend.pg.query("DELETE FROM llamon_messages WHERE agent_id = $1 AND thread_id = $2", [
-      AGENT,
-      "long",
-    ]);
-    await backend.pg.query(
-      `INSERT INTO llamon_messages (agent_id, thread_id, seq, message)
-       SELECT $1, $2, g, jsonb_build_object(
-         'lc', 1, 'type', 'constructor',
-         'id', jsonb_build_array('langchain_core', 'messages',
-                                 CASE WHEN g % 2 = 0 THEN 'HumanMessage' ELSE 'AIMessage' END),
-         'kwargs', jsonb_build_object('content', 'bulk message ' || g, 'id', 'bulk-' || g,
-                                      'additional_kwargs', '{}'::jsonb, 'response_metadata', '{}'::jsonb))
-         FROM generate_series(0, $3::int - 1) AS g`,
-      [AGENT, "long", archived],
-    );
+    await bulkTranscript(backend.pg, AGENT, "long", archived);
     const { agent, model } = deps();
     const graph = buildAgentGraph({
       agent,

@@ -18,6 +18,7 @@ import { resolveMemoryConfig } from "../../src/memory/config.ts";
 import { TAIL_MARGIN } from "../../src/memory/live-tail.ts";
 import { readThreadMessages } from "../../src/store/delta.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
+import { bulkTranscript } from "../helpers/backend.ts";
 import { testAgent, useTestBackend } from "../helpers/turn-setup.ts";
 
 const backend = useTestBackend();
@@ -180,21 +181,7 @@ describe("live tail + transcript (issue 14)", () => {
     const archived = 100_000 - held.length;
     // The transcript is bulk-inserted (LangChain's serialised form, built in SQL) and the
     // head's prefix says so — written through LangGraph's own updateState.
-    await backend.pg.query("DELETE FROM llamon_messages WHERE agent_id = $1 AND thread_id = $2", [
-      "tail-f",
-      "huge",
-    ]);
-    await backend.pg.query(
-      `INSERT INTO llamon_messages (agent_id, thread_id, seq, message)
-       SELECT $1, $2, g, jsonb_build_object(
-         'lc', 1, 'type', 'constructor',
-         'id', jsonb_build_array('langchain_core', 'messages',
-                                 CASE WHEN g % 2 = 0 THEN 'HumanMessage' ELSE 'AIMessage' END),
-         'kwargs', jsonb_build_object('content', 'bulk message ' || g, 'id', 'bulk-' || g,
-                                      'additional_kwargs', '{}'::jsonb, 'response_metadata', '{}'::jsonb))
-         FROM generate_series(0, $3::int - 1) AS g`,
-      ["tail-f", "huge", archived],
-    );
+    await bulkTranscript(backend.pg, "tail-f", "huge", archived);
     const saver = new NeonSaver({ db: backend.neon, agentId: "tail-f" });
     const graph = buildAgentGraph({
       ...deps("tail-f"),
