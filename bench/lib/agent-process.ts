@@ -50,6 +50,11 @@ export async function startReferenceAgent(
   const port = await freePort();
   const cleanups: (() => Promise<void>)[] = [];
   const args = ["bin/llamon.mjs", "run", ".", "--port", String(port)];
+  // Its own wrangler state: a test or bench running beside it must not share the Durable
+  // Objects' SQLite files (SQLITE_BUSY).
+  const stateDir = await mkdtemp(join(tmpdir(), "llamon-load-state-"));
+  cleanups.push(() => rm(stateDir, { recursive: true, force: true }));
+  args.push("--state-dir", stateDir);
   let dsn: string | undefined;
   let database: RunningAgent["database"];
   if (await serverReachable()) {
@@ -60,7 +65,7 @@ export async function startReferenceAgent(
   } else {
     const dir = await mkdtemp(join(tmpdir(), "llamon-load-"));
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
-    args.push("--embedded", "--data-dir", dir);
+    args.push("--embedded", "--data-dir", join(dir, "pgdata"));
     database = "embedded";
   }
   const child: ChildProcess = spawn(process.execPath, args, {

@@ -38,6 +38,11 @@ describe("llamon run . — conversation recall", () => {
       expect(lines[0]).toMatch(/^offline-model: received=\d+ has_prior=true$/);
       expect(Number(/received=(\d+)/.exec(lines[0] ?? "")?.[1])).toBeLessThan(60);
       expect(lines.find((l) => l.startsWith("recalled: "))).toContain(`user: "${TURN_3}"`);
+    } catch (err) {
+      // The agent's own log says why a turn failed; the JSON-RPC error only says "internal".
+      throw new Error(
+        `${String(err)}\n--- llamon run output (tail) ---\n${run.output().slice(-8000)}`,
+      );
     } finally {
       await stopLlamonRun(run.child);
     }

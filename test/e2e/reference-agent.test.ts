@@ -6,7 +6,7 @@
  * belongs to the key whose principal is `anonymous`.
  */
 import { createHash } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Message, Task } from "@a2a-js/sdk";
@@ -94,6 +94,8 @@ describe("npm start (llamon run .) — the reference agent", () => {
     } finally {
       await stopLlamonRun(first.child);
     }
+    // --state-dir: wrangler kept the Durable Objects' state there, not in the repository.
+    expect((await readdir(join(dataDir, "wrangler"))).length).toBeGreaterThan(0);
 
     // Restart with API keys: the old (anonymous) thread goes to the key named "anonymous".
     const ownerKey = `k-${crypto.randomUUID()}`;

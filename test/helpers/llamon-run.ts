@@ -4,6 +4,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
+import { join } from "node:path";
 import { LLAMON_BIN, REPO } from "./cli.ts";
 import { freePort } from "./ports.ts";
 
@@ -50,15 +51,19 @@ export async function startLlamonRun(
 }
 
 /**
- * `llamon run . --embedded` of the repository's reference agent on `port`, its data in
- * `dataDir`, with `env` over a clean memory/auth environment.
+ * `llamon run . --embedded` of the repository's reference agent on `port`, with `env` over a
+ * clean memory/auth environment. All its state is in `dir`: the embedded Postgres in
+ * `dir/pgdata`, wrangler's (Durable Objects, queues) in `dir/wrangler` — test files run two at
+ * a time, and two runs of the repository sharing `.wrangler/state` got SQLITE_BUSY.
  */
 export function startReferenceAgent(
   port: number,
-  dataDir: string,
+  dir: string,
   env: Record<string, string> = {},
 ): Promise<RunningLlamon> {
-  return startLlamonRun([".", "--port", String(port), "--embedded", "--data-dir", dataDir], {
+  const args = [".", "--port", String(port), "--embedded"];
+  args.push("--data-dir", join(dir, "pgdata"), "--state-dir", join(dir, "wrangler"));
+  return startLlamonRun(args, {
     cwd: REPO,
     // As in a user's shell: under NODE_ENV=test (vitest's) miniflare never fetches Request.cf.
     env: {

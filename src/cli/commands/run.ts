@@ -4,6 +4,7 @@
  * Worker at them. Ctrl-C stops everything it started.
  */
 import type { ChildProcess } from "node:child_process";
+import { resolve } from "node:path";
 import type { Command } from "commander";
 import { LlamonError } from "../../errors.ts";
 import { ChildGroup } from "../children.ts";
@@ -29,6 +30,10 @@ export function registerRun(program: Command): void {
       "--data-dir <dir>",
       "where the embedded Postgres keeps its data (default: <dir>/.llamon/pgdata)",
     )
+    .option(
+      "--state-dir <dir>",
+      "where wrangler keeps the Worker's local state: Durable Objects, queues (default: <dir>/.wrangler/state)",
+    )
     .addHelpText(
       "after",
       `
@@ -38,10 +43,11 @@ Examples:
 
 For postgres projects: uses POSTGRES_MEMORY_DSN from .dev.vars when reachable (creating the
 database if needed), otherwise an embedded Postgres kept in <dir>/.llamon/pgdata.
+Two runs of one project at the same time need their own --port, --data-dir and --state-dir.
 A2A auth: A2A_AUTH (and A2A_API_KEYS, A2A_JWT_*) from the environment or .dev.vars; when
 neither sets A2A_AUTH the local Worker runs with none (no credentials needed).`,
     )
-    .action(async (dir: string, opts: { port?: number; embedded?: boolean; dataDir?: string }) => {
+    .action(async (dir: string, opts: RunOptions) => {
       const port = opts.port ?? defaultPort();
       const project = await loadProject(dir);
       const backend = (
@@ -75,7 +81,7 @@ neither sets A2A_AUTH the local Worker runs with none (no credentials needed).`,
         vars.POSTGRES_MEMORY_DSN = neonStyleDsn(db.dsn);
         info(`Neon-protocol proxy: ${db.proxy.url}`);
       }
-      const child = startWrangler(children, project.dir, port, vars);
+      const child = startWrangler(children, project.dir, port, vars, opts.stateDir);
       const url = `http://127.0.0.1:${port}`;
       const exited = new Promise<number>((resolve) =>
         child.once("exit", (code) => resolve(code ?? 1)),
@@ -145,11 +151,24 @@ function neonStyleDsn(dsn: string): string {
   return url.toString();
 }
 
+interface RunOptions {
+  port?: number;
+  embedded?: boolean;
+  dataDir?: string;
+  stateDir?: string;
+}
+
+/**
+ * `wrangler dev` of the project. Its local state (the Durable Objects' SQLite files, queues)
+ * lives in `stateDir` when given: two runs of one project at the same time must not share it,
+ * or workerd answers SQLITE_BUSY ("database is locked") and their tasks mix.
+ */
 function startWrangler(
   children: ChildGroup,
   projectDir: string,
   port: number,
   vars: Record<string, string>,
+  stateDir: string | undefined,
 ): ChildProcess {
   const args = [
     resolveWranglerBin(projectDir),
@@ -160,6 +179,7 @@ function startWrangler(
     String(port),
     "--show-interactive-dev-session=false",
   ];
+  if (stateDir !== undefined) args.push("--persist-to", resolve(stateDir));
   for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);
   return children.spawn(process.execPath, args, {
     cwd: projectDir,
