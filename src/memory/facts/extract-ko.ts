@@ -57,8 +57,13 @@ const PET_WORDS = Object.entries(RELATIONS_KO)
   .join("|");
 
 const HEAD_BEFORE_RE1 = pattern("^(?:저는|나는|제가|내가)$", "", "나는|내가|저는|제가");
+/**
+ * A verb's connective form (…서 "because", …고, …면, …니까, …는데, …지만), never a noun: 아서/어서
+ * and the contracted forms of 바쁘다, 아프다, 예쁘다, 보다, 되다, 쓰다, 크다, 켜다, 주다 (바빠서,
+ * 아파서, 예뻐서, 봐서, 돼서, 써서, 커서, 켜서, 줘서). Nouns such as 교과서, 보고서, 은서 do not match.
+ */
 const HEAD_BEFORE_RE2 = pattern(
-  "(?:[어아해려워와져여셔러]서|하고|하면|으면|니까|는데|지만)$",
+  "(?:[어아해려워와져여셔러빠파뻐퍼봐돼써커떠켜펴줘쳐껴꺼]서|하고|하면|으면|니까|는데|지만)$",
   "",
   "는데|니까|서|으면|지만|하고|하면",
 );
@@ -214,6 +219,9 @@ const IS_NAME_LIKE_RE3 = pattern(String.raw`^[A-Z][a-z]+(?:\s[A-Z][a-z]+)?$`);
 
 function isNameLike(word: string): boolean {
   if (NOT_NAMES.has(word) || STOP_KO.has(word) || isJobKo(word) || isPlaceKo(word)) return false;
+  // "저는 피곤해서 (싫어요)": a clause cut at its connective leaves a verb form, not a name
+  // (two syllables stay names: 아서 is Arthur).
+  if (word.length >= 3 && HEAD_BEFORE_RE2.test(word)) return false;
   if (NATIONALITIES[word] !== undefined) return false;
   if (IS_NAME_LIKE_RE2.test(word)) return !IS_NAME_LIKE_RE1.test(word);
   return IS_NAME_LIKE_RE3.test(word);

@@ -236,6 +236,16 @@ describe("third round: laughter, reasons, idioms", () => {
     expect(show(facts)).toBe("dislike=여름, preference=가을");
   });
 
+  it("a reason alone is not the thing (저는 바빠서 싫어요), nor a name (저는 피곤해서 …)", () => {
+    expectNone("저는 바빠서 싫어요");
+    expectNone("저 지금 아파서 싫어");
+    expectNone("저는 피곤해서 싫어요");
+    expectNone("저는 귀찮아서 싫어요");
+    expectFact("교과서가 싫어요", "dislike", "교과서");
+    expectFact("저는 아서예요", "name", "아서");
+    expectFact("제 이름은 은서예요", "name", "은서");
+  });
+
   it("'I'm more of an X person' and 'I play (the) X' are tastes", () => {
     expectFact("Honestly I'm more of a tea person", "preference", "tea");
     expectNone("I'm a people person");
