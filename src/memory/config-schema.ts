@@ -108,36 +108,58 @@ const field = {
   a2a_history_max_messages: whole(0, MEMORY_CONFIG_MAX.a2a_history_max_messages),
 } as const;
 
-/** A complete MemoryConfig: unknown keys are errors; absent keys take their default. */
-export const memoryConfigSchema = z.strictObject({
-  enabled: field.enabled.default(true),
-  backend: field.backend.default("postgres"),
-  postgres_dsn: field.postgres_dsn.optional(),
-  window_size: field.window_size.default(20),
-  history_aware: field.history_aware.default(true),
-  max_history_tokens: field.max_history_tokens.optional(),
-  persist_trim_keep_groups: field.persist_trim_keep_groups.optional(),
-  summarize: field.summarize.default(false),
-  summarize_threshold: field.summarize_threshold.default(40),
-  facts_mode: field.facts_mode.default("off"),
-  fact_recall_max_items: field.fact_recall_max_items.default(3),
-  /**
-   * Conversation recall (issue 16): on by default for every backend; it takes effect where
-   * the backend gives the turn a recall source (see docs/memory.md), `off` has no history.
-   */
-  recall: field.recall.default(true),
-  recall_max_items: field.recall_max_items.default(5),
-  /**
-   * Semantic recall: off by default; needs pgvector (migration 0009) and an embedding
-   * provider (see docs/memory.md). Lexical recall works without it.
-   */
-  recall_semantic: field.recall_semantic.default(false),
-  embedding_provider: field.embedding_provider.default("workers_ai"),
-  embedding_model: field.embedding_model.optional(),
-  embedding_base_url: field.embedding_base_url.optional(),
-  prompt_context_mode: field.prompt_context_mode.default("legacy_system"),
-  a2a_history_max_messages: field.a2a_history_max_messages.default(50),
-});
+/** How each Durable Object backend recalls instead (no embeddings there). */
+const OBJECT_RECALL: Partial<Record<(typeof MEMORY_BACKENDS)[number], string>> = {
+  sqlite: "SQLite FTS5",
+  in_memory: "in-memory word scoring",
+};
+
+/**
+ * A complete MemoryConfig: unknown keys are errors; absent keys take their default; and the
+ * keys must fit together (`recall_semantic` only where there are vectors).
+ */
+export const memoryConfigSchema = z
+  .strictObject({
+    enabled: field.enabled.default(true),
+    backend: field.backend.default("postgres"),
+    postgres_dsn: field.postgres_dsn.optional(),
+    window_size: field.window_size.default(20),
+    history_aware: field.history_aware.default(true),
+    max_history_tokens: field.max_history_tokens.optional(),
+    persist_trim_keep_groups: field.persist_trim_keep_groups.optional(),
+    summarize: field.summarize.default(false),
+    summarize_threshold: field.summarize_threshold.default(40),
+    facts_mode: field.facts_mode.default("off"),
+    fact_recall_max_items: field.fact_recall_max_items.default(3),
+    /**
+     * Conversation recall (issue 16): on by default for every backend; it takes effect where
+     * the backend gives the turn a recall source (see docs/memory.md), `off` has no history.
+     */
+    recall: field.recall.default(true),
+    recall_max_items: field.recall_max_items.default(5),
+    /**
+     * Semantic recall: off by default; needs pgvector (migration 0009) and an embedding
+     * provider (see docs/memory.md). Lexical recall works without it.
+     */
+    recall_semantic: field.recall_semantic.default(false),
+    embedding_provider: field.embedding_provider.default("workers_ai"),
+    embedding_model: field.embedding_model.optional(),
+    embedding_base_url: field.embedding_base_url.optional(),
+    prompt_context_mode: field.prompt_context_mode.default("legacy_system"),
+    a2a_history_max_messages: field.a2a_history_max_messages.default(50),
+  })
+  .superRefine((config, ctx) => {
+    // Semantic recall lives in Postgres (pgvector); an object backend would silently recall by
+    // words only, so asking for it there is a mistake worth naming.
+    if (config.recall_semantic && OBJECT_RECALL[config.backend] !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["recall_semantic"],
+        input: config.recall_semantic,
+        message: `semantic recall needs the postgres backend (pgvector); backend ${config.backend} recalls by words only (${OBJECT_RECALL[config.backend]}). Set recall_semantic to false, or use backend postgres`,
+      });
+    }
+  });
 
 /**
  * One layer of settings (code, env, registry, run-time PATCH): every key optional, no

@@ -195,6 +195,20 @@ describe("MemoryConfig from the environment", () => {
     expect(bad({ embedding_base_url: "ftp://x/v1" })).toContain("http(s) URL");
     expect(bad({ embedding_model: " " })).toContain("must not be empty");
     expect(bad({ recall_semantic: "yes" })).toContain("true or false");
+    // The object backends have no vectors: asking for semantic recall there is refused.
+    expect(bad({ backend: "sqlite", recall_semantic: true })).toContain(
+      "recall_semantic: semantic recall needs the postgres backend (pgvector); backend sqlite recalls by words only (SQLite FTS5)",
+    );
+    expect(bad({ backend: "in_memory", recall_semantic: true })).toContain("in-memory word");
+    expect(parseMemoryConfig({ backend: "sqlite", recall_semantic: false }).backend).toBe("sqlite");
+    expect(parseMemoryConfig({ backend: "off", recall_semantic: true }).recall_semantic).toBe(true);
+    const layered = configError(() =>
+      resolveMemoryConfig({
+        env: { MEMORY_BACKEND: "in-memory" },
+        runtime: { recall_semantic: true },
+      }),
+    );
+    expect(Object.keys(layered.details.fieldErrors)).toEqual(["recall_semantic"]);
     expect(() => memoryConfigFromEnv({ MEMORY_RECALL_SEMANTIC: "maybe" })).toThrow(
       /MEMORY_RECALL_SEMANTIC/,
     );

@@ -134,4 +134,30 @@ describe(`management API on the ${backend} backend`, () => {
       window_size: 20,
     });
   });
+
+  it("issue 16 recall_semantic is refused here (no vectors in an object), not ignored; nothing is stored", async () => {
+    const agent = `do-semantic-${crypto.randomUUID().slice(0, 8)}`;
+    const worker = instance({ AGENT_ID: agent });
+    const refused = await worker.api("PATCH", "/api/v1/memory/config", {
+      recall_semantic: true,
+      window_size: 3,
+    });
+    expect(refused.status).toBe(400);
+    const lines = (refused.body.fieldErrors as Record<string, string[]>).recall_semantic;
+    expect(lines?.join(" ")).toContain("needs the postgres backend");
+    const after = await worker.api("GET", "/api/v1/memory/config");
+    expect(after.body.config).toMatchObject({ recall_semantic: false, window_size: 20 });
+    // Set at deploy time, the turn is refused as misconfigured (the caller is not told the
+    // cause) and the operator's view names the key.
+    const deployed = instance({ AGENT_ID: agent, MEMORY_RECALL_SEMANTIC: "true" });
+    const turn = await sendRaw(
+      productDocumentBody(`semantic-${crypto.randomUUID()}`, "hi"),
+      deployed,
+    );
+    expect(turn.body.error).toMatchObject({ data: { reason: "CONFIG_INVALID" } });
+    expect(JSON.stringify(turn.body)).not.toContain("recall_semantic");
+    const operator = await deployed.api("GET", "/api/v1/memory/config");
+    expect(operator.status).toBeGreaterThanOrEqual(400);
+    expect(JSON.stringify(operator.body)).toContain("needs the postgres backend");
+  });
 });
