@@ -1,13 +1,15 @@
 /**
  * Backfill of conversation recall's lexical index (migration 0008): transcript rows written
- * before it have NULL `search_terms` and are never recalled. This computes their terms in JS
+ * before it have NULL `search_terms` and are never recalled, and rows whose terms an older
+ * TERMS_VERSION made no longer match the terms a question gets today. This computes their terms in JS
  * (recall/terms.ts through `indexTermsOf`, the same function the turn uses when it appends)
  * and writes them in bounded batches, one read and one write per batch, in key order, so it
  * can stop and resume at any point and never holds a long transaction.
  *
  * A row that is not indexed (a tool result, a reply with no text) gets `terms_version` with
  * NULL terms, so the next run does not visit it again. A row written or changed by a turn
- * meanwhile is never overwritten (the write only touches rows that are still unindexed).
+ * meanwhile is never overwritten (the write only touches rows still unindexed or indexed by an
+ * older version).
  */
 import { JsonPlusSerializer } from "@langchain/langgraph-checkpoint";
 import type { Db } from "../store/db.ts";
@@ -35,7 +37,7 @@ export interface ReindexOptions {
 
 /** Rows that the backfill would index (dry run). */
 export async function countUnindexed(db: Db): Promise<number> {
-  const { rows } = await db.query<{ n: string | number }>(COUNT_UNINDEXED);
+  const { rows } = await db.query<{ n: string | number }>(COUNT_UNINDEXED, [TERMS_VERSION]);
   return Number(rows[0]?.n ?? 0);
 }
 
@@ -66,6 +68,7 @@ export async function reindexTranscript(
       after?.thread ?? null,
       after?.seq ?? null,
       batchSize,
+      TERMS_VERSION,
     ]);
     if (rows.length === 0) break;
     const messages = await fromTranscriptRows(serde, rows);

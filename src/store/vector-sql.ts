@@ -61,27 +61,31 @@ SELECT $1, $2, x.seq, $3, x.embedding::vector
 ON CONFLICT (agent_id, thread_id, seq) DO UPDATE
   SET model = EXCLUDED.model, embedding = EXCLUDED.embedding`;
 
-// --- Backfill of the lexical index (rows written before migration 0008) ---
+// --- Backfill of the lexical index (rows written before migration 0008, or by an older TERMS_VERSION) ---
 
 /**
- * Transcript rows never indexed, after the key ($1 agent, $2 thread, $3 seq; NULLs = from the
- * start), in key order: $4 how many. Rows whose terms were computed and found empty carry
- * terms_version with NULL terms, so they are not visited again.
+ * Transcript rows to (re)index, after the key ($1 agent, $2 thread, $3 seq; NULLs = from the
+ * start), in key order: $4 how many; $5 the current TERMS_VERSION. A row is visited when it was
+ * never indexed or its terms were made by an older version. Rows whose terms were computed and
+ * found empty carry terms_version with NULL terms, so they are not visited again.
  */
 export const SELECT_UNINDEXED = `SELECT m.agent_id, m.thread_id, m.seq, m.message
   FROM llamon_messages m
- WHERE m.search_terms IS NULL AND m.terms_version IS NULL
+ WHERE (m.terms_version IS NULL OR m.terms_version < $5::smallint)
    AND ($1::text IS NULL OR (m.agent_id, m.thread_id, m.seq) > ($1, $2, $3))
  ORDER BY m.agent_id, m.thread_id, m.seq
  LIMIT $4`;
 
-/** Write computed terms: $1 rows [{agent_id, thread_id, seq, terms, version}]; only rows still unindexed. */
+/**
+ * Write computed terms: $1 rows [{agent_id, thread_id, seq, terms, version}]; only rows still
+ * unindexed or indexed by an older version, so a turn's write meanwhile is never overwritten.
+ */
 export const UPDATE_INDEX_TERMS = `UPDATE llamon_messages m
    SET search_terms = x.terms, terms_version = x.version
   FROM jsonb_to_recordset($1::jsonb) AS x(agent_id text, thread_id text, seq bigint, terms text, version smallint)
  WHERE m.agent_id = x.agent_id AND m.thread_id = x.thread_id AND m.seq = x.seq
-   AND m.search_terms IS NULL AND m.terms_version IS NULL`;
+   AND (m.terms_version IS NULL OR m.terms_version < x.version)`;
 
-/** How many transcript rows were never indexed (the backfill's dry run). One row. */
+/** How many transcript rows the backfill would visit ($1 the current TERMS_VERSION). One row. */
 export const COUNT_UNINDEXED =
-  "SELECT count(*)::bigint AS n FROM llamon_messages WHERE search_terms IS NULL AND terms_version IS NULL";
+  "SELECT count(*)::bigint AS n FROM llamon_messages WHERE terms_version IS NULL OR terms_version < $1::smallint";

@@ -8,6 +8,7 @@ import { runTurn, type TurnDeps } from "../../src/agent/run-turn.ts";
 import { OfflineChatModel } from "../../src/llm/offline.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import { resolveMemoryConfig } from "../../src/memory/config.ts";
+import { TERMS_VERSION } from "../../src/memory/recall/terms.ts";
 import { countUnindexed, reindexTranscript } from "../../src/memory/reindex.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { runLlamon } from "../helpers/cli.ts";
@@ -75,6 +76,31 @@ describe("llamon memory reindex (the lexical index backfill)", () => {
     expect(await countUnindexed(backend.pg)).toBe(0);
     expect(await reindexTranscript(backend.pg)).toEqual({ indexed: 0, skipped: 0, batches: 0 });
     expect(await recalled("rx-a")).toContain(`- user: "${DOG}"`);
+  });
+
+  it("issue 16 rebuilds rows an older TERMS_VERSION made and leaves current rows alone", async () => {
+    await conversation("rx-old");
+    expect(await countUnindexed(backend.pg)).toBe(0);
+    const { rows: before } = await backend.pg.query<{ seq: string; search_terms: string | null }>(
+      "SELECT seq, search_terms FROM llamon_messages WHERE agent_id = 'rx-old' ORDER BY seq",
+    );
+    // What an older build left: terms made another way (here: ones no question shares).
+    const stale = await backend.pg.query(
+      `UPDATE llamon_messages SET search_terms = 'stale', terms_version = $1
+        WHERE agent_id = 'rx-old' AND search_terms IS NOT NULL`,
+      [TERMS_VERSION - 1],
+    );
+    expect(stale.rowCount).toBeGreaterThan(0);
+    expect(await recalled("rx-old")).not.toContain(DOG);
+    expect(await countUnindexed(backend.pg)).toBe(stale.rowCount);
+    expect(await reindexTranscript(backend.pg)).toMatchObject({ indexed: stale.rowCount });
+    const { rows: after } = await backend.pg.query<{ seq: string; search_terms: string | null }>(
+      "SELECT seq, search_terms FROM llamon_messages WHERE agent_id = 'rx-old' AND seq <= $1 ORDER BY seq",
+      [before.at(-1)?.seq ?? 0],
+    );
+    expect(after).toEqual(before);
+    expect(await countUnindexed(backend.pg)).toBe(0);
+    expect(await recalled("rx-old")).toContain(`- user: "${DOG}"`);
   });
 
   it("issue 16 the CLI counts without --apply and indexes with it", async () => {

@@ -1,6 +1,6 @@
 /**
  * `llamon memory reindex`: give conversation recall's index terms to transcript rows written
- * before migration 0008 (memory/reindex.ts), in bounded batches; without `--apply` it only
+ * before migration 0008 or by an older TERMS_VERSION (memory/reindex.ts), in bounded batches; without `--apply` it only
  * counts them. `--setup-vectors` runs migration 0009's pgvector setup again, for a database
  * where the `vector` extension was enabled after the migrations ran (idempotent).
  */

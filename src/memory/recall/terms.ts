@@ -40,11 +40,16 @@
 import { stemmer } from "stemmer";
 import { eng } from "stopword";
 import { pattern } from "../facts/regex.ts";
-import { lettersOnly, wordRuns } from "../letters.ts";
+import { isCommonText, lettersOnly, wordRuns } from "../letters.ts";
 import { isBareEnding, koreanStem } from "./korean.ts";
 
-/** Bump when the terms of a text change, so stored search text can be rebuilt. */
-export const TERMS_VERSION = 1;
+/**
+ * Bump when the terms of a text change, so stored search text can be rebuilt
+ * (`llamon memory reindex --apply` visits every row made by an older version).
+ * 2: terms of scripts outside the common ranges lost the apostrophes and combining marks that
+ * ICU's word segments kept (see `contractTerms`).
+ */
+export const TERMS_VERSION = 2;
 
 export const MAX_TERM_CHARS = 40;
 
@@ -119,6 +124,30 @@ function latinTerm(raw: string): string {
   return term.length > MAX_TERM_CHARS ? "" : term;
 }
 
+/**
+ * Holds a term from a script outside the common ranges to the index contract. ICU's word
+ * segments may keep an apostrophe or a period between letters ("pa'က" from "㎀'က": NFKC
+ * turns ㎀ into "pa", and ICU joins letters across an apostrophe) and the vowel signs of
+ * Thai or Myanmar, which are combining marks: SQLite's unicode61 splits tokens at both, so
+ * they are dropped here, on the stored and the asked side alike. Dropping a mark can leave
+ * conjoining jamo side by side, which NFC then composes into a Hangul syllable: such a term
+ * is split where Hangul meets other letters. Every piece is cut to MAX_TERM_CHARS without
+ * splitting a surrogate pair.
+ */
+function contractTerms(raw: string): string[] {
+  let term = lettersOnly(raw);
+  if (term === "" || isCommonText(term)) return term === "" ? [] : [clip(term)];
+  term = lettersOnly(term.normalize("NFC"));
+  const pieces = HANGUL.test(term) ? [term] : (term.match(HANGUL_RUN) ?? []);
+  return pieces.map(clip).filter((piece) => piece !== "");
+}
+
+function clip(term: string): string {
+  if (term.length <= MAX_TERM_CHARS) return term;
+  const code = term.charCodeAt(MAX_TERM_CHARS - 1);
+  return term.slice(0, code >= 0xd800 && code <= 0xdbff ? MAX_TERM_CHARS - 1 : MAX_TERM_CHARS);
+}
+
 const COLLECT_RE1 = pattern(String.raw`^\s*$`);
 
 const COLLECT_RE2 = pattern(String.raw`['’]+(?=[a-z\u00c0-\u024f]{3})`, "", "'|’");
@@ -164,10 +193,11 @@ function collect(text: unknown, drop: ReadonlySet<string> | undefined): string[]
       }
       flush();
       if (NO_SPACE_SCRIPT.test(piece)) {
-        for (const part of segmentWords(piece)) push(part.slice(0, MAX_TERM_CHARS));
+        for (const part of segmentWords(piece)) for (const term of contractTerms(part)) push(term);
         return;
       }
-      for (const part of COLLECT_RE2.split(piece)) push(latinTerm(part));
+      for (const part of COLLECT_RE2.split(piece))
+        for (const term of contractTerms(latinTerm(part))) push(term);
     });
     if (pieces.length === 0 || !HANGUL.test(pieces.at(-1) ?? "")) flush();
   }

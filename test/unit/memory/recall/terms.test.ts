@@ -124,6 +124,22 @@ describe("issue 16: the index contract (Postgres 'simple' tsvector and SQLite FT
     );
   });
 
+  it("terms from ICU's word segments hold to the contract too (found by the property above)", () => {
+    // NFKC turns ㎀ into "pa"; ICU joins letters across the apostrophe: "pa'က" was one term.
+    for (const text of ["㎀'က", "pa'က", "ที่นี่", "မြန်မာ", "a.東京", "\u1100\u0301\u1161"]) {
+      for (const terms of [searchTerms(text), queryTerms(text)]) {
+        for (const term of terms) {
+          expect(term, text).toMatch(/^[\p{L}\p{N}]+$/u);
+          expect(term, text).toBe(term.normalize("NFC"));
+          if (/[\uac00-\ud7a3]/.test(term)) expect(term, text).toMatch(/^[\uac00-\ud7a3]+$/);
+        }
+      }
+    }
+    expect(searchTerms("㎀'က")).toEqual(["paက"]);
+    // A long run of Han is cut without splitting a surrogate pair.
+    for (const term of searchTerms("𠀀".repeat(30))) expect(term).toMatch(/^[\p{L}]+$/u);
+  });
+
   it("non-strings and empty text give no terms", () => {
     for (const value of [undefined, null, 42, {}, "", "   ", "?!"]) {
       expect(searchTerms(value as unknown as string)).toEqual([]);
