@@ -196,8 +196,13 @@ function collect(text: unknown, drop: ReadonlySet<string> | undefined): string[]
         for (const part of segmentWords(piece)) for (const term of contractTerms(part)) push(term);
         return;
       }
-      for (const part of COLLECT_RE2.split(piece))
-        for (const term of contractTerms(latinTerm(part))) push(term);
+      // latinTerm already keeps letters and digits only; common text needs nothing more.
+      const common = isCommonText(piece);
+      for (const part of COLLECT_RE2.split(piece)) {
+        const term = latinTerm(part);
+        if (common) push(term);
+        else for (const held of contractTerms(term)) push(held);
+      }
     });
     if (pieces.length === 0 || !HANGUL.test(pieces.at(-1) ?? "")) flush();
   }
