@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import { END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
-import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
+import type { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineAgent } from "../../src/agent/define.ts";
 import { runTurn } from "../../src/agent/run-turn.ts";
@@ -19,7 +19,7 @@ import { createPgDb } from "../../src/store/db-pg.ts";
 import { migrate } from "../../src/store/migrate.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { runLlamon } from "../helpers/cli.ts";
-import { createTestDatabase, type TestDatabase } from "../helpers/pg.ts";
+import { createTestDatabase, officialSaver, type TestDatabase } from "../helpers/pg.ts";
 
 let database: TestDatabase;
 let db: Db;
@@ -30,7 +30,7 @@ beforeAll(async () => {
   database = await createTestDatabase("llamon_adopt_cli");
   await migrate({ connectionString: database.dsn });
   db = createPgDb({ connectionString: database.dsn });
-  official = PostgresSaver.fromConnString(database.dsn);
+  official = officialSaver(database.dsn);
   folder = await mkdtemp(join(tmpdir(), "llamon-adopt-"));
 });
 

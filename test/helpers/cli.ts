@@ -48,8 +48,13 @@ export function start(command: string, args: readonly string[], options: RunOpti
   child.stderr.on("data", (d) => {
     stderr += d;
   });
+  // A child that exits before reading its stdin closes the pipe: the EPIPE that follows is
+  // not the test's failure (the exit code and output say what happened), and unhandled it
+  // would surface as an error of whichever test file is running.
+  child.stdin.on("error", () => {});
   if (!options.keepStdin) child.stdin.end(options.input ?? "");
-  const done = once(child, "exit").then(([code]) => ({
+  // "close", not "exit": it comes after the child's stdout and stderr have been read to the end.
+  const done = once(child, "close").then(([code]) => ({
     code: (code as number | null) ?? 1,
     stdout,
     stderr,

@@ -4,6 +4,7 @@
  * Server: LLAMON_TEST_DSN, else postgresql://postgres@localhost:5432/postgres.
  */
 import { randomBytes } from "node:crypto";
+import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import pg from "pg";
 
 export const SERVER_DSN =
@@ -65,4 +66,16 @@ export async function createFreshDatabase(prefix = "llamon_test"): Promise<TestD
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The official PostgresSaver on its own pool, like `PostgresSaver.fromConnString` but with an
+ * idle-client error handler: a connection the server closes while the pool holds it (a
+ * database dropped WITH (FORCE), a loaded server) must not surface as an unhandled error of
+ * the test file. Close it with `end()`.
+ */
+export function officialSaver(dsn: string): PostgresSaver {
+  const pool = new pg.Pool({ connectionString: dsn });
+  pool.on("error", () => {});
+  return new PostgresSaver(pool);
 }

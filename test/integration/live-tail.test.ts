@@ -8,7 +8,6 @@
  * Sizes are bytes at the Neon-protocol proxy (sent and received), not timings.
  */
 import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
-import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { describe, expect, it } from "vitest";
 import { buildAgentGraph } from "../../src/agent/graph.ts";
 import { runTurn, type TurnDeps } from "../../src/agent/run-turn.ts";
@@ -19,6 +18,7 @@ import { TAIL_MARGIN } from "../../src/memory/live-tail.ts";
 import { readThreadMessages } from "../../src/store/delta.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { bulkTranscript } from "../helpers/backend.ts";
+import { officialSaver } from "../helpers/pg.ts";
 import { testAgent, useTestBackend } from "../helpers/turn-setup.ts";
 
 const backend = useTestBackend();
@@ -213,7 +213,7 @@ describe("live tail + transcript (issue 14)", () => {
 
   it("R4.1 the official PostgresSaver reads a llamon thread: it sees the live tail and the archived prefix", async () => {
     for (let i = 1; i <= 12; i++) await runTurn(deps("tail-g"), { threadId: "t", text: text(i) });
-    const official = PostgresSaver.fromConnString(backend.dsn);
+    const official = officialSaver(backend.dsn);
     try {
       const tuple = await official.getTuple({ configurable: { thread_id: "tail-g:t" } });
       const values = tuple?.checkpoint.channel_values as {

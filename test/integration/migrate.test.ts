@@ -2,7 +2,6 @@ import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { emptyCheckpoint, uuid6 } from "@langchain/langgraph-checkpoint";
-import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineAgent } from "../../src/agent/define.ts";
@@ -20,7 +19,7 @@ import {
   migrate,
 } from "../../src/store/migrate.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
-import { createFreshDatabase, type TestDatabase } from "../helpers/pg.ts";
+import { createFreshDatabase, officialSaver, type TestDatabase } from "../helpers/pg.ts";
 
 const onServer = (process.env.LLAMON_TEST_DB ?? "server") !== "embedded";
 const databases: TestDatabase[] = [];
@@ -279,7 +278,7 @@ describe("migrate() on a real Postgres", () => {
     const db = await freshDb();
     await migrate({ connectionString: db.dsn });
     const before = await schemaSnapshot(db.dsn);
-    const saver = PostgresSaver.fromConnString(db.dsn);
+    const saver = officialSaver(db.dsn);
     try {
       await saver.setup();
       const checkpoint = {
