@@ -1,17 +1,28 @@
 /**
  * Tests that run inside workerd (the Workers runtime), against the same Worker config.
  * `workers` runs everything with wrangler.toml's backend (postgres); `workers-sqlite` and
- * `workers-in-memory` run the Durable Object backend tests with MEMORY_BACKEND overridden.
+ * `workers-in-memory` run the Durable Object backend tests with MEMORY_BACKEND overridden;
+ * `workers-semantic` runs the semantic-recall tests on an embedded PGlite with pgvector.
  */
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineProject, type TestProjectInlineConfiguration } from "vitest/config";
 import { wranglerAliases } from "./src/dev/wrangler-aliases.ts";
 
 const DO_BACKEND_TESTS = ["test/workers/backends/**/*.test.ts"];
+/** Semantic recall needs pgvector, which only the embedded PGlite of their own setup has. */
+const SEMANTIC_TESTS = ["test/workers/semantic/**/*.test.ts"];
 
 export function workersProject(
   name: string,
-  options: { include: string[]; exclude?: string[]; vars?: Record<string, string> },
+  options: {
+    include: string[];
+    exclude?: string[];
+    vars?: Record<string, string>;
+    /** Another global setup (it must provide what ./test/workers/global-setup.ts does). */
+    globalSetup?: string;
+    /** Bind TEST_EMBEDDINGS_URL (the setup's fake embeddings server). */
+    embeddings?: boolean;
+  },
 ): TestProjectInlineConfiguration {
   return defineProject({
     plugins: [
@@ -27,6 +38,7 @@ export function workersProject(
             A2A_AUTH: "none",
             TEST_JWKS_URL: inject<string>("jwksUrl"),
             TEST_JWT_PRIVATE_JWK: inject<string>("jwtPrivateJwk"),
+            ...(options.embeddings ? { TEST_EMBEDDINGS_URL: inject<string>("embeddingsUrl") } : {}),
             ...options.vars,
           },
           // Not A2A_RATE_LIMITER: only the test that passes it as that binding is limited.
@@ -42,7 +54,7 @@ export function workersProject(
       name,
       include: options.include,
       exclude: options.exclude ?? [],
-      globalSetup: ["./test/workers/global-setup.ts"],
+      globalSetup: [options.globalSetup ?? "./test/workers/global-setup.ts"],
       testTimeout: 90_000,
       hookTimeout: 90_000,
     },
@@ -50,7 +62,10 @@ export function workersProject(
 }
 
 export const workersProjects: TestProjectInlineConfiguration[] = [
-  workersProject("workers", { include: ["test/workers/**/*.test.ts"], exclude: DO_BACKEND_TESTS }),
+  workersProject("workers", {
+    include: ["test/workers/**/*.test.ts"],
+    exclude: [...DO_BACKEND_TESTS, ...SEMANTIC_TESTS],
+  }),
   workersProject("workers-sqlite", {
     include: DO_BACKEND_TESTS,
     vars: { MEMORY_BACKEND: "sqlite" },
@@ -58,6 +73,11 @@ export const workersProjects: TestProjectInlineConfiguration[] = [
   workersProject("workers-in-memory", {
     include: DO_BACKEND_TESTS,
     vars: { MEMORY_BACKEND: "in-memory" },
+  }),
+  workersProject("workers-semantic", {
+    include: SEMANTIC_TESTS,
+    globalSetup: "./test/workers/semantic-setup.ts",
+    embeddings: true,
   }),
 ];
 

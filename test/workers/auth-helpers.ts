@@ -38,6 +38,8 @@ export interface Instance {
   fetch(input: string, init?: RequestInit): Promise<Response>;
   /** One JSON-RPC call to POST /, with `headers` (credentials). */
   rpc(body: unknown, headers?: Record<string, string>): Promise<Answer>;
+  /** Waits for what the requests so far handed to `ctx.waitUntil` (background work). */
+  settled(): Promise<void>;
 }
 
 /** A separate Worker (`createWorker(referenceAgent)`) with `vars` over the test env. */
@@ -48,8 +50,11 @@ export function instance(vars: Record<string, unknown> = {}): Instance {
     LLAMON_ADMIN_TOKEN: ADMIN_TOKEN,
     ...vars,
   };
+  const pending: Promise<unknown>[] = [];
   const ctx = {
-    waitUntil: () => {},
+    waitUntil: (promise: Promise<unknown>) => {
+      pending.push(promise);
+    },
     passThroughOnException: () => {},
     props: {},
   } as unknown as ExecutionContext;
@@ -60,6 +65,9 @@ export function instance(vars: Record<string, unknown> = {}): Instance {
   return {
     env: instanceEnv,
     fetch: fetcher,
+    async settled() {
+      while (pending.length > 0) await Promise.allSettled(pending.splice(0));
+    },
     async rpc(body, headers = {}) {
       const res = await fetcher("https://agent.example/", {
         method: "POST",

@@ -13,6 +13,8 @@ declare namespace Cloudflare {
     SUMMARY_QUEUE: Queue;
     TEST_JWKS_URL: string;
     TEST_JWT_PRIVATE_JWK: string;
+    /** The fake embeddings server's base URL (workers-semantic only). */
+    TEST_EMBEDDINGS_URL: string;
     TEST_RATE_LIMITER: { limit(options: { key: string }): Promise<{ success: boolean }> };
   }
 }

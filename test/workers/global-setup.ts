@@ -23,7 +23,7 @@ declare module "vitest" {
 }
 
 /** Serves one public key as a JWKS at /jwks.json on 127.0.0.1. */
-async function startJwksServer() {
+export async function startJwksServer() {
   const { publicKey, privateKey } = await generateKeyPair("RS256", { extractable: true });
   const kid = "test-key-1";
   const jwks = JSON.stringify({
