@@ -26,6 +26,7 @@ import { assemblePrompt, HISTORY_NOTE, type MultiturnSignals } from "../memory/p
 import { conversationMessages } from "../memory/prompt-thread.ts";
 import { effectiveCovers, parseSummaryCache } from "../memory/summary.ts";
 import { messageText } from "../memory/summary-input.ts";
+import { storedPrefix, TRIMMED_KEY, trimmedCountOf } from "../store/transcript.ts";
 import { type Hint, hintsFor } from "./hints.ts";
 
 /** persistent_memory key the runtime may record the last model call under. */
@@ -62,8 +63,13 @@ export interface PageView {
   from: number;
   /** Position just after the page's last message. */
   to: number;
-  /** Messages in the whole stored thread. */
+  /**
+   * The position after the newest message. Above `stored` by what partial trims deleted
+   * (they remove the transcript's oldest rows; positions do not change).
+   */
   total: number;
+  /** Messages stored now in the whole thread. */
+  stored: number;
   /** `before` for the next older page; null when this page starts the stored thread. */
   older: number | null;
 }
@@ -186,6 +192,8 @@ export function inspectThread(input: InspectInput): ThreadView {
   const from = input.from ?? 0;
   const head = input.head ?? messages;
   const archived = input.archived ?? EMPTY_PREFIX;
+  // What is stored now: partial trims deleted some of the transcript (positions stay).
+  const stored = storedPrefix(archived, trimmedCountOf(input.memory[TRIMMED_KEY]));
   const conversation = conversationMessages(messages);
   const inConversation = new Set<BaseMessage>(conversation);
   const storedIndex = new Map<BaseMessage, number>(messages.map((m, i) => [m, from + i]));
@@ -199,7 +207,7 @@ export function inspectThread(input: InspectInput): ThreadView {
     facts: facts?.map((f) => String(f.text)),
     thread: [...head],
     config,
-    archived,
+    archived: stored,
   });
   const kept = new Set<BaseMessage>(prompt.window.messages);
   const groups: GroupView[] = groupMessages(conversation).map((group) => ({
@@ -220,6 +228,7 @@ export function inspectThread(input: InspectInput): ThreadView {
       from,
       to: from + messages.length,
       total: Math.max(total, from + messages.length),
+      stored: Math.max(stored.messages + head.length, messages.length),
       older: (input.older ?? from > 0) ? from : null,
     },
     groups,

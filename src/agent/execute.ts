@@ -130,7 +130,7 @@ export async function executeTurnHere(
     signals: result.signals,
     seedReport: seed?.report,
     merges: result.merges,
-    messageCount: result.archived.messages + result.thread.length,
+    messageCount: result.messageCount,
     ...(result.inputRequired ? { inputRequired: true } : {}),
     ...(result.flow ? { flow: true } : {}),
   };

@@ -43,7 +43,12 @@ import { parseSummaryCache, SUMMARY_KEY, summaryTextOf } from "../memory/summary
 import { planTrim } from "../memory/trim.ts";
 import { messagesChannel } from "../store/delta.ts";
 import type { JsonValue, MemoryRows } from "../store/persistent-memory.ts";
-import type { TranscriptTrim } from "../store/transcript.ts";
+import {
+  storedPrefix,
+  TRIMMED_KEY,
+  type TranscriptTrim,
+  trimmedCountOf,
+} from "../store/transcript.ts";
 import { type AgentDefinition, currentSkills } from "./define.ts";
 import { createFactsStep } from "./facts-step.ts";
 import type { RecallStep } from "./recall-step.ts";
@@ -185,7 +190,11 @@ export function turnNodes(deps: GraphDeps) {
         recalled,
         thread,
         config: deps.config,
-        archived,
+        // Counted as stored: partial trims deleted some of the transcript (thread_msgs).
+        archived:
+          archived === undefined
+            ? undefined
+            : storedPrefix(archived, trimmedCountOf(rows?.thread[TRIMMED_KEY])),
       });
       deps.log.line("info", multiturnLogLine(prompt.signals), { ...prompt.signals });
       deps.onModelCall?.(prompt);

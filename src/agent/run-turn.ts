@@ -33,6 +33,7 @@ import {
   TERMS_VERSION,
   withTail,
 } from "../memory/recall/index.ts";
+import { isConversationMessage } from "../memory/summary.ts";
 import { NeonSaver } from "../store/neon-saver.ts";
 import {
   hasTurnMemoryAccess,
@@ -42,7 +43,7 @@ import {
 import { hasRecallPrefetch } from "../store/recall-prefetch.ts";
 import { SqliteSaver } from "../store/sqlite-saver.ts";
 import { assertThreadId } from "../store/thread-key.ts";
-import { hasTranscript } from "../store/transcript.ts";
+import { hasTranscript, storedPrefix, TRIMMED_KEY, trimmedCountOf } from "../store/transcript.ts";
 import type { AgentDefinition } from "./define.ts";
 import { isFlowAgent } from "./flow.ts";
 import { awaitsInput, buildFlowGraph, type FlowPosition } from "./flow-graph.ts";
@@ -103,6 +104,12 @@ export interface TurnResult {
   readonly flow: boolean;
   /** The transcript before `thread` (`tail` storage; otherwise empty). */
   readonly archived: ArchivedPrefix;
+  /**
+   * Messages stored after the turn: `archived` less what partial trims deleted, plus
+   * `thread`, as far as the saver knows (a SqliteSaver counts its own trim; on Postgres this
+   * turn's trim is counted in the database, in llamon_threads).
+   */
+  readonly messageCount: number;
 }
 
 /** The part of a compiled graph a turn uses (an agent's graph or a flow's). */
@@ -156,13 +163,15 @@ async function runHeldTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnRe
   const onRespond = () => {
     answered = true;
   };
+  const memoryOf = () =>
+    hasTurnMemoryAccess(saver) ? saver.memoryOf(request.threadId) : undefined;
   const graph = buildTurnGraph(deps.agent, onRespond, {
     agent: deps.agent,
     config: deps.config,
     model: deps.model,
     checkpointer: saver,
     log,
-    memory: () => (hasTurnMemoryAccess(saver) ? saver.memoryOf(request.threadId) : undefined),
+    memory: memoryOf,
     onModelCall: (prompt) => {
       answered = true;
       lastPrompt = prompt;
@@ -186,6 +195,7 @@ async function runHeldTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnRe
             saver.stageTranscript(request.threadId, from, messages, {
               version: TERMS_VERSION,
               terms: messages.map(indexTermsOf),
+              conversation: messages.map(isConversationMessage),
             })
         : undefined,
     trimTranscript:
@@ -217,7 +227,10 @@ async function runHeldTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnRe
   // written in one atomic batch at the end, or not at all.
   const flush = async (messages: readonly BaseMessage[], before: ArchivedPrefix) => {
     if (hasTurnWriteControl(saver)) {
-      const messageCount = before.messages + messages.length;
+      // What earlier partial trims deleted is not stored any more (this turn's own trim
+      // takes its rows off the count in the database, store/sql.ts TRIM_TRANSCRIPT).
+      const trimmed = trimmedCountOf(memoryOf()?.thread[TRIMMED_KEY]);
+      const messageCount = storedPrefix(before, trimmed).messages + messages.length;
       await saver.flushTurn(request.threadId, { messageCount, messages });
     }
   };
@@ -287,6 +300,9 @@ async function runHeldTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnRe
     inputRequired: flow && awaitsInput({ flow: position }),
     flow,
     archived,
+    messageCount:
+      storedPrefix(archived, trimmedCountOf(memoryOf()?.thread[TRIMMED_KEY])).messages +
+      finalMessages.length,
   };
 }
 

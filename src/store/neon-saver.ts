@@ -59,6 +59,7 @@ import {
   DELETE_THREAD_MEMORY,
   DELETE_THREAD_REGISTRY,
   DELETE_THREAD_TRANSCRIPT,
+  DELETE_TRIMMED_COUNT,
   INSERT_BLOBS,
   INSERT_WRITES,
   LIST_TUPLES,
@@ -620,7 +621,10 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess, 
       });
     }
     if (trim?.all === true) {
-      statements.push({ text: DELETE_THREAD_TRANSCRIPT, params: [this.agentId, threadId] });
+      statements.push(
+        { text: DELETE_THREAD_TRANSCRIPT, params: [this.agentId, threadId] },
+        { text: DELETE_TRIMMED_COUNT, params: [this.agentId, threadId] },
+      );
     } else if (trim !== undefined) {
       statements.push({
         text: TRIM_TRANSCRIPT,

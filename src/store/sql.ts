@@ -4,6 +4,7 @@
  * row sets travel as one jsonb parameter (`jsonb_to_recordset`) and bytes as base64 text,
  * which both transports encode identically and which keeps a whole write to one statement.
  */
+import { TRIMMED_KEY } from "./transcript.ts";
 
 /** Columns of one checkpoint tuple; blobs and pending writes come back as base64 in jsonb. */
 const TUPLE_COLUMNS = `
@@ -228,19 +229,19 @@ export const PRUNE_UNREFERENCED_BLOBS = `DELETE FROM checkpoint_blobs b
 
 /**
  * Append messages that left the live tail: $1 agent, $2 thread, $3 rows [{seq, message,
- * terms, version}] (the recall index terms joined by spaces and their TERMS_VERSION, or
- * null — migration 0008). The turn writes from its head's archived count on, and the head
- * compare-and-set that runs first in the same batch makes it the only llamon writer there. A
- * row already at such a position belongs to no conversation: it was moved by a turn whose
- * checkpoint lost the head to a concurrent write of another saver, so it is replaced, index
- * terms included.
+ * terms, version, conversation}] (the recall index terms joined by spaces and their
+ * TERMS_VERSION, or null — migration 0008; whether the message is conversation — 0011). The
+ * turn writes from its head's archived count on, and the head compare-and-set that runs first
+ * in the same batch makes it the only llamon writer there. A row already at such a position
+ * belongs to no conversation: it was moved by a turn whose checkpoint lost the head to a
+ * concurrent write of another saver, so it is replaced, index terms included.
  */
-export const APPEND_TRANSCRIPT = `INSERT INTO llamon_messages (agent_id, thread_id, seq, message, search_terms, terms_version)
-SELECT $1, $2, x.seq, x.message, x.terms, x.version
-  FROM jsonb_to_recordset($3::jsonb) AS x(seq bigint, message jsonb, terms text, version smallint)
+export const APPEND_TRANSCRIPT = `INSERT INTO llamon_messages (agent_id, thread_id, seq, message, search_terms, terms_version, conversation)
+SELECT $1, $2, x.seq, x.message, x.terms, x.version, x.conversation
+  FROM jsonb_to_recordset($3::jsonb) AS x(seq bigint, message jsonb, terms text, version smallint, conversation boolean)
 ON CONFLICT (agent_id, thread_id, seq) DO UPDATE
   SET message = EXCLUDED.message, search_terms = EXCLUDED.search_terms,
-      terms_version = EXCLUDED.terms_version`;
+      terms_version = EXCLUDED.terms_version, conversation = EXCLUDED.conversation`;
 
 /**
  * Conversation recall in the turn's read batch (migration 0008), ranked here: one row,
@@ -328,6 +329,11 @@ SELECT jsonb_build_object(
       ON t.agent_id = $1 AND t.thread_id = $2 AND t.seq = k.seq AND t.search_terms IS NOT NULL)
 ) AS recall`;
 
+/** A count of the stored `trimmed` value; 0 when it is not a non-negative number. */
+const storedCount = (field: string) =>
+  `(CASE WHEN jsonb_typeof(persistent_memory.value->'${field}') = 'number'
+      THEN greatest(0, floor((persistent_memory.value->>'${field}')::numeric))::bigint ELSE 0 END)`;
+
 /**
  * A trim (R4.2) on a thread with a transcript: delete the rows it no longer keeps. $1 agent,
  * $2 thread, $3 delete only below this position (what the summary covers, at most the
@@ -335,16 +341,43 @@ SELECT jsonb_build_object(
  * $5 the archived count (the transcript's positions are below it). A group starts at each
  * row that is neither a tool result nor a system message (a base64-wrapped row counts as a
  * start), so the cut never falls inside a tool exchange. Fewer groups than $4: nothing goes.
+ *
+ * Positions do not change, so the same statement counts what it deleted (migration 0011):
+ * it adds the rows and the conversation rows among them to the thread's `trimmed` key and
+ * takes the rows off the registry's message_count (set by the head statement earlier in the
+ * batch). A row appended before 0011 has no `conversation` flag and counts by its type.
  */
-export const TRIM_TRANSCRIPT = `DELETE FROM llamon_messages m
- WHERE m.agent_id = $1 AND m.thread_id = $2
-   AND m.seq < LEAST($3::bigint, CASE WHEN $4::int <= 0 THEN $3::bigint ELSE coalesce((
-     SELECT g.seq FROM llamon_messages g
-      WHERE g.agent_id = $1 AND g.thread_id = $2 AND g.seq < $5::bigint
-        AND coalesce(g.message->'id'->>-1, '') NOT IN
-            ('ToolMessage', 'ToolMessageChunk', 'SystemMessage', 'SystemMessageChunk')
-      ORDER BY g.seq DESC
-      OFFSET $4::int - 1 LIMIT 1), 0) END)`;
+export const TRIM_TRANSCRIPT = `WITH gone AS (
+  DELETE FROM llamon_messages m
+   WHERE m.agent_id = $1 AND m.thread_id = $2
+     AND m.seq < LEAST($3::bigint, CASE WHEN $4::int <= 0 THEN $3::bigint ELSE coalesce((
+       SELECT g.seq FROM llamon_messages g
+        WHERE g.agent_id = $1 AND g.thread_id = $2 AND g.seq < $5::bigint
+          AND coalesce(g.message->'id'->>-1, '') NOT IN
+              ('ToolMessage', 'ToolMessageChunk', 'SystemMessage', 'SystemMessageChunk')
+        ORDER BY g.seq DESC
+        OFFSET $4::int - 1 LIMIT 1), 0) END)
+  RETURNING coalesce(m.conversation,
+                     coalesce(m.message->'id'->>-1, '') NOT IN ('SystemMessage', 'SystemMessageChunk')) AS conversation
+), tally AS (
+  SELECT count(*) AS messages, count(*) FILTER (WHERE conversation) AS conversation FROM gone
+), counted AS (
+  INSERT INTO persistent_memory (agent_id, thread_id, key, value)
+  SELECT $1, $2, '${TRIMMED_KEY}', jsonb_build_object('messages', t.messages, 'conversation', t.conversation)
+    FROM tally t WHERE t.messages > 0
+  ON CONFLICT (agent_id, thread_id, key) DO UPDATE
+     SET value = jsonb_build_object(
+           'messages', ${storedCount("messages")} + (EXCLUDED.value->>'messages')::bigint,
+           'conversation', ${storedCount("conversation")} + (EXCLUDED.value->>'conversation')::bigint),
+         updated_at = now()
+)
+UPDATE llamon_threads r SET message_count = greatest(0, r.message_count - t.messages)
+  FROM tally t
+ WHERE r.agent_id = $1 AND r.thread_id = $2 AND t.messages > 0`;
+
+/** The whole transcript went (a trim that keeps only the checkpoint): nothing is counted as trimmed. */
+export const DELETE_TRIMMED_COUNT = `DELETE FROM persistent_memory
+ WHERE agent_id = $1 AND thread_id = $2 AND key = '${TRIMMED_KEY}'`;
 
 /** Messages [$3, $4) of the transcript, in order: $1 agent, $2 thread, $3 from, $4 to (NULL = end). */
 export const SELECT_TRANSCRIPT = `SELECT m.message FROM llamon_messages m

@@ -81,10 +81,12 @@ import {
 } from "./thread-key.ts";
 import {
   fromTranscriptRows,
+  TRIMMED_KEY,
   type TranscriptAccess,
   type TranscriptIndex,
   TranscriptStage,
   type TranscriptTrim,
+  trimmedCountOf,
 } from "./transcript.ts";
 
 export interface SqliteSaverOptions {
@@ -326,9 +328,19 @@ export class SqliteSaver
       appendSqliteTranscript(this.sql, this.agentId, threadId, transcript);
       if (trim?.all === true) {
         rows(this.sql, SQ_DELETE_THREAD_TRANSCRIPT, this.agentId, threadId);
+        writeSqliteMemory(this.sql, this.agentId, threadId, TRIMMED_KEY, undefined);
       } else if (trim !== undefined) {
         const { before, keepGroups, archived } = trim;
-        rows(this.sql, SQ_TRIM_TRANSCRIPT, this.agentId, threadId, before, keepGroups, archived);
+        const gone = rows<{ conversation: number | null }>(
+          this.sql,
+          SQ_TRIM_TRANSCRIPT,
+          this.agentId,
+          threadId,
+          before,
+          keepGroups,
+          archived,
+        );
+        if (gone.length > 0) this.countTrimmed(threadId, gone);
       }
       for (const [column, key, value] of staged) {
         writeSqliteMemory(this.sql, this.agentId, column, key, value);
@@ -338,6 +350,28 @@ export class SqliteSaver
     return {
       configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id },
     };
+  }
+
+  /**
+   * Add rows a partial trim deleted to the thread's `trimmed` count (inside put's
+   * transaction), and to the rows the turn loaded, so what it reports after the write (the
+   * thread index's message count) is the stored thread's.
+   */
+  private countTrimmed(threadId: string, gone: readonly { conversation: number | null }[]): void {
+    const stored = readSqliteMemory(this.sql, this.agentId, threadId);
+    const before = trimmedCountOf(stored.thread[TRIMMED_KEY]);
+    const count = {
+      messages: before.messages + gone.length,
+      conversation: before.conversation + gone.filter((row) => Boolean(row.conversation)).length,
+    };
+    writeSqliteMemory(this.sql, this.agentId, threadId, TRIMMED_KEY, count);
+    const loaded = this.memory.loadedRows(threadId);
+    if (loaded !== undefined) {
+      this.memory.remember(threadId, {
+        ...loaded,
+        thread: { ...loaded.thread, [TRIMMED_KEY]: count },
+      });
+    }
   }
 
   override async putWrites(

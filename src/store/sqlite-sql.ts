@@ -9,7 +9,7 @@
  * versioned in a tiny `llamon_schema` table and applied idempotently.
  */
 import { LlamonError } from "../errors.ts";
-import { SCHEMA_V3 } from "./sqlite-transcript-sql.ts";
+import { SCHEMA_V3, SCHEMA_V4 } from "./sqlite-transcript-sql.ts";
 
 export type SqliteValue = string | number | null | Uint8Array;
 
@@ -92,6 +92,8 @@ const SCHEMA: readonly (readonly string[])[] = [
   // (sqlite-transcript-sql.ts). Threads stored before keep their whole delta chain; their
   // old messages move out over their next turns.
   SCHEMA_V3,
+  // v4: the transcript rows' conversation flag, for counting what a partial trim deleted.
+  SCHEMA_V4,
 ];
 
 export const SQLITE_SCHEMA_VERSION = SCHEMA.length;

@@ -75,16 +75,27 @@ export const SCHEMA_V3: readonly string[] = [
 ];
 
 /**
+ * Schema v4: whether a transcript row is conversation (not a system message, not a
+ * runtime-context message), as the runtime decided when it appended the row; NULL on rows of
+ * v3. A partial trim counts what it deleted by it (SQ_TRIM_TRANSCRIPT; Postgres migration
+ * 0011 is the same column).
+ */
+export const SCHEMA_V4: readonly string[] = [
+  "ALTER TABLE llamon_messages ADD COLUMN conversation INTEGER",
+];
+
+/**
  * ?1 agent, ?2 thread, ?3 seq, ?4 message JSON, ?5 terms or NULL, ?6 terms version or NULL,
- * ?7 term count. A row already at the position is replaced (as APPEND_TRANSCRIPT in sql.ts:
+ * ?7 term count, ?8 conversation (1, 0 or NULL: unknown). A row already at the position is replaced (as APPEND_TRANSCRIPT in sql.ts:
  * inside the object the turn lock makes the turn the only writer, so such a row can only be
  * a leftover of a thread rebuilt at that position), its index entry with it (the trigger).
  */
-export const SQ_APPEND_TRANSCRIPT = `INSERT INTO llamon_messages (agent_id, thread_id, seq, message, search_terms, terms_version, term_count)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+export const SQ_APPEND_TRANSCRIPT = `INSERT INTO llamon_messages (agent_id, thread_id, seq, message, search_terms, terms_version, term_count, conversation)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
 ON CONFLICT (agent_id, thread_id, seq) DO UPDATE
   SET message = excluded.message, search_terms = excluded.search_terms,
-      terms_version = excluded.terms_version, term_count = excluded.term_count`;
+      terms_version = excluded.terms_version, term_count = excluded.term_count,
+      conversation = excluded.conversation`;
 
 /** Messages [?3, ?4) of the transcript, in order: ?1 agent, ?2 thread, ?4 NULL = the end. */
 export const SQ_SELECT_TRANSCRIPT = `SELECT message FROM llamon_messages
@@ -97,7 +108,8 @@ export const SQ_SELECT_TRANSCRIPT = `SELECT message FROM llamon_messages
  * TRIM_TRANSCRIPT. ?1 agent, ?2 thread, ?3 delete only below this position, ?4 how many of the
  * transcript's newest message groups stay (0: none), ?5 the archived count. A group starts at
  * each row that is neither a tool result nor a system message, so the cut never falls inside
- * a tool exchange. Fewer groups than ?4: nothing goes.
+ * a tool exchange. Fewer groups than ?4: nothing goes. One row per deleted message: whether it
+ * was conversation (a v3 row without the flag counts by its type), for the `trimmed` count.
  */
 export const SQ_TRIM_TRANSCRIPT = `DELETE FROM llamon_messages
  WHERE agent_id = ?1 AND thread_id = ?2
@@ -107,7 +119,9 @@ export const SQ_TRIM_TRANSCRIPT = `DELETE FROM llamon_messages
         AND coalesce(json_extract(g.message, '$.id[#-1]'), '') NOT IN
             ('ToolMessage', 'ToolMessageChunk', 'SystemMessage', 'SystemMessageChunk')
       ORDER BY g.seq DESC
-      LIMIT 1 OFFSET ?4 - 1), 0) END)`;
+      LIMIT 1 OFFSET ?4 - 1), 0) END)
+ RETURNING coalesce(conversation,
+                    coalesce(json_extract(message, '$.id[#-1]'), '') NOT IN ('SystemMessage', 'SystemMessageChunk')) AS conversation`;
 
 /** ?1 agent, ?2 thread (the FTS rows go with the trigger). */
 export const SQ_DELETE_THREAD_TRANSCRIPT =

@@ -40,6 +40,7 @@ export function appendSqliteTranscript(
       row.terms,
       row.version,
       count,
+      row.conversation === null ? null : row.conversation ? 1 : 0,
     );
   }
 }

@@ -64,6 +64,11 @@ export type TranscriptTrim =
 export interface TranscriptIndex {
   readonly version: number;
   readonly terms: readonly (string | null)[];
+  /**
+   * Whether each message is conversation (memory/summary.ts `isConversationMessage`), stored
+   * with the row so a trim in the database counts what it deleted (migration 0011).
+   */
+  readonly conversation?: readonly boolean[] | undefined;
 }
 
 /**
@@ -137,6 +142,42 @@ export function archivedPrefixOf(value: unknown): ArchivedPrefix {
   return { messages: whole(v.messages), conversation: whole(v.conversation), ai: v.ai === true };
 }
 
+/**
+ * persistent_memory thread key of what partial trims deleted from the transcript (they keep
+ * its newest rows: positions do not change, so `archived` stays the tail's offset). Written
+ * by the trim itself, in the database (sql.ts TRIM_TRANSCRIPT, sqlite-saver.ts), and removed
+ * when a trim deletes the whole transcript (then `archived` starts again from 0).
+ */
+export const TRIMMED_KEY = "trimmed";
+
+/** What partial trims deleted: messages, and conversation messages among them. */
+export interface TrimmedCount {
+  readonly messages: number;
+  readonly conversation: number;
+}
+
+/** A stored `trimmed` value, tolerating absence and anything malformed (counts as 0). */
+export function trimmedCountOf(value: unknown): TrimmedCount {
+  if (typeof value !== "object" || value === null) return { messages: 0, conversation: 0 };
+  const v = value as Partial<Record<keyof TrimmedCount, unknown>>;
+  const whole = (n: unknown) =>
+    typeof n === "number" && Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
+  return { messages: whole(v.messages), conversation: whole(v.conversation) };
+}
+
+/**
+ * The transcript's counts as stored now: `archived` less what partial trims deleted. For
+ * counting only (thread_msgs, the message count): positions stay `archived.messages`.
+ */
+export function storedPrefix(archived: ArchivedPrefix, trimmed: TrimmedCount): ArchivedPrefix {
+  if (archived.messages === 0) return archived;
+  return {
+    messages: Math.max(0, archived.messages - trimmed.messages),
+    conversation: Math.max(0, archived.conversation - trimmed.conversation),
+    ai: archived.ai,
+  };
+}
+
 /** One stored transcript row: its position and the message as JSON. */
 export interface TranscriptRow {
   readonly seq: number;
@@ -144,6 +185,8 @@ export interface TranscriptRow {
   /** Recall index terms joined by spaces, or null (not indexed), and their version. */
   readonly terms: string | null;
   readonly version: number | null;
+  /** Whether the message is conversation; null when the stager did not say. */
+  readonly conversation: boolean | null;
 }
 
 /** Messages as transcript rows from position `from` on. */
@@ -163,12 +206,13 @@ export async function toTranscriptRows(
       const text = decoder.decode(bytes);
       const terms = index?.terms[i] ?? null;
       const version = terms === null ? null : (index?.version ?? null);
+      const conversation = index?.conversation?.[i] ?? null;
       // Postgres jsonb refuses U+0000 anywhere; such a message is kept as base64 bytes.
       if (text.includes("\\u0000")) {
         const message = { [BASE64_KEY]: Buffer.from(bytes).toString("base64") };
-        return { seq: from + i, message, terms: null, version: null };
+        return { seq: from + i, message, terms: null, version: null, conversation };
       }
-      return { seq: from + i, message: JSON.parse(text), terms, version };
+      return { seq: from + i, message: JSON.parse(text), terms, version, conversation };
     }),
   );
 }

@@ -89,7 +89,13 @@ describe("management API: a page of a long conversation", () => {
       config,
     });
     expect(view.signals.thread_msgs).toBe(3_000);
-    expect(view.page).toEqual({ from: 2_950, to: 3_000, total: 3_000, older: 2_950 });
+    expect(view.page).toEqual({
+      from: 2_950,
+      to: 3_000,
+      total: 3_000,
+      stored: 3_000,
+      older: 2_950,
+    });
     expect(view.messages[0]?.index).toBe(2_950);
 
     // The next older page reaches into the transcript only.

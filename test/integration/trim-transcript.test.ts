@@ -7,16 +7,20 @@
  */
 import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
+import { inspectThread } from "../../src/admin/inspect.ts";
+import { readThread } from "../../src/admin/threads.ts";
 import { runTurn, type TurnDeps } from "../../src/agent/run-turn.ts";
 import { OfflineChatModel } from "../../src/llm/offline.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import { type MemoryConfigPatch, resolveMemoryConfig } from "../../src/memory/config.ts";
 import { RECALL_HEADER } from "../../src/memory/prompt.ts";
 import { queryTerms } from "../../src/memory/recall/index.ts";
+import type { RequestContext } from "../../src/runtime/context.ts";
 import { readThreadMessages } from "../../src/store/delta.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { parseRecallRow } from "../../src/store/recall-prefetch.ts";
 import { SELECT_RECALL } from "../../src/store/sql.ts";
+import { TRIMMED_KEY } from "../../src/store/transcript.ts";
 import { testAgent, useTestBackend } from "../helpers/turn-setup.ts";
 
 const backend = useTestBackend();
@@ -178,5 +182,71 @@ describe("trim on a thread with a transcript (R4.2)", () => {
     ]);
     expect(userTexts(stored).at(-1)).toBe(text(31));
     expect(stored).toHaveLength(before.length - covers + 2);
+  });
+
+  it("R4.2 R3.4 after a trim that keeps part of the transcript, thread_msgs, the registry and the management API count what is stored", async () => {
+    await longThread("tt-d", 30);
+    // Two rows appended before migration 0011 (no conversation flag) count by their type.
+    await backend.pg.query(
+      "UPDATE llamon_messages SET conversation = NULL WHERE agent_id = 'tt-d' AND seq < 2",
+    );
+    const keep = { persist_trim_keep_groups: 20 };
+    await runTurn(deps("tt-d", keep), { threadId: "t", text: text(31) });
+    const afterTrim = await whole("tt-d", "t");
+    expect(afterTrim).toHaveLength(20);
+    const head = await tailOf("tt-d", "t");
+    const archived = head.archived?.messages ?? 0;
+    // The transcript's positions stay (its first rows went), so the offset is above the count.
+    expect(archived).toBeGreaterThan(afterTrim.length - head.messages.length);
+
+    const counted = async () => {
+      const registry = await backend.pg.query<{ message_count: number }>(
+        "SELECT message_count FROM llamon_threads WHERE agent_id = 'tt-d' AND thread_id = 't'",
+      );
+      const trimmed = await backend.pg.query<{ value: { messages: number; conversation: number } }>(
+        "SELECT value FROM persistent_memory WHERE agent_id = 'tt-d' AND thread_id = 't' AND key = $1",
+        [TRIMMED_KEY],
+      );
+      return { registry: registry.rows[0]?.message_count, trimmed: trimmed.rows[0]?.value };
+    };
+    const first = await counted();
+    expect(first.registry).toBe(20);
+    const deleted = 2 * 31 - 20;
+    expect(first.trimmed).toEqual({ messages: deleted, conversation: deleted });
+
+    // The next turn's log line counts the stored thread with its own message; so does the
+    // management API's view, whose `total` stays the position after the newest message.
+    const next = await runTurn(deps("tt-d", keep), { threadId: "t", text: text(32) });
+    expect(next.signals?.thread_msgs).toBe(21);
+    expect((await counted()).registry).toBe(20);
+    const ctx = { agentId: "tt-d", db: () => backend.neon, env: {} } as unknown as RequestContext;
+    const read = await readThread(ctx, "postgres", "t", { limit: 100 });
+    expect(read?.messages).toHaveLength(20);
+    const config = deps("tt-d", keep).config;
+    const view = inspectThread({
+      contextId: "t",
+      messages: read?.messages ?? [],
+      from: read?.from,
+      older: read?.older,
+      head: read?.head,
+      archived: read?.archived,
+      memory: read?.memory ?? {},
+      config,
+    });
+    expect(view.page.stored).toBe(20);
+    expect(view.signals.thread_msgs).toBe(20);
+    expect(view.page.total).toBe((read?.archived.messages ?? 0) + (read?.head.length ?? 0));
+    expect(view.page.older).toBeNull();
+
+    // Turns later the whole transcript has gone (the checkpoint holds the 20 groups' worth):
+    // the trimmed count goes with it, and the counts stay right.
+    for (let i = 33; i <= 45; i++) {
+      await runTurn(deps("tt-d", keep), { threadId: "t", text: text(i) });
+    }
+    expect(await transcriptSeqs("tt-d", "t")).toEqual([]);
+    const last = await counted();
+    expect(last).toEqual({ registry: 20, trimmed: undefined });
+    const again = await runTurn(deps("tt-d", keep), { threadId: "t", text: text(46) });
+    expect(again.signals?.thread_msgs).toBe(21);
   });
 });

@@ -509,19 +509,19 @@ describe("management API: conversations (R2.3)", () => {
       expect(body.hints_basis).toBe("last_turn");
     }
 
-    expect(body.page).toEqual({ from: 0, to: 6, total: 6, older: null });
+    expect(body.page).toEqual({ from: 0, to: 6, total: 6, stored: 6, older: null });
 
     // A page of messages: the newest by default, older ones by `before` (a position).
     const newest = await worker.api("GET", `/api/v1/memory/threads/${contextId}?limit=2`);
     expect(newest.status).toBe(200);
-    expect(newest.body.page).toEqual({ from: 4, to: 6, total: 6, older: 4 });
+    expect(newest.body.page).toEqual({ from: 4, to: 6, total: 6, stored: 6, older: 4 });
     expect((newest.body.messages as { index: number; id: string }[]).map((m) => m.id)).toEqual([
       messages[4]?.id,
       messages[5]?.id,
     ]);
     expect(newest.body.signals).toMatchObject({ thread_msgs: 6, sent_to_llm: 2 });
     const older = await worker.api("GET", `/api/v1/memory/threads/${contextId}?before=4&limit=3`);
-    expect(older.body.page).toEqual({ from: 1, to: 4, total: 6, older: 1 });
+    expect(older.body.page).toEqual({ from: 1, to: 4, total: 6, stored: 6, older: 1 });
     expect((older.body.messages as { index: number }[]).map((m) => m.index)).toEqual([1, 2, 3]);
     for (const query of [
       "before=-1",

@@ -149,4 +149,29 @@ describe("sqlite backend in workerd: live tail, transcript and FTS5 recall", () 
       expect((await say(object, "long", QUESTION)).reply).not.toContain("recalled:");
     });
   });
+
+  it("R4.2 R3.4 a trim that keeps part of the transcript counts what it deleted (DELETE … RETURNING in the object's SQLite)", async () => {
+    await inSqliteObject(`${AGENT}:partial-trim`, async (object, state) => {
+      for (let i = 1; i <= 20; i++) await say(object, "part", `message ${i} of a long chat`);
+      const trimConfig = resolveMemoryConfig({
+        env: sqliteEnv,
+        runtime: { window_size: WINDOW, persist_trim_keep_groups: 12 },
+      }).config;
+      const trim = (text: string) =>
+        object.turn(
+          { threadId: "part", contextId: "part", messageId: crypto.randomUUID(), text },
+          trimConfig,
+        );
+      const first = await trim("trim now");
+      // 21 turns of 2 messages, 12 groups (12 messages) kept.
+      expect(first.messageCount).toBe(12);
+      const trimmed = state.storage.sql
+        .exec("SELECT value FROM persistent_memory WHERE thread_id = 'part' AND key = 'trimmed'")
+        .toArray()[0]?.value;
+      expect(JSON.parse(String(trimmed))).toEqual({ messages: 30, conversation: 30 });
+      const next = await trim("and again");
+      expect(next.signals?.thread_msgs).toBe(13);
+      expect(next.messageCount).toBe(12);
+    });
+  });
 });

@@ -136,6 +136,38 @@ describe("sqlite live tail + transcript (schema v3)", () => {
     expect(recalledLine(out.reply)).toBeUndefined();
   });
 
+  it("R4.2 R3.4 a trim that keeps part of the transcript: thread_msgs and the turn's message count are the stored thread's", async () => {
+    const { sql, turn } = store();
+    for (let i = 1; i <= 30; i++) await turn("part", text(i), { recall: false });
+    // Two rows of schema v3 (no conversation flag) count by their type.
+    rows(
+      sql,
+      "UPDATE llamon_messages SET conversation = NULL WHERE thread_id = 'part' AND seq < 2",
+    );
+    const trimmed = await turn("part", text(31), { recall: false, trim: 20 });
+    expect(await whole(sql, "part")).toHaveLength(20);
+    expect(seqs(sql, "part").length).toBeGreaterThan(0);
+    expect(seqs(sql, "part")[0]).toBeGreaterThan(0);
+    expect(trimmed.messageCount).toBe(20);
+    const count = rows<{ value: string }>(
+      sql,
+      "SELECT value FROM persistent_memory WHERE thread_id = 'part' AND key = 'trimmed'",
+    );
+    expect(JSON.parse(count[0]?.value ?? "null")).toEqual({ messages: 42, conversation: 42 });
+    const next = await turn("part", text(32), { recall: false, trim: 20 });
+    expect(next.signals?.thread_msgs).toBe(21);
+    expect(next.messageCount).toBe(20);
+    // Once the whole transcript went, so did the count.
+    for (let i = 33; i <= 45; i++) await turn("part", text(i), { recall: false, trim: 20 });
+    expect(seqs(sql, "part")).toEqual([]);
+    expect(
+      rows(sql, "SELECT 1 FROM persistent_memory WHERE thread_id = 'part' AND key = 'trimmed'"),
+    ).toEqual([]);
+    const last = await turn("part", text(46), { recall: false, trim: 20 });
+    expect(last.signals?.thread_msgs).toBe(21);
+    expect(last.messageCount).toBe(20);
+  });
+
   it("a thread stored as deltas (before schema v3) loads whole and moves its old messages on its next turn", async () => {
     const { sql, turn } = store();
     for (let i = 1; i <= 20; i++) await turn("old", text(i), { storage: "delta", recall: false });

@@ -8,13 +8,15 @@ import { describe, expect, it } from "vitest";
 import { ensureSqliteSchema, rows } from "../../../src/store/sqlite-sql.ts";
 import { nodeSqlite } from "../../helpers/node-sqlite.ts";
 
-describe("issue 13: SQLite schema v2", () => {
+describe("SQLite schema upgrades", () => {
   it("issue 13: keeps every row, accepts 512-character thread ids, and renames legacy ids that start with U+001F", () => {
     const db = new DatabaseSync(":memory:");
     ensureSqliteSchema(nodeSqlite(db));
     // Back to v1 with data stored then (a planted "\u001falice\u001fchat" among it).
     const v1 = nodeSqlite(db);
     rows(v1, "DELETE FROM llamon_schema WHERE v >= 2");
+    // v4 is the one version that is not idempotent (SQLite has no ADD COLUMN IF NOT EXISTS).
+    rows(v1, "ALTER TABLE llamon_messages DROP COLUMN conversation");
     const planted = "\u001falice\u001fchat";
     for (const thread of ["plain", planted]) {
       rows(
@@ -50,5 +52,23 @@ describe("issue 13: SQLite schema v2", () => {
         "t".repeat(513),
       ),
     ).toThrow(/CHECK/);
+  });
+
+  it("schema v4 adds the transcript rows' conversation flag; rows stored before keep NULL (counted by type)", () => {
+    const db = new DatabaseSync(":memory:");
+    ensureSqliteSchema(nodeSqlite(db));
+    const v3 = nodeSqlite(db);
+    rows(v3, "DELETE FROM llamon_schema WHERE v >= 4");
+    rows(v3, "ALTER TABLE llamon_messages DROP COLUMN conversation");
+    rows(
+      v3,
+      "INSERT INTO llamon_messages (agent_id, thread_id, seq, message) VALUES ('a', 't', 0, '{}')",
+    );
+    const v4 = nodeSqlite(db);
+    ensureSqliteSchema(v4);
+    expect(rows(v4, "SELECT max(v) AS v FROM llamon_schema")).toEqual([{ v: 4 }]);
+    expect(rows(v4, "SELECT seq, conversation FROM llamon_messages")).toEqual([
+      { seq: 0, conversation: null },
+    ]);
   });
 });

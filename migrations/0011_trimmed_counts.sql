@@ -1,0 +1,13 @@
+-- What a partial trim deleted is counted (`persist_trim_keep_groups`, memory/trim.ts).
+--
+-- A trim that keeps some of the transcript deletes its oldest rows in the database (where
+-- the message groups are); positions do not change, so the checkpoint's `archived` count
+-- stays the offset of the live tail. The delete adds what it removed to the thread's
+-- persistent_memory key `trimmed` ({"messages": n, "conversation": m}) and takes it off
+-- llamon_threads.message_count in the same statement, so the message counts of the turn's
+-- log line (thread_msgs), the management API and Studio are the stored thread's.
+--
+-- `conversation`: whether the row is a conversation message (not a system message, not a
+-- runtime-context message), as the runtime decided when it appended the row. NULL on rows
+-- appended before this migration: the trim then counts them by their LangChain type.
+ALTER TABLE llamon_messages ADD COLUMN IF NOT EXISTS conversation boolean;
