@@ -120,6 +120,30 @@ function pairsOf(utterance: string): [corrected: string, value: string][] {
 
 const CORRECTIONS_OF_RE1 = pattern("[’‘]", "g", "‘|’");
 
+const SHIFT_WHEN = pattern(
+  String.raw`요즘은|요즘엔|요즘에는|이제는|이젠|\blately\b|\bthese days\b|\bnowadays\b|\bnow\b|\banymore\b`,
+  "i",
+  "anymore|lately|nowadays|now|these days|요즘에는|요즘엔|요즘은|이젠|이제는",
+);
+const SHIFT_HOW = pattern(
+  String.raw`[가-힣A-Za-z0-9]만\s|[가-힣A-Za-z0-9]만$|\s더\s|대신|바꿨|\bmore\b|\brather\b|\binstead\b|\bswitched\b`,
+  "i",
+  "instead|more|rather|switched|더|대신|만|바꿨",
+);
+
+/**
+ * "아메리카노 좋아해요" → "근데 요즘은 라떼만 마셔요", "I really like tea." → "lately I'm more of a
+ * coffee person": a preference that says it has changed (when: 요즘은, lately, now…; how: …만,
+ * 더, more, rather, instead…) replaces the preference stated just before it (the most recent
+ * fact). An unrelated earlier preference, with other facts after it, stays.
+ */
+export function shiftedPreference(existing: readonly Fact[], utterance: string): Fact | undefined {
+  const last = existing.at(-1);
+  if (last?.category !== "preference" || typeof utterance !== "string") return undefined;
+  const text = utterance.slice(0, 2000);
+  return SHIFT_WHEN.test(text) && SHIFT_HOW.test(text) ? last : undefined;
+}
+
 /**
  * The facts an utterance corrects (see the file header): `remove` the stored ones, `add`
  * their corrected copies. `sameValue` is passed in to keep merge.ts the owner of matching.

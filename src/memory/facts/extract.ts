@@ -75,6 +75,17 @@ function candidatesOf(clause: Clause): Candidate[] {
   return hasHangul(clause.text) ? [...en, ...extractKo(clause.text)] : en;
 }
 
+/**
+ * A clause that gives an allergy as the reason for the next one ("글루텐 알레르기 있어서 | 빵은 못
+ * 먹어요", "allergic to nuts, so | I can't eat cake"): what the next clause cannot eat follows
+ * from the allergy and is not a fact of its own.
+ */
+const ALLERGY_REASON = pattern(
+  String.raw`(?:알레르기|알러지|알레지|알르레기|앨러지)(?:가|이)?\s*(?:있어서|있으니까|있으니|있어가지고|때문에|땜에)$`,
+  "",
+  "알러지|알레르기|알레지|알르레기|앨러지",
+);
+
 const NARROWABLE = new Set(["preference", "dislike", "allergy", "health", "plan", "possession"]);
 
 /** Within one utterance: one fact per id (the last), and "부산 여행" wins over "부산". */
@@ -145,6 +156,7 @@ function factsOf(clauses: readonly Clause[], text: string, options?: ExtractOpti
   const facts: Fact[] = [];
   let member = options?.afterMember === true;
   let topic: string | undefined;
+  let reason = false;
   const named = mentionsOwnName(source);
   for (const clause of clauses) {
     let candidates = candidatesOf(clause);
@@ -157,6 +169,10 @@ function factsOf(clauses: readonly Clause[], text: string, options?: ExtractOpti
       const own = hasHangul(clause.text) ? `제 이름은 ${clause.text}` : `my name is ${clause.text}`;
       candidates = candidatesOf({ ...clause, text: own }).filter((c) => c.category === "name");
     }
+    if (reason) candidates = candidates.filter((c) => c.form !== "cant-eat");
+    reason =
+      ALLERGY_REASON.test(clause.text) &&
+      candidates.some((c) => c.category === "allergy" && c.form !== "cant-eat");
     topic = topicOf(clause.text);
     const subjectless = !SELF_SUBJECT.test(clause.text);
     const kept =

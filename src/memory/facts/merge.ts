@@ -14,7 +14,7 @@
  */
 import { LlamonError } from "../../errors.ts";
 import type { Retraction } from "./build.ts";
-import { correctionsOf } from "./corrections.ts";
+import { correctionsOf, shiftedPreference } from "./corrections.ts";
 import { analyseUtterance } from "./extract.ts";
 import type { Fact } from "./types.ts";
 import { valueKey } from "./types.ts";
@@ -125,6 +125,13 @@ export function updateFacts(
         (old) => old.category === fact.category && sameValue(old.value, fact.value),
       ),
   );
+  // A changed preference replaces the one stated just before (corrections.ts).
+  const shifted = stated.some((f) => f.category === "preference")
+    ? shiftedPreference(existing, utterance)
+    : undefined;
+  if (shifted !== undefined && !stated.some((f) => sameValue(f.value, shifted.value))) {
+    corrected.remove.push(shifted);
+  }
   const kept = applyRetractions(existing, retractions).filter((f) => !corrected.remove.includes(f));
   return mergeFacts(kept, [...corrected.add, ...stated], options);
 }

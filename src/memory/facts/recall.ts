@@ -224,7 +224,21 @@ const INTENTS: readonly Intent[] = [
   },
   {
     cats: { family: 1, allergy: 0.6, preference: 0.5 },
-    ko: ["반려", "애완", "펫", "입양", "산책시키", "사료", "동물병원", "배변", "목줄"],
+    // 키우/키울/키워: raising one ("새 키울 때"); a child named in the question is a relation too.
+    ko: [
+      "반려",
+      "애완",
+      "펫",
+      "입양",
+      "산책시키",
+      "사료",
+      "동물병원",
+      "배변",
+      "목줄",
+      "키우",
+      "키울",
+      "키워",
+    ],
     en: ["pet", "pets", "adopt", "vet", "treats", "crate", "leash", "litter", "kibble", "groomer"],
   },
   {
@@ -687,7 +701,11 @@ function relationsIn(q: Query): Set<string> {
     const relation = RELATIONS_EN[bare] ?? RELATIONS_EN[RELATIONS_IN_RE2.replace(bare, "")];
     if (relation !== undefined) add(relation);
   }
-  if (q.compact.includes("반려") || q.words.has("pet") || q.words.has("pets")) {
+  if (
+    RAISING_KO.some((cue) => q.compact.includes(cue)) ||
+    q.words.has("pet") ||
+    q.words.has("pets")
+  ) {
     for (const r of PET_RELATIONS) out.add(r);
   }
   if (q.compact.includes("남친")) add("boyfriend");
@@ -695,6 +713,9 @@ function relationsIn(q: Query): Set<string> {
   if (q.compact.includes("결혼") || q.words.has("married")) add("spouse");
   return out;
 }
+
+/** Question cues for the user's pets: companion animals, raising one. */
+const RAISING_KO = ["반려", "키우", "키울", "키워"];
 
 const POSSESSION_WORDS: Readonly<Record<string, readonly string[]>> = {
   car: [

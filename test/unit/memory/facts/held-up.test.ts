@@ -286,3 +286,53 @@ describe("fourth round: habits, switching, majors, pets had for years", () => {
     expectNone("We've had our share of problems", "family");
   });
 });
+
+describe("a preference that says it changed", () => {
+  it("replaces the preference stated just before it, in both languages", () => {
+    for (const [first, second, gone, now] of [
+      ["저 아메리카노 좋아해요", "아 근데 요즘은 라떼만 마셔요", "아메리카노", "라떼"],
+      ["I really like tea.", "Hmm, no, lately I'm more of a coffee person.", "tea", "coffee"],
+      ["I'm a big fan of IPAs.", "Lately I'm more into sours now.", "IPAs", "sours"],
+    ] as const) {
+      const facts = remember([first, second]);
+      const prefs = facts.filter((f) => f.category === "preference").map((f) => f.value);
+      expect(
+        prefs.some((v) => sameValue(v, now)),
+        show(facts),
+      ).toBe(true);
+      expect(
+        prefs.some((v) => sameValue(v, gone)),
+        show(facts),
+      ).toBe(false);
+    }
+  });
+
+  it("keeps an earlier preference when no change is said, or when other facts came after it", () => {
+    const both = remember(["I really like tea.", "I also like coffee."]);
+    expect(show(both)).toContain("preference=tea");
+    const later = remember([
+      "I really like tea.",
+      "I live in Busan.",
+      "Lately I'm more into coffee.",
+    ]);
+    expect(show(later)).toContain("preference=tea");
+    const ko = remember(["저 아메리카노 좋아해요", "라떼도 좋아해요"]);
+    expect(show(ko)).toContain("preference=아메리카노");
+  });
+});
+
+describe("an allergy given as the reason", () => {
+  it("what the allergy rules out is not a fact of its own (알레르기 있어서 … 못 먹어요)", () => {
+    const facts = extractFacts("아 그리고 저 글루텐 알레르기 있어서 빵은 못 먹어요");
+    expect(show(facts)).toBe("allergy=글루텐");
+    // Without the allergy as the reason, what cannot be eaten is kept.
+    expectFact("저 빵은 못 먹어요", "allergy", "빵");
+  });
+});
+
+describe("raising a pet, asked about", () => {
+  it("'키울 때' in a question recalls the user's pet", () => {
+    const facts = remember(["요즘 저희 집 앵무새가 말을 배우고 있어요"]);
+    expect(recalled(facts, "새 키울 때 주의할 점 있어?")).toEqual(["family:bird"]);
+  });
+});
