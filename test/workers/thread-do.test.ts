@@ -21,6 +21,7 @@ import { isLlamonError } from "../../src/errors.ts";
 import { readThreadMessages } from "../../src/store/delta.ts";
 import type { ThreadSaver } from "../../src/store/do-memory.ts";
 import { SqliteSaver } from "../../src/store/sqlite-saver.ts";
+import { SQLITE_SCHEMA_VERSION } from "../../src/store/sqlite-sql.ts";
 
 type LocalBackend = "sqlite" | "in_memory";
 
@@ -113,11 +114,14 @@ describe("ThreadDO backends (R1)", () => {
         summary: "the user likes tea",
       });
       expect(await object.memory?.get("r1-sqlite", "summary")).toBe("the user likes tea");
+      // Every schema version, each applied once (v4: the transcript's conversation flag).
       expect(state.storage.sql.exec("SELECT v FROM llamon_schema").toArray()).toEqual([
         { v: 1 },
         { v: 2 },
         { v: 3 },
+        { v: 4 },
       ]);
+      expect(SQLITE_SCHEMA_VERSION).toBe(4);
     });
   });
 
