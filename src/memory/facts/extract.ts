@@ -140,6 +140,17 @@ const KO_COPULA_ENDS = ["이에요", "예요", "에요", "이야", "입니다", 
  * One word of at most 12 characters that can be a name: a Korean word with a copula
  * ending, or a capitalised English word that is no common word ("Jules", not "Sorry").
  */
+/**
+ * "Sam, by the way." as the whole first sentence: a casual introduction the comma split in
+ * two. Not when the sentence goes on ("Paris, by the way, is lovely") or the word is an
+ * interjection ("Thanks, by the way!").
+ */
+const BY_THE_WAY_INTRO = pattern(
+  String.raw`^(?!(?:thanks|thank|sorry|okay|ok|yes|yeah|no|nope|well|anyway|also|oh|hmm|cool|great|nice|wow|congrats|cheers)\b)[A-Z][a-z]+,\s*(?:by the way|btw)\s*(?:[.!]|$)`,
+  "i",
+  "btw|by the way",
+);
+
 function isBareWord(text: string): boolean {
   if (text.length > 12 || text.includes(" ")) return false;
   if (hasHangul(text))
@@ -158,8 +169,13 @@ function factsOf(clauses: readonly Clause[], text: string, options?: ExtractOpti
   let topic: string | undefined;
   let reason = false;
   const named = mentionsOwnName(source);
-  for (const clause of clauses) {
+  for (const [at, clause] of clauses.entries()) {
     let candidates = candidatesOf(clause);
+    // "Sam, by the way.": the comma split the casual introduction in two.
+    if (at === 0 && candidates.length === 0 && BY_THE_WAY_INTRO.test(source)) {
+      const joined = { ...clause, text: `${clause.text} by the way` };
+      candidates = candidatesOf(joined).filter((c) => c.category === "name");
+    }
     // "sushi is an exception, I love it": a clause that left its thing out (ellipsis.ts).
     const filled =
       candidates.length === 0 && topic !== undefined ? filledClause(clause.text, topic) : undefined;

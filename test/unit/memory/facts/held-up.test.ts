@@ -336,3 +336,13 @@ describe("raising a pet, asked about", () => {
     expect(recalled(facts, "새 키울 때 주의할 점 있어?")).toEqual(["family:bird"]);
   });
 });
+
+describe("a casual introduction split by a comma", () => {
+  it("'Sam, by the way.' names the user; a sentence that goes on or an interjection does not", () => {
+    expectFact("Sam, by the way. Nice to meet you!", "name", "Sam");
+    expectFact("Sam, btw", "name", "Sam");
+    expectNone("Paris, by the way, is lovely in spring.", "name");
+    expectNone("Thanks, by the way!", "name");
+    expectNone("Monday, by the way.", "name");
+  });
+});
