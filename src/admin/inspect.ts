@@ -26,7 +26,7 @@ import { assemblePrompt, HISTORY_NOTE, type MultiturnSignals } from "../memory/p
 import { conversationMessages } from "../memory/prompt-thread.ts";
 import { effectiveCovers, parseSummaryCache } from "../memory/summary.ts";
 import { messageText } from "../memory/summary-input.ts";
-import { storedPrefix, TRIMMED_KEY, trimmedCountOf } from "../store/transcript.ts";
+import { storedPrefix } from "../store/transcript.ts";
 import { type Hint, hintsFor } from "./hints.ts";
 
 /** persistent_memory key the runtime may record the last model call under. */
@@ -193,7 +193,7 @@ export function inspectThread(input: InspectInput): ThreadView {
   const head = input.head ?? messages;
   const archived = input.archived ?? EMPTY_PREFIX;
   // What is stored now: partial trims deleted some of the transcript (positions stay).
-  const stored = storedPrefix(archived, trimmedCountOf(input.memory[TRIMMED_KEY]));
+  const stored = storedPrefix(archived, input.memory);
   const conversation = conversationMessages(messages);
   const inConversation = new Set<BaseMessage>(conversation);
   const storedIndex = new Map<BaseMessage, number>(messages.map((m, i) => [m, from + i]));

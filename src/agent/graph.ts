@@ -43,12 +43,7 @@ import { parseSummaryCache, SUMMARY_KEY, summaryTextOf } from "../memory/summary
 import { planTrim } from "../memory/trim.ts";
 import { messagesChannel } from "../store/delta.ts";
 import type { JsonValue, MemoryRows } from "../store/persistent-memory.ts";
-import {
-  storedPrefix,
-  TRIMMED_KEY,
-  type TranscriptTrim,
-  trimmedCountOf,
-} from "../store/transcript.ts";
+import { storedPrefix, type TranscriptTrim } from "../store/transcript.ts";
 import { type AgentDefinition, currentSkills } from "./define.ts";
 import { createFactsStep } from "./facts-step.ts";
 import type { RecallStep } from "./recall-step.ts";
@@ -191,10 +186,7 @@ export function turnNodes(deps: GraphDeps) {
         thread,
         config: deps.config,
         // Counted as stored: partial trims deleted some of the transcript (thread_msgs).
-        archived:
-          archived === undefined
-            ? undefined
-            : storedPrefix(archived, trimmedCountOf(rows?.thread[TRIMMED_KEY])),
+        archived: archived === undefined ? undefined : storedPrefix(archived, rows?.thread),
       });
       deps.log.line("info", multiturnLogLine(prompt.signals), { ...prompt.signals });
       deps.onModelCall?.(prompt);

@@ -43,7 +43,7 @@ import {
 import { hasRecallPrefetch } from "../store/recall-prefetch.ts";
 import { SqliteSaver } from "../store/sqlite-saver.ts";
 import { assertThreadId } from "../store/thread-key.ts";
-import { hasTranscript, storedPrefix, TRIMMED_KEY, trimmedCountOf } from "../store/transcript.ts";
+import { hasTranscript, storedPrefix } from "../store/transcript.ts";
 import type { AgentDefinition } from "./define.ts";
 import { isFlowAgent } from "./flow.ts";
 import { awaitsInput, buildFlowGraph, type FlowPosition } from "./flow-graph.ts";
@@ -229,8 +229,7 @@ async function runHeldTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnRe
     if (hasTurnWriteControl(saver)) {
       // What earlier partial trims deleted is not stored any more (this turn's own trim
       // takes its rows off the count in the database, store/sql.ts TRIM_TRANSCRIPT).
-      const trimmed = trimmedCountOf(memoryOf()?.thread[TRIMMED_KEY]);
-      const messageCount = storedPrefix(before, trimmed).messages + messages.length;
+      const messageCount = storedPrefix(before, memoryOf()?.thread).messages + messages.length;
       await saver.flushTurn(request.threadId, { messageCount, messages });
     }
   };
@@ -300,9 +299,7 @@ async function runHeldTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnRe
     inputRequired: flow && awaitsInput({ flow: position }),
     flow,
     archived,
-    messageCount:
-      storedPrefix(archived, trimmedCountOf(memoryOf()?.thread[TRIMMED_KEY])).messages +
-      finalMessages.length,
+    messageCount: storedPrefix(archived, memoryOf()?.thread).messages + finalMessages.length,
   };
 }
 

@@ -166,11 +166,16 @@ export function trimmedCountOf(value: unknown): TrimmedCount {
 }
 
 /**
- * The transcript's counts as stored now: `archived` less what partial trims deleted. For
- * counting only (thread_msgs, the message count): positions stay `archived.messages`.
+ * The transcript's counts as stored now: `archived` less what partial trims deleted, as the
+ * thread's memory keys (`thread`, with its TRIMMED_KEY) record it. For counting only
+ * (thread_msgs, the message count): positions stay `archived.messages`.
  */
-export function storedPrefix(archived: ArchivedPrefix, trimmed: TrimmedCount): ArchivedPrefix {
+export function storedPrefix(
+  archived: ArchivedPrefix,
+  thread: Readonly<Record<string, unknown>> | undefined,
+): ArchivedPrefix {
   if (archived.messages === 0) return archived;
+  const trimmed = trimmedCountOf(thread?.[TRIMMED_KEY]);
   return {
     messages: Math.max(0, archived.messages - trimmed.messages),
     conversation: Math.max(0, archived.conversation - trimmed.conversation),
