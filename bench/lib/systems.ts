@@ -18,7 +18,7 @@ import { type BaseCheckpointSaver, REMOVE_ALL_MESSAGES } from "@langchain/langgr
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import type pg from "pg";
 import { currentSkills, defineAgent } from "../../src/agent/define.ts";
-import { buildAgentGraph, type MessagesStorage } from "../../src/agent/graph.ts";
+import { buildAgentGraph, type MessagesStorage, TURN_NODE } from "../../src/agent/graph.ts";
 import { runTurn } from "../../src/agent/run-turn.ts";
 import { createLogger, type Logger, silentSink } from "../../src/log.ts";
 import { type MemoryConfig, resolveMemoryConfig } from "../../src/memory/config.ts";
@@ -181,7 +181,7 @@ export async function prefillThread(
   await graph.updateState(
     runConfig,
     { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...kept], archived },
-    "persist",
+    TURN_NODE,
   );
   if (hasTurnWriteControl(checkpointer)) {
     await checkpointer.flushTurn(threadId, { messageCount: archived.messages + kept.length });

@@ -215,6 +215,33 @@ export function turnNodes(deps: GraphDeps) {
   };
 }
 
+/** The node of an agent without tools: its whole turn is one LangGraph step. */
+export const TURN_NODE = "turn";
+
+/**
+ * The turn of an agent without tools as one node: prepare, the model call and persist, in that
+ * order, returning one update (the user message, the reply, and what persist removes) — the
+ * same messages as the three-node graph, with one Pregel step instead of three (each step
+ * costs LangGraph's task preparation, config merging and an in-memory checkpoint).
+ */
+async function oneStepTurn(
+  state: TurnStateView,
+  nodes: ReturnType<typeof turnNodes>,
+  deps: GraphDeps,
+): Promise<{ messages?: BaseMessage[]; archived?: ArchivedPrefix }> {
+  const prepared = await nodes.prepare(state);
+  const added = prepared.messages ?? [];
+  const thread = added.length === 0 ? state.messages : [...state.messages, ...added];
+  if (isAnsweredRetry(thread, deps.userMessageId)) return prepared;
+  const reply = uniqueToolCallIds(await nodes.callModel(thread, undefined, state.archived), thread);
+  const after: TurnStateView = { ...state, messages: [...thread, reply] };
+  const persisted = nodes.persist(after) as { messages?: BaseMessage[]; archived?: ArchivedPrefix };
+  return {
+    messages: [...added, reply, ...(persisted.messages ?? [])],
+    ...(persisted.archived === undefined ? {} : { archived: persisted.archived }),
+  };
+}
+
 export function buildAgentGraph(deps: GraphDeps) {
   const tools = deps.agent.tools ?? [];
   const nodes = turnNodes(deps);
@@ -222,6 +249,14 @@ export function buildAgentGraph(deps: GraphDeps) {
     trim: deps.config.persist_trim_keep_groups !== undefined,
     storage: deps.messagesStorage ?? "delta",
   });
+  if (tools.length === 0) {
+    // One step: prepare, the model call and persist in one node (see oneStepTurn).
+    return new StateGraph(State)
+      .addNode(TURN_NODE, (state: TurnState["State"]) => oneStepTurn(state, nodes, deps))
+      .addEdge(START, TURN_NODE)
+      .addEdge(TURN_NODE, END)
+      .compile(deps.checkpointer ? { checkpointer: deps.checkpointer } : {});
+  }
   const graph = new StateGraph(State)
     .addNode("prepare", nodes.prepare)
     .addNode("agent", async (state: TurnState["State"]) => {

@@ -26,15 +26,17 @@ import {
 import { archivedPrefixOf, hasTranscript } from "./transcript.ts";
 
 /**
- * The fewest updates of the messages channel between two full snapshots. A plain turn is two
- * updates (the user message, the reply).
+ * The fewest updates of the messages channel between two full snapshots. A plain turn is one
+ * update (an agent without tools runs its turn as one graph step: the user message and the
+ * reply); a turn with tools is one update per step (the user message, each model answer, each
+ * set of tool results).
  */
-export const MESSAGES_SNAPSHOT_EVERY = 100;
+export const MESSAGES_SNAPSHOT_EVERY = 50;
 
 /**
  * The messages channel: snapshots the whole list once the updates since the last snapshot
- * reach half the list's length (and at least {@link MESSAGES_SNAPSHOT_EVERY}) — so snapshots
- * come at about 100, 200, 400, 800… messages. Spread over the turns between them, a
+ * reach a quarter of the list's length (and at least {@link MESSAGES_SNAPSHOT_EVERY}) — with
+ * plain turns (two messages an update) snapshots come at about 100, 200, 400, 800… messages. Spread over the turns between them, a
  * snapshot costs about two messages' worth of bytes per update, whatever the length of the
  * conversation: the bytes a turn writes stay flat on average, not only between snapshots.
  * A read revives the snapshot and the messages written after it: the list's length, as
@@ -47,7 +49,7 @@ class MessagesDeltaChannel extends DeltaChannel<BaseMessage[], Messages> {
     // DeltaChannel declares snapshotFrequency as an own field; LangGraph reads it when it
     // decides whether this checkpoint snapshots, so it follows the list's length.
     Object.defineProperty(this, "snapshotFrequency", {
-      get: () => Math.max(MESSAGES_SNAPSHOT_EVERY, Math.ceil((this.value?.length ?? 0) / 2)),
+      get: () => Math.max(MESSAGES_SNAPSHOT_EVERY, Math.ceil((this.value?.length ?? 0) / 4)),
       set: () => {},
       enumerable: true,
       configurable: true,

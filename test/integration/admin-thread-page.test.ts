@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { inspectThread } from "../../src/admin/inspect.ts";
 import { readThread } from "../../src/admin/threads.ts";
-import { buildAgentGraph } from "../../src/agent/graph.ts";
+import { buildAgentGraph, TURN_NODE } from "../../src/agent/graph.ts";
 import { runTurn, type TurnDeps } from "../../src/agent/run-turn.ts";
 import { OfflineChatModel } from "../../src/llm/offline.ts";
 import { createMemoryLogger } from "../../src/log.ts";
@@ -58,7 +58,7 @@ describe("management API: a page of a long conversation", () => {
     await graph.updateState(
       { configurable: { thread_id: "long" } },
       { archived: { messages: archived, conversation: archived, ai: true } },
-      "persist",
+      TURN_NODE,
     );
 
     backend.proxy.resetStats();

@@ -97,10 +97,11 @@ describe("delta storage of the messages", () => {
     expect(rows.length).toBeLessThanOrEqual(turns + 1);
     const perTurn = rows.slice(rows.length - turns);
     const full = perTurn.flatMap((r, i) => (r.full ? [i + 1] : []));
-    // Snapshots once the messages since the last one reach half the list (at least
-    // MESSAGES_SNAPSHOT_EVERY updates): at about 100, 200 and 400 messages.
+    // Snapshots once the updates since the last one (one a turn: the user message and the
+    // reply) reach a quarter of the list (at least MESSAGES_SNAPSHOT_EVERY): at about 100,
+    // 200 and 400 messages.
     expect(full.length).toBe(3);
-    expect(full[0]).toBe(MESSAGES_SNAPSHOT_EVERY / 2);
+    expect(full[0]).toBe(MESSAGES_SNAPSHOT_EVERY);
     const gaps = full.map((t, k) => t - (full[k - 1] ?? 0));
     expect(gaps[2]).toBeGreaterThan(gaps[1] as number);
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;

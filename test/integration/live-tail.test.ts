@@ -9,7 +9,7 @@
  */
 import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
-import { buildAgentGraph } from "../../src/agent/graph.ts";
+import { buildAgentGraph, TURN_NODE } from "../../src/agent/graph.ts";
 import { runTurn, type TurnDeps } from "../../src/agent/run-turn.ts";
 import { OfflineChatModel } from "../../src/llm/offline.ts";
 import { createMemoryLogger } from "../../src/log.ts";
@@ -194,7 +194,7 @@ describe("live tail + transcript (issue 14)", () => {
     await graph.updateState(
       config,
       { archived: { messages: archived, conversation: archived, ai: true } },
-      "persist",
+      TURN_NODE,
     );
 
     backend.proxy.resetStats();

@@ -252,3 +252,35 @@ describe("trim with summaries on", () => {
     ).toEqual(["two", "three", "four"]);
   });
 });
+
+describe("one graph step per turn (an agent without tools)", () => {
+  it("R2.1 R3.2 a thread continues when its agent gains or loses tools: stored by the step-per-node graph, then by the one-step graph, and back", async () => {
+    const small = config({ window_size: 4 });
+    const turn = (withTools: boolean, text: string) =>
+      runTurn(
+        { ...deps("agent-shape", withTools ? { agent: toolAgent } : {}), config: small },
+        { threadId: "t-shape", text },
+      );
+    const texts: string[] = [];
+    // Long enough that messages leave the live tail (window 4) for the transcript on both
+    // graphs; a tool group is stored by the step-per-node graph, then the shapes alternate.
+    for (let i = 1; i <= 24; i++) {
+      const withTools = Math.floor((i - 1) / 4) % 2 === 0;
+      const text = withTools && i % 4 === 2 ? `/tool echo {"text":"t${i}"}` : `turn ${i}`;
+      texts.push(text);
+      backend.proxy.resetStats();
+      const result = await turn(withTools, text);
+      expect(backend.proxy.stats.requests, `turn ${i}`).toBeLessThanOrEqual(2);
+      expect(result.reply.startsWith("offline-model:"), `turn ${i}`).toBe(true);
+      expect(result.signals?.has_prior, `turn ${i}`).toBe(i > 1);
+    }
+    const stored = await storedMessages("agent-shape", "t-shape");
+    expect(stored.filter((m) => HumanMessage.isInstance(m)).map((m) => m.content)).toEqual(texts);
+    // Every user message is answered once; tool groups stay whole.
+    const types = stored.map((m) => m.getType()).join(" ");
+    expect(types).toBe(
+      texts.map((t) => (t.startsWith("/tool") ? "human ai tool ai" : "human ai")).join(" "),
+    );
+    expect(new Set(stored.map((m) => m.id)).size).toBe(stored.length);
+  });
+});

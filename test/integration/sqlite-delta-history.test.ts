@@ -116,7 +116,7 @@ describe("SqliteSaver.getDeltaChannelHistory: one recursive query, LangGraph's r
     const offset = rows.length - turns;
     const full = rows.flatMap((r, i) => (r.full ? [i] : []));
     expect(full.length).toBeGreaterThanOrEqual(1);
-    expect(full[0]).toBe(offset + MESSAGES_SNAPSHOT_EVERY / 2 - 1);
+    expect(full[0]).toBe(offset + MESSAGES_SNAPSHOT_EVERY - 1);
 
     const saver = new SqliteSaver({ sql, agentId: "delta-sq" });
     const points = new Set([rows.length - 1, rows.length - 2, 0, 1, 2, 3]);
@@ -247,9 +247,9 @@ describe("SqliteSaver.getDeltaChannelHistory: one recursive query, LangGraph's r
   it("scoped to the saver's agent: another agent, an unknown thread or checkpoint walk nothing", async () => {
     const other = new SqliteSaver({ sql, agentId: "delta-other" });
     const ours = await expectSameAsReference(other, at("long"), ["messages"], "other agent");
-    // Three turns: their six messages, written at the head's ancestors (a checkpoint holds
-    // the writes of the step after it).
-    expect(ours.messages?.writes).toHaveLength(6);
+    // Three turns: one write each (the user message and the reply, one graph step), written
+    // at the head's ancestors (a checkpoint holds the writes of the step after it).
+    expect(ours.messages?.writes).toHaveLength(3);
     expect((await readThreadMessages(other, at("long"))).messages).toHaveLength(6);
     const stranger = new SqliteSaver({ sql, agentId: "delta-nobody" });
     expect(
