@@ -70,7 +70,7 @@ describe("a turn without tools is one graph step", () => {
       userMessageId: "m1",
     });
     await updates(graph, "m1", "hello");
-    expect(model.log.calls).toHaveLength(0);
+    expect(model.calls).toHaveLength(0);
     const state = await graph.getState({ configurable: { thread_id: "t" } });
     expect((state.values.messages as BaseMessage[]).map((m) => m.getType())).toEqual([
       "human",
