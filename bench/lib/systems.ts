@@ -20,6 +20,7 @@ import type pg from "pg";
 import { currentSkills, defineAgent } from "../../src/agent/define.ts";
 import { buildAgentGraph, type MessagesStorage, TURN_NODE } from "../../src/agent/graph.ts";
 import { runTurn } from "../../src/agent/run-turn.ts";
+import { OfflineChatModel } from "../../src/llm/offline.ts";
 import { createLogger, type Logger, silentSink } from "../../src/log.ts";
 import { type MemoryConfig, resolveMemoryConfig } from "../../src/memory/config.ts";
 import {
@@ -46,6 +47,7 @@ import {
   userText,
 } from "./measure.ts";
 import type { ChildProxy } from "./proxy.ts";
+import { summarizeWhileDue } from "./summaries.ts";
 
 export const AGENT_ID = "bench-agent";
 
@@ -89,13 +91,20 @@ const quietLog: Logger = createLogger({ sink: silentSink });
 
 /**
  * The reference agent's settings with every feature that runs inside a turn: window 20, the
- * history note, heuristic fact recall (facts staged with the checkpoint). The summary cache is
- * read in the same read batch whether or not one exists; summarising itself runs in the queue
- * consumer, off the turn.
+ * history note, heuristic fact recall (facts staged with the checkpoint), conversation recall
+ * (on by default) and summaries (threshold 40): the summary cache is read in the same read
+ * batch and placed in the prompt; summarising itself runs in the queue consumer, off the
+ * turn — the bench runs those jobs between turns, unmeasured (./summaries.ts).
  */
 export function memoryConfig(patch: Record<string, unknown> = {}): MemoryConfig {
   return resolveMemoryConfig({
-    code: { window_size: 20, history_aware: true, facts_mode: "heuristic", ...patch },
+    code: {
+      window_size: 20,
+      history_aware: true,
+      facts_mode: "heuristic",
+      summarize: true,
+      ...patch,
+    },
   }).config;
 }
 
@@ -186,6 +195,10 @@ export async function prefillThread(
   if (hasTurnWriteControl(checkpointer)) {
     await checkpointer.flushTurn(threadId, { messageCount: archived.messages + kept.length });
   }
+  // The summaries the queue consumer would have made of the prefilled messages.
+  if (checkpointer instanceof NeonSaver) {
+    await summarizeWhileDue(checkpointer.db, AGENT_ID, threadId, config, model);
+  }
 }
 
 /** llamon: a fresh Neon db handle and NeonSaver per turn, as the Worker makes per request. */
@@ -196,6 +209,7 @@ export function llamonSystem(
 ): BenchSystem {
   // Every turn runs as on a fresh isolate: a new db handle and saver, nothing kept.
   const model = new TimedOfflineModel();
+  const summarizer = new OfflineChatModel();
   const saverCpu = new SaverCpu();
   const config = memoryConfig(
     options.trimKeepGroups === undefined
@@ -225,6 +239,8 @@ export function llamonSystem(
       const after = await proxy.counters();
       if (after.failed !== before.failed) throw new Error(`turn ${i}: a database request failed`);
       const modelCpu = model.cpuMicros - modelBefore;
+      // The queue consumer's work, off the turn (not counted).
+      await summarizeWhileDue(saver.db, AGENT_ID, threadId, config, summarizer);
       return {
         roundTrips: after.requests - before.requests,
         statements: after.statements - before.statements,

@@ -4,10 +4,16 @@
  * handler — so this row counts every round trip a deployed turn makes (request context,
  * run-time config, read batch, write batch), not only those of runTurn.
  *
- * Same settings as `llamon` (window 20, history note, heuristic facts), given as the
- * Worker's vars. The isolate stays up between turns, as a busy deployment's does. CPU is
- * not measured here: the turn runs in the workerd process, not in this one (the CPU columns
- * show "–"); `llamon` and `llamon-warm` measure it for the same code.
+ * Same settings as `llamon` (window 20, history note, heuristic facts, recall, summaries),
+ * given as the Worker's vars; the Worker's own queue consumer makes the summaries (in
+ * workerd, a few seconds after the turn that enqueued them, so one turn in about ten may
+ * carry a job's CPU: the median of the window does not). The isolate stays up between turns, as a busy deployment's does; it keeps
+ * no thread between requests, so every turn reads its thread from the database as on a cold
+ * isolate. CPU is the workerd process's own (./process-cpu.ts, Linux): everything the runtime
+ * did for the request — the A2A handler, the turn, the offline model (a few hundredths of a
+ * millisecond), the two database requests, and what the request left running after its
+ * answer — so it is an upper bound of what Cloudflare meters for the request. The memory
+ * layer's share is not split out ("–"); `llamon` measures it for the same code in Node.
  */
 import { resolve } from "node:path";
 import { unstable_startWorker } from "wrangler";
@@ -15,6 +21,7 @@ import { createNeonDb } from "../../src/store/db-neon.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { storageThreadId } from "../../src/store/thread-key.ts";
 import { storedBytes, TimedOfflineModel, userText } from "./measure.ts";
+import { workerdCpu } from "./process-cpu.ts";
 import type { ChildProxy } from "./proxy.ts";
 import { AGENT_ID, type BenchSystem, memoryConfig, prefillThread } from "./systems.ts";
 
@@ -30,7 +37,7 @@ export async function workerSystem(proxy: ChildProxy, neonDsn: string): Promise<
     MEMORY_BACKEND: "postgres",
     MEMORY_WINDOW_SIZE: "20",
     MEMORY_HISTORY_AWARE: "true",
-    MEMORY_SUMMARIZE: "false",
+    MEMORY_SUMMARIZE: "true",
     MEMORY_FACTS_MODE: "heuristic",
     A2A_AUTH: "none",
   };
@@ -47,12 +54,14 @@ export async function workerSystem(proxy: ChildProxy, neonDsn: string): Promise<
     },
   } as Parameters<typeof unstable_startWorker>[0]);
   await worker.ready;
+  const cpu = workerdCpu();
   const model = new TimedOfflineModel();
   const config = memoryConfig();
   return {
     name: "llamon-worker",
     async turn(threadId, i) {
       const before = await proxy.counters();
+      const cpuBefore = await cpu?.settle();
       const res = await worker.fetch("http://bench.local/", {
         method: "POST",
         headers: { "content-type": "application/json" },
@@ -76,6 +85,7 @@ export async function workerSystem(proxy: ChildProxy, neonDsn: string): Promise<
           `turn ${i}: the Worker answered ${res.status} ${JSON.stringify(body.error)}`,
         );
       }
+      const cpuAfter = await cpu?.settle();
       const after = await proxy.counters();
       if (after.failed !== before.failed) throw new Error(`turn ${i}: a database request failed`);
       return {
@@ -83,7 +93,10 @@ export async function workerSystem(proxy: ChildProxy, neonDsn: string): Promise<
         statements: after.statements - before.statements,
         bytesSent: after.requestBytes - before.requestBytes,
         bytesRead: after.responseBytes - before.responseBytes,
-        ownCpuMicros: Number.NaN,
+        ownCpuMicros:
+          cpuBefore === undefined || cpuAfter === undefined
+            ? Number.NaN
+            : (cpuAfter - cpuBefore) / 1000,
         memoryCpuMicros: Number.NaN,
         modelCpuMicros: Number.NaN,
       };
