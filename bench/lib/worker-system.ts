@@ -27,7 +27,17 @@ import { AGENT_ID, type BenchSystem, memoryConfig, prefillThread } from "./syste
 
 const ROOT = resolve(import.meta.dirname, "../..");
 
-export async function workerSystem(proxy: ChildProxy, neonDsn: string): Promise<BenchSystem> {
+export interface WorkerSystem extends BenchSystem {
+  /** CPU the workerd process spent until the Worker was ready (ms): boot, compile, evaluate. */
+  readonly startupCpuMs: number;
+}
+
+/** `vars` override the Worker's settings below (bench/cold-start.ts: facts off/heuristic). */
+export async function workerSystem(
+  proxy: ChildProxy,
+  neonDsn: string,
+  overrides: Record<string, string> = {},
+): Promise<WorkerSystem> {
   // No network here: do not ask Cloudflare for the `Request.cf` object.
   process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
   const vars: Record<string, string> = {
@@ -40,6 +50,7 @@ export async function workerSystem(proxy: ChildProxy, neonDsn: string): Promise<
     MEMORY_SUMMARIZE: "true",
     MEMORY_FACTS_MODE: "heuristic",
     A2A_AUTH: "none",
+    ...overrides,
   };
   const worker = await unstable_startWorker({
     config: resolve(ROOT, "wrangler.toml"),
@@ -55,10 +66,12 @@ export async function workerSystem(proxy: ChildProxy, neonDsn: string): Promise<
   } as Parameters<typeof unstable_startWorker>[0]);
   await worker.ready;
   const cpu = workerdCpu();
+  const startupCpuMs = cpu === undefined ? Number.NaN : cpu.now() / 1e6;
   const model = new TimedOfflineModel();
   const config = memoryConfig();
   return {
     name: "llamon-worker",
+    startupCpuMs,
     async turn(threadId, i) {
       const before = await proxy.counters();
       const cpuBefore = await cpu?.settle();
