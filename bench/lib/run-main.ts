@@ -7,6 +7,7 @@ import { migrate } from "../../src/store/migrate.ts";
 import { createTestDatabase, type TestDatabase } from "../../test/helpers/pg.ts";
 import { writeDocSection } from "./doc.ts";
 import { commandLine, describeMachine } from "./machine.ts";
+import { officialWorkerSystem } from "./official-worker.ts";
 import { type ChildProxy, startChildProxy } from "./proxy.ts";
 import { type Report, renderReport } from "./report.ts";
 import { type PointResult, runConversation } from "./run-conversation.ts";
@@ -18,6 +19,7 @@ const ALL_SYSTEMS = [
   "llamon-worker",
   "postgres-saver",
   "postgres-saver-exit",
+  "postgres-saver-worker",
   "llamon-trim20",
   "no-memory",
 ] as const;
@@ -134,6 +136,9 @@ async function main(): Promise<void> {
       } else if (name === "no-memory") {
         system = noMemorySystem();
         dsn = llamonDb.dsn;
+      } else if (name === "postgres-saver-worker") {
+        system = await officialWorkerSystem(baselineDb.dsn);
+        dsn = baselineDb.dsn;
       } else {
         system = await postgresSaverSystem(
           baselineDb.dsn,

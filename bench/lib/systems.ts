@@ -17,12 +17,12 @@ import { type BaseMessage, HumanMessage, RemoveMessage } from "@langchain/core/m
 import { type BaseCheckpointSaver, REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import type pg from "pg";
-import { currentSkills, defineAgent } from "../../src/agent/define.ts";
+import { currentSkills } from "../../src/agent/define.ts";
 import { buildAgentGraph, type MessagesStorage, TURN_NODE } from "../../src/agent/graph.ts";
 import { runTurn } from "../../src/agent/run-turn.ts";
 import { OfflineChatModel } from "../../src/llm/offline.ts";
 import { createLogger, type Logger, silentSink } from "../../src/log.ts";
-import { type MemoryConfig, resolveMemoryConfig } from "../../src/memory/config.ts";
+import type { MemoryConfig } from "../../src/memory/config.ts";
 import {
   FACTS_MEMORY_KEY,
   type Fact,
@@ -38,6 +38,7 @@ import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { hasTurnMemoryAccess, hasTurnWriteControl } from "../../src/store/persistent-memory.ts";
 import { storageThreadId } from "../../src/store/thread-key.ts";
 import { hasTranscript } from "../../src/store/transcript.ts";
+import { agent, memoryConfig } from "./bench-agent.ts";
 import {
   countingPool,
   cpuMicros,
@@ -50,6 +51,7 @@ import type { ChildProxy } from "./proxy.ts";
 import { summarizeWhileDue } from "./summaries.ts";
 
 export const AGENT_ID = "bench-agent";
+export { agent, memoryConfig } from "./bench-agent.ts";
 
 export interface TurnSample {
   roundTrips: number;
@@ -79,34 +81,8 @@ export interface BenchSystem {
   close(): Promise<void>;
 }
 
-export const agent = defineAgent({
-  name: "Bench agent",
-  description: "the llamon reference agent's shape",
-  system:
-    "You are a helpful assistant. Answer in the language the user writes in. Keep answers short.",
-});
-
 /** Silent: the `multiturn:` line would cost console I/O in every system alike. */
 const quietLog: Logger = createLogger({ sink: silentSink });
-
-/**
- * The reference agent's settings with every feature that runs inside a turn: window 20, the
- * history note, heuristic fact recall (facts staged with the checkpoint), conversation recall
- * (on by default) and summaries (threshold 40): the summary cache is read in the same read
- * batch and placed in the prompt; summarising itself runs in the queue consumer, off the
- * turn — the bench runs those jobs between turns, unmeasured (./summaries.ts).
- */
-export function memoryConfig(patch: Record<string, unknown> = {}): MemoryConfig {
-  return resolveMemoryConfig({
-    code: {
-      window_size: 20,
-      history_aware: true,
-      facts_mode: "heuristic",
-      summarize: true,
-      ...patch,
-    },
-  }).config;
-}
 
 /**
  * What turns `from`…`to` would add to the thread, written as one state update: for each turn
