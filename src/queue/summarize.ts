@@ -59,7 +59,7 @@ export interface SummaryThread {
 export interface SummarizeDeps {
   /** The stored thread (latest checkpoint + transcript), read-only. */
   readonly thread?: SummaryThread | undefined;
-  /** Or the whole thread's messages at once (tests, object backends). */
+  /** Or the whole thread's messages at once (tests). */
   loadThread?(): Promise<BaseMessage[]>;
   /** persistent_memory of the job's agent. */
   readonly memory: PersistentMemory;
@@ -101,8 +101,9 @@ export async function loadThreadMessages(
 
 /**
  * A saver's thread as a job reads it: the head checkpoint, then transcript ranges by
- * position (NeonSaver). A saver without a transcript (the object backends) holds the whole
- * thread in its head, which is then what a job reads.
+ * position (NeonSaver; SqliteSaver inside the conversation's object). A saver without a
+ * transcript (in_memory's, inside its object) holds the whole thread in its head, which is
+ * then what a job reads — in the object's memory; only the outcome leaves the object.
  */
 export function savedThread(saver: BaseCheckpointSaver, threadId: string): SummaryThread {
   const config = { configurable: { thread_id: threadId, checkpoint_ns: "" } };
