@@ -5,6 +5,7 @@
  * message exactly once. Sizes are rows and bytes at the Neon-protocol proxy, not timings.
  */
 import { tool } from "@langchain/core/tools";
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { runTurn, type TurnDeps } from "../../src/agent/run-turn.ts";
@@ -22,6 +23,7 @@ import {
 } from "../../src/queue/summarize.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { createPostgresMemory } from "../../src/store/persistent-memory.ts";
+import { SELECT_TRANSCRIPT } from "../../src/store/sql.ts";
 import { testAgent, useTestBackend } from "../helpers/turn-setup.ts";
 
 const backend = useTestBackend();
@@ -178,6 +180,23 @@ describe("summary job reads a bounded range (Postgres)", () => {
         lines.filter((line) => line.endsWith(`: found k${k}`)),
         `k${k}`,
       ).toHaveLength(1);
+    }
+  });
+
+  it("R7.2 a transcript range read keeps its end in the index condition, even in a generic plan (named prepared statements)", async () => {
+    const client = new pg.Client({ connectionString: backend.dsn });
+    await client.connect();
+    try {
+      await client.query("SET plan_cache_mode = force_generic_plan");
+      await client.query(`PREPARE transcript_range AS ${SELECT_TRANSCRIPT}`);
+      const plan = await client.query<{ "QUERY PLAN": string }>(
+        "EXPLAIN (COSTS OFF) EXECUTE transcript_range('a', 't', 90, 100)",
+      );
+      const text = plan.rows.map((row) => row["QUERY PLAN"]).join("\n");
+      expect(text).toMatch(/Index Cond: .*seq < /);
+      expect(text).not.toMatch(/Filter:/);
+    } finally {
+      await client.end();
     }
   });
 });
