@@ -94,6 +94,11 @@ export interface ThreadView {
     covers: number;
     covers_id: string | null;
     effective_covers: number;
+    /**
+     * Messages of the group at `effective_covers` already in the summary: a tool exchange
+     * longer than one summary job, part-way through (queue/summarize.ts). Absent otherwise.
+     */
+    partial?: number;
     updated_at: string | null;
   } | null;
   facts: Record<string, unknown>[] | null;
@@ -250,6 +255,7 @@ export function inspectThread(input: InspectInput): ThreadView {
             covers: summaryCache.covers,
             covers_id: summaryCache.covers_id ?? null,
             effective_covers: effectiveCovers(head, summaryCache, archived),
+            ...(summaryCache.partial === undefined ? {} : { partial: summaryCache.partial }),
             updated_at: summaryCache.updated_at === "" ? null : summaryCache.updated_at,
           },
     facts,

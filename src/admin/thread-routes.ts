@@ -164,10 +164,12 @@ async function showThread(c: Context<AppEnv>) {
     const ctx = requestContextOf(c);
     const { agentId } = ctx;
     const backend = storageBackend(ctx);
-    // The config this isolate resolves for a request (same cache as the turn path).
+    // The config this isolate resolves for a request (same cache as the turn path); an
+    // in_memory object cuts the head it sends by its window_size.
+    const configured = ctx.config();
     const [stored, config] = await Promise.all([
-      readThread(ctx, backend, threadId, page),
-      ctx.config(),
+      readThread(ctx, backend, threadId, page, async () => (await configured).window_size),
+      configured,
     ]);
     if (stored === undefined) {
       throw notFound(

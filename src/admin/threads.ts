@@ -10,8 +10,8 @@
  * | backend     | list                          | read / erase                               |
  * |-------------|-------------------------------|--------------------------------------------|
  * | postgres    | llamon_threads, newest first  | NeonSaver (head + a page of the transcript)|
- * | sqlite      | the agent's index object      | ThreadDO RPC `inspect` / `erase`           |
- * | in_memory   | the agent's index object      | ThreadDO RPC `inspect` / `erase`           |
+ * | sqlite      | the agent's index object      | ThreadDO RPC `inspect` (a page) / `erase`  |
+ * | in_memory   | the agent's index object      | ThreadDO RPC `inspect` (a page) / `erase`  |
  * | off         | 501: nothing is stored        | 501                                        |
  */
 import {
@@ -20,7 +20,7 @@ import {
   type StoredMessage,
 } from "@langchain/core/messages";
 import type { MemoryBackend } from "../memory/config.ts";
-import { type ArchivedPrefix, archivedPrefixOf, EMPTY_PREFIX } from "../memory/live-tail.ts";
+import type { ArchivedPrefix } from "../memory/live-tail.ts";
 import type { RequestContext } from "../runtime/context.ts";
 import { threadIndexObjectName, threadObjectName, threadsObject } from "../runtime/objects.ts";
 import {
@@ -30,11 +30,13 @@ import {
   MAX_PRINCIPAL_CHARS,
   principalKeyScope,
 } from "../runtime/thread-keys.ts";
-import { readThreadHead } from "../store/delta.ts";
 import { NeonSaver } from "../store/neon-saver.ts";
 import { LIST_THREADS, SELECT_THREAD_ROW } from "../store/sql.ts";
 import { assertThreadId } from "../store/thread-key.ts";
 import { notAvailable } from "./errors.ts";
+import { type MessagePage, pageMessages, readThreadPage } from "./thread-page.ts";
+
+export type { MessagePage } from "./thread-page.ts";
 
 export interface ThreadSummary {
   /** Who owns the conversation (`anonymous` for A2A_AUTH=none and threads stored before). */
@@ -70,17 +72,31 @@ export interface StoredThread {
   flow: unknown;
 }
 
-/** What the Worker asks a ThreadDO (RPC) on the object backends. */
+/** What the Worker asks a ThreadDO (RPC) on the object backends: one page (thread-page.ts). */
 export interface InspectedThread {
   checkpointId: string | null;
-  messages: StoredMessage[];
+  /** The page's messages before the head, from position `from`. */
+  before: StoredMessage[];
+  /** The head's messages; the page goes on with `head.slice(headFrom, headTo)`. */
+  head: StoredMessage[];
+  headFrom: number;
+  headTo: number;
+  from: number;
+  older: boolean;
+  /** The stored messages before `head`, counted. */
+  archived: ArchivedPrefix;
   memory: Record<string, unknown>;
   /** The head checkpoint's `flow` channel, when it has one. */
   flow?: unknown;
 }
 
+/** The page an object reads for the view; `window_size` splits an in_memory thread. */
+export interface InspectQuery extends MessagePage {
+  readonly window_size?: number | undefined;
+}
+
 export interface ThreadInspectionHost {
-  inspect(agentId: string, threadId: string): Promise<InspectedThread>;
+  inspect(agentId: string, threadId: string, query?: InspectQuery): Promise<InspectedThread>;
   erase(agentId: string, threadId: string): Promise<{ erased: boolean }>;
   /** Erase the conversation's A2A task records (indexed in its object); how many. */
   eraseTasks(before?: number): Promise<number>;
@@ -109,18 +125,6 @@ export const MAX_PAGE_SIZE = 100;
 /** Messages of one conversation per page (GET /memory/threads/:contextId `limit`). */
 export const DEFAULT_MESSAGE_PAGE = 100;
 export const MAX_MESSAGE_PAGE = 500;
-
-/** Which messages of a conversation to read: the `limit` before position `before` (the end). */
-export interface MessagePage {
-  readonly before?: number | undefined;
-  readonly limit: number;
-}
-
-/** The page's position range in a thread of `total` messages. */
-function pageRange(page: MessagePage, total: number): { from: number; to: number } {
-  const to = Math.min(page.before ?? total, total);
-  return { from: Math.max(0, to - page.limit), to };
-}
 
 interface CursorKey {
   at: string;
@@ -272,14 +276,17 @@ async function viaRpc<T>(call: () => Promise<T>): Promise<T> {
 
 /**
  * One stored conversation (its thread key), one page of its messages, or undefined when
- * nothing of it is stored. Postgres reads the head checkpoint and only the page's transcript
- * rows (by position); the object backends return their whole thread, which is paged here.
+ * nothing of it is stored. Every backend reads the head checkpoint and only the page's older
+ * messages, by position (thread-page.ts): Postgres here, the object backends inside their
+ * Durable Object, which returns the page and the head only. `windowSize` (the view's
+ * window_size) lets an in_memory object send a tail of the thread as its head.
  */
 export async function readThread(
   ctx: RequestContext,
   backend: MemoryBackend,
   threadId: string,
   page: MessagePage = { limit: DEFAULT_MESSAGE_PAGE },
+  windowSize?: () => Promise<number>,
 ): Promise<StoredThread | undefined> {
   const { agentId } = ctx;
   assertThreadId(threadId);
@@ -287,29 +294,24 @@ export async function readThread(
   if (backend === "postgres") {
     const db = ctx.db();
     const saver = new NeonSaver({ db, agentId });
-    const [{ tuple, messages: head, offset }, registry] = await Promise.all([
-      readThreadHead(saver, { configurable: { thread_id: threadId } }),
+    const [read, registry] = await Promise.all([
+      readThreadPage(saver, threadId, page),
       db.query<Row>(SELECT_THREAD_ROW, [agentId, threadId]),
     ]);
     const memory = saver.memoryOf(threadId)?.thread ?? {};
     const row = registry.rows[0];
-    if (tuple === undefined && row === undefined && Object.keys(memory).length === 0) {
+    if (read.tuple === undefined && row === undefined && Object.keys(memory).length === 0) {
       return undefined;
     }
-    const { from, to } = pageRange(page, offset + head.length);
-    const end = Math.min(to, offset);
-    const older = end > from ? await saver.readTranscript(threadId, from, end) : [];
-    // A trim deletes the transcript's oldest rows only: fewer rows mean the page starts it.
-    const start = end > from ? end - older.length : from;
     return {
-      checkpoint_id: tuple?.checkpoint.id ?? null,
-      messages: [...older, ...head.slice(Math.max(0, from - offset), Math.max(0, to - offset))],
-      from: start,
-      older: start > 0 && start === from,
-      head,
-      archived: archivedPrefixOf(tuple?.checkpoint.channel_values.archived),
+      checkpoint_id: read.tuple?.checkpoint.id ?? null,
+      messages: pageMessages(read),
+      from: read.from,
+      older: read.older,
+      head: read.head,
+      archived: read.archived,
       memory,
-      flow: tuple?.checkpoint.channel_values?.flow,
+      flow: read.tuple?.checkpoint.channel_values?.flow,
       registry:
         row === undefined
           ? null
@@ -320,23 +322,32 @@ export async function readThread(
             },
     };
   }
-  const inspected = await viaRpc(() => inspectionHost(ctx, threadId).inspect(agentId, threadId));
+  const query: InspectQuery = { ...page, window_size: await windowSize?.() };
+  const inspected = await viaRpc(() =>
+    inspectionHost(ctx, threadId).inspect(agentId, threadId, query),
+  );
   if (
     inspected.checkpointId === null &&
-    inspected.messages.length === 0 &&
+    inspected.head.length === 0 &&
+    inspected.before.length === 0 &&
     Object.keys(inspected.memory).length === 0
   ) {
     return undefined;
   }
-  const all = mapStoredMessagesToChatMessages(inspected.messages);
-  const { from, to } = pageRange(page, all.length);
+  // Revived once each: the page's messages in the head are the head's own objects.
+  const head = mapStoredMessagesToChatMessages(inspected.head);
   return {
     checkpoint_id: inspected.checkpointId,
-    messages: all.slice(from, to),
-    from,
-    older: from > 0,
-    head: all,
-    archived: EMPTY_PREFIX,
+    messages: pageMessages({
+      before: mapStoredMessagesToChatMessages(inspected.before),
+      head,
+      headFrom: inspected.headFrom,
+      headTo: inspected.headTo,
+    }),
+    from: inspected.from,
+    older: inspected.older,
+    head,
+    archived: inspected.archived,
     memory: inspected.memory,
     registry: null,
     flow: inspected.flow,

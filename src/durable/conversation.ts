@@ -14,11 +14,14 @@
  * when the role starts; a bad configuration fails loudly instead of picking a default.
  */
 import { mapChatMessagesToStoredMessages } from "@langchain/core/messages";
-import type { InspectedThread } from "../admin/threads.ts";
+import { readThreadPage } from "../admin/thread-page.ts";
+import { DEFAULT_MESSAGE_PAGE, type InspectedThread, type InspectQuery } from "../admin/threads.ts";
 import { executeTurnHere, type TurnInput, type TurnOutput } from "../agent/execute.ts";
 import { agentRequestContext } from "../agent/registry.ts";
 import { LlamonError } from "../errors.ts";
 import type { MemoryBackend, MemoryConfig } from "../memory/config.ts";
+import { EMPTY_PREFIX } from "../memory/live-tail.ts";
+import { SUMMARY_KEY } from "../memory/summary.ts";
 import { summaryAfterTurn } from "../queue/enqueue.ts";
 import { summarizeHere } from "../queue/host.ts";
 import type { SummarizeJob } from "../queue/jobs.ts";
@@ -159,18 +162,47 @@ export class Conversation {
     );
   }
 
-  /** The stored thread of `agentId` kept here, for the inspector; empty for another agent. */
-  async inspect(agentId: string, threadId: string): Promise<InspectedThread> {
+  /**
+   * One page of the stored thread of `agentId` kept here, for the inspector (admin/
+   * thread-page.ts): the head and the page only, never the whole thread — sqlite reads the
+   * page's transcript rows by position; in_memory slices its thread here and sends a tail of
+   * `query.window_size` + TAIL_MARGIN messages as the head. Empty for another agent.
+   */
+  async inspect(
+    agentId: string,
+    threadId: string,
+    query: InspectQuery = { limit: DEFAULT_MESSAGE_PAGE },
+  ): Promise<InspectedThread> {
     const store = this.storeFor(agentId);
-    if (store === undefined) return { checkpointId: null, messages: [], memory: {} };
-    const { tuple, messages } = await readThreadMessages(store.saver, {
-      configurable: { thread_id: threadId, checkpoint_ns: "" },
+    if (store === undefined) {
+      return {
+        checkpointId: null,
+        before: [],
+        head: [],
+        headFrom: 0,
+        headTo: 0,
+        from: 0,
+        older: false,
+        archived: EMPTY_PREFIX,
+        memory: {},
+      };
+    }
+    const memory = (await store.memory.load(threadId)).thread;
+    const read = await readThreadPage(store.saver, threadId, query, {
+      windowSize: query.window_size,
+      summary: memory[SUMMARY_KEY],
     });
     return {
-      checkpointId: tuple?.checkpoint.id ?? null,
-      messages: mapChatMessagesToStoredMessages(messages),
-      memory: (await store.memory.load(threadId)).thread,
-      flow: tuple?.checkpoint.channel_values?.flow,
+      checkpointId: read.tuple?.checkpoint.id ?? null,
+      before: mapChatMessagesToStoredMessages(read.before),
+      head: mapChatMessagesToStoredMessages(read.head),
+      headFrom: read.headFrom,
+      headTo: read.headTo,
+      from: read.from,
+      older: read.older,
+      archived: read.archived,
+      memory,
+      flow: read.tuple?.checkpoint.channel_values?.flow,
     };
   }
 

@@ -19,6 +19,7 @@ import type { TaskListPage, TaskListQuery, TaskListRow } from "../a2a/task-list-
 import type {
   ThreadIndexHost as AdminThreadIndexHost,
   InspectedThread,
+  InspectQuery,
   ThreadInspectionHost,
 } from "../admin/threads.ts";
 import type { TurnHost, TurnInput, TurnOutput } from "../agent/execute.ts";
@@ -114,8 +115,8 @@ export class ThreadDO
     return this.conversation.turn(input, config);
   }
 
-  inspect(agentId: string, threadId: string): Promise<InspectedThread> {
-    return this.conversation.inspect(agentId, threadId);
+  inspect(agentId: string, threadId: string, query?: InspectQuery): Promise<InspectedThread> {
+    return this.conversation.inspect(agentId, threadId, query);
   }
 
   erase(agentId: string, threadId: string): Promise<{ erased: boolean }> {

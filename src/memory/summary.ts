@@ -51,6 +51,13 @@ export interface SummaryCache {
   covers: number;
   /** Id of the last summarized message (index covers - 1), to re-anchor after a trim. */
   covers_id?: string | undefined;
+  /**
+   * Messages of the group at `covers` (a tool exchange longer than one job may read,
+   * queue/summarize.ts) already in the summary: the next job goes on after them. `covers`
+   * itself stays a group boundary, so trims and the schedule count that group as not
+   * covered until a job has summarized all of it. Absent (0) otherwise.
+   */
+  partial?: number | undefined;
   /** ISO time the summary was made ('' when unknown: an older shape). */
   updated_at: string;
   version: 1;
@@ -61,6 +68,7 @@ const currentShape = z.object({
   text: z.string(),
   covers: whole.optional(),
   covers_id: z.string().min(1).optional(),
+  partial: whole.optional(),
   updated_at: z.string().optional(),
   version: z.number().optional(),
   // Older / foreign shapes: `summary` for the text, `upto` for the covered count.
@@ -85,6 +93,7 @@ export function parseSummaryCache(value: unknown): SummaryCache | undefined {
       text: v.text,
       covers: v.covers ?? v.upto ?? 0,
       ...(v.covers_id === undefined ? {} : { covers_id: v.covers_id }),
+      ...(v.partial === undefined || v.partial === 0 ? {} : { partial: v.partial }),
       updated_at: v.updated_at ?? "",
       version: 1,
     };

@@ -75,7 +75,9 @@ export async function runQueueJob(
 function describe(outcome: QueueJobOutcome): string {
   switch (outcome.status) {
     case "summarized":
-      return `summarized [${outcome.from}, ${outcome.covers})`;
+      return outcome.partial === undefined
+        ? `summarized [${outcome.from}, ${outcome.covers})`
+        : `summarized [${outcome.from}, ${outcome.covers + outcome.partial}), inside the tool exchange at ${outcome.covers}`;
     case "skipped":
       return `skipped (${outcome.reason}; the summary covers ${outcome.covers})`;
     case "declined":

@@ -3,6 +3,10 @@
  * the thread's head, then only the range [covers, upto) the job summarizes (from the
  * transcript by position, at most {@link SUMMARY_JOB_MAX_MESSAGES}: a longer range is left to
  * the next job), call the model with the previous summary + those messages, upsert the row.
+ * A range ends at a group boundary (a tool exchange stays whole), except inside one group
+ * longer than the cap: the job then summarizes the cap's worth of it and records how far it
+ * got (`partial` of the cache), and the next job goes on after exactly that — so every job
+ * stays bounded, and no message is skipped or summarized twice.
  *
  * - Idempotent (delivery is at least once): when the cached summary already reaches the
  *   job's `upto`, nothing is done and the outcome says so; the row is read again right
@@ -55,7 +59,7 @@ export interface SummaryThread {
 export interface SummarizeDeps {
   /** The stored thread (latest checkpoint + transcript), read-only. */
   readonly thread?: SummaryThread | undefined;
-  /** Or the whole thread's messages at once (tests, object backends). */
+  /** Or the whole thread's messages at once (tests). */
   loadThread?(): Promise<BaseMessage[]>;
   /** persistent_memory of the job's agent. */
   readonly memory: PersistentMemory;
@@ -76,7 +80,14 @@ export type SummarizeSkipReason =
 
 /** What a job did; plain data, so it crosses Durable Object RPC. */
 export type SummarizeOutcome =
-  | { status: "summarized"; threadId: string; from: number; covers: number }
+  | {
+      status: "summarized";
+      threadId: string;
+      from: number;
+      covers: number;
+      /** Messages of the group at `covers` summarized so far (a group longer than a job). */
+      partial?: number;
+    }
   | { status: "skipped"; threadId: string; reason: SummarizeSkipReason; covers: number };
 
 /** The thread's messages in its latest root checkpoint ([] when there is none). */
@@ -90,8 +101,9 @@ export async function loadThreadMessages(
 
 /**
  * A saver's thread as a job reads it: the head checkpoint, then transcript ranges by
- * position (NeonSaver). A saver without a transcript (the object backends) holds the whole
- * thread in its head, which is then what a job reads.
+ * position (NeonSaver; SqliteSaver inside the conversation's object). A saver without a
+ * transcript (in_memory's, inside its object) holds the whole thread in its head, which is
+ * then what a job reads — in the object's memory; only the outcome leaves the object.
  */
 export function savedThread(saver: BaseCheckpointSaver, threadId: string): SummaryThread {
   const config = { configurable: { thread_id: threadId, checkpoint_ns: "" } };
@@ -179,6 +191,62 @@ function latestUserAt(head: Head): number {
   return Number.POSITIVE_INFINITY;
 }
 
+/**
+ * Where a job's range ends: a group boundary, a cut inside one long group, or nothing to do.
+ * `slice` holds positions [from, …) (the message at `end` too, when stored); `partial`: the
+ * cache's messages of the group at its `covers` already summarized (then `from` is inside
+ * that group, after them).
+ */
+type RangeEnd =
+  /** Summarize [from, upto); the summary then covers through upto (a group boundary). */
+  | { readonly kind: "boundary"; readonly upto: number }
+  /** Summarize [from, upto), inside the group starting at `group`: not yet all of it. */
+  | { readonly kind: "inside"; readonly upto: number; readonly group: number }
+  | { readonly kind: "none" };
+
+/** True for the messages that go on a tool exchange: its tool results (and system lines). */
+function continuesGroup(message: BaseMessage): boolean {
+  const type = message.getType();
+  return type === "tool" || type === "system";
+}
+
+/**
+ * The end of a job's range [from, …): the largest safe boundary ≤ `end`. When the cap cut
+ * (`end < located`) falls inside one group longer than the cap, the job covers the cap's
+ * worth of that group (`inside`) and the next job goes on from there — every job reads and
+ * summarizes at most the cap, and no message is summarized twice or skipped.
+ */
+function rangeEnd(
+  slice: readonly BaseMessage[],
+  at: { from: number; end: number; located: number; latestUser: number; partial: number },
+): RangeEnd {
+  const { from, end, located, latestUser, partial } = at;
+  let start = from;
+  if (partial > 0) {
+    // Inside a group an earlier job began: its remaining tool results run up to `rest`.
+    const after = slice.findIndex((message) => !continuesGroup(message));
+    const rest = from + (after < 0 ? slice.length : after);
+    if (rest > end) {
+      return end < located && end > from
+        ? { kind: "inside", upto: end, group: from - partial }
+        : { kind: "none" };
+    }
+    start = rest;
+  }
+  const upto = alignEnd(slice.slice(start - from), start, end, latestUser);
+  if (upto > start) return { kind: "boundary", upto };
+  if (start > from) return { kind: "boundary", upto: start };
+  // One group longer than the cap starts at `from`: cover the cap's worth of it.
+  const [first] = groupMessages(slice);
+  const cut = end - from;
+  const startsHere =
+    first !== undefined && slice.slice(0, first.start).every((m) => m.getType() === "system");
+  if (end < located && end < latestUser && startsHere && first.end > cut && cut > 0) {
+    return { kind: "inside", upto: end, group: from };
+  }
+  return { kind: "none" };
+}
+
 export async function runSummarizeJob(
   deps: SummarizeDeps,
   job: SummarizeJob,
@@ -189,9 +257,16 @@ export async function runSummarizeJob(
     deps.thread ?? wholeThread(deps.loadThread ?? (async (): Promise<BaseMessage[]> => []));
   const cache = parseSummaryCache(await deps.memory.get(threadId, SUMMARY_KEY));
   const head = await reader.head();
-  const covers = (value: SummaryCache | undefined) =>
-    effectiveCovers(head.messages, value, { messages: head.offset, conversation: 0 });
-  const from = covers(cache);
+  // How far a summary reaches: its covers, plus what it holds of the group there.
+  const reach = (value: SummaryCache | undefined) => {
+    const covers = effectiveCovers(head.messages, value, {
+      messages: head.offset,
+      conversation: 0,
+    });
+    return covers + (value?.partial ?? 0);
+  };
+  const from = reach(cache);
+  const partial = cache?.partial ?? 0;
   const located = await locateUpto(reader, head, job);
   const length = head.offset + head.messages.length;
   const notInThread = (): SummarizeOutcome => {
@@ -207,18 +282,12 @@ export async function runSummarizeJob(
 
   // Read [from, end] (the message at `end` too, to align on it), at most maxMessages + 1.
   const max = Math.max(1, Math.floor(deps.maxMessages ?? SUMMARY_JOB_MAX_MESSAGES));
-  let end = Math.min(located, from + max);
-  let slice = await readSlice(reader, head, from, Math.min(end + 1, length));
+  const end = Math.min(located, from + max);
+  const slice = await readSlice(reader, head, from, Math.min(end + 1, length));
   if (slice === undefined) return notInThread();
-  let upto = alignEnd(slice, from, end, latestUserAt(head));
-  if (upto <= from && end < located) {
-    // One group longer than the cap: it is summarized whole.
-    end = located;
-    slice = await readSlice(reader, head, from, Math.min(end + 1, length));
-    if (slice === undefined) return notInThread();
-    upto = alignEnd(slice, from, end, latestUserAt(head));
-  }
-  if (upto <= from) return from > 0 ? alreadyCovered() : notInThread();
+  const range = rangeEnd(slice, { from, end, located, latestUser: latestUserAt(head), partial });
+  if (range.kind === "none") return from > 0 ? alreadyCovered() : notInThread();
+  const upto = range.upto;
   const evicted = slice.slice(0, upto - from);
 
   const reply = await deps.model.invoke(summarizerInputOf(cache, evicted));
@@ -230,17 +299,36 @@ export async function runSummarizeJob(
   }
 
   // Another delivery of this (or a later) job may have finished while the model ran.
-  const latest = covers(parseSummaryCache(await deps.memory.get(threadId, SUMMARY_KEY)));
+  const latest = reach(parseSummaryCache(await deps.memory.get(threadId, SUMMARY_KEY)));
   if (latest >= upto) {
     deps.log?.info(`summary: skipped ${where}: a concurrent run already covers ${latest}`);
     return { status: "skipped", threadId, reason: "already_covered", covers: latest };
   }
-  const value = {
-    ...newSummaryCache(text, evicted, evicted.length, deps.now?.() ?? new Date()),
-    covers: upto,
-  };
+  const now = deps.now?.() ?? new Date();
+  const value: SummaryCache =
+    range.kind === "boundary"
+      ? { ...newSummaryCache(text, evicted, evicted.length, now), covers: upto }
+      : {
+          text,
+          covers: range.group,
+          // The group starts where the summary's covers is: its covers_id stays.
+          ...(range.group > 0 && cache?.covers_id !== undefined
+            ? { covers_id: cache.covers_id }
+            : {}),
+          partial: upto - range.group,
+          updated_at: now.toISOString(),
+          version: 1,
+        };
   await deps.memory.set(threadId, SUMMARY_KEY, value as unknown as JsonValue);
   const rest = upto < located ? ` (the next job goes on to ${located})` : "";
-  deps.log?.info(`summary: ${where} covered [${from}, ${upto}) → covers ${upto}${rest}`);
-  return { status: "summarized", threadId, from, covers: upto };
+  const inside =
+    range.kind === "inside"
+      ? `, ${upto - range.group} messages into the group at ${range.group}`
+      : "";
+  deps.log?.info(
+    `summary: ${where} covered [${from}, ${upto})${inside} → covers ${value.covers}${rest}`,
+  );
+  return range.kind === "inside"
+    ? { status: "summarized", threadId, from, covers: range.group, partial: upto - range.group }
+    : { status: "summarized", threadId, from, covers: upto };
 }

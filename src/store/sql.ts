@@ -379,9 +379,15 @@ UPDATE llamon_threads r SET message_count = greatest(0, r.message_count - t.mess
 export const DELETE_TRIMMED_COUNT = `DELETE FROM persistent_memory
  WHERE agent_id = $1 AND thread_id = $2 AND key = '${TRIMMED_KEY}'`;
 
-/** Messages [$3, $4) of the transcript, in order: $1 agent, $2 thread, $3 from, $4 to (NULL = end). */
+/**
+ * Messages [$3, $4) of the transcript, in order: $1 agent, $2 thread, $3 from, $4 to (NULL =
+ * end). The end is a plain `seq <` bound, part of the index condition even in a generic plan
+ * (node-postgres with MEMORY_PG_STATEMENT_CACHE_SIZE > 0): `$4 IS NULL OR seq < $4` was only a
+ * filter there, and a range read scanned to the thread's last row.
+ */
 export const SELECT_TRANSCRIPT = `SELECT m.message FROM llamon_messages m
- WHERE m.agent_id = $1 AND m.thread_id = $2 AND m.seq >= $3 AND ($4::bigint IS NULL OR m.seq < $4)
+ WHERE m.agent_id = $1 AND m.thread_id = $2 AND m.seq >= $3
+   AND m.seq < coalesce($4::bigint, 9223372036854775807)
  ORDER BY m.seq`;
 
 export const DELETE_THREAD_TRANSCRIPT =

@@ -97,9 +97,14 @@ ON CONFLICT (agent_id, thread_id, seq) DO UPDATE
       terms_version = excluded.terms_version, term_count = excluded.term_count,
       conversation = excluded.conversation`;
 
-/** Messages [?3, ?4) of the transcript, in order: ?1 agent, ?2 thread, ?4 NULL = the end. */
+/**
+ * Messages [?3, ?4) of the transcript, in order: ?1 agent, ?2 thread, ?4 NULL = the end. The
+ * end is a plain `seq <` bound so the index range stops there (`?4 IS NULL OR seq < ?4` made
+ * SQLite scan from ?3 to the thread's last row: a page or a summary job read the rest of the
+ * conversation).
+ */
 export const SQ_SELECT_TRANSCRIPT = `SELECT message FROM llamon_messages
- WHERE agent_id = ?1 AND thread_id = ?2 AND seq >= ?3 AND (?4 IS NULL OR seq < ?4)
+ WHERE agent_id = ?1 AND thread_id = ?2 AND seq >= ?3 AND seq < coalesce(?4, 9223372036854775807)
  ORDER BY seq`;
 
 /**

@@ -4,7 +4,10 @@
  * per job — successive jobs go on from the stored `covers` and together summarize every
  * message exactly once. Sizes are rows and bytes at the Neon-protocol proxy, not timings.
  */
+import { tool } from "@langchain/core/tools";
+import pg from "pg";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { runTurn, type TurnDeps } from "../../src/agent/run-turn.ts";
 import { OfflineChatModel } from "../../src/llm/offline.ts";
 import { createMemoryLogger } from "../../src/log.ts";
@@ -20,6 +23,7 @@ import {
 } from "../../src/queue/summarize.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { createPostgresMemory } from "../../src/store/persistent-memory.ts";
+import { SELECT_TRANSCRIPT } from "../../src/store/sql.ts";
 import { testAgent, useTestBackend } from "../helpers/turn-setup.ts";
 
 const backend = useTestBackend();
@@ -114,5 +118,85 @@ describe("summary job reads a bounded range (Postgres)", () => {
       expect(times, text(i)).toBe(1);
     }
     expect(model.inputs.some((input) => input.includes(`user: ${text(turns)}`))).toBe(false);
+  });
+
+  it("R7.2 R3.2 a tool exchange longer than the per-job cap: bounded jobs go through it, every tool result reaches the summarizer once", async () => {
+    const lookup = tool(async ({ q }) => `found ${q}`, {
+      name: "lookup",
+      description: "looks things up",
+      schema: z.object({ q: z.string() }),
+    });
+    const turnDeps = {
+      agent: testAgent("Wide exchange agent", { tools: [lookup] }),
+      config: resolveMemoryConfig({ code: { window_size: 6, recall: false } }).config,
+      model: new OfflineChatModel(),
+      log: createMemoryLogger(),
+      checkpointer: new NeonSaver({ db: backend.neon, agentId: "sr-w", guardHead: true }),
+    } satisfies TurnDeps;
+    const calls = 30;
+    for (let i = 1; i <= 3; i++) await runTurn({ ...turnDeps }, { threadId: "w", text: text(i) });
+    const wide = Array.from({ length: calls }, (_, k) => `/tool lookup {"q":"k${k}"}`).join("\n");
+    await runTurn({ ...turnDeps }, { threadId: "w", text: wide });
+    for (let i = 4; i <= 12; i++) await runTurn({ ...turnDeps }, { threadId: "w", text: text(i) });
+
+    const reader = new NeonSaver({ db: backend.neon, agentId: "sr-w" });
+    const whole = await loadThreadMessages(reader, "w");
+    expect(whole.filter((m) => m.getType() === "tool")).toHaveLength(calls);
+    const tuple = await reader.getTuple({ configurable: { thread_id: "w" } });
+    const upto = archivedPrefixOf(tuple?.checkpoint.channel_values.archived).messages;
+    expect(upto).toBeGreaterThan(6 + calls + 1);
+    const job = {
+      type: "summarize" as const,
+      agent_id: "sr-w",
+      thread_id: "w",
+      upto,
+      upto_id: whole[upto - 1]?.id as string,
+    };
+    const memory = createPostgresMemory(backend.neon, "sr-w");
+    const model = new RecordingModel();
+    const cap = 10;
+    let reached = 0;
+    for (let run = 0; run < 20; run++) {
+      const saver = new CountingSaver({ db: backend.neon, agentId: "sr-w", prefetchMemory: false });
+      const outcome = await runSummarizeJob(
+        { thread: savedThread(saver, "w"), memory, model, maxMessages: cap },
+        job,
+      );
+      if (outcome.status === "skipped") break;
+      // The range, the message after it and the upto_id check: never the whole exchange.
+      expect(saver.transcriptRows).toBeLessThanOrEqual(cap + 2);
+      expect(outcome.from).toBe(reached);
+      reached = outcome.covers + (outcome.partial ?? 0);
+      expect(reached - outcome.from).toBeLessThanOrEqual(cap);
+      const stored = parseSummaryCache(await memory.get("w", SUMMARY_KEY));
+      // The stored covers stays a group boundary: never a tool result.
+      expect(whole[stored?.covers ?? 0]?.getType()).not.toBe("tool");
+    }
+    expect(reached).toBe(upto);
+    expect(parseSummaryCache(await memory.get("w", SUMMARY_KEY))).toMatchObject({ covers: upto });
+    const lines = model.inputs.join("\n").split("\n");
+    for (let k = 0; k < calls; k++) {
+      expect(
+        lines.filter((line) => line.endsWith(`: found k${k}`)),
+        `k${k}`,
+      ).toHaveLength(1);
+    }
+  });
+
+  it("R7.2 a transcript range read keeps its end in the index condition, even in a generic plan (named prepared statements)", async () => {
+    const client = new pg.Client({ connectionString: backend.dsn });
+    await client.connect();
+    try {
+      await client.query("SET plan_cache_mode = force_generic_plan");
+      await client.query(`PREPARE transcript_range AS ${SELECT_TRANSCRIPT}`);
+      const plan = await client.query<{ "QUERY PLAN": string }>(
+        "EXPLAIN (COSTS OFF) EXECUTE transcript_range('a', 't', 90, 100)",
+      );
+      const text = plan.rows.map((row) => row["QUERY PLAN"]).join("\n");
+      expect(text).toMatch(/Index Cond: .*seq < /);
+      expect(text).not.toMatch(/Filter:/);
+    } finally {
+      await client.end();
+    }
   });
 });

@@ -9,10 +9,12 @@
  */
 import { env, evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { Conversation } from "../../src/durable/conversation.ts";
 import { ThreadDO } from "../../src/durable/thread-do.ts";
 import { resolveMemoryConfig } from "../../src/memory/config.ts";
 import { TAIL_MARGIN } from "../../src/memory/live-tail.ts";
 import { queryTerms } from "../../src/memory/recall/index.ts";
+import { SUMMARY_JOB_MAX_MESSAGES } from "../../src/queue/summarize.ts";
 import { SqliteSaver } from "../../src/store/sqlite-saver.ts";
 import type { SqliteExec } from "../../src/store/sqlite-sql.ts";
 
@@ -66,6 +68,35 @@ async function coldRead(state: DurableObjectState, threadId: string, question?: 
   const tuple = await saver.getTuple({ configurable: { thread_id: threadId } });
   const messages = (tuple?.checkpoint.channel_values.messages ?? []) as unknown[];
   return { rowsRead: sql.rowsRead - before, held: messages.length };
+}
+
+/** A method of `target` called on `target` (a Proxy hands out its target's methods). */
+function member(target: object, key: string | symbol): unknown {
+  const value: unknown = Reflect.get(target, key);
+  return typeof value === "function" ? value.bind(target) : value;
+}
+
+/**
+ * The object's state with its SQLite counting the rows its statements read: a conversation
+ * role built on it reads and writes the object's real storage.
+ */
+function countingState(state: DurableObjectState) {
+  const reads = { rowsRead: 0 };
+  const sql = {
+    exec(query: string, ...params: SqlStorageValue[]) {
+      const cursor = state.storage.sql.exec(query, ...params);
+      const found = cursor.toArray();
+      reads.rowsRead += cursor.rowsRead;
+      return { toArray: () => found };
+    },
+  };
+  const storage = new Proxy(state.storage, {
+    get: (target, key) => (key === "sql" ? sql : member(target, key)),
+  });
+  const counted = new Proxy(state, {
+    get: (target, key) => (key === "storage" ? storage : member(target, key)),
+  });
+  return { state: counted, reads };
 }
 
 const count = (state: DurableObjectState, query: string, ...params: string[]) =>
@@ -150,6 +181,62 @@ describe("sqlite backend in workerd: live tail, transcript and FTS5 recall", () 
     });
   });
 
+  it("issue 14 the thread view reads one page of the object's transcript and the summary job only its range, never the whole thread", async () => {
+    await inSqliteObject(`${AGENT}:view-${crypto.randomUUID()}`, async (_runtime, state) => {
+      const counted = countingState(state);
+      // The conversation role (what ThreadDO's inspect and summarize call) on the counting state.
+      const object = new Conversation(counted.state, sqliteEnv);
+      const turns = 200;
+      for (let i = 1; i <= turns; i++) {
+        await object.turn(
+          {
+            threadId: "v",
+            contextId: "v",
+            messageId: crypto.randomUUID(),
+            text: `turn ${i} about the garden`,
+          },
+          config,
+        );
+      }
+      const moved = count(
+        state,
+        "SELECT count(*) AS n FROM llamon_messages WHERE agent_id = ? AND thread_id = 'v'",
+        AGENT,
+      );
+      expect(moved).toBeGreaterThan(2 * turns - 2 * (WINDOW + TAIL_MARGIN));
+
+      // The newest page: the tail and the few transcript rows before it.
+      counted.reads.rowsRead = 0;
+      const newest = await object.inspect(AGENT, "v", { limit: 10 });
+      expect(counted.reads.rowsRead).toBeLessThan(moved / 4);
+      expect(newest).toMatchObject({ from: 2 * turns - 10, older: true });
+      expect(newest.archived.messages).toBe(moved);
+      expect(newest.head.length).toBeLessThanOrEqual(WINDOW + TAIL_MARGIN);
+      expect(newest.before.length + newest.headTo - newest.headFrom).toBe(10);
+      // An older page: its ten transcript rows, by position.
+      counted.reads.rowsRead = 0;
+      const older = await object.inspect(AGENT, "v", { before: 100, limit: 10 });
+      expect(counted.reads.rowsRead).toBeLessThan(moved / 4);
+      expect(older).toMatchObject({ from: 90, older: true, headFrom: 0, headTo: 0 });
+      expect(older.before.map((m) => m.data.content)).toEqual(
+        Array.from({ length: 10 }, (_, k) =>
+          (90 + k) % 2 === 0 ? `turn ${(90 + k) / 2 + 1} about the garden` : expect.any(String),
+        ),
+      );
+
+      // The summary job (ThreadDO.summarize, as the queue consumer calls it): the head and
+      // [covers, upto) of the transcript, at most SUMMARY_JOB_MAX_MESSAGES of it.
+      counted.reads.rowsRead = 0;
+      const job = { type: "summarize" as const, agent_id: AGENT, thread_id: "v", upto: moved };
+      const first = await object.summarize(job);
+      expect(first).toMatchObject({ status: "summarized", from: 0 });
+      expect(first.covers).toBeLessThanOrEqual(SUMMARY_JOB_MAX_MESSAGES);
+      expect(counted.reads.rowsRead).toBeLessThan(moved);
+      const second = await object.summarize(job);
+      expect(second).toMatchObject({ status: "summarized", from: first.covers, covers: moved });
+    });
+  });
+
   it("R4.2 R3.4 a trim that keeps part of the transcript counts what it deleted (DELETE … RETURNING in the object's SQLite)", async () => {
     await inSqliteObject(`${AGENT}:partial-trim`, async (object, state) => {
       for (let i = 1; i <= 20; i++) await say(object, "part", `message ${i} of a long chat`);
@@ -169,6 +256,12 @@ describe("sqlite backend in workerd: live tail, transcript and FTS5 recall", () 
         .exec("SELECT value FROM persistent_memory WHERE thread_id = 'part' AND key = 'trimmed'")
         .toArray()[0]?.value;
       expect(JSON.parse(String(trimmed))).toEqual({ messages: 30, conversation: 30 });
+      // The view's positions stay those of the whole thread: the page starts after the 30
+      // deleted messages, as on Postgres (it used to renumber the rows left from 0).
+      const view = await object.inspect(AGENT, "part", { limit: 100 });
+      expect(view).toMatchObject({ from: 30, older: false });
+      expect(view.before.length + view.headTo - view.headFrom).toBe(12);
+      expect(view.archived.messages + view.head.length).toBe(42);
       const next = await trim("and again");
       expect(next.signals?.thread_msgs).toBe(13);
       expect(next.messageCount).toBe(12);

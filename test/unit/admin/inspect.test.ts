@@ -93,6 +93,14 @@ describe("the inspector's view of a conversation", () => {
       updated_at: null,
     });
     expect(view.facts).toEqual([{ id: "residence", text: "The user lives in Seoul" }]);
+    // A summary part-way through a tool exchange longer than one job says how far it got.
+    const partway = inspectThread({
+      contextId: "ctx",
+      messages: thread(),
+      memory: { summary: { text: "asked", covers: 2, covers_id: "h1", partial: 1, version: 1 } },
+      config: config(),
+    });
+    expect(partway.summary).toMatchObject({ covers: 2, effective_covers: 2, partial: 1 });
     expect(view.system_prompt).toContain("asked about the weather");
     expect(view.system_prompt).toContain("The user lives in Seoul");
     expect(view.last_turn?.signals.has_prior).toBe(false);

@@ -7,7 +7,8 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { OfflineChatModel } from "../../../src/llm/offline.ts";
-import { parseSummaryCache, SUMMARY_KEY } from "../../../src/memory/summary.ts";
+import { effectiveCovers, parseSummaryCache, SUMMARY_KEY } from "../../../src/memory/summary.ts";
+import { EVICTED_HEADER } from "../../../src/memory/summary-input.ts";
 import { runSummarizeJob, type SummaryThread } from "../../../src/queue/summarize.ts";
 import { createMapMemory } from "../../../src/store/do-memory.ts";
 
@@ -77,5 +78,114 @@ describe("summary job: bounded range reads", () => {
     await expect(
       runSummarizeJob({ thread, memory, model }, { ...job, upto_id: "a4" }),
     ).resolves.toMatchObject({ status: "summarized", from: 0, covers: 20 });
+  });
+});
+
+/** The offline model as the summarizer, keeping the evicted part of each input. */
+class RecordingModel extends OfflineChatModel {
+  readonly inputs: string[] = [];
+  override async _generate(...args: Parameters<OfflineChatModel["_generate"]>) {
+    this.inputs.push(String(args[0].at(-1)?.content).split(EVICTED_HEADER).at(-1) ?? "");
+    return super._generate(...args);
+  }
+}
+
+/** A question answered by `calls` parallel tool calls: one group of calls + 1 messages. */
+function wideToolTurn(i: number, calls: number): BaseMessage[] {
+  const ids = Array.from({ length: calls }, (_, k) => `w${i}-${k}`);
+  return [
+    new HumanMessage({ id: `wu${i}`, content: `wide question ${i}` }),
+    new AIMessage({
+      id: `wc${i}`,
+      content: "",
+      tool_calls: ids.map((id, k) => ({ id, name: "lookup", args: { k }, type: "tool_call" })),
+    }),
+    ...ids.map(
+      (id, k) =>
+        new ToolMessage({ id: `wr${i}-${k}`, content: `wide result ${i}.${k}`, tool_call_id: id }),
+    ),
+    new AIMessage({ id: `wa${i}`, content: `wide answer ${i}` }),
+  ];
+}
+
+describe("summary job: a message group longer than the cap", () => {
+  it("R7.2 R3.2 a tool exchange longer than the cap is summarized over several bounded jobs, each message once, covers only ever at a group boundary", async () => {
+    const messages = [
+      ...toolTurn(0),
+      ...wideToolTurn(1, 23), // positions 4 … 29: the group [5, 29) is 24 messages
+      ...toolTurn(2),
+      ...wideToolTurn(3, 12), // a group of 13 at 35
+      ...toolTurn(4),
+      ...toolTurn(5),
+    ];
+    const offset = messages.length - 4;
+    const { thread, reads } = splitThread(messages, offset);
+    const memory = createMapMemory(new Map(), "a");
+    const model = new RecordingModel();
+    const cap = 10;
+    const job = { type: "summarize" as const, agent_id: "a", thread_id: "t", upto: offset };
+    let reached = 0;
+    for (let run = 0; run < 30; run++) {
+      reads.length = 0;
+      const outcome = await runSummarizeJob({ thread, memory, model, maxMessages: cap }, job);
+      if (outcome.status === "skipped") {
+        expect(outcome.reason).toBe("already_covered");
+        break;
+      }
+      // Each job reads its range plus the message after it, never the whole group.
+      for (const [from, to] of reads) expect(to - from).toBeLessThanOrEqual(cap + 1);
+      expect(outcome.from).toBe(reached);
+      const now = outcome.covers + (outcome.partial ?? 0);
+      expect(now - outcome.from).toBeGreaterThan(0);
+      expect(now - outcome.from).toBeLessThanOrEqual(cap);
+      reached = now;
+      // The stored covers is always a group boundary (trim and the schedule rely on it).
+      const cache = parseSummaryCache(await memory.get("t", SUMMARY_KEY));
+      expect(messages[cache?.covers ?? 0]?.getType()).not.toBe("tool");
+      expect(cache?.covers_id).toBe(
+        (cache?.covers ?? 0) > 0 ? messages[(cache?.covers ?? 0) - 1]?.id : undefined,
+      );
+      expect(cache?.partial).toBe(outcome.partial);
+    }
+    expect(reached).toBe(offset);
+    const cache = parseSummaryCache(await memory.get("t", SUMMARY_KEY));
+    expect(cache).toMatchObject({ covers: offset, covers_id: messages[offset - 1]?.id });
+    expect(cache?.partial).toBeUndefined();
+    // Every tool result of both wide exchanges went to the summarizer exactly once.
+    const sent = model.inputs.join("\n").split("\n");
+    for (const [i, calls] of [
+      [1, 23],
+      [3, 12],
+    ] as const) {
+      for (let k = 0; k < calls; k++) {
+        const line = `tool result: wide result ${i}.${k}`;
+        expect(sent.filter((l) => l === line).length, line).toBe(1);
+      }
+    }
+    expect(sent.filter((l) => l === "user: wide question 3")).toHaveLength(1);
+  });
+
+  it("R7.5 a job inside a long group, delivered twice, does no double work; the schedule still sees the group as not covered", async () => {
+    const messages = [...toolTurn(0), ...wideToolTurn(1, 30), ...toolTurn(2), ...toolTurn(3)];
+    const offset = messages.length - 4;
+    const { thread } = splitThread(messages, offset);
+    const memory = createMapMemory(new Map(), "a");
+    const model = new RecordingModel();
+    const job = { type: "summarize" as const, agent_id: "a", thread_id: "t", upto: offset };
+    const deps = { thread, memory, model, maxMessages: 10 };
+    // [0, 5) then 10 of the group at 5.
+    expect(await runSummarizeJob(deps, job)).toMatchObject({ covers: 5 });
+    const inside = await runSummarizeJob(deps, job);
+    expect(inside).toMatchObject({ status: "summarized", from: 5, covers: 5, partial: 10 });
+    const cache = parseSummaryCache(await memory.get("t", SUMMARY_KEY));
+    expect(cache).toMatchObject({ covers: 5, covers_id: "wu1", partial: 10 });
+    // The R7.1 schedule and trim read `covers`: the half-summarized group is not covered.
+    expect(effectiveCovers(messages, cache)).toBe(5);
+    // A job whose upto is already reached by the cache is skipped without a model call.
+    const calls = model.inputs.length;
+    expect(
+      await runSummarizeJob(deps, { ...job, upto: 5, upto_id: messages[4]?.id as string }),
+    ).toMatchObject({ status: "skipped", reason: "already_covered" });
+    expect(model.inputs.length).toBe(calls);
   });
 });

@@ -20,7 +20,11 @@ import { MAX_MOVED_PER_TURN, TAIL_MARGIN } from "../../../src/memory/live-tail.t
 import { readThreadMessages } from "../../../src/store/delta.ts";
 import { SqliteSaver } from "../../../src/store/sqlite-saver.ts";
 import { ensureSqliteSchema, rows, type SqliteExec } from "../../../src/store/sqlite-sql.ts";
-import { SQ_RECALL_DF, SQ_RECALL_HITS } from "../../../src/store/sqlite-transcript-sql.ts";
+import {
+  SQ_RECALL_DF,
+  SQ_RECALL_HITS,
+  SQ_SELECT_TRANSCRIPT,
+} from "../../../src/store/sqlite-transcript-sql.ts";
 import { nodeSqlite } from "../../helpers/node-sqlite.ts";
 
 const WINDOW = 6;
@@ -268,5 +272,17 @@ describe("sqlite live tail + transcript (schema v3)", () => {
       expect(found[0]).toMatch(/^SCAN f VIRTUAL TABLE/);
       expect(found[1]).toMatch(/^SEARCH m USING INTEGER PRIMARY KEY/);
     }
+  });
+
+  it("issue 14 a transcript range read stops at its end: the index range is bounded on both sides", () => {
+    // `?4 IS NULL OR seq < ?4` left the upper bound out of the index: reading a page or a
+    // summary job's range scanned from its start to the conversation's last message.
+    const db = new DatabaseSync(":memory:");
+    ensureSqliteSchema(nodeSqlite(db));
+    const [detail] = db
+      .prepare(`EXPLAIN QUERY PLAN ${SQ_SELECT_TRANSCRIPT}`)
+      .all("a", "t", 90, 100)
+      .map((r) => String(r.detail));
+    expect(detail).toMatch(/^SEARCH llamon_messages USING INDEX .*seq>\? AND seq<\?\)$/);
   });
 });

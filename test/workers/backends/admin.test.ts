@@ -9,6 +9,11 @@
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import type { InspectedThread } from "../../../src/admin/threads.ts";
+import { resolveMemoryConfig } from "../../../src/memory/config.ts";
+import { TAIL_MARGIN } from "../../../src/memory/live-tail.ts";
+import { threadObjectName } from "../../../src/runtime/objects.ts";
+import { ANONYMOUS_PRINCIPAL, threadKey } from "../../../src/runtime/thread-keys.ts";
 import { createWorker } from "../../../src/worker/create-worker.ts";
 import { referenceAgent } from "../../../src/worker/reference-agent.ts";
 import { firstLine, productDocumentBody, sendRaw } from "../a2a-helpers.ts";
@@ -113,6 +118,66 @@ describe(`management API on the ${backend} backend`, () => {
     expect((await allThreads(worker)).some((t) => t.context_id === contextId)).toBe(false);
     const again = await sendRaw(productDocumentBody(contextId, "again"), worker);
     expect(firstLine(again.replyText)).toBe("offline-model: received=1 has_prior=false");
+  });
+
+  it("issue 14 a thread view crosses the object boundary as one page and the head, never the whole thread; pages join down to the first message and the window is the whole thread's", async () => {
+    const contextId = `page-${crypto.randomUUID()}`;
+    const threadId = threadKey(ANONYMOUS_PRINCIPAL, contextId);
+    const stub = env.THREADS.getByName(threadObjectName(env.AGENT_ID, threadId));
+    const config = resolveMemoryConfig({ env: env as unknown as Record<string, unknown> }).config;
+    const turns = 120;
+    const total = 2 * turns;
+    for (let i = 1; i <= turns; i++) {
+      const messageId = crypto.randomUUID();
+      await stub.turn({ threadId, contextId, messageId, text: `page turn ${i}` }, config);
+    }
+    // What the object sends for a page of 10: the page and a head of about the window.
+    // (The RPC stub types the answer `never`: its `unknown` fields are not known serialisable.)
+    const sent = (await stub.inspect(env.AGENT_ID, threadId, {
+      limit: 10,
+      window_size: config.window_size,
+    })) as unknown as InspectedThread;
+    expect(sent.head.length).toBeLessThanOrEqual(config.window_size + TAIL_MARGIN + 1);
+    expect(sent.before.length + sent.headTo - sent.headFrom).toBe(10);
+    expect(sent.archived.messages + sent.head.length).toBe(total);
+
+    const worker = instance();
+    const path = `/api/v1/memory/threads/${contextId}`;
+    const newest = await worker.api("GET", `${path}?limit=10`);
+    expect(newest.status).toBe(200);
+    expect(newest.body.page).toEqual({
+      from: total - 10,
+      to: total,
+      total,
+      stored: total,
+      older: total - 10,
+    });
+    expect(newest.body.signals).toEqual({
+      thread_msgs: total,
+      window: config.window_size,
+      sent_to_llm: config.window_size,
+      has_prior: true,
+    });
+    const lastWindow = await worker.api("GET", `${path}?limit=${config.window_size}`);
+    const ids = (body: Record<string, unknown>) =>
+      (body.messages as { id: string | null }[]).map((m) => m.id);
+    expect((newest.body.window as { kept_ids: string[] }).kept_ids).toEqual(ids(lastWindow.body));
+    expect((newest.body.groups as { in_window: boolean }[]).every((g) => g.in_window)).toBe(true);
+    // Older pages, down to the first message: every position once, in order.
+    const texts: string[] = [];
+    let before: number | null = total;
+    while (before !== null) {
+      const page = await worker.api("GET", `${path}?limit=50&before=${before}`);
+      const messages = page.body.messages as { index: number; text: string }[];
+      expect(messages.map((m) => m.index)).toEqual(
+        Array.from({ length: messages.length }, (_, k) => (before as number) - messages.length + k),
+      );
+      texts.unshift(...messages.map((m) => m.text));
+      before = (page.body.page as { older: number | null }).older;
+    }
+    expect(texts).toHaveLength(total);
+    expect(texts[0]).toBe("page turn 1");
+    expect(texts[total - 2]).toBe(`page turn ${turns}`);
   });
 
   it("R10.2 keeps the run-time layer in the agent's settings object; the next turn follows it", async () => {
