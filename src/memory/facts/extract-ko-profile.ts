@@ -292,6 +292,22 @@ const JOB_RE5 = pattern(
   "은퇴|퇴직&한|해서|했",
 );
 
+/**
+ * Teaching where one works: "초등학교에서 애들 가르쳐요", "학원에서 수학 가르치고 있어요". The
+ * place (with 에서, at most two words such as the pupils or the subject between it and the
+ * verb) says the role: a school's 교사, otherwise an academy's or a studio's 강사. Past
+ * forms (가르쳤어요) and a place of another kind ("회사에서 신입 가르쳐요") give nothing.
+ */
+const JOB_TEACH = rx(
+  `${T}(\\S+)에서\\s+(?:(?!안|못)\\S+\\s+){0,2}${ADVS}가르(?:쳐|치고|칩니다|치는\\s*(?:일|중))`,
+  "가르&에서",
+);
+const TEACHING_PLACE = pattern(
+  "(?:(학교|유치원|어린이집)|(학원|대학|대학교|대학원|센터|스튜디오|체육관|도장|교습소))$",
+  "",
+  "교|도장|센터|스튜디오|원|집|체육관|학",
+);
+
 export function job(text: string, subject: Subject): Found {
   if (subject.kind !== "self") return [];
   const out: Found = [];
@@ -321,6 +337,13 @@ export function job(text: string, subject: Subject): Found {
   }
   if (JOB_RE5.test(text)) {
     out.push({ category: "job", value: "은퇴", lang: "ko" });
+  }
+  for (const m of JOB_TEACH.all(text)) {
+    const place = m[1] ?? "";
+    const kind = TEACHING_PLACE.exec(place);
+    if (kind === null || !isContentWord(place)) continue;
+    const role = kind[1] !== undefined ? "교사" : "강사";
+    out.push({ category: "job", value: `${place} ${role}`, lang: "ko" });
   }
   return out;
 }

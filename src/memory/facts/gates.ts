@@ -95,6 +95,7 @@ export const KO_GATES: Readonly<Record<GateName, readonly string[]>> = {
     "활동",
     "직업",
     "직종",
+    "가르",
     "은퇴",
     "퇴직",
     "요",

@@ -8,11 +8,14 @@
  * language is its own fact (slot `language`), with form `learning` when the clause says so.
  * A gerund a few words after the speaker counts too ("I grew up speaking Portuguese", "I
  * started learning Korean"): the verb of the clause is then another one.
+ * A language the clause calls the user's own ("a native Spanish speaker", "Spanish is my
+ * first language", "grew up speaking Greek", "모국어는 스페인어", "영어 원어민") has form
+ * `native`, so "what's my first language?" finds it before the ones picked up later.
  */
 
 import { splitWords } from "../letters.ts";
 import type { Candidate } from "./build.ts";
-import { stripParticle, tokensOf } from "./korean.ts";
+import { stripCopula, stripParticle, tokensOf } from "./korean.ts";
 import { LANGUAGE_CODES, LANGUAGE_NAMES } from "./languages-table.ts";
 import { pattern } from "./regex.ts";
 
@@ -28,10 +31,11 @@ BY_NAME.set("mandarin", "zh");
 
 const LANGUAGE_CODE_RE1 = pattern("[.,!?~]+$", "", "!|,|.|?|~");
 
-/** The language code a word names ("Japanese", "일본어를", "중국말로"), or undefined. */
+/** The language code a word names ("Japanese", "일본어를", "중국말로", "영어예요"), or undefined. */
 export function languageCode(word: string): string | undefined {
   const lower = LANGUAGE_CODE_RE1.replace(word.toLowerCase(), "");
-  return BY_NAME.get(lower) ?? BY_NAME.get(stripParticle(lower));
+  // "베트남어고", "영어예요": a name with a copula ending names it too.
+  return BY_NAME.get(lower) ?? BY_NAME.get(stripParticle(lower)) ?? BY_NAME.get(stripCopula(lower));
 }
 
 /** Codes of every language a text names (for recall: "스페인어 공부 팁" names es). */
@@ -61,10 +65,40 @@ const LANGUAGES_EN_RE1 = pattern(
   "at|because|but|for|since|so|to|when|while|with",
 );
 
+/** Where an English clause calls a language the user's own; the groups hold its name. */
+const EN_NATIVE = pattern(
+  String.raw`\bnative\s+([a-z]+)\s+speaker\b|\bnative\s+(?:in|speaker\s+of)\s+([a-z]+)|\b(?:native|first|mother)\s+(?:language|tongue)\s+(?:is|was)\s+([a-z]+)|\b([a-z]+)\s+(?:is|was)\s+my\s+(?:native|first|mother)\s+(?:language|tongue)\b|\bgrew\s+up\s+speaking\s+([a-z]+)`,
+  "gi",
+  "language|native|speaker|speaking|tongue",
+);
+/** The Korean equivalent: 모국어 before or after the name, or 원어민/네이티브 after it. */
+const KO_NATIVE = pattern(
+  String.raw`(\S+?)(?:가|이|는|은)?(?=\s+(?:제\s+|내\s+)?모국어)|모국어(?:는|가)\s+(\S+)|(\S+?)\s*(?:원어민|네이티브)`,
+  "g",
+  "네이티브|모국어|원어민",
+);
+
+/** Codes of the languages a clause calls native (see the file header). */
+function nativeCodes(text: string, native: typeof EN_NATIVE): Set<string> {
+  const out = new Set<string>();
+  for (const m of native.all(text)) {
+    const word = m.slice(1).find((group) => group !== undefined);
+    const code = word === undefined ? undefined : languageCode(word);
+    if (code !== undefined) out.add(code);
+  }
+  return out;
+}
+
 /** English: the languages after a speaking/learning verb of the speaker (text already expanded). */
 export function languagesEn(text: string): Candidate[] {
   const trigger = EN_SPEAK.exec(text);
-  if (trigger === null) return [];
+  if (trigger === null) {
+    // "Spanish is my first language": the clause names the language before its verb.
+    const native = nativeCodes(text, EN_NATIVE);
+    return native.size === 0
+      ? []
+      : languageCandidates(splitWords(text, "", false), "en", false, native);
+  }
   const rest = text.slice(trigger.index);
   // "I'm learning Korean so I can talk to my in-laws": the list ends at the next clause word.
   const list = LANGUAGES_EN_RE1.split(rest)[0] ?? rest;
@@ -73,6 +107,7 @@ export function languagesEn(text: string): Candidate[] {
     splitWords(list, "", false).filter((word) => word !== ""),
     "en",
     learning,
+    nativeCodes(text, EN_NATIVE),
   );
 }
 
@@ -95,13 +130,20 @@ export function languagesKo(text: string): Candidate[] {
   if (!KO_SPEAK.test(text)) return [];
   const words = tokensOf(text).flatMap((token) => LANGUAGES_KO_RE1.split(token));
   const names = words.flatMap((word) => LANGUAGES_KO_RE2.split(word));
-  return languageCandidates(names, "ko", KO_LEARNING.test(text));
+  return languageCandidates(names, "ko", KO_LEARNING.test(text), nativeCodes(text, KO_NATIVE));
+}
+
+/** The Korean name as said, without its particle or copula ("베트남어고" → 베트남어, "중국말로" → 중국말). */
+function koreanName(said: string, code: string): string {
+  const name = LANGUAGE_NAMES[code as (typeof LANGUAGE_CODES)[number]]?.[1];
+  return name !== undefined && said.startsWith(name) ? name : stripParticle(said);
 }
 
 function languageCandidates(
   words: readonly string[],
   lang: "ko" | "en",
   learning: boolean,
+  native: ReadonlySet<string> = new Set(),
 ): Candidate[] {
   const out: Candidate[] = [];
   const seen = new Set<string>();
@@ -117,14 +159,14 @@ function languageCandidates(
         ? display.toLowerCase() === said.toLowerCase()
           ? display
           : `${said.slice(0, 1).toUpperCase()}${said.slice(1)}`
-        : stripParticle(said);
+        : koreanName(said, code);
     out.push({
       category: "other",
       value: name,
       lang,
       key: `language:${code}`,
       slot: "language",
-      form: learning ? "learning" : "plain",
+      form: native.has(code) ? "native" : learning ? "learning" : "plain",
     });
   }
   return out;

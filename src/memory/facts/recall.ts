@@ -16,6 +16,7 @@
 import { splitWords } from "../letters.ts";
 import { rankCandidates } from "../recall/bm25.ts";
 import { queryTerms, searchTerms } from "../recall/terms.ts";
+import { isNativeLanguage } from "./build.ts";
 import { HEALTH_GATES, open } from "./gates.ts";
 import { languagesIn } from "./languages.ts";
 import {
@@ -48,6 +49,13 @@ interface Intent {
   /** English words or phrases, matched on word boundaries. */
   en?: readonly string[];
 }
+
+/** A question about the user's own language ("what's my first language?", "모국어가 뭐야?"). */
+const NATIVE_CUES_KO = ["모국어", "원어민", "네이티브", "제1언어", "첫언어"];
+const NATIVE_CUES_EN = ["native", "first language", "mother tongue", "grew up speaking"];
+
+/** What a native language adds for such a question: enough to rank it above the others. */
+const NATIVE_BONUS = 0.5;
 
 /** Food questions: what the user must not eat comes first, then tastes. */
 const FOOD = { allergy: 1.1, health: 1, dislike: 0.95, preference: 0.9 } as const;
@@ -148,7 +156,6 @@ const INTENTS: readonly Intent[] = [
       "동료",
       "상사",
       "야근",
-      "일할때",
       "재택",
       "집에서일",
       "가게",
@@ -170,7 +177,6 @@ const INTENTS: readonly Intent[] = [
       "colleague",
       "colleagues",
       "boss",
-      "at work",
     ],
   },
   {
@@ -193,6 +199,14 @@ const INTENTS: readonly Intent[] = [
       "업무",
       "직무",
       "일하는데",
+      // What happens while working is about the job more than the place.
+      "일할때",
+      // Teaching work: a teacher's question names the class, not the job.
+      "수업",
+      "강의",
+      "학생들",
+      "학부모",
+      "교실",
     ],
     en: [
       "job",
@@ -209,6 +223,15 @@ const INTENTS: readonly Intent[] = [
       "work as",
       "clients",
       "shifts",
+      "at work",
+      "lesson",
+      "lessons",
+      "lecture",
+      "lectures",
+      "classroom",
+      "my students",
+      "my pupils",
+      "teaching",
     ],
   },
   {
@@ -545,7 +568,18 @@ const INTENTS: readonly Intent[] = [
   {
     cats: {},
     prefixes: { "other:language:": 1.2 },
-    ko: ["언어", "외국어", "어학", "통역", "번역", "말이통", "회화", "할줄아는말", "할줄아는언어"],
+    ko: [
+      "언어",
+      "외국어",
+      "어학",
+      "통역",
+      "번역",
+      "말이통",
+      "회화",
+      "할줄아는말",
+      "할줄아는언어",
+      ...NATIVE_CUES_KO,
+    ],
     en: [
       "language",
       "languages",
@@ -555,6 +589,7 @@ const INTENTS: readonly Intent[] = [
       "translation",
       "interpreter",
       "bilingual",
+      ...NATIVE_CUES_EN,
     ],
   },
   {
@@ -857,6 +892,9 @@ export function scoreFacts(facts: readonly Fact[], query: string): number[] {
   const languages = facts.some((f) => f.id.startsWith("other:language:"))
     ? languagesIn(text)
     : new Set<string>();
+  const nativeAsked =
+    NATIVE_CUES_KO.some((cue) => q.compact.includes(cue)) ||
+    NATIVE_CUES_EN.some((cue) => q.spaced.includes(` ${cue} `));
   return facts.map((fact, index) => {
     const health = memberHealth(fact);
     // The strongest matching intent, plus a little for each further one that agrees
@@ -875,11 +913,13 @@ export function scoreFacts(facts: readonly Fact[], query: string): number[] {
     const agreement = Math.min(0.5, 0.25 * (support - intent));
     const language =
       fact.id.startsWith("other:language:") && languages.has(fact.id.slice(15)) ? 1 : 0;
+    const native = nativeAsked && isNativeLanguage(fact) ? NATIVE_BONUS : 0;
     return (
       intent +
       agreement +
       Math.max(valueScore(fact, q), language) +
       subKeyScore(fact, q, relations) +
+      native +
       (lexical[index] ?? 0)
     );
   });

@@ -346,3 +346,42 @@ describe("a casual introduction split by a comma", () => {
     expectNone("Monday, by the way.", "name");
   });
 });
+
+describe("R8.1/R8.2 a first language, teaching as a job, what happens at work", () => {
+  it("R8.1 a language the user calls their own is their first language; 'what's my first language?' ranks it first", () => {
+    const en = remember(["I'm a native Spanish speaker, and I picked up English in school."]);
+    expect(recalled(en, "What's my first language?")[0]).toBe("other:language:es");
+    const own = remember(["I use English at work.", "Portuguese is my mother tongue though."]);
+    expect(recalled(own, "What is my native language?")[0]).toBe("other:language:pt");
+    const ko = remember(["제 모국어는 베트남어고 한국어는 대학 때 배웠어요"]);
+    expect(show(ko)).toBe("other=베트남어, other=한국어");
+    expect(recalled(ko, "내 모국어가 뭐였지?")[0]).toBe("other:language:vi");
+    const native = remember(["영어 원어민이고 일본어 공부 중이에요"]);
+    expect(recalled(native, "나 원어민 수준인 언어가 뭐야?")[0]).toBe("other:language:en");
+    // A language asked about without "first/native" keeps the usual order.
+    expect(recalled(en, "Which languages do I speak?")).toHaveLength(2);
+    expectNone("I'm a native New Yorker", "other");
+  });
+
+  it("R8.1 teaching at a school or an academy is the job (초등학교에서 애들 가르쳐요 → 초등학교 교사)", () => {
+    expectFact("저는 초등학교에서 애들 가르쳐요", "job", "초등학교 교사");
+    expectFact("요즘 학원에서 수학 가르치고 있어요", "job", "학원 강사");
+    expectNone("회사에서 신입 가르쳐요", "job");
+    expectNone("초등학교에서 애들 가르쳤어요", "job");
+    expectNone("초등학교에서 애들 안 가르쳐요", "job");
+  });
+
+  it("R8.2 a question about a class or a lesson recalls a teacher's job", () => {
+    const ko = remember(["저는 초등학교에서 애들 가르쳐요"]);
+    expect(recalled(ko, "수업 준비 팁 있어요?")).toEqual(["job"]);
+    const en = remember(["I teach at a middle school."]);
+    expect(recalled(en, "Any ideas for tomorrow's lesson?")[0]).toBe("job");
+  });
+
+  it("R8.2 what happens at work (night shifts at work, 일할 때) is about the job before the workplace", () => {
+    const en = remember(["I've been working as a nurse at Mercy Hospital for five years."]);
+    expect(recalled(en, "Any advice for coping with night shifts at work?")[0]).toBe("job");
+    const ko = remember(["저 서울대병원에서 간호사로 일해요"]);
+    expect(recalled(ko, "일할 때 졸음 쫓는 법 있을까?")[0]).toBe("job");
+  });
+});
