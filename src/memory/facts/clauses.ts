@@ -20,6 +20,8 @@ export interface Clause {
   text: string;
   /** The clause ended with "?" (or another question mark). */
   asked: boolean;
+  /** The clause follows a Korean conditional "-(으)면" of its sentence (see splitSentence). */
+  afterIf?: boolean;
 }
 
 const ABBREVIATIONS = pattern(
@@ -63,10 +65,14 @@ export function splitClauses(text: string): Clause[] {
 
   for (const sentence of sentences) {
     const parts = splitSentence(sentence.text);
+    let afterIf = false;
     parts.forEach((part, index) => {
       const trimmed = withoutMarkers(SPLIT_CLAUSES_RE5.replace(part.trim(), ""));
       if (trimmed === "") return;
-      clauses.push({ text: trimmed, asked: sentence.asked && index === parts.length - 1 });
+      const clause: Clause = { text: trimmed, asked: sentence.asked && index === parts.length - 1 };
+      if (afterIf) clause.afterIf = true;
+      afterIf ||= KO_CONDITIONAL_END.test(trimmed);
+      clauses.push(clause);
     });
   }
   return clauses;
@@ -74,11 +80,11 @@ export function splitClauses(text: string): Clause[] {
 
 /**
  * Whole words that open a clause without saying anything (interjections, discourse
- * connectives). Korean adverbs that carry meaning (요즘, 이제, 원래) are not here: the
- * rules read them.
+ * connectives, 걍/그냥 "just" opening a casual sentence). Korean adverbs that carry meaning
+ * (요즘, 이제, 원래) are not here: the rules read them.
  */
 const MARKERS: ReadonlySet<string> = new Set([
-  ..."아 아참 참 음 어 오 와 앗 헐 그리고 근데 그런데 아무튼 암튼 그래서 그럼 아니 아니다 사실 참고로 맞다 글쎄".split(
+  ..."아 아참 참 음 어 오 와 앗 헐 그리고 근데 그런데 아무튼 암튼 그래서 그럼 아니 아니다 사실 참고로 맞다 글쎄 걍 그냥".split(
     " ",
   ),
   ..."oh ah um uh er well anyway anyways btw also ok okay so and but yeah hey hi hmm".split(" "),
@@ -151,6 +157,25 @@ const SPLIT_SENTENCE_RE3 = pattern(
   "and|because|but|so|though|whereas|while",
 );
 
+/**
+ * A Korean conditional "-(으)면" ends a clause: "퇴근하고 집에 오면 | 제일 먼저 반겨주는 게 우리
+ * 햄스터예요". The conditional part is hypothetical ("서울에 살면"); what follows states a fact
+ * unless it says what would then happen (see {@link isHypothetical}). Nouns ending in 면
+ * (냉면, 라면, 화면, 반면) are not conditionals.
+ */
+const KO_CONDITIONAL_SPLIT = pattern(
+  String.raw`(?<=[가-힣](?<!(?:^|\s)(?:\S*라|냉|쫄|짜장|비빔|화|가|측|정|표|내|반|방|전))면)\s+(?=[가-힣])`,
+  "",
+  "면",
+);
+const KO_CONDITIONAL_END = pattern("[가-힣]면$", "", "면");
+/** What would happen then: a future or volitional ending after a conditional ("포르쉐 살 거예요"). */
+const KO_CONSEQUENCE = pattern(
+  String.raw`(?:거예요|거에요|거야|거임|건데|겁니다|[을할갈볼살될]\s*거|겠|래요|ㄹ래|을래|할래|갈래|ㄹ게|을게|할게|갈게|텐데)`,
+  "",
+  "거|건|겁|겠|게|래|텐데",
+);
+
 function splitSentence(sentence: string): string[] {
   const out: string[] = [];
   for (const piece of SPLIT_SENTENCE_RE1.split(sentence)) {
@@ -158,7 +183,9 @@ function splitSentence(sentence: string): string[] {
     const english = SPLIT_SENTENCE_RE2.split(piece);
     for (const part of english) {
       const stripped = SPLIT_SENTENCE_RE3.replace(part, "");
-      out.push(...KO_CONNECTIVE_SPLIT.split(stripped));
+      for (const clause of KO_CONNECTIVE_SPLIT.split(stripped)) {
+        out.push(...KO_CONDITIONAL_SPLIT.split(clause));
+      }
     }
   }
   return out.filter((part) => part.trim() !== "");
@@ -197,7 +224,7 @@ export function isQuestion(clause: Clause): boolean {
 }
 
 const EN_HYPOTHETICAL = pattern(
-  String.raw`\b(?:if|unless|suppose|supposing|imagine|imagining|hypothetically|wish|wishes|would|wouldn't|could|might|maybe|someday|one day|dream of|dreaming of|i'd|hope to|hoping to|want to|wanna|would like|'d like|'d love|pretend)\b`,
+  String.raw`\b(?:if|unless|suppose|supposing|imagine|imagining|hypothetically|wish|wishes|would(?!\s+rather)|wouldn't|could|might|maybe|someday|one day|dream of|dreaming of|i'd(?!\s+rather)|hope to|hoping to|want to|wanna|would like|'d like|'d love|pretend)\b`,
   "i",
   "'d like|'d love|could|dream of|dreaming of|hope to|hoping to|hypothetically|i'd|if|imagine|imagining|maybe|might|one day|pretend|someday|suppose|supposing|unless|wanna|want to|wish|would",
 );
@@ -221,5 +248,6 @@ export function isHypothetical(clause: Clause): boolean {
   if (EN_HYPOTHETICAL.test(text)) return true;
   if (!IS_QUESTION_RE2.test(text)) return false;
   const stripped = KO_NOODLES.replace(text, " ");
-  return KO_HYPOTHETICAL.test(stripped);
+  if (clause.afterIf === true && KO_CONSEQUENCE.test(stripped)) return true;
+  return KO_HYPOTHETICAL.test(stripped) || KO_CONDITIONAL_END.test(stripped);
 }

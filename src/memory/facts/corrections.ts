@@ -126,15 +126,15 @@ const SHIFT_WHEN = pattern(
   "anymore|lately|nowadays|now|these days|요즘에는|요즘엔|요즘은|이젠|이제는",
 );
 const SHIFT_HOW = pattern(
-  String.raw`[가-힣A-Za-z0-9]만\s|[가-힣A-Za-z0-9]만$|\s더\s|대신|바꿨|\bmore\b|\brather\b|\binstead\b|\bswitched\b`,
+  String.raw`[가-힣A-Za-z0-9]만\s|[가-힣A-Za-z0-9]만$|\s더\s|대신|바꿨|[가-힣]보다\s|\bmore\b|\brather\b|\binstead\b|\bswitched\b|\bprefer\b`,
   "i",
-  "instead|more|rather|switched|더|대신|만|바꿨",
+  "instead|more|prefer|rather|switched|더|대신|만|바꿨|보다",
 );
 
 /**
  * "아메리카노 좋아해요" → "근데 요즘은 라떼만 마셔요", "I really like tea." → "lately I'm more of a
  * coffee person": a preference that says it has changed (when: 요즘은, lately, now…; how: …만,
- * 더, more, rather, instead…) replaces the preference stated just before it (the most recent
+ * 더, …보다, more, rather, instead, prefer…) replaces the preference stated just before it (the most recent
  * fact). An unrelated earlier preference, with other facts after it, stays.
  */
 export function shiftedPreference(existing: readonly Fact[], utterance: string): Fact | undefined {

@@ -24,8 +24,13 @@ import { languageCode } from "./languages.ts";
 import { CONDITIONS_EN, DIET_EN } from "./lexicon.ts";
 import { pattern } from "./regex.ts";
 
+/**
+ * "my sister is…", "our dog Biscuit turned ten", "my tabby, Oscar": a member named before
+ * what they do or are; also at the end of the clause ("the one who greets me is my
+ * goldfish", "we kept my cat").
+ */
 const FAMILY_RE1 = pattern(
-  `(?:^|[\\s,;])(?:my|our)\\s+(?:(?:older|younger|little|big|baby|twin|eldest|oldest|youngest|step|new|\\d+-year-old)\\s+)?(${REL_WORDS_EN})s?(?=(?:'s|\\s+(?:[A-Z][a-z]+\\s+)?(?:is|are|was born|just|named|called|and\\s+i\\b|and\\s+me\\b|will|got|can|cannot|[a-z]+s|[a-z]+ed)\\b|,\\s+[A-Z][a-z]+,))`,
+  `(?:^|[\\s,;])(?:my|our)\\s+(?:(?:older|younger|little|big|baby|twin|eldest|oldest|youngest|step|new|\\d+-year-old)\\s+)?(${REL_WORDS_EN})s?(?=(?:'s|\\s+(?:[A-Z][a-z]+\\s+)?(?:is|are|was born|just|named|called|and\\s+i\\b|and\\s+me\\b|will|got|can|cannot|[a-z]+s|[a-z]+ed)\\b|,\\s+[A-Z][a-z]+(?:,|$)|\\s*$))`,
   "gi",
   `${REL_NEED_EN}&my|our`,
 );
@@ -119,6 +124,12 @@ const LIKES_RE1 = pattern(
   "i",
   "adore|dig|enjoy|like|love|prefer",
 );
+/** "I'd rather have ramen", "I would rather watch a documentary": what the user prefers. */
+const LIKES_RATHER = pattern(
+  String.raw`\b(?:i|we)(?:'d|\s+would)\s+(?:much\s+)?rather\s+(?:have|eat|drink|watch|play|read|do|listen\s+to|go\s+for)\s+(?!not\b)`,
+  "i",
+  "rather",
+);
 const LIKES_RE2 = pattern(
   `\\b${I_AM}\\s+${ADVERBS}(?:into|a\\s+(?:big\\s+|huge\\s+|massive\\s+|great\\s+)?fan\\s+of|fan\\s+of|obsessed\\s+with|crazy\\s+about|passionate\\s+about|addicted\\s+to)\\s+`,
   "i",
@@ -135,9 +146,9 @@ const LIKES_RE4 = pattern(
   "hobbies|hobby&are|include|is&my",
 );
 const LIKES_RE5 = pattern(
-  `\\b(?:i|we)\\s+${ADVERBS}(?:hate|dislike|detest|loathe|despise|can't stand|cannot stand|can not stand|can't bear|cant stand)\\s+`,
+  `\\b(?:i|we)\\s+${ADVERBS}(?:hate|dislike|detest|loathe|despise|can't stand|cannot stand|can not stand|can't bear|cant stand|have gone off(?!\\s+to\\b)|'ve gone off(?!\\s+to\\b)|am sick of|'m sick of)\\s+`,
   "i",
-  "can not stand|can't bear|can't stand|cannot stand|cant stand|despise|detest|dislike|hate|loathe",
+  "am sick of|can not stand|can't bear|can't stand|cannot stand|cant stand|despise|detest|dislike|gone off|hate|loathe|m sick of",
 );
 const LIKES_RE6 = pattern(
   `(?:\\b${I_AM}\\s+|^(?:honestly,?\\s+)?)not\\s+(?:a\\s+(?:big\\s+|huge\\s+)?fan\\s+of|really\\s+into|into|crazy about)\\s+`,
@@ -182,6 +193,9 @@ const LIKES_RE10 = pattern(
 
 export function likes(text: string): Found {
   const out: Found = [];
+  for (const { rest } of after(text, LIKES_RATHER)) {
+    for (const item of items(rest)) out.push({ category: "preference", value: item, lang: "en" });
+  }
   for (const { rest } of after(text, LIKES_RE1)) {
     for (const item of items(rest)) out.push({ category: "preference", value: item, lang: "en" });
   }

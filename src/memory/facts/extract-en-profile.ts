@@ -1,3 +1,5 @@
+/// <reference path="../../types/stopword.d.ts" />
+import { eng } from "stopword";
 import {
   after,
   CUT_RE1,
@@ -60,11 +62,25 @@ const NAME_RE10 = pattern(
   "it's|this is&hello|hey|hi",
 );
 
+let stopWords: ReadonlySet<string> | undefined;
+
+/**
+ * "my name's on the list", "my name is in the credits": a value that starts with a
+ * lower-case function word (the `stopword` package's English list) is not a name.
+ */
+function functionWordFirst(value: string): boolean {
+  stopWords ??= new Set(eng);
+  const first = value.split(/\s+/)[0] ?? "";
+  return first === first.toLowerCase() && stopWords.has(first);
+}
+
 export function name(text: string): Found {
   const out: Found = [];
   for (const { rest } of after(text, NAME_RE1)) {
     const value = cut(rest, NAME_RE3, 3);
-    if (usable(value) && !NOT_A_NAME.test(value)) out.push({ category: "name", value, lang: "en" });
+    if (usable(value) && !NOT_A_NAME.test(value) && !functionWordFirst(value)) {
+      out.push({ category: "name", value, lang: "en" });
+    }
   }
   for (const { rest } of after(text, NAME_RE2)) {
     const value = cut(rest, NAME_RE4, 2);

@@ -4,7 +4,7 @@
  */
 import { hasLetter } from "../letters.ts";
 import type { Candidate } from "./build.ts";
-import { RELATIONS_EN } from "./lexicon.ts";
+import { BREED_SUFFIXES, RELATIONS_EN } from "./lexicon.ts";
 import { type Pattern, pattern } from "./regex.ts";
 
 export type Found = Candidate[];
@@ -76,21 +76,30 @@ export function usable(value: string): boolean {
 
 const PATTERN_RE1 = pattern("-", "g", "-");
 
-export const REL_WORDS_EN = Object.keys(RELATIONS_EN)
-  .sort((a, b) => b.length - a.length)
-  .map((word) => PATTERN_RE1.replace(word, "\\-"))
-  .join("|");
+export const REL_WORDS_EN = [
+  ...BREED_SUFFIXES.map(([suffix]) => `[a-z]+${suffix}`),
+  ...Object.keys(RELATIONS_EN)
+    .sort((a, b) => b.length - a.length)
+    .map((word) => PATTERN_RE1.replace(word, "\\-")),
+].join("|");
 
 /** The relation words themselves: every family pattern needs one (regex-needs.test.ts). */
-export const REL_NEED_EN = Object.keys(RELATIONS_EN)
-  .map((word) => word.replace(/[^ -~].*$/, "")) // "fiancé" → "fianc": é has a case outside ASCII
-  .join("|");
+export const REL_NEED_EN = [
+  ...BREED_SUFFIXES.map(([suffix]) => suffix),
+  ...Object.keys(RELATIONS_EN).map((word) => word.replace(/[^ -~].*$/, "")), // "fiancé" → "fianc"
+].join("|");
 
 export const RELATION_OF_RE1 = pattern("s$", "", "s");
 
 export function relationOf(word: string): string | undefined {
   const lower = word.toLowerCase();
-  return RELATIONS_EN[lower] ?? RELATIONS_EN[RELATION_OF_RE1.replace(lower, "")];
+  const singular = RELATION_OF_RE1.replace(lower, "");
+  const known = RELATIONS_EN[lower] ?? RELATIONS_EN[singular];
+  if (known !== undefined) return known;
+  for (const [suffix, relation] of BREED_SUFFIXES) {
+    if (singular.length > suffix.length + 2 && singular.endsWith(suffix)) return relation;
+  }
+  return undefined;
 }
 
 /** "I'm" in its spellings, and the adverbs a rule lets stand before its verb. */

@@ -87,9 +87,9 @@ const FILLER = pattern(
 );
 
 const IMPLIED_SUBJECT_RE1 = pattern(
-  String.raw`^(?:(?:just|recently|finally|currently|also|still|now)\s+)*(?:moved|relocated|live|living|work|working|cannot eat|cannot have|have|got|drive|own|love|like|hate|grew up|started|joined|teach|major|majoring)\b`,
+  String.raw`^(?:(?:just|recently|finally|currently|also|still|now)\s+)*(?:moved|relocated|live|living|work|working|cannot eat|cannot have|have|got|drive|own|love|like|hate|grew up|started|joined|teach|major|majoring|adopted|rescued)\b`,
   "i",
-  "cannot eat|drive|got|grew up|hate|have|joined|like|live|living|love|major|moved|own|relocated|started|teach|work",
+  "adopted|cannot eat|drive|got|grew up|hate|have|joined|like|live|living|love|major|moved|own|relocated|rescued|started|teach|work",
 );
 const IMPLIED_SUBJECT_RE2 = pattern(
   String.raw`^(?:(?:very|severely|also)\s+)?allergic\b`,

@@ -33,7 +33,7 @@ const REL_TOPIC = rx(
   "고향|나이|생일|이름|직업|직장|취미|학교|회사&가|는|은|이",
 );
 const FAMILY_RE2 = rx(
-  `(?:^|\\s)(?:제|내|우리|저희|울)\\s+(?:집\\s+)?(${REL_WORDS})(?:의|이|가|은|는|도|를|을|랑|이랑|하고|한테|에게|이름은)?(?=\\s|$|[.,!~])`,
+  `(?:^|\\s)(?:제|내|우리|저희|울)\\s+(?:집\\s+)?(${REL_WORDS})(?:의|이|가|은|는|도|를|을|랑|이랑|하고|한테|에게|이름은|예요|이에요|이야|야|입니다|임)?(?=\\s|$|[.,!~ㅋㅎ])`,
   `${REL_WORDS}&내|우리|울|저희|제`,
 );
 const FAMILY_RE3 = rx(
@@ -41,8 +41,16 @@ const FAMILY_RE3 = rx(
   "있거든|있고|있구요|있는데|있습|있어|있음&가|는|도|은|이",
 );
 const FAMILY_RE4 = rx(
-  `${T}(${PET_WORDS})(?:를|을|도|는|은|랑|이랑)?\\s+(?:(?:한|두|세|네)\\s*마리\\s+|\\d+\\s*마리\\s+)?(?:키워|키우고|키웁|키움|길러|기르고|기릅|키우는\\s*중)`,
-  "기르고|기릅|길러|키우고|키우는|키움|키웁|키워",
+  `${T}(${PET_WORDS})(?:를|을|도|는|은|랑|이랑)?\\s+(?:(?:한|두|세|네)\\s*마리\\s+|\\d+\\s*마리\\s+)?(?:키워|키우고|키웁|키움|길러|기르고|기릅|키우는\\s*중|키운\\s*지)`,
+  "기르고|기릅|길러|키우고|키우는|키운|키움|키웁|키워",
+);
+/**
+ * "나 강아지 한 마리 키우는데 말티즈야": the connective 키우는데/키우거든 also reads "in raising
+ * one" ("강아지 키우는데 비용 많이 들어요?"), so it needs the speaker in front.
+ */
+const FAMILY_RE7 = rx(
+  `(?:^|\\s)(?:나|난|나는|내가|저|전|저는|제가|우리|저희)\\s+(?:집에서\\s+|집에\\s+)?(${PET_WORDS})(?:를|을|도|는|은)?\\s+(?:(?:한|두|세|네)\\s*마리\\s+|\\d+\\s*마리\\s+)?(?:키우는데|키우거든)`,
+  "키우거든|키우는데",
 );
 const FAMILY_RE5 = rx(
   `${T}(${REL_WORDS})(?:\\s+(?:(?:한|두|세|네|다섯)\\s*|\\d+\\s*)(?:명|마리))?(?:이랑|랑|하고|와|과)\\s+(?:같이\\s+|함께\\s+)?(?:살아|살고|삽니다|지내|사는\\s*중)`,
@@ -74,6 +82,9 @@ export function family(text: string, subject: Subject): Found {
     add(m[1] ?? "");
   }
   for (const m of FAMILY_RE4.all(text)) {
+    add(m[1] ?? "");
+  }
+  for (const m of FAMILY_RE7.all(text)) {
     add(m[1] ?? "");
   }
   for (const m of FAMILY_RE5.all(text)) {
@@ -122,14 +133,16 @@ const LIKES_RE5 = pattern(
 const LIKES_RE6 = pattern(String.raw`최애(?:\s*(\S+?))?(?:는|은)\s+(.+)$`, "", "최애&는|은");
 const LIKES_RE7 = pattern(String.raw`취미(?:는|가)\s+(.+)$`, "", "취미가|취미는");
 const LIKES_RE8 = pattern("^(?:안|못)$", "", "못|안");
+/** Fun or tasty in a comparison ("다큐멘터리가 더 재밌더라고요", "라떼가 더 맛있어요"): a taste too. */
+const ENJOYABLE = "(?:재밌|재미있|맛있)(?:어요|어(?=$|\\s|[.!~])|습니다|더라|던데)";
 /**
  * "딸기가 더 좋아요", "등산보다 수영이 좋아요": with the speaker dropped, "X이/가 좋아요" is
  * often about the weather or a plan ("날씨가 좋아요"), but a comparison (더, 제일, 가장, 젤,
  * or "Y보다" before X) states a taste. The comparison is checked on the tokens, not here.
  */
 const LIKES_RE9 = rx(
-  `${T}(\\S+)\\s+((?:${ADV}\\s+)*)(?:좋아요|좋아(?=$|\\s|[.!~])|좋습니다|좋더라)`,
-  "좋더라|좋습니다|좋아",
+  `${T}(\\S+)\\s+((?:${ADV}\\s+)*)(?:좋아요|좋아(?=$|\\s|[.!~])|좋습니다|좋더라|${ENJOYABLE})`,
+  "좋더라|좋습니다|좋아|맛있|재미있|재밌",
 );
 const COMPARATIVE_KO: ReadonlySet<string> = new Set(["더", "제일", "가장", "젤"]);
 /**

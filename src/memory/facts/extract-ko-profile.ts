@@ -357,10 +357,11 @@ const NAME_RE1 = pattern(
   "라고&부릅니다|불러|하고요|하구요|하는데|함|합니다|해",
 );
 const NAME_RE2 = pattern(`^${GREETING}${SELF_TOPIC}\\s`, "", "나|난|저|전");
+/** "민지라고 불러 줘", and the bare imperative at the end of the clause: "걍 준이라고 불러". */
 const NAME_RE3 = pattern(
-  `${T}(\\S+?)(?:이)?라고\\s*불러\\s*(?:주세요|줘|줘요|주면|주시면|주십시오)`,
+  `${T}(\\S+?)(?:이)?라고\\s*불러(?:\\s*(?:주세요|줘|줘요|주면|주시면|주십시오)|\\s*[.!~]*$)`,
   "",
-  "라고&불러&주면|주세요|주시면|주십시오|줘",
+  "라고&불러",
 );
 const FORMAL_INTRO = pattern(`^${GREETING}([가-힣]{2,4}|[A-Z][a-z]+)입니다$`, "", "입니다");
 const NAME_RE5 = pattern(`^${GREETING}${SELF_TOPIC}\\s+(\\S+)$`, "", "나|난|저|전");

@@ -7,6 +7,7 @@
  * expressions require (a verb stem, a topic noun, a particle-free keyword).
  */
 import {
+  BREED_SUFFIXES,
   CONDITIONS_EN,
   CONDITIONS_KO,
   DIET_EN,
@@ -137,6 +138,9 @@ export const KO_GATES: Readonly<Record<GateName, readonly string[]>> = {
     "배웁",
     "만 마",
     "만 먹",
+    "재밌",
+    "재미있",
+    "맛있",
   ],
   health: [
     "알레르기",
@@ -246,7 +250,13 @@ export const EN_GATES: Readonly<Record<GateName, readonly string[]>> = {
     "teach",
     "i do",
   ],
-  family: [...Object.keys(RELATIONS_EN), "married", "engaged", "parent"],
+  family: [
+    ...Object.keys(RELATIONS_EN),
+    ...BREED_SUFFIXES.map(([suffix]) => suffix),
+    "married",
+    "engaged",
+    "parent",
+  ],
   likes: [
     "like",
     "love",
@@ -280,6 +290,9 @@ export const EN_GATES: Readonly<Record<GateName, readonly string[]>> = {
     "eat",
     "person",
     "play",
+    "rather",
+    "off",
+    "sick of",
   ],
   health: [
     "allerg",
@@ -314,6 +327,8 @@ export const EN_GATES: Readonly<Record<GateName, readonly string[]>> = {
     "tongue",
     "bilingual",
     "picked up",
+    "get by",
+    "conversational",
   ],
 };
 

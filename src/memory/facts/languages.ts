@@ -49,9 +49,15 @@ export function languagesIn(text: string): Set<string> {
 }
 
 const EN_SPEAK = pattern(
-  String.raw`\b(?:i|we)\s+(?:also\s+|can\s+|do\s+|still\s+|mostly\s+|only\s+)*(?:speak|am fluent in|am learning|have been learning|have been studying|am studying|am taking|study|learn|know|am (?:a\s+)?native\s+(?:in|speaker of)|picked up)\b|\b(?:i'm|i am)\s+a\s+native\s+(?=[a-z]+\s+speaker\b)|\b(?:i|we|i've|i'm)\s+(?:(?!(?:not|never|stopped|quit|don't|didn't)\s)[a-z']+\s+){0,3}?(?:speaking|learning|studying)\b|\bmy\s+(?:native|first|mother)\s+(?:language|tongue)\s+is\b|\b(?:i am|i'm)\s+bilingual\b`,
+  String.raw`\b(?:i|we)\s+(?:also\s+|can\s+|do\s+|still\s+|mostly\s+|only\s+)*(?:speak|am fluent in|am learning|have been learning|have been studying|have been taking|am studying|am taking|study|learn|know|am (?:a\s+)?native\s+(?:in|speaker of)|picked up|get by in|am conversational in)\b|\b(?:i'm|i am)\s+a\s+native\s+(?=[a-z]+\s+speaker\b)|\b(?:i|we|i've|i'm)\s+(?:(?!(?:not|never|stopped|quit|don't|didn't)\s)[a-z']+\s+){0,3}?(?:speaking|learning|studying)\b|\bmy\s+(?:native|first|mother)\s+(?:language|tongue)\s+is\b|\b(?:i am|i'm)\s+bilingual\b`,
   "i",
-  "am fluent in|am taking|bilingual|know|language|learn|native|picked up|speak|study|tongue",
+  "am conversational in|am fluent in|am taking|bilingual|get by in|have been taking|know|language|learn|native|picked up|speak|study|tongue",
+);
+/** "Arabic is what we speak at home": the language before the speaking verb. */
+const EN_SPOKEN_FIRST = pattern(
+  String.raw`\b([a-z]+)\s+is\s+(?:what|the\s+language)\s+(?:i|we)\s+(?:speak|use)\b`,
+  "gi",
+  "is&speak|use",
 );
 const EN_LEARNING = pattern(
   String.raw`\b(?:learning|studying|study|learn|taking)\b`,
@@ -78,7 +84,7 @@ const KO_NATIVE = pattern(
   "네이티브|모국어|원어민",
 );
 
-/** Codes of the languages a clause calls native (see the file header). */
+/** Codes of the languages a pattern's groups name (the native ones, or those named before the verb). */
 function nativeCodes(text: string, native: typeof EN_NATIVE): Set<string> {
   const out = new Set<string>();
   for (const m of native.all(text)) {
@@ -91,30 +97,37 @@ function nativeCodes(text: string, native: typeof EN_NATIVE): Set<string> {
 
 /** English: the languages after a speaking/learning verb of the speaker (text already expanded). */
 export function languagesEn(text: string): Candidate[] {
+  const native = nativeCodes(text, EN_NATIVE);
+  // "Spanish is my first language", "Arabic is what we speak at home": the clause names the
+  // language before its verb.
+  const before = new Set([...native, ...nativeCodes(text, EN_SPOKEN_FIRST)]);
+  const named = (words: readonly string[]) =>
+    words.filter((word) => before.has(languageCode(word) ?? ""));
   const trigger = EN_SPEAK.exec(text);
   if (trigger === null) {
-    // "Spanish is my first language": the clause names the language before its verb.
-    const native = nativeCodes(text, EN_NATIVE);
-    return native.size === 0
+    return before.size === 0
       ? []
-      : languageCandidates(splitWords(text, "", false), "en", false, native);
+      : languageCandidates(named(splitWords(text, "", false)), "en", false, native);
   }
   const rest = text.slice(trigger.index);
   // "I'm learning Korean so I can talk to my in-laws": the list ends at the next clause word.
   const list = LANGUAGES_EN_RE1.split(rest)[0] ?? rest;
   const learning = EN_LEARNING.test(trigger[0]);
   return languageCandidates(
-    splitWords(list, "", false).filter((word) => word !== ""),
+    [
+      ...named(splitWords(text.slice(0, trigger.index), "", false)),
+      ...splitWords(list, "", false).filter((word) => word !== ""),
+    ],
     "en",
     learning,
-    nativeCodes(text, EN_NATIVE),
+    native,
   );
 }
 
 const KO_SPEAK = pattern(
-  String.raw`할\s*줄\s*(?:알|아)|할\s*수\s*있|(?:잘|유창하게|조금|좀|약간|꽤|능숙하게)\s*(?:해|합니다|함|하는)|공부|배우|배워|배운|독학|구사|원어민|모국어|(?:어|말)(?:를|을|도|는|랑)?\s*(?:해요|합니다|해(?=$|\s|[.!~])|함|하고|하는데)|회화`,
+  String.raw`할\s*줄\s*(?:알|아)|할\s*수\s*있|(?:잘|유창하게|조금|좀|약간|꽤|능숙하게|편하게|자유롭게|곧잘|그럭저럭|둘\s*다|셋\s*다|모두)\s*(?:해|합니다|함|하는)|공부|배우|배워|배운|독학|구사|원어민|모국어|(?:어|말)(?:를|을|도|는|랑)?\s*(?:해요|합니다|해(?=$|\s|[.!~])|함|하고|하는데)|회화`,
   "",
-  "공부|구사|꽤|능숙하게|독학|모국어|배우|배운|배워|약간|원어민|유창하게|잘|조금|좀|하고|하는데|할|함|합니다|해|회화",
+  "공부|구사|그럭저럭|꽤|능숙하게|독학|둘|모국어|모두|배우|배운|배워|셋|약간|원어민|유창하게|자유롭게|잘|조금|좀|편하게|하고|하는데|할|함|합니다|해|회화",
 );
 const KO_LEARNING = pattern(
   "공부|배우|배워|배운|독학|수업|학원",

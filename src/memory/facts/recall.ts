@@ -236,7 +236,20 @@ const INTENTS: readonly Intent[] = [
   },
   {
     cats: { name: 1 },
-    ko: ["이름", "뭐라고불러", "날뭐라고", "나를뭐라고", "호칭", "내가누구", "나누구"],
+    ko: [
+      "이름",
+      "뭐라고불러",
+      "날뭐라고",
+      "나를뭐라고",
+      "호칭",
+      "내가누구",
+      "나누구",
+      // 누군지 ("나 누군지 알아?"): 누구 with the ending fused into its last syllable.
+      "나누군지",
+      "내가누군지",
+      "저누군지",
+      "제가누군지",
+    ],
     en: ["name", "call me", "who am i", "who i am", "what to call me"],
   },
   {
@@ -253,7 +266,7 @@ const INTENTS: readonly Intent[] = [
       "애완",
       "펫",
       "입양",
-      "산책시키",
+      "산책",
       "사료",
       "동물병원",
       "배변",

@@ -385,3 +385,87 @@ describe("R8.1/R8.2 a first language, teaching as a job, what happens at work", 
     expect(recalled(ko, "일할 때 졸음 쫓는 법 있을까?")[0]).toBe("job");
   });
 });
+
+describe("R8.1/R8.2 dev7: pets, languages, casual names, changed tastes, long messages", () => {
+  it("R8.1 a pet kept by the speaker with 키우는데/키우거든, or named as 우리 X예요", () => {
+    expectFact("저 고양이 두 마리 키우는데 둘 다 겁이 많아요", "family", "고양이");
+    expectFact("이 사진 속 애가 우리 토끼예요", "family", "토끼");
+    // 키우는데 also reads "in raising one", and a friend's pet is not the user's.
+    expectNone("강아지 키우는데 비용 많이 들어요?", "family");
+    expectNone("친구가 강아지 키우는데 귀엽더라", "family");
+  });
+
+  it("R8.1 a Korean conditional (-면) is cut off: what follows it states a fact unless it is what would happen then", () => {
+    expectFact("집에 가면 제일 먼저 반기는 건 우리 강아지예요", "family", "강아지");
+    expectNone("돈 많으면 포르쉐 살 거예요");
+    expectNone("서울에 살면 좋겠어요");
+    expectNone("주말에 날씨 좋으면 한강 가요");
+  });
+
+  it("R8.1 English pets: a breed named by its last part, a pet at the end of the clause or before its name", () => {
+    expectFact("My labradoodle hates baths.", "family", "labradoodle");
+    expectFact("Just adopted a bloodhound from the shelter.", "family", "bloodhound");
+    expectFact("The only one who listens to me is my goldfish.", "family", "goldfish");
+    expectFact("We kept my tabby, Oscar.", "family", "tabby");
+    expect(extractFacts("We kept my tabby, Oscar.").map((f) => f.id)).toEqual(["family:cat"]);
+    expectNone("I'm allergic to shellfish", "family");
+  });
+
+  it("R8.2 a question about a walk (산책) recalls the dog", () => {
+    const dog = remember(["저 푸들 키워요"]);
+    expect(recalled(dog, "산책 코스 추천해 줘")).toEqual(["family:dog"]);
+  });
+
+  it("R8.1 casual Korean names: 걍/그냥 before ~라고 불러, and a one-syllable name", () => {
+    expectFact("그냥 민이라고 불러", "name", "민");
+    expectFact("걍 편하게 수아라고 불러", "name", "수아");
+    expectNone("그 사람을 바보라고 불러?");
+    const facts = remember(["내 이름은 하린. 잘 부탁해"]);
+    expect(recalled(facts, "나 누군지 알지?")).toEqual(["name"]);
+  });
+
+  it("R8.1 'my name's' followed by a function word is no name", () => {
+    expectNone("my name's on the list i think");
+    expectNone("my name is in the credits");
+    expectFact("my name is Will", "name", "Will");
+  });
+
+  it("R8.1 languages: spoken with an adverb between (편하게 해요, 둘 다 해요), 'get by in', 'X is what we speak', 'been taking X classes'", () => {
+    expectFact("중국어랑 일본어 둘 다 해요", "other", "중국어");
+    expectFact("중국어랑 일본어 둘 다 해요", "other", "일본어");
+    expectFact("I can get by in Portuguese", "other", "Portuguese");
+    expectFact("Greek is what we speak at home", "other", "Greek");
+    const learning = extractFacts("I've been taking Japanese lessons since May");
+    expect(learning.map((f) => f.text)).toEqual(["The user is learning Japanese"]);
+    expectNone("Pizza is what we eat at home");
+  });
+
+  it("R8.1 a clause set in the past by a time phrase (어릴 때, as a kid) gives no current home or job", () => {
+    const facts = extractFacts("어릴 때 프랑스에서 살아서 프랑스어는 편하게 해요");
+    expect(show(facts)).toBe("other=프랑스어");
+    expectNone("어릴 때 부산에서 살아서 사투리 써요", "residence");
+    expectFact("어릴 때 부산에서 자랐어요", "residence", "부산");
+  });
+
+  it("R8.1 changed tastes: 'I'd rather have X', 'I've gone off X', X보다 Y가 더 재밌어요/맛있어요", () => {
+    expectFact("I'd rather have tea", "preference", "tea");
+    expectNone("I'd rather not say");
+    expectFact("I've gone off coffee", "dislike", "coffee");
+    expectNone("I've gone off to bed");
+    expectNone("I went off the rails");
+    expectFact("요즘은 커피보다 녹차가 더 맛있어요", "preference", "녹차");
+    expectFact("다큐멘터리가 더 재밌어요", "preference", "다큐멘터리");
+  });
+
+  it("R8.1 a changed taste with 'prefer' or X보다 replaces the one stated just before", () => {
+    const en = remember(["I love hiking.", "These days I prefer cycling."]);
+    expect(show(en)).toBe("preference=cycling");
+    const ko = remember(["저 등산 좋아해요", "이제는 등산보다 수영이 더 재밌어요"]);
+    expect(show(ko)).toBe("preference=수영");
+  });
+
+  it("R8.1 an English plan dated by its day of the month ('on the 3rd')", () => {
+    expectFact("I'm driving to Denver on the 3rd for a wedding.", "plan", "Denver");
+    expectNone("I'm going to Paris for the 3rd time");
+  });
+});
