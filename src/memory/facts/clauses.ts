@@ -176,6 +176,18 @@ const KO_CONSEQUENCE = pattern(
   "거|건|겁|겠|게|래|텐데",
 );
 
+/** What eating or drinking something does to the user (큰일 나요, 두드러기, 배탈…). */
+export const KO_HARM_AFTER = String.raw`(?:\S+\s+){0,2}?(?:큰일\s*나|죽어|죽을|두드러기|탈\s*나|배\s*아파|배가\s*아파|배탈|응급실|부어|가려워|가렵|토해|토하|체해|숨이?\s*막|알레르기|난리\s*나)`;
+/**
+ * "땅콩 먹으면 큰일 나요": a conditional about eating with what it does is a statement about
+ * the user, not a hypothetical; it is kept whole (extract-ko-life.ts reads it).
+ */
+const KO_HARM = pattern(
+  String.raw`(?:먹|마시)(?:으면|면)\s+${KO_HARM_AFTER}`,
+  "",
+  "마시면|마시으면|먹면|먹으면",
+);
+
 function splitSentence(sentence: string): string[] {
   const out: string[] = [];
   for (const piece of SPLIT_SENTENCE_RE1.split(sentence)) {
@@ -184,7 +196,7 @@ function splitSentence(sentence: string): string[] {
     for (const part of english) {
       const stripped = SPLIT_SENTENCE_RE3.replace(part, "");
       for (const clause of KO_CONNECTIVE_SPLIT.split(stripped)) {
-        out.push(...KO_CONDITIONAL_SPLIT.split(clause));
+        out.push(...(KO_HARM.test(clause) ? [clause] : KO_CONDITIONAL_SPLIT.split(clause)));
       }
     }
   }
@@ -217,11 +229,22 @@ export function isQuestion(clause: Clause): boolean {
   const text = clause.text.trim();
   if (EN_QUESTION_START.test(text)) return true;
   if (IS_QUESTION_RE2.test(text)) {
-    if (KO_QUESTION_END.test(text)) return true;
+    // "땅콩 먹으면 큰일 나요": 나요 is the verb 나다 here, not a question ending.
+    if (KO_QUESTION_END.test(text) && !KO_HARM.test(text)) return true;
     if (KO_INTERROGATIVE.test(` ${text}`)) return true;
   }
   return false;
 }
+
+/**
+ * "If I eat peanuts I end up in the ER", "if I have dairy I get sick": what eating something
+ * does to the user is a statement about them, not a hypothetical (extract-en-life.ts).
+ */
+export const EN_HARM = pattern(
+  String.raw`\bif\s+i\s+(?:eat|have|drink|touch)\s+(?!(?:too|so|a\s+lot|late|fast|quickly|anything|something|that|this|it|them)\b)([a-z][\w\s'-]{0,40}?),?\s+(?:i\s+)?(?:get\s+(?:sick|hives|a\s+rash|really\s+sick)|break\s+out|throw\s+up|end\s+up\s+in|swell\s+up|can(?:'t|not)\s+breathe|my\s+(?:throat|face|lips|stomach))`,
+  "i",
+  "drink|eat|have|touch&if",
+);
 
 const EN_HYPOTHETICAL = pattern(
   String.raw`\b(?:if|unless|suppose|supposing|imagine|imagining|hypothetically|wish|wishes|would(?!\s+rather)|wouldn't|could|might|maybe|someday|one day|dream of|dreaming of|i'd(?!\s+rather)|hope to|hoping to|want to|wanna|would like|'d like|'d love|pretend)\b`,
@@ -245,8 +268,9 @@ const KO_NOODLES = pattern(
 
 export function isHypothetical(clause: Clause): boolean {
   const text = clause.text;
-  if (EN_HYPOTHETICAL.test(text)) return true;
+  if (EN_HYPOTHETICAL.test(text) && !EN_HARM.test(text)) return true;
   if (!IS_QUESTION_RE2.test(text)) return false;
+  if (KO_HARM.test(text)) return false;
   const stripped = KO_NOODLES.replace(text, " ");
   if (clause.afterIf === true && KO_CONSEQUENCE.test(stripped)) return true;
   return KO_HYPOTHETICAL.test(stripped) || KO_CONDITIONAL_END.test(stripped);

@@ -126,9 +126,9 @@ const SHIFT_WHEN = pattern(
   "anymore|lately|nowadays|now|these days|요즘에는|요즘엔|요즘은|이젠|이제는",
 );
 const SHIFT_HOW = pattern(
-  String.raw`[가-힣A-Za-z0-9]만\s|[가-힣A-Za-z0-9]만$|\s더\s|대신|바꿨|[가-힣]보다\s|\bmore\b|\brather\b|\binstead\b|\bswitched\b|\bprefer\b`,
+  String.raw`[가-힣A-Za-z0-9]만\s|[가-힣A-Za-z0-9]만$|\s더\s|대신|바꿨|[가-힣]보다\s|\bmore\b|\brather\b|\binstead\b|\bswitched\b|\bprefer\b|\bmostly\b|\bmainly\b`,
   "i",
-  "instead|more|prefer|rather|switched|더|대신|만|바꿨|보다",
+  "instead|mainly|more|mostly|prefer|rather|switched|더|대신|만|바꿨|보다",
 );
 
 /**

@@ -3,6 +3,7 @@
  * allergies and health.
  */
 
+import { EN_HARM } from "./clauses.ts";
 import {
   ADVERBS,
   after,
@@ -35,7 +36,7 @@ const FAMILY_RE1 = pattern(
   `${REL_NEED_EN}&my|our`,
 );
 const FAMILY_RE2 = pattern(
-  `\\b(?:i|we)\\s+(?:also\\s+|now\\s+)?(?:have|'ve got|have got|got|adopted|own|just adopted|have had|'ve had)\\s+(?:a|an|one|two|three|four|five|\\d+|our|my)\\s+((?:[\\w-]+\\s+){0,3}?(?:${REL_WORDS_EN})s?)\\b`,
+  `\\b(?:i|we)\\s+(?:also\\s+|now\\s+)?(?:have|'ve got|have got|got|adopted|own|just adopted|have had|'ve had)\\s+(?:a|an|one|two|three|four|five|\\d+|our|my)\\s+((?:[\\w-]+\\s+){0,3}?(?:${REL_WORDS_EN})s?)(?!\\w)`,
   "gi",
   `${REL_NEED_EN}&'ve had|adopted|got|have|own`,
 );
@@ -66,7 +67,8 @@ export function family(text: string): Found {
   const out: Found = [];
   const add = (written: string, detail = text): void => {
     const words = CUT_RE1.split(written.trim());
-    const relation = relationOf(words.at(-1) ?? "");
+    // "guinea pigs": a two-word relation first.
+    const relation = relationOf(words.slice(-2).join(" ")) ?? relationOf(words.at(-1) ?? "");
     if (relation === undefined) return;
     out.push({
       category: "family",
@@ -129,6 +131,26 @@ const LIKES_RATHER = pattern(
   String.raw`\b(?:i|we)(?:'d|\s+would)\s+(?:much\s+)?rather\s+(?:have|eat|drink|watch|play|read|do|listen\s+to|go\s+for)\s+(?!not\b)`,
   "i",
   "rather",
+);
+/**
+ * What the user habitually listens to, watches, reads or drinks, said with how often
+ * ("I mostly listen to jazz", "I usually drink oat lattes"), or what they switched to
+ * lately ("Lately I've switched to coffee"): a taste.
+ */
+const LIKES_HABIT = pattern(
+  String.raw`\b(?:i|we)\s+(?:(?:mostly|mainly|usually|always|often|only|just)\s+)+(?:listen\s+to|watch|read|drink)\s+(?!(?:before|after|at|in|on|when|while|during|every|for|a\s+lot|too)\b)`,
+  "i",
+  "drink|listen|read|watch&always|just|mainly|mostly|often|only|usually",
+);
+const LIKES_SWITCHED = pattern(
+  String.raw`\b(?:i|we)\s+(?:have\s+|just\s+|recently\s+)*switched\s+(?:over\s+)?to\s+`,
+  "i",
+  "switched",
+);
+const SWITCH_WHEN = pattern(
+  String.raw`\b(?:lately|these\s+days|nowadays|now)\b`,
+  "i",
+  "lately|now|these",
 );
 const LIKES_RE2 = pattern(
   `\\b${I_AM}\\s+${ADVERBS}(?:into|a\\s+(?:big\\s+|huge\\s+|massive\\s+|great\\s+)?fan\\s+of|fan\\s+of|obsessed\\s+with|crazy\\s+about|passionate\\s+about|addicted\\s+to)\\s+`,
@@ -193,6 +215,12 @@ const LIKES_RE10 = pattern(
 
 export function likes(text: string): Found {
   const out: Found = [];
+  for (const { rest } of after(text, LIKES_HABIT)) {
+    for (const item of items(rest)) out.push({ category: "preference", value: item, lang: "en" });
+  }
+  for (const { rest } of SWITCH_WHEN.test(text) ? after(text, LIKES_SWITCHED) : []) {
+    for (const item of items(rest)) out.push({ category: "preference", value: item, lang: "en" });
+  }
   for (const { rest } of after(text, LIKES_RATHER)) {
     for (const item of items(rest)) out.push({ category: "preference", value: item, lang: "en" });
   }
@@ -307,6 +335,10 @@ export function health(text: string): Found {
     for (const item of items(rest)) {
       out.push({ category: "allergy", value: item, lang: "en", form: "cant-eat" });
     }
+  }
+  for (const m of EN_HARM.all(text)) {
+    const value = LEADING.replace(m[1] ?? "", "");
+    if (usable(value)) out.push({ category: "allergy", value, lang: "en", form: "cant-eat" });
   }
   for (const m of condition ? HEALTH_RE4.all(text) : []) {
     out.push({ category: "health", value: m[1] ?? "", lang: "en", detail: text });

@@ -137,6 +137,15 @@ const RESIDENCE_PATTERNS: readonly [Pattern, "plain" | "hometown"][] = [
     "plain",
   ],
   [
+    // "I finally moved into my new place in Portland": a home named by where it is.
+    pattern(
+      String.raw`\b(?:i|we)\s+(?:just\s+|recently\s+|finally\s+|already\s+)?moved\s+into\s+(?:my|our|a|the)\s+(?:new\s+|own\s+|first\s+)?(?:place|apartment|flat|house|home|condo|studio)\s+(?:in|near|outside(?:\s+of)?)\s+`,
+      "gi",
+      "moved&into",
+    ),
+    "plain",
+  ],
+  [
     pattern(
       String.raw`\b(?:i'm|i am|im|we're|we are)\s+(?:currently\s+|now\s+)?(?:based|located|living)\s+in\s+`,
       "gi",

@@ -3,6 +3,7 @@
  * allergies and health.
  */
 
+import { KO_HARM_AFTER } from "./clauses.ts";
 import {
   ADV,
   ADVS,
@@ -52,6 +53,15 @@ const FAMILY_RE7 = rx(
   `(?:^|\\s)(?:나|난|나는|내가|저|전|저는|제가|우리|저희)\\s+(?:집에서\\s+|집에\\s+)?(${PET_WORDS})(?:를|을|도|는|은)?\\s+(?:(?:한|두|세|네)\\s*마리\\s+|\\d+\\s*마리\\s+)?(?:키우는데|키우거든)`,
   "키우거든|키우는데",
 );
+/** "저희 집 막내는 세 살 된 시바견이에요": a member of the household that is a pet. */
+const FAMILY_RE8 = rx(
+  `(?:^|\\s)(?:우리|저희|울)\\s*집\\s+\\S+(?:는|은)\\s+(?:\\S+\\s+){0,3}?(${PET_WORDS})(?:예요|이에요|이야|야|입니다|임)(?=$|\\s|[.!~ㅋㅎ])`,
+  "집&야|예요|이에요|임|입니다",
+);
+/** Owner slang: "고양이 집사" / "냥집사" (a cat's "butler"), "견주" (a dog's owner). */
+const FAMILY_RE9 = rx(`${T}(?:(${PET_WORDS})\\s*집사|(냥)집사|견(주))`, "견주|집사");
+const OWNER_SLANG: Readonly<Record<string, string>> = { 냥: "고양이", 주: "강아지" };
+
 const FAMILY_RE5 = rx(
   `${T}(${REL_WORDS})(?:\\s+(?:(?:한|두|세|네|다섯)\\s*|\\d+\\s*)(?:명|마리))?(?:이랑|랑|하고|와|과)\\s+(?:같이\\s+|함께\\s+)?(?:살아|살고|삽니다|지내|사는\\s*중)`,
   "사는|살고|살아|삽니다|지내&과|랑|와|하고",
@@ -86,6 +96,12 @@ export function family(text: string, subject: Subject): Found {
   }
   for (const m of FAMILY_RE7.all(text)) {
     add(m[1] ?? "");
+  }
+  for (const m of FAMILY_RE8.all(text)) {
+    add(m[1] ?? "");
+  }
+  for (const m of FAMILY_RE9.all(text)) {
+    add(m[1] ?? OWNER_SLANG[m[2] ?? m[3] ?? ""] ?? "");
   }
   for (const m of FAMILY_RE5.all(text)) {
     add(m[1] ?? "");
@@ -274,6 +290,14 @@ const HEALTH_RE3 = rx(
   `${T}(\\S+)\\s+${ADVS}못\\s*(먹|마셔|마시)(?:어|어요|습니다|음|는|고|겠|어서|거든|요)`,
   "마셔|마시|먹&못&거든|겠|고|는|습니다|어|요|음",
 );
+/**
+ * What eating it does to the user says they cannot eat it: "저 땅콩 먹으면 큰일 나요",
+ * "우유 마시면 배탈 나요" (the conditional is kept whole by clauses.ts KO_HARM).
+ */
+const HEALTH_HARM = rx(
+  `${T}(\\S+)\\s+${ADVS}(?:먹|마시)(?:으면|면)\\s+${KO_HARM_AFTER}`,
+  "마시면|마시으면|먹면|먹으면",
+);
 const HEALTH_RE4 = rx(
   `(${CONDITIONS_KO})(?:이|가|도|은|는)?\\s*${ADVS}(?:있어|있습|있음|있고|있는데|있어서|있거든|생겼|심해|심하|앓고|진단|약\\s*(?:을\\s*)?(?:먹|복용))`,
   "ADHD|갑상선|거북목|고관절|고지혈증|고혈압|공황|과민성 대장|과민성대장증후군|관절염|녹내장|당뇨|대상포진|두통|디스크|백내장|부정맥|불면증|비염|빈혈|생리통|수면무호흡|식도염|심장병|아토피|안구건조증|암|우울증|위염|유당불내증|이명|장염|저혈압|지방간|척추측만증|천식|탈모|통풍",
@@ -316,6 +340,11 @@ export function health(text: string, subject: Subject): Found {
     for (const item of listBefore(text, m.index ?? 0, head.value)) {
       out.push({ category: "allergy", value: item, lang: "ko", form: "cant-eat" });
     }
+  }
+  for (const m of HEALTH_HARM.all(text)) {
+    const head = headBefore(text, m.index ?? 0, m[1] ?? "", OBJECT, 2);
+    if (head === undefined || HEALTH_RE7.test(head.value)) continue;
+    out.push({ category: "allergy", value: head.value, lang: "ko", form: "cant-eat" });
   }
   for (const m of HEALTH_RE4.all(text)) {
     out.push({ category: "health", value: m[1] ?? "", lang: "ko", detail: text });

@@ -12,6 +12,7 @@ import {
   CONDITIONS_KO,
   DIET_EN,
   DIET_KO,
+  PET_RELATIONS,
   RELATIONS_EN,
   RELATIONS_KO,
 } from "./lexicon.ts";
@@ -107,7 +108,17 @@ export const KO_GATES: Readonly<Record<GateName, readonly string[]>> = {
     "죠",
     "니",
   ],
-  family: [...Object.keys(RELATIONS_KO), "결혼", "기혼", "유부", "엄마", "아빠", "워킹"],
+  family: [
+    ...Object.keys(RELATIONS_KO),
+    "결혼",
+    "기혼",
+    "유부",
+    "엄마",
+    "아빠",
+    "워킹",
+    "집사",
+    "견주",
+  ],
   likes: [
     "좋",
     "사랑",
@@ -156,6 +167,9 @@ export const KO_GATES: Readonly<Record<GateName, readonly string[]>> = {
     "약해",
     "약한",
     "안 좋",
+    "먹으면",
+    "먹면",
+    "마시면",
     ...alternatives(CONDITIONS_KO),
     ...alternatives(DIET_KO),
   ],
@@ -190,7 +204,28 @@ export const KO_GATES: Readonly<Record<GateName, readonly string[]>> = {
     "갈아탔",
     "교체했",
   ],
-  other: ["살", "세", "나이", "생일", "인", "사람", "MBTI", "엠비티아이", "전공", "E", "I"],
+  other: [
+    "살",
+    "세",
+    "나이",
+    "생일",
+    "인",
+    "사람",
+    "MBTI",
+    "엠비티아이",
+    "전공",
+    "E",
+    "I",
+    // An age without 살 ("스물아홉이에요", "서른 됐어요").
+    "스물",
+    "서른",
+    "마흔",
+    "쉰",
+    "예순",
+    "일흔",
+    "여든",
+    "아흔",
+  ],
   languages: ["어", "말"],
 };
 
@@ -253,6 +288,10 @@ export const EN_GATES: Readonly<Record<GateName, readonly string[]>> = {
   family: [
     ...Object.keys(RELATIONS_EN),
     ...BREED_SUFFIXES.map(([suffix]) => suffix),
+    // Korean pet words in an English sentence ("I have a 진돗개").
+    ...Object.entries(RELATIONS_KO)
+      .filter(([, relation]) => PET_RELATIONS.has(relation))
+      .map(([word]) => word),
     "married",
     "engaged",
     "parent",
@@ -293,6 +332,10 @@ export const EN_GATES: Readonly<Record<GateName, readonly string[]>> = {
     "rather",
     "off",
     "sick of",
+    "listen",
+    "watch",
+    "read",
+    "switched",
   ],
   health: [
     "allerg",
@@ -329,6 +372,9 @@ export const EN_GATES: Readonly<Record<GateName, readonly string[]>> = {
     "picked up",
     "get by",
     "conversational",
+    "brush",
+    "practic",
+    "practis",
   ],
 };
 

@@ -6,6 +6,7 @@
  * a fact's id is the language code whatever language it was said in: `other:language:ja`
  * for both "Japanese" and "일본어", and a Korean question finds an English fact. Each
  * language is its own fact (slot `language`), with form `learning` when the clause says so.
+ * Using one counts ("영어는 업무 때문에 매일 써요": with its particle when words come between).
  * A gerund a few words after the speaker counts too ("I grew up speaking Portuguese", "I
  * started learning Korean"): the verb of the clause is then another one.
  * A language the clause calls the user's own ("a native Spanish speaker", "Spanish is my
@@ -49,9 +50,9 @@ export function languagesIn(text: string): Set<string> {
 }
 
 const EN_SPEAK = pattern(
-  String.raw`\b(?:i|we)\s+(?:also\s+|can\s+|do\s+|still\s+|mostly\s+|only\s+)*(?:speak|am fluent in|am learning|have been learning|have been studying|have been taking|am studying|am taking|study|learn|know|am (?:a\s+)?native\s+(?:in|speaker of)|picked up|get by in|am conversational in)\b|\b(?:i'm|i am)\s+a\s+native\s+(?=[a-z]+\s+speaker\b)|\b(?:i|we|i've|i'm)\s+(?:(?!(?:not|never|stopped|quit|don't|didn't)\s)[a-z']+\s+){0,3}?(?:speaking|learning|studying)\b|\bmy\s+(?:native|first|mother)\s+(?:language|tongue)\s+is\b|\b(?:i am|i'm)\s+bilingual\b`,
+  String.raw`\b(?:i|we)\s+(?:also\s+|can\s+|do\s+|still\s+|mostly\s+|only\s+)*(?:speak|am fluent in|am learning|have been learning|have been studying|have been taking|am studying|am taking|study|learn|know|am (?:a\s+)?native\s+(?:in|speaker of)|picked up|get by in|am conversational in)\b|\b(?:i'm|i am)\s+a\s+native\s+(?=[a-z]+\s+speaker\b)|\b(?:i|we|i've|i'm)\s+(?:(?!(?:not|never|stopped|quit|don't|didn't)\s)[a-z']+\s+){0,3}?(?:speaking|learning|studying|brush(?:ing)?\s+up\s+on|practi[cs](?:e|ing))\b|\bmy\s+(?:native|first|mother)\s+(?:language|tongue)\s+is\b|\b(?:i am|i'm)\s+bilingual\b`,
   "i",
-  "am conversational in|am fluent in|am taking|bilingual|get by in|have been taking|know|language|learn|native|picked up|speak|study|tongue",
+  "am conversational in|am fluent in|am taking|bilingual|brush|get by in|have been taking|know|language|learn|native|picked up|practic|practis|speak|study|tongue",
 );
 /** "Arabic is what we speak at home": the language before the speaking verb. */
 const EN_SPOKEN_FIRST = pattern(
@@ -60,9 +61,9 @@ const EN_SPOKEN_FIRST = pattern(
   "is&speak|use",
 );
 const EN_LEARNING = pattern(
-  String.raw`\b(?:learning|studying|study|learn|taking)\b`,
+  String.raw`\b(?:learning|studying|study|learn|taking|brush(?:ing)?\s+up|practi[cs](?:e|ing))\b`,
   "i",
-  "learn|study|taking",
+  "brush|learn|practic|practis|study|taking",
 );
 
 const LANGUAGES_EN_RE1 = pattern(
@@ -109,7 +110,8 @@ export function languagesEn(text: string): Candidate[] {
       ? []
       : languageCandidates(named(splitWords(text, "", false)), "en", false, native);
   }
-  const rest = text.slice(trigger.index);
+  // After the verb: "I am trying to brush up on my German" is not cut at its "to".
+  const rest = text.slice(trigger.index + trigger[0].length);
   // "I'm learning Korean so I can talk to my in-laws": the list ends at the next clause word.
   const list = LANGUAGES_EN_RE1.split(rest)[0] ?? rest;
   const learning = EN_LEARNING.test(trigger[0]);
@@ -125,9 +127,9 @@ export function languagesEn(text: string): Candidate[] {
 }
 
 const KO_SPEAK = pattern(
-  String.raw`할\s*줄\s*(?:알|아)|할\s*수\s*있|(?:잘|유창하게|조금|좀|약간|꽤|능숙하게|편하게|자유롭게|곧잘|그럭저럭|둘\s*다|셋\s*다|모두)\s*(?:해|합니다|함|하는)|공부|배우|배워|배운|독학|구사|원어민|모국어|(?:어|말)(?:를|을|도|는|랑)?\s*(?:해요|합니다|해(?=$|\s|[.!~])|함|하고|하는데)|회화`,
+  String.raw`할\s*줄\s*(?:알|아)|할\s*수\s*있|(?:잘|유창하게|조금|좀|약간|꽤|능숙하게|편하게|자유롭게|곧잘|그럭저럭|둘\s*다|셋\s*다|모두)\s*(?:해|합니다|함|하는)|공부|배우|배워|배운|독학|구사|원어민|모국어|(?:어|말)(?:를|을|도|는|랑)?\s*(?:해요|합니다|해(?=$|\s|[.!~])|함|하고|하는데)|회화|(?:어|말)(?:(?:를|을|도|는|은|로)\s+(?:\S+\s+){0,3}?|\s*)(?:써요|씁니다|써(?=$|\s|[.!~])|쓰고\s*있|사용해|사용합)`,
   "",
-  "공부|구사|그럭저럭|꽤|능숙하게|독학|둘|모국어|모두|배우|배운|배워|셋|약간|원어민|유창하게|자유롭게|잘|조금|좀|편하게|하고|하는데|할|함|합니다|해|회화",
+  "사용합|사용해|써|쓰고|씁니다|공부|구사|그럭저럭|꽤|능숙하게|독학|둘|모국어|모두|배우|배운|배워|셋|약간|원어민|유창하게|자유롭게|잘|조금|좀|편하게|하고|하는데|할|함|합니다|해|회화",
 );
 const KO_LEARNING = pattern(
   "공부|배우|배워|배운|독학|수업|학원",

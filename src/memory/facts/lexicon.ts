@@ -82,6 +82,10 @@ export const RELATIONS_KO: Readonly<Record<string, string>> = {
   토끼: "rabbit",
   거북이: "turtle",
   금붕어: "fish",
+  기니피그: "guinea-pig",
+  페럿: "ferret",
+  고슴도치: "hedgehog",
+  도마뱀: "lizard",
   열대어: "fish",
   물고기: "fish",
 };
@@ -157,6 +161,11 @@ export const RELATIONS_EN: Readonly<Record<string, string>> = {
   cockatiel: "bird",
   fish: "fish",
   goldfish: "fish",
+  "guinea pig": "guinea-pig",
+  ferret: "ferret",
+  hedgehog: "hedgehog",
+  gecko: "lizard",
+  tortoise: "turtle",
 };
 
 /**
@@ -193,6 +202,10 @@ export const PET_RELATIONS: ReadonlySet<string> = new Set([
   "rabbit",
   "turtle",
   "fish",
+  "guinea-pig",
+  "ferret",
+  "hedgehog",
+  "lizard",
 ]);
 
 /** People other than the user and their family (a clause about them is not about the user). */
@@ -353,6 +366,10 @@ export const JOBS_KO: ReadonlySet<string> = new Set([
 
 /** Job-looking tokens that are not jobs. */
 export const NOT_JOBS_KO: ReadonlySet<string> = new Set([
+  // Pet-owner slang (a cat's "butler"), not an occupation: extract-ko-life.ts reads the pet.
+  "집사",
+  "냥집사",
+  "멍집사",
   "회사",
   "여자",
   "남자",

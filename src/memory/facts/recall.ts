@@ -242,6 +242,8 @@ const INTENTS: readonly Intent[] = [
       "날뭐라고",
       "나를뭐라고",
       "호칭",
+      "별명",
+      "애칭",
       "내가누구",
       "나누구",
       // 누군지 ("나 누군지 알아?"): 누구 with the ending fused into its last syllable.
@@ -250,7 +252,7 @@ const INTENTS: readonly Intent[] = [
       "저누군지",
       "제가누군지",
     ],
-    en: ["name", "call me", "who am i", "who i am", "what to call me"],
+    en: ["name", "nickname", "call me", "who am i", "who i am", "what to call me"],
   },
   {
     cats: { family: 1 },
@@ -457,6 +459,12 @@ const INTENTS: readonly Intent[] = [
     cats: { dislike: 1, allergy: 0.6 },
     ko: ["싫어", "별로", "빼달", "빼줘", "피해", "피할"],
     en: ["hate", "dislike", "avoid", "don't like", "can't stand"],
+  },
+  {
+    // Where to go on a trip depends on what the user likes (산 or 바다, beaches or hiking).
+    cats: { plan: 1, preference: 0.6 },
+    ko: ["여행", "휴가", "놀러", "여행지", "갈만한"],
+    en: ["trip", "travel", "vacation", "holiday", "getaway", "where should i go"],
   },
   {
     cats: { plan: 1 },

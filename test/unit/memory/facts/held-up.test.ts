@@ -469,3 +469,64 @@ describe("R8.1/R8.2 dev7: pets, languages, casual names, changed tastes, long me
     expectNone("I'm going to Paris for the 3rd time");
   });
 });
+
+describe("R8.1/R8.2 dev8: household pets, owner slang, ages in words, eating that harms, habits", () => {
+  it("R8.1 a household member that is a pet (저희 집 막내는 … 푸들이에요), owner slang (고양이 집사, 냥집사, 견주)", () => {
+    expectFact("우리 집 막내는 두 살 된 푸들이에요", "family", "푸들");
+    expectFact("저 3년 차 고양이 집사예요", "family", "고양이");
+    expect(extractFacts("저 냥집사예요").map((f) => f.id)).toEqual(["family:cat"]);
+    expect(extractFacts("저 견주예요").map((f) => f.id)).toEqual(["family:dog"]);
+    expectNone("우리 집 막내는 중학생이에요", "family");
+  });
+
+  it("R8.1 English small pets and a Korean pet word in an English sentence", () => {
+    expectFact("We have a guinea pig called Waffles.", "family", "guinea pig");
+    expectFact("My hedgehog is shy.", "family", "hedgehog");
+    expect(extractFacts("I have a 진돗개 named Baekgu").map((f) => f.id)).toEqual(["family:dog"]);
+    expectNone("I have a catalog", "family");
+  });
+
+  it("R8.1 an age in native Korean numerals without 살 (스물아홉이에요, 서른 됐어요) is an age, not a name", () => {
+    expect(show(extractFacts("저 마흔둘이에요"))).toBe("other=마흔둘");
+    expectFact("올해 서른 됐어요", "other", "서른");
+    expectNone("열이에요");
+    const facts = remember(["저 스물아홉이에요", "아 잘못 말했다, 올해 서른 됐어요"]);
+    expect(show(facts)).toBe("other=서른");
+  });
+
+  it("R8.1 a job held for a while (물리치료사로 일한 지 5년) and a language used daily (영어는 매일 써요)", () => {
+    expectFact("약국에서 약사로 일한 지 3년 됐어요", "job", "약사");
+    expectFact("약국에서 약사로 일한 지 3년 됐어요", "workplace", "약국");
+    expectFact("일본어는 회사에서 매일 써요", "other", "일본어");
+    expectNone("저 영어 이름 써요", "other");
+  });
+
+  it("R8.1 what eating something does to the user: 먹으면 큰일 나요 / if I eat X I get sick", () => {
+    expectFact("저 복숭아 먹으면 두드러기 나요", "allergy", "복숭아");
+    expectNone("우유 마시면 배탈 나나요?", "allergy");
+    expectNone("돈 많으면 포르쉐 살 거예요");
+    expectFact("If I eat shrimp I break out in hives.", "allergy", "shrimp");
+    expectNone("if I eat too much I get sick", "allergy");
+    expectNone("If I lived in Paris I would eat croissants");
+  });
+
+  it("R8.1 practicing a language, listening habits, a switch lately, a new place in a city", () => {
+    expect(
+      extractFacts("I'm trying to practice my Italian before Rome.").map((f) => f.text),
+    ).toEqual(["The user is learning Italian"]);
+    expectFact("I mostly watch anime", "preference", "anime");
+    expectNone("I usually read before bed");
+    expectFact("Lately I've switched to oat milk", "preference", "oat milk");
+    expectNone("I switched to night shifts", "preference");
+    expectFact("We finally moved into our new apartment in Leeds", "residence", "Leeds");
+  });
+
+  it("R8.2 a changed habit ('these days I mostly …') replaces the taste before; a nickname or a trip asks for name or tastes", () => {
+    const music = remember(["I'm really into metal.", "These days I mostly listen to folk."]);
+    expect(show(music)).toBe("preference=folk");
+    const named = remember(["You can call me Bea."]);
+    expect(recalled(named, "What's my nickname?")).toEqual(["name"]);
+    const trip = remember(["저 바다보다 산이 더 좋아요"]);
+    expect(recalled(trip, "휴가 어디로 갈까?")).toEqual(["preference:산"]);
+  });
+});
