@@ -84,7 +84,7 @@ export function splitClauses(text: string): Clause[] {
  * (요즘, 이제, 원래) are not here: the rules read them.
  */
 const MARKERS: ReadonlySet<string> = new Set([
-  ..."아 아참 참 음 어 오 와 앗 헐 그리고 근데 그런데 아무튼 암튼 그래서 그럼 아니 아니다 사실 참고로 맞다 글쎄 걍 그냥".split(
+  ..."아 아참 참 음 어 오 와 앗 헐 그리고 근데 그런데 아무튼 암튼 그래서 그럼 아니 아니다 사실 참고로 맞다 글쎄 걍 그냥 ㅎㅇ 하이 안뇽 헬로".split(
     " ",
   ),
   ..."oh ah um uh er well anyway anyways btw also ok okay so and but yeah hey hi hmm".split(" "),
@@ -247,16 +247,16 @@ export const EN_HARM = pattern(
 );
 
 const EN_HYPOTHETICAL = pattern(
-  String.raw`\b(?:if|unless|suppose|supposing|imagine|imagining|hypothetically|wish|wishes|would(?!\s+rather)|wouldn't|could|might|maybe|someday|one day|dream of|dreaming of|i'd(?!\s+rather)|hope to|hoping to|want to|wanna|would like|'d like|'d love|pretend)\b`,
+  String.raw`\b(?:if|unless|suppose|supposing|imagine|imagining|hypothetically|wish|wishes|would(?!\s+(?:much\s+)?rather)|wouldn't|could|might|maybe|someday|one day|dream of|dreaming of|i'd(?!\s+(?:much\s+)?rather)|hope to|hoping to|want to|wanna|would like|'d like|'d love|pretend)\b`,
   "i",
   "'d like|'d love|could|dream of|dreaming of|hope to|hoping to|hypothetically|i'd|if|imagine|imagining|maybe|might|one day|pretend|someday|suppose|supposing|unless|wanna|want to|wish|would",
 );
 
 /** Conditional / hypothetical / wish markers in Korean. */
 const KO_HYPOTHETICAL = pattern(
-  String.raw`(?:만약|만일|가령|가정하면|[가-힣](?:다면|라면|었으면|았으면|였으면|했으면)(?=\s|$|[,.!?])|고\s*싶|면\s*좋겠|ㄹ\s*텐데|을\s*텐데|텐데|할걸|했을걸|(?:면|으면)\s+[가-힣]|ㄴ다면)`,
+  String.raw`(?:만약|만일|가령|가정하면|[가-힣](?:다면|라면|었으면|았으면|였으면|했으면)(?=\s|$|[,.!?])|고\s*싶|면\s*좋겠|[아어해]야\s*(?:하는데|되는데|겠|할\s*텐데|할텐데)|ㄹ\s*텐데|을\s*텐데|텐데|할걸|했을걸|(?:면|으면)\s+[가-힣]|ㄴ다면)`,
   "",
-  "가령|만약|만일|면|싶|좋겠|텐데|할걸|했을걸",
+  "가령|만약|만일|면|싶|야|좋겠|텐데|할걸|했을걸",
 );
 
 /** Korean nouns that end in 라면/면 and are food, not a conditional. */

@@ -36,9 +36,9 @@ const FAMILY_RE1 = pattern(
   `${REL_NEED_EN}&my|our`,
 );
 const FAMILY_RE2 = pattern(
-  `\\b(?:i|we)\\s+(?:also\\s+|now\\s+)?(?:have|'ve got|have got|got|adopted|own|just adopted|have had|'ve had)\\s+(?:a|an|one|two|three|four|five|\\d+|our|my)\\s+((?:[\\w-]+\\s+){0,3}?(?:${REL_WORDS_EN})s?)(?!\\w)`,
+  `\\b(?:i|we)\\s+(?:also\\s+|now\\s+)?(?:have|'ve got|have got|got|adopted|own|just adopted|have had|'ve had|are fostering|am fostering|foster)\\s+(?:a|an|one|two|three|four|five|\\d+|our|my)\\s+((?:[\\w-]+\\s+){0,3}?(?:${REL_WORDS_EN})s?)(?!\\w)`,
   "gi",
-  `${REL_NEED_EN}&'ve had|adopted|got|have|own`,
+  `${REL_NEED_EN}&'ve had|adopted|foster|got|have|own`,
 );
 const FAMILY_RE3 = pattern(
   `^\\s*(?:,\\s*and|,|and)\\s+(?:a|an|one|two|three|four|\\d+)\\s+((?:[\\w-]+\\s+){0,2}?(?:${REL_WORDS_EN})s?)\\b`,

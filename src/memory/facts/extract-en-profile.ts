@@ -248,6 +248,12 @@ const WORKPLACE_PATTERNS = [
     "gi",
     "joined|started",
   ),
+  // "I got the job at Spotify", "I just landed an internship with NASA".
+  pattern(
+    String.raw`\bi\s+(?:just\s+|finally\s+|recently\s+)?(?:got|landed|accepted)\s+(?:the|a|an)\s+(?:new\s+)?(?:job|position|role|internship|offer)\s+(?:at|with)\s+`,
+    "gi",
+    "accepted|got|landed&internship|job|offer|position|role",
+  ),
   pattern(
     String.raw`\bmy\s+(?:company|employer|workplace|firm)\s+is\s+`,
     "gi",

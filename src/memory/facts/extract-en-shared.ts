@@ -82,9 +82,15 @@ const PETS_KO = Object.entries(RELATIONS_KO)
   .map(([word]) => word)
   .sort((a, b) => b.length - a.length);
 
+/** Plurals in -ies of the relation words in -y ("puppies", "babies", "kitties"). */
+const IES_PLURALS = Object.keys(RELATIONS_EN)
+  .filter((word) => /[^aeiou]y$/.test(word))
+  .map((word) => `${word.slice(0, -1)}ies`);
+
 export const REL_WORDS_EN = [
   ...BREED_SUFFIXES.map(([suffix]) => `[a-z]+${suffix}`),
   ...PETS_KO,
+  ...IES_PLURALS,
   ...Object.keys(RELATIONS_EN)
     .sort((a, b) => b.length - a.length)
     .map((word) => PATTERN_RE1.replace(word, "\\-")),
@@ -94,6 +100,7 @@ export const REL_WORDS_EN = [
 export const REL_NEED_EN = [
   ...BREED_SUFFIXES.map(([suffix]) => suffix),
   ...PETS_KO,
+  ...IES_PLURALS,
   ...Object.keys(RELATIONS_EN).map((word) => word.replace(/[^ -~].*$/, "")), // "fiancé" → "fianc"
 ].join("|");
 
@@ -106,7 +113,9 @@ const petKo = (word: string): string | undefined => {
 
 export function relationOf(word: string): string | undefined {
   const lower = word.toLowerCase();
-  const singular = RELATION_OF_RE1.replace(lower, "");
+  const singular = lower.endsWith("ies")
+    ? `${lower.slice(0, -3)}y`
+    : RELATION_OF_RE1.replace(lower, "");
   const known = RELATIONS_EN[lower] ?? RELATIONS_EN[singular] ?? petKo(lower);
   if (known !== undefined) return known;
   for (const [suffix, relation] of BREED_SUFFIXES) {

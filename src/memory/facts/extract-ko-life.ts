@@ -42,8 +42,8 @@ const FAMILY_RE3 = rx(
   "있거든|있고|있구요|있는데|있습|있어|있음&가|는|도|은|이",
 );
 const FAMILY_RE4 = rx(
-  `${T}(${PET_WORDS})(?:를|을|도|는|은|랑|이랑)?\\s+(?:(?:한|두|세|네)\\s*마리\\s+|\\d+\\s*마리\\s+)?(?:키워|키우고|키웁|키움|길러|기르고|기릅|키우는\\s*중|키운\\s*지)`,
-  "기르고|기릅|길러|키우고|키우는|키운|키움|키웁|키워",
+  `${T}(${PET_WORDS})(?:를|을|도|는|은|랑|이랑)?\\s+(?:(?:한|두|세|네)\\s*마리\\s+|\\d+\\s*마리\\s+)?(?:키워|키우고|키웁|키움|길러|기르고|기릅|키우는\\s*중|키운\\s*지|들였|입양했|입양해\\s*왔|데려왔)`,
+  "기르고|기릅|길러|데려왔|들였|입양해|입양했|키우고|키우는|키운|키움|키웁|키워",
 );
 /**
  * "나 강아지 한 마리 키우는데 말티즈야": the connective 키우는데/키우거든 also reads "in raising
@@ -123,6 +123,7 @@ const DISLIKE_VERB =
   "(?:싫어해|싫어합|싫어하고|싫어함|싫어하는\\s*편|싫어하거든|싫어요|싫어(?=$|\\s|[.!~])|싫습니다|싫음|질색|극혐|별로(?:예요|에요|야|임|더라|거든요|인\\s*편)|안\\s*좋아해|안\\s*좋아합|안\\s*좋아하|좋아하지\\s*않|못\\s*참|딱\\s*질색|혐오해|안\\s*맞아|입에\\s*안\\s*맞|질려서|질렸|질려(?=$|\\s|[.!~])|질리더라|질립니다)";
 
 const OBJECT = ["을", "를", "은", "는", "도", "이", "가"];
+const LIKES_INTO = pattern("빠져|빠졌", "", "빠져|빠졌");
 
 const LIKES_RE1 = rx(
   `${T}(\\S+)\\s+${ADVS}${LIKE_VERB}`,
@@ -141,6 +142,13 @@ const LIKES_RE4 = rx(
   "극혐|맞아|못|별로|싫습니다|싫어|싫음|입에|좋아하|좋아합|좋아해|질려|질렸|질리더라|질립니다|질색|혐오해",
 );
 
+/** "주말마다 테니스 치는 게 낙이에요": doing X is the user's joy (a hobby). */
+const LIKES_JOY = rx(
+  `${T}(\\S+)\\s+(?:치는|하는|타는|보는|듣는|먹는|가는|마시는|그리는|읽는)\\s*(?:게|것이|거)\\s+(?:제\\s+|내\\s+)?(?:유일한\\s+)?(?:낙|행복|힐링|취미)(?:이에요|이야|입니다|예요|이죠|임)`,
+  "낙|취미|행복|힐링",
+);
+/** "저 맥주파예요", "부먹파": the side the user is on (X파 "an X person"). */
+const LIKES_SIDE = rx(`${T}(\\S{1,6})파(?:예요|이에요|야|이야|입니다|임|고요|거든요)`, "파");
 const LIKES_RE5 = pattern(
   String.raw`(?:제가|내가|제|내|저의|나의)?\s*(?:제일|가장|젤|최고로)?\s*좋아하는\s+(\S+?)(?:은|는|이|가)\s+(.+)$`,
   "",
@@ -150,7 +158,8 @@ const LIKES_RE6 = pattern(String.raw`최애(?:\s*(\S+?))?(?:는|은)\s+(.+)$`, "
 const LIKES_RE7 = pattern(String.raw`취미(?:는|가)\s+(.+)$`, "", "취미가|취미는");
 const LIKES_RE8 = pattern("^(?:안|못)$", "", "못|안");
 /** Fun or tasty in a comparison ("다큐멘터리가 더 재밌더라고요", "라떼가 더 맛있어요"): a taste too. */
-const ENJOYABLE = "(?:재밌|재미있|맛있)(?:어요|어(?=$|\\s|[.!~])|습니다|더라|던데)";
+const ENJOYABLE =
+  "(?:(?:재밌|재미있|맛있)(?:어요|어(?=$|\\s|[.!~])|습니다|더라|던데)|땡기(?:더라|던데|네요|네)|땡겨요|땡겨(?=$|\\s|[.!~]))";
 /**
  * "딸기가 더 좋아요", "등산보다 수영이 좋아요": with the speaker dropped, "X이/가 좋아요" is
  * often about the weather or a plan ("날씨가 좋아요"), but a comparison (더, 제일, 가장, 젤,
@@ -158,7 +167,7 @@ const ENJOYABLE = "(?:재밌|재미있|맛있)(?:어요|어(?=$|\\s|[.!~])|습�
  */
 const LIKES_RE9 = rx(
   `${T}(\\S+)\\s+((?:${ADV}\\s+)*)(?:좋아요|좋아(?=$|\\s|[.!~])|좋습니다|좋더라|${ENJOYABLE})`,
-  "좋더라|좋습니다|좋아|맛있|재미있|재밌",
+  "좋더라|좋습니다|좋아|맛있|재미있|재밌|땡겨|땡기",
 );
 const COMPARATIVE_KO: ReadonlySet<string> = new Set(["더", "제일", "가장", "젤"]);
 /**
@@ -235,7 +244,11 @@ export function likes(text: string, subject: Subject): Found {
     }
   }
   for (const m of LIKES_RE1.all(text)) {
-    const head = headBefore(text, m.index ?? 0, m[1] ?? "", OBJECT, 2) ?? reasonTopic(text, m[1]);
+    // "필라테스에 빠졌어요": what one is into takes 에.
+    const into = LIKES_INTO.test(m[0]);
+    const head =
+      headBefore(text, m.index ?? 0, m[1] ?? "", into ? [...OBJECT, "에"] : OBJECT, 2) ??
+      reasonTopic(text, m[1]);
     if (head === undefined || LIKES_RE8.test(head.value)) continue;
     for (const item of listBefore(text, m.index ?? 0, head.value)) {
       out.push({ category: "preference", value: item, lang: "ko" });
@@ -255,6 +268,15 @@ export function likes(text: string, subject: Subject): Found {
     const head = headBefore(text, m.index ?? 0, m[1] ?? "", ["이", "가"], 1);
     if (head === undefined || head.particle === "" || LIKES_RE8.test(head.value)) continue;
     out.push({ category: "preference", value: head.value, lang: "ko" });
+  }
+  for (const m of LIKES_JOY.all(text)) {
+    const value = stripParticle(m[1] ?? "", OBJECT);
+    if (isContentWord(value))
+      out.push({ category: "preference", value, lang: "ko", form: "hobby" });
+  }
+  for (const m of LIKES_SIDE.all(text)) {
+    const value = m[1] ?? "";
+    if (isContentWord(value)) out.push({ category: "preference", value, lang: "ko" });
   }
   for (const m of LIKES_RE10.all(text)) {
     const head = headBefore(text, m.index ?? 0, m[1] ?? "", ["을", "를"], 1);

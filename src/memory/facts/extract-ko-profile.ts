@@ -194,6 +194,12 @@ const WORKPLACE_RE8 = pattern("^(?:문|창문|마음|파티)$", "", "마음|문|
 const WORKPLACE_RE9 = pattern(String.raw`재택\s*(?:근무|으로\s*일)`, "", "재택&근무|으로");
 const WORKPLACE_RE10 = pattern(String.raw`재택\s*근무\s*(?:안|못)`, "", "재택&근무&못|안");
 
+/** "카카오에 취직했어요", "네이버에 입사했어요", "삼성에 합격했어요": the new workplace. */
+const WORKPLACE_JOINED = rx(
+  `${T}(\\S+?)(?:에|으로|로)\\s+${ADVS}(?:취직|입사|합격|이직)(?:했|해서|했어|했습|함|하게\\s*됐)`,
+  "입사|이직|취직|합격",
+);
+
 export function workplace(text: string, subject: Subject): Found {
   if (subject.kind !== "self") return [];
   const out: Found = [];
@@ -262,6 +268,12 @@ export function workplace(text: string, subject: Subject): Found {
       form: "location",
     });
   }
+  for (const m of WORKPLACE_JOINED.all(text)) {
+    const value = m[1] ?? "";
+    if (isContentWord(value) && !["회사", "직장", "학교", "대학", "대학교"].includes(value)) {
+      out.push({ category: "workplace", value, lang: "ko" });
+    }
+  }
   if (WORKPLACE_RE9.test(text) && !WORKPLACE_RE10.test(text)) {
     out.push({ category: "workplace", value: "재택", lang: "ko", form: "remote" });
   }
@@ -309,6 +321,22 @@ const TEACHING_PLACE = pattern(
   "교|도장|센터|스튜디오|원|집|체육관|학",
 );
 
+/** "해외 영업 담당이라", "마케팅 담당이에요": the area the user is in charge of is their job. */
+const SPEAKER_KO: ReadonlySet<string> = new Set([
+  "저",
+  "전",
+  "저는",
+  "나",
+  "난",
+  "나는",
+  "제가",
+  "내가",
+]);
+const JOB_CHARGE = rx(
+  `${T}((?:\\S+\\s+)?\\S+?)\\s*담당(?:자)?(?:이에요|예요|이라서|이라|입니다|이고요|이고|이야|야|임)(?=$|\\s|[.!~,])`,
+  "담당",
+);
+
 export function job(text: string, subject: Subject): Found {
   if (subject.kind !== "self") return [];
   const out: Found = [];
@@ -338,6 +366,15 @@ export function job(text: string, subject: Subject): Found {
   }
   if (JOB_RE5.test(text)) {
     out.push({ category: "job", value: "은퇴", lang: "ko" });
+  }
+  for (const m of JOB_CHARGE.all(text)) {
+    const words = tokensOf(m[1] ?? "").filter(
+      (word) => !JOB_RE4.test(word) && !SPEAKER_KO.has(word),
+    );
+    const value = words.map((word) => stripParticle(word)).join(" ");
+    if (words.length > 0 && isContentWord(value) && splitParticle(words.at(-1) ?? "")[1] === "") {
+      out.push({ category: "job", value, lang: "ko" });
+    }
   }
   for (const m of JOB_TEACH.all(text)) {
     const place = m[1] ?? "";

@@ -220,6 +220,8 @@ export function isNameLike(word: string): boolean {
   // (two syllables stay names: 아서 is Arthur).
   if (word.length >= 3 && HEAD_BEFORE_RE2.test(word)) return false;
   if (NATIONALITIES[word] !== undefined || KOREAN_NUMBER.test(word)) return false;
+  // "맥주파", "부먹파": the side one is on (X파), not a name.
+  if (word.length >= 3 && word.endsWith("파")) return false;
   if (IS_NAME_LIKE_RE2.test(word)) return !IS_NAME_LIKE_RE1.test(word);
   return IS_NAME_LIKE_RE3.test(word);
 }

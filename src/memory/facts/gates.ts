@@ -88,6 +88,10 @@ export const KO_GATES: Readonly<Record<GateName, readonly string[]>> = {
     "열었",
     "운영",
     "재택",
+    "취직",
+    "입사",
+    "합격",
+    "이직",
   ],
   // The copula endings cover "간호사예요/이에요/입니다/야/임/이고요/이다".
   job: [
@@ -98,6 +102,7 @@ export const KO_GATES: Readonly<Record<GateName, readonly string[]>> = {
     "직업",
     "직종",
     "가르",
+    "담당",
     "은퇴",
     "퇴직",
     "요",
@@ -152,6 +157,12 @@ export const KO_GATES: Readonly<Record<GateName, readonly string[]>> = {
     "재밌",
     "재미있",
     "맛있",
+    "땡기",
+    "땡겨",
+    "낙",
+    "행복",
+    "힐링",
+    "파",
   ],
   health: [
     "알레르기",
@@ -271,6 +282,9 @@ export const EN_GATES: Readonly<Record<GateName, readonly string[]>> = {
     "desk",
     "office",
     "teach",
+    "position",
+    "role",
+    "offer",
   ],
   job: [
     "i am",
@@ -287,6 +301,10 @@ export const EN_GATES: Readonly<Record<GateName, readonly string[]>> = {
   ],
   family: [
     ...Object.keys(RELATIONS_EN),
+    // "puppies", "babies": the -ies plural does not contain the word.
+    ...Object.keys(RELATIONS_EN)
+      .filter((word) => /[^aeiou]y$/.test(word))
+      .map((word) => `${word.slice(0, -1)}ies`),
     ...BREED_SUFFIXES.map(([suffix]) => suffix),
     // Korean pet words in an English sentence ("I have a 진돗개").
     ...Object.entries(RELATIONS_KO)
@@ -375,6 +393,14 @@ export const EN_GATES: Readonly<Record<GateName, readonly string[]>> = {
     "brush",
     "practic",
     "practis",
+    "use",
+    "decent",
+    "good",
+    "okay",
+    " ok",
+    "solid",
+    "great",
+    "not bad",
   ],
 };
 

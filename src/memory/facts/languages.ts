@@ -50,9 +50,15 @@ export function languagesIn(text: string): Set<string> {
 }
 
 const EN_SPEAK = pattern(
-  String.raw`\b(?:i|we)\s+(?:also\s+|can\s+|do\s+|still\s+|mostly\s+|only\s+)*(?:speak|am fluent in|am learning|have been learning|have been studying|have been taking|am studying|am taking|study|learn|know|am (?:a\s+)?native\s+(?:in|speaker of)|picked up|get by in|am conversational in)\b|\b(?:i'm|i am)\s+a\s+native\s+(?=[a-z]+\s+speaker\b)|\b(?:i|we|i've|i'm)\s+(?:(?!(?:not|never|stopped|quit|don't|didn't)\s)[a-z']+\s+){0,3}?(?:speaking|learning|studying|brush(?:ing)?\s+up\s+on|practi[cs](?:e|ing))\b|\bmy\s+(?:native|first|mother)\s+(?:language|tongue)\s+is\b|\b(?:i am|i'm)\s+bilingual\b`,
+  String.raw`\b(?:i|we)\s+(?:also\s+|can\s+|do\s+|still\s+|mostly\s+|only\s+)*(?:speak|am fluent in|am learning|have been learning|have been studying|have been taking|am studying|am taking|study|learn|know|am (?:a\s+)?native\s+(?:in|speaker of)|picked up|get by in|am conversational in|am (?:pretty\s+|quite\s+|really\s+)?(?:decent|good|okay|ok|solid|great|not\s+bad)\s+(?:at|in))\b|\b(?:i'm|i am)\s+a\s+native\s+(?=[a-z]+\s+speaker\b)|\b(?:i|we|i've|i'm)\s+(?:(?!(?:not|never|stopped|quit|don't|didn't)\s)[a-z']+\s+){0,3}?(?:speaking|learning|studying|brush(?:ing)?\s+up\s+on|practi[cs](?:e|ing))\b|\bmy\s+(?:native|first|mother)\s+(?:language|tongue)\s+is\b|\b(?:i am|i'm)\s+bilingual\b`,
   "i",
-  "am conversational in|am fluent in|am taking|bilingual|brush|get by in|have been taking|know|language|learn|native|picked up|practic|practis|speak|study|tongue",
+  "am |bilingual|brush|get by in|have been taking|know|language|learn|native|picked up|practic|practis|speak|study|tongue",
+);
+/** "I mostly use English now", "we use Spanish at home": a language in use (not "French press"). */
+const EN_USE = pattern(
+  String.raw`\b(?:i|we)\s+(?:mostly\s+|mainly\s+|also\s+|still\s+|only\s+)*use\s+([a-z]+)\s*(?:$|[,.!]|\s+(?:now|at\s+work|at\s+home|every\s*day|daily|with|for\s+work|mostly|most\s+of))`,
+  "gi",
+  "use",
 );
 /** "Arabic is what we speak at home": the language before the speaking verb. */
 const EN_SPOKEN_FIRST = pattern(
@@ -101,7 +107,11 @@ export function languagesEn(text: string): Candidate[] {
   const native = nativeCodes(text, EN_NATIVE);
   // "Spanish is my first language", "Arabic is what we speak at home": the clause names the
   // language before its verb.
-  const before = new Set([...native, ...nativeCodes(text, EN_SPOKEN_FIRST)]);
+  const before = new Set([
+    ...native,
+    ...nativeCodes(text, EN_SPOKEN_FIRST),
+    ...nativeCodes(text, EN_USE),
+  ]);
   const named = (words: readonly string[]) =>
     words.filter((word) => before.has(languageCode(word) ?? ""));
   const trigger = EN_SPEAK.exec(text);

@@ -530,3 +530,58 @@ describe("R8.1/R8.2 dev8: household pets, owner slang, ages in words, eating tha
     expect(recalled(trip, "휴가 어디로 갈까?")).toEqual(["preference:산"]);
   });
 });
+
+describe("R8.1/R8.2 dev9: bringing a pet home, sides and joys, roles, new jobs, bare corrections", () => {
+  it("R8.1 bringing a pet home (들였어, 입양했어요, 데려왔어요) and fostering one", () => {
+    expectFact("얼마 전에 고양이 한 마리 입양했어요", "family", "고양이");
+    expectFact("어제 토끼를 데려왔어요", "family", "토끼");
+    expectFact("We're fostering two puppies this month.", "family", "puppies");
+    const bird = remember(["나 요즘 앵무새 한 마리 들였어"]);
+    expect(recalled(bird, "새 모이 뭐가 좋아?")).toEqual(["family:bird"]);
+  });
+
+  it("R8.1 a greeting (ㅎㅇ) before a casual name; X파 is a side taken, not a name", () => {
+    expectFact("ㅎㅇ 난 수빈", "name", "수빈");
+    expect(show(extractFacts("저 찍먹파예요"))).toBe("preference=찍먹");
+  });
+
+  it("R8.1 Korean tastes: 땡기다 in a comparison, 에 빠졌어요, X 하는 게 낙이에요", () => {
+    expectFact("요즘은 국물 요리가 더 땡기더라고요", "preference", "국물 요리");
+    expectNone("치킨 땡겨요");
+    expect(show(extractFacts("저 뜨개질에 빠졌어요"))).toBe("preference=뜨개질");
+    expectFact("퇴근하고 자전거 타는 게 유일한 낙이에요", "preference", "자전거");
+    const sport = remember(["수영 좋아해요", "근데 요즘은 수영보다 클라이밍에 빠졌어요"]);
+    expect(show(sport)).toBe("preference=클라이밍");
+    expect(recalled(sport, "운동 뭐 할까?")).toEqual(["preference:클라이밍"]);
+  });
+
+  it("R8.1 a role (X 담당), a new job (X에 취직/입사/이직했어요, got the job at X)", () => {
+    expectFact("저 마케팅 담당이에요", "job", "마케팅");
+    expectFact("이번에 네이버로 이직했어요", "workplace", "네이버");
+    expectFact("드디어 카카오에 입사했어요", "workplace", "카카오");
+    expectFact("Big news: I got the job at Figma!", "workplace", "Figma");
+  });
+
+  it("R8.1 what one should do is no fact (영어 공부 해야 하는데)", () => {
+    expectNone("일본어 공부 해야 하는데");
+    expectNone("오늘 영어 숙제 해야겠다");
+    expectFact("저 당뇨가 있어서 단 걸 조심해야 해요", "health", "당뇨");
+  });
+
+  it("R8.1 English languages: in use now, decent at; 'I'd much rather' is a taste", () => {
+    expectFact("I mostly use Korean with my parents", "other", "Korean");
+    expectNone("I use French press coffee", "other");
+    expectFact("I'm pretty good at Italian", "other", "Italian");
+    expectNone("I'm good at math");
+    expectFact("Nowadays I'd much rather read a novel", "preference", "novel");
+  });
+
+  it("R8.1 a correction that says it corrects and ends in a bare value replaces the last fact", () => {
+    const taste = remember(["Pizza is my favorite food.", "Actually, scratch that, it's tacos."]);
+    expect(show(taste)).toBe("preference=tacos");
+    const ko = remember(["제일 좋아하는 음식은 피자예요", "아 정정할게요. 파스타예요"]);
+    expect(show(ko)).toBe("preference=파스타");
+    const place = remember(["I live in Austin", "scratch that, it's hard to explain"]);
+    expect(show(place)).toBe("residence=Austin");
+  });
+});
