@@ -221,6 +221,13 @@ const KO_QUESTION_END = pattern(
   "ㄹ까|까요|나요|냐|는가요|니?|던가요|려나|습니까|없니|은가요|을까|있니|하니|했니|했어?",
 );
 
+/** "비누 맛 나요", "냄새 나요": 나요 as the verb 나다 after what arises, not a question ending. */
+const KO_NADA = pattern(
+  String.raw`(?:맛|냄새|땀|열|탈|두드러기|소리|화|짜증|생각|기억)(?:이|가)?\s*나요$`,
+  "",
+  "나요",
+);
+
 const IS_QUESTION_RE1 = pattern(String.raw`[?？]\s*$`, "", "?|？");
 const IS_QUESTION_RE2 = pattern("[가-힣]");
 
@@ -230,7 +237,7 @@ export function isQuestion(clause: Clause): boolean {
   if (EN_QUESTION_START.test(text)) return true;
   if (IS_QUESTION_RE2.test(text)) {
     // "땅콩 먹으면 큰일 나요": 나요 is the verb 나다 here, not a question ending.
-    if (KO_QUESTION_END.test(text) && !KO_HARM.test(text)) return true;
+    if (KO_QUESTION_END.test(text) && !KO_HARM.test(text) && !KO_NADA.test(text)) return true;
     if (KO_INTERROGATIVE.test(` ${text}`)) return true;
   }
   return false;

@@ -167,6 +167,18 @@ const LIKES_RE4 = pattern(
   "gi",
   "hobbies|hobby&are|include|is&my",
 );
+/** "Cilantro tastes like soap to me", "Durian smells awful": what the user finds awful. */
+const TASTES_AWFUL = pattern(
+  String.raw`^(?:honestly,?\s+|personally,?\s+)?([A-Za-z][\w'-]*(?:\s+[\w'-]+){0,2}?)\s+(?:tastes|smells)\s+(?:like\s+(?:soap|dirt|garbage|trash|feet|cardboard|medicine|nothing)|(?:so\s+|really\s+|just\s+)?(?:awful|gross|disgusting|terrible|horrible|nasty|weird|bad))\b`,
+  "i",
+  "smells|tastes",
+);
+/** "It tastes awful", "this smells weird": no thing named. */
+const TASTES_NOT_A_THING = pattern(
+  "^(?:it|this|that|everything|something|food)$",
+  "i",
+  "everything|food|it|something|that|this",
+);
 const LIKES_RE5 = pattern(
   `\\b(?:i|we)\\s+${ADVERBS}(?:hate|dislike|detest|loathe|despise|can't stand|cannot stand|can not stand|can't bear|cant stand|have gone off(?!\\s+to\\b)|'ve gone off(?!\\s+to\\b)|am sick of|'m sick of)\\s+`,
   "i",
@@ -270,6 +282,13 @@ export function likes(text: string): Found {
   for (const { rest } of after(text, LIKES_RE4)) {
     for (const item of items(rest)) {
       out.push({ category: "preference", value: item, lang: "en", form: "hobby" });
+    }
+  }
+  const awful = TASTES_AWFUL.exec(text);
+  if (awful !== null) {
+    const value = LEADING.replace(awful[1] ?? "", "");
+    if (usable(value) && !TASTES_NOT_A_THING.test(value)) {
+      out.push({ category: "dislike", value: value.toLowerCase(), lang: "en" });
     }
   }
   for (const pattern of [LIKES_RE5, DONT_LIKE, LIKES_RE6]) {

@@ -17,7 +17,14 @@ import {
   splitList,
   T,
 } from "./extract-ko-shared.ts";
-import { isContentWord, type Subject, splitParticle, stripParticle, tokensOf } from "./korean.ts";
+import {
+  isContentWord,
+  STOP_KO,
+  type Subject,
+  splitParticle,
+  stripParticle,
+  tokensOf,
+} from "./korean.ts";
 import { languageCode } from "./languages.ts";
 import { CONDITIONS_KO, DIET_KO, RELATIONS_KO } from "./lexicon.ts";
 import { pattern } from "./regex.ts";
@@ -63,7 +70,7 @@ const FAMILY_RE9 = rx(`${T}(?:(${PET_WORDS})\\s*집사|(냥)집사|견(주))`, "
 const OWNER_SLANG: Readonly<Record<string, string>> = { 냥: "고양이", 주: "강아지" };
 
 const FAMILY_RE5 = rx(
-  `${T}(${REL_WORDS})(?:\\s+(?:(?:한|두|세|네|다섯)\\s*|\\d+\\s*)(?:명|마리))?(?:이랑|랑|하고|와|과)\\s+(?:같이\\s+|함께\\s+)?(?:살아|살고|삽니다|지내|사는\\s*중)`,
+  `${T}(${REL_WORDS})(?:\\s+(?:(?:한|두|세|네|다섯)\\s*|\\d+\\s*)(?:명|마리))?(?:이랑|랑|하고|와|과)\\s+(?:(?:단\\s*)?(?:둘이|셋이|넷이)\\s+)?(?:같이\\s+|함께\\s+)?(?:살아|살고|삽니다|지내|사는\\s*중)`,
   "사는|살고|살아|삽니다|지내&과|랑|와|하고",
 );
 
@@ -124,6 +131,30 @@ const DISLIKE_VERB =
 
 const OBJECT = ["을", "를", "은", "는", "도", "이", "가"];
 const LIKES_INTO = pattern("빠져|빠졌", "", "빠져|빠졌");
+/** Reasons to visit a clinic that are no ailment of the user ("회사 때문에 병원 다녀요"). */
+const NOT_AILMENTS: ReadonlySet<string> = new Set([
+  "회사",
+  "직장",
+  "일",
+  "업무",
+  "학교",
+  "애들",
+  "아이",
+  "엄마",
+  "아빠",
+]);
+const SPEAKER: ReadonlySet<string> = new Set([
+  "저",
+  "전",
+  "저는",
+  "나",
+  "난",
+  "나는",
+  "제가",
+  "내가",
+  "요즘",
+  "요새",
+]);
 
 const LIKES_RE1 = rx(
   `${T}(\\S+)\\s+${ADVS}${LIKE_VERB}`,
@@ -149,6 +180,11 @@ const LIKES_JOY = rx(
 );
 /** "저 맥주파예요", "부먹파": the side the user is on (X파 "an X person"). */
 const LIKES_SIDE = rx(`${T}(\\S{1,6})파(?:예요|이에요|야|이야|입니다|임|고요|거든요)`, "파");
+/** "고수는 비누 맛 나요", "오이는 걸레 냄새 같아요": what the user finds awful to taste. */
+const TASTES_AWFUL_KO = rx(
+  `${T}(\\S+)\\s+(?:(?:비누|흙|약|걸레)\\s*(?:맛|냄새)(?:이|가)?\\s*(?:나|같))`,
+  "맛|냄새",
+);
 const LIKES_RE5 = pattern(
   String.raw`(?:제가|내가|제|내|저의|나의)?\s*(?:제일|가장|젤|최고로)?\s*좋아하는\s+(\S+?)(?:은|는|이|가)\s+(.+)$`,
   "",
@@ -291,6 +327,10 @@ export function likes(text: string, subject: Subject): Found {
     const value = stripParticle(m[1] ?? "");
     if (isContentWord(value)) out.push({ category: "preference", value, lang: "ko" });
   }
+  for (const m of TASTES_AWFUL_KO.all(text)) {
+    const value = stripParticle(m[1] ?? "", OBJECT);
+    if (isContentWord(value)) out.push({ category: "dislike", value, lang: "ko" });
+  }
   for (const m of LIKES_RE4.all(text)) {
     const head = headBefore(text, m.index ?? 0, m[1] ?? "", OBJECT, 2) ?? reasonTopic(text, m[1]);
     if (head === undefined) continue;
@@ -319,6 +359,11 @@ const HEALTH_RE3 = rx(
 const HEALTH_HARM = rx(
   `${T}(\\S+)\\s+${ADVS}(?:먹|마시)(?:으면|면)\\s+${KO_HARM_AFTER}`,
   "마시면|마시으면|먹면|먹으면",
+);
+/** "허리 디스크 때문에 병원 다니고 있어요": what the user is being treated for. */
+const HEALTH_TREATED = rx(
+  `${T}((?:\\S+\\s+)?\\S+?)\\s*(?:때문에|땜에|치료하러|치료\\s*때문에)\\s+(?:\\S+\\s+)?(?:병원|한의원|치과|정형외과|재활|물리치료|통원\\s*치료)(?:에|를|을)?\\s*(?:다니|다녀|받|하러)`,
+  "때문에|땜에|치료하러&다녀|다니|받|하러",
 );
 const HEALTH_RE4 = rx(
   `(${CONDITIONS_KO})(?:이|가|도|은|는)?\\s*${ADVS}(?:있어|있습|있음|있고|있는데|있어서|있거든|생겼|심해|심하|앓고|진단|약\\s*(?:을\\s*)?(?:먹|복용))`,
@@ -367,6 +412,13 @@ export function health(text: string, subject: Subject): Found {
     const head = headBefore(text, m.index ?? 0, m[1] ?? "", OBJECT, 2);
     if (head === undefined || HEALTH_RE7.test(head.value)) continue;
     out.push({ category: "allergy", value: head.value, lang: "ko", form: "cant-eat" });
+  }
+  for (const m of HEALTH_TREATED.all(text)) {
+    const words = tokensOf(m[1] ?? "").filter((word) => !STOP_KO.has(word) && !SPEAKER.has(word));
+    const value = words.join(" ");
+    if (words.length > 0 && isContentWord(value) && !NOT_AILMENTS.has(value)) {
+      out.push({ category: "health", value, lang: "ko", detail: text });
+    }
   }
   for (const m of HEALTH_RE4.all(text)) {
     out.push({ category: "health", value: m[1] ?? "", lang: "ko", detail: text });

@@ -194,6 +194,12 @@ const WORKPLACE_RE8 = pattern("^(?:문|창문|마음|파티)$", "", "마음|문|
 const WORKPLACE_RE9 = pattern(String.raw`재택\s*(?:근무|으로\s*일)`, "", "재택&근무|으로");
 const WORKPLACE_RE10 = pattern(String.raw`재택\s*근무\s*(?:안|못)`, "", "재택&근무&못|안");
 
+const CLINIC_KO = pattern(
+  "^(?:병원|의원|한의원|치과|정신과|피부과|안과|이비인후과|정형외과|내과|재활원|물리치료)$",
+  "",
+  "과|병원|물리치료|원",
+);
+
 /** "카카오에 취직했어요", "네이버에 입사했어요", "삼성에 합격했어요": the new workplace. */
 const WORKPLACE_JOINED = rx(
   `${T}(\\S+?)(?:에|으로|로)\\s+${ADVS}(?:취직|입사|합격|이직)(?:했|해서|했어|했습|함|하게\\s*됐)`,
@@ -216,6 +222,8 @@ export function workplace(text: string, subject: Subject): Found {
     const head = headBefore(text, m.index ?? 0, m[1] ?? "", ["에", "을", "를"], 2);
     if (head === undefined || !isOrgKo(head.value)) continue;
     if (["회사", "직장"].includes(head.value)) continue;
+    // "허리 디스크 때문에 병원 다니고 있어요": a patient goes to a clinic; staff work there (일해요).
+    if (CLINIC_KO.test(head.value)) continue;
     out.push({ category: "workplace", value: head.value, lang: "ko" });
   }
   const topic = WORKPLACE_RE6.exec(text);

@@ -585,3 +585,41 @@ describe("R8.1/R8.2 dev9: bringing a pet home, sides and joys, roles, new jobs, 
     expect(show(place)).toBe("residence=Austin");
   });
 });
+
+describe("R8.1/R8.2 dev10: casual phrasings of home, health, family, plans, things, dislikes", () => {
+  it("R8.1 a clinic visited as a patient is no workplace; what it treats is health (X 때문에 병원 다녀요)", () => {
+    const facts = extractFacts("저 요즘 허리 디스크 때문에 병원 다니고 있어요");
+    expect(show(facts)).toBe("health=허리 디스크");
+    expectFact("무릎 때문에 물리치료 받고 있어요", "health", "무릎");
+    expectNone("회사 때문에 병원 다녀요", "health");
+    expectFact("저 서울대병원 다녀요", "workplace", "서울대병원");
+  });
+
+  it("R8.1 living with a family member as a pair (남동생이랑 둘이 살아요)", () => {
+    expectFact("언니랑 둘이 살아요", "family", "언니");
+  });
+
+  it("R8.1 English clauses without a subject: 'Been living in X', 'Heading to X next weekend', 'Just picked up a Vespa'", () => {
+    expectFact("Been living in Porto for two years.", "residence", "Porto");
+    expectFact("Heading to Denver next Friday for work.", "plan", "Denver");
+    expectFact("Just picked up a used Vespa.", "possession", "Vespa");
+    expect(show(extractFacts("I picked up Spanish in Mexico"))).toBe("other=Spanish");
+  });
+
+  it("R8.1 'an' before an adjective is not cut to 'n' (I drive an old Honda)", () => {
+    expect(show(extractFacts("I drive an old Honda"))).toBe("possession=Honda");
+    expect(show(extractFacts("I do have an e-bike though."))).toBe("possession=e-bike");
+  });
+
+  it("R8.1 what tastes like soap is a dislike (X tastes like soap, 고수는 비누 맛 나요)", () => {
+    expectFact("Cilantro tastes like soap to me.", "dislike", "cilantro");
+    expectNone("It tastes awful");
+    expectFact("고수는 비누 맛 나요", "dislike", "고수");
+    expectNone("이 집 김치는 맛이 이상해요");
+  });
+
+  it("R8.2 a portfolio or a CV (포트폴리오, 이력서) is about the job", () => {
+    const facts = remember(["난 프리랜서 디자이너야"]);
+    expect(recalled(facts, "포트폴리오 정리 팁 좀")).toEqual(["job"]);
+  });
+});
