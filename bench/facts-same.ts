@@ -11,6 +11,9 @@
  *   npx tsx bench/facts-same.ts --against /tmp/facts-before.json # on the new one
  *
  * With --against it prints every utterance whose output differs and exits 1 when any does.
+ * Held-out material (bench/facts-eval.ts HELD_OUT: those splits' dialogues and chit-chat
+ * lines) is compared too but never printed: only how many of its outputs differ, so a run
+ * while tuning does not show the held-out cases.
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -23,7 +26,7 @@ import {
 } from "../src/memory/facts/index.ts";
 import { queryTerms, searchTerms } from "../src/memory/recall/terms.ts";
 import { NOTHING, POSITIVE } from "../test/unit/memory/facts/cases.ts";
-import { loadChitChat, loadDialogues } from "./facts-eval.ts";
+import { HELD_OUT, loadChitChat, loadDialogues } from "./facts-eval.ts";
 
 const TEST_DIRS = ["../test/unit/memory/facts/", "../test/unit/memory/recall/"];
 
@@ -41,6 +44,24 @@ function testLiterals(): string[] {
     }
   }
   return out;
+}
+
+/** Keys of held-out outputs (utterances of held-out dialogues and chit-chat, their dialogues). */
+export function heldOutKeys(): Set<string> {
+  const texts = [
+    ...loadDialogues()
+      .filter((d) => HELD_OUT.has(d.split ?? "dev"))
+      .flatMap((d) => [...d.turns, d.followUp, d.turns.join(" ")]),
+    ...loadChitChat()
+      .filter((line) => HELD_OUT.has(line.split))
+      .map((line) => line.text),
+  ];
+  return new Set([
+    ...texts.flatMap((text) => [`u:${text}`, `u:${text.toLowerCase()}`]),
+    ...loadDialogues()
+      .filter((d) => HELD_OUT.has(d.split ?? "dev"))
+      .map((d) => `d:${d.id}`),
+  ]);
 }
 
 export function corpus(): { utterances: string[]; dialogues: ReturnType<typeof loadDialogues> } {
@@ -73,7 +94,13 @@ function outputs(): Record<string, unknown> {
       query: queryTerms(text),
     };
   }
-  const followUps = [...new Set(dialogues.map((d) => d.followUp)), ...NOTHING];
+  const heldOut = (d: (typeof dialogues)[number]) => HELD_OUT.has(d.split ?? "dev");
+  const followUps = [
+    ...new Set(dialogues.filter((d) => !heldOut(d)).map((d) => d.followUp)),
+    ...NOTHING,
+  ];
+  const heldOutFollowUps = [...new Set(dialogues.filter((d) => heldOut(d)).map((d) => d.followUp))];
+  const round = (s: number) => Math.round(s * 1e6) / 1e6;
   for (const d of dialogues) {
     let facts: Fact[] = [];
     const chain: unknown[] = [];
@@ -85,7 +112,8 @@ function outputs(): Record<string, unknown> {
       chain,
       facts: brief(facts),
       recall: recallFacts(facts, d.followUp, 3).map((f) => f.id),
-      scores: followUps.map((q) => scoreFacts(facts, q).map((s) => Math.round(s * 1e6) / 1e6)),
+      scores: followUps.map((q) => scoreFacts(facts, q).map(round)),
+      heldOutScores: heldOutFollowUps.map((q) => scoreFacts(facts, q).map(round)),
     };
   }
   return out;
@@ -114,11 +142,20 @@ function main(argv: readonly string[]): void {
   );
   const added = keys.filter((key) => !(key in before)).length;
   const gone = Object.keys(before).filter((key) => !(key in result)).length;
-  for (const key of differ.slice(0, 50)) {
+  const hidden = heldOutKeys();
+  const shown = differ.filter((key) => !hidden.has(key));
+  /** A dialogue's output without its scores for the held-out follow-ups. */
+  const visible = (value: unknown): unknown =>
+    typeof value === "object" && value !== null && "heldOutScores" in value
+      ? { ...value, heldOutScores: "(held out, not shown)" }
+      : value;
+  for (const key of shown.slice(0, 50)) {
     console.log(
-      `DIFFERS ${key}\n  before ${JSON.stringify(before[key])}\n  after  ${JSON.stringify(result[key])}`,
+      `DIFFERS ${key}\n  before ${JSON.stringify(visible(before[key]))}\n  after  ${JSON.stringify(visible(result[key]))}`,
     );
   }
+  if (differ.length > shown.length)
+    console.log(`${differ.length - shown.length} held-out outputs differ (not shown)`);
   const utterances = keys.filter((k) => k.startsWith("u:")).length;
   console.log(
     `${utterances} utterances, ${keys.length - utterances} dialogues (${added} not in the old file, ${gone} only there): ${differ.length === 0 ? "same output" : `${differ.length} differ`}`,

@@ -27,7 +27,8 @@ export type CandidateForm =
   | "cant-eat"
   | "avoid"
   | "remote"
-  | "learning";
+  | "learning"
+  | "native";
 
 export interface Candidate {
   category: FactCategory;
@@ -62,6 +63,15 @@ const OTHER_LABELS: Record<string, readonly [string, string]> = {
 
 const FACT_TEXT_RE1 = pattern(String.raw`^(?:a|an|the|two|three|\d)\b`, "i");
 const FACT_TEXT_RE2 = pattern("^[aeiou]", "i", "a|e|i|o|u");
+
+/** How the text of a native language starts (recall.ts finds "what's my first language?" by it). */
+export const NATIVE_TEXT_KO = "사용자의 모국어는";
+export const NATIVE_TEXT_EN = "The user's first language is";
+
+/** Whether a fact is a language the user called their own (form `native`). */
+export const isNativeLanguage = (fact: { id: string; text: string }): boolean =>
+  fact.id.startsWith("other:language:") &&
+  (fact.text.startsWith(NATIVE_TEXT_KO) || fact.text.startsWith(NATIVE_TEXT_EN));
 
 /** The normalised third-person text of a candidate. */
 export function factText(c: Candidate): string {
@@ -102,6 +112,7 @@ export function factText(c: Candidate): string {
         return `사용자는 ${josa(v, "을", "를")} 가지고 있다`;
       case "other": {
         if (c.slot === "language") {
+          if (c.form === "native") return `${NATIVE_TEXT_KO} ${copula(v)}`;
           return c.form === "learning"
             ? `사용자는 ${josa(v, "을", "를")} 배우고 있다`
             : `사용자는 ${josa(v, "을", "를")} 할 줄 안다`;
@@ -140,6 +151,7 @@ export function factText(c: Candidate): string {
       return `The user has ${FACT_TEXT_RE1.test(v) ? v : `${FACT_TEXT_RE2.test(v) ? "an" : "a"} ${v}`}`;
     case "other": {
       if (c.slot === "language") {
+        if (c.form === "native") return `${NATIVE_TEXT_EN} ${v}`;
         return c.form === "learning" ? `The user is learning ${v}` : `The user speaks ${v}`;
       }
       const label = OTHER_LABELS[c.slot ?? ""]?.[1];

@@ -20,6 +20,8 @@ export interface Clause {
   text: string;
   /** The clause ended with "?" (or another question mark). */
   asked: boolean;
+  /** The clause follows a Korean conditional "-(으)면" of its sentence (see splitSentence). */
+  afterIf?: boolean;
 }
 
 const ABBREVIATIONS = pattern(
@@ -63,10 +65,14 @@ export function splitClauses(text: string): Clause[] {
 
   for (const sentence of sentences) {
     const parts = splitSentence(sentence.text);
+    let afterIf = false;
     parts.forEach((part, index) => {
       const trimmed = withoutMarkers(SPLIT_CLAUSES_RE5.replace(part.trim(), ""));
       if (trimmed === "") return;
-      clauses.push({ text: trimmed, asked: sentence.asked && index === parts.length - 1 });
+      const clause: Clause = { text: trimmed, asked: sentence.asked && index === parts.length - 1 };
+      if (afterIf) clause.afterIf = true;
+      afterIf ||= KO_CONDITIONAL_END.test(trimmed);
+      clauses.push(clause);
     });
   }
   return clauses;
@@ -74,11 +80,11 @@ export function splitClauses(text: string): Clause[] {
 
 /**
  * Whole words that open a clause without saying anything (interjections, discourse
- * connectives). Korean adverbs that carry meaning (요즘, 이제, 원래) are not here: the
- * rules read them.
+ * connectives, 걍/그냥 "just" opening a casual sentence). Korean adverbs that carry meaning
+ * (요즘, 이제, 원래) are not here: the rules read them.
  */
 const MARKERS: ReadonlySet<string> = new Set([
-  ..."아 아참 참 음 어 오 와 앗 헐 그리고 근데 그런데 아무튼 암튼 그래서 그럼 아니 아니다 사실 참고로 맞다 글쎄".split(
+  ..."아 아참 참 음 어 오 와 앗 헐 그리고 근데 그런데 아무튼 암튼 그래서 그럼 아니 아니다 사실 참고로 맞다 글쎄 걍 그냥 ㅎㅇ 하이 안뇽 헬로".split(
     " ",
   ),
   ..."oh ah um uh er well anyway anyways btw also ok okay so and but yeah hey hi hmm".split(" "),
@@ -151,6 +157,37 @@ const SPLIT_SENTENCE_RE3 = pattern(
   "and|because|but|so|though|whereas|while",
 );
 
+/**
+ * A Korean conditional "-(으)면" ends a clause: "퇴근하고 집에 오면 | 제일 먼저 반겨주는 게 우리
+ * 햄스터예요". The conditional part is hypothetical ("서울에 살면"); what follows states a fact
+ * unless it says what would then happen (see {@link isHypothetical}). Nouns ending in 면
+ * (냉면, 라면, 화면, 반면) are not conditionals.
+ */
+const KO_CONDITIONAL_SPLIT = pattern(
+  String.raw`(?<=[가-힣](?<!(?:^|\s)(?:\S*라|냉|쫄|짜장|비빔|화|가|측|정|표|내|반|방|전))면)\s+(?=[가-힣])`,
+  "",
+  "면",
+);
+const KO_CONDITIONAL_END = pattern("[가-힣]면$", "", "면");
+/** What would happen then: a future or volitional ending after a conditional ("포르쉐 살 거예요"). */
+const KO_CONSEQUENCE = pattern(
+  String.raw`(?:거예요|거에요|거야|거임|건데|겁니다|[을할갈볼살될]\s*거|겠|래요|ㄹ래|을래|할래|갈래|ㄹ게|을게|할게|갈게|텐데)`,
+  "",
+  "거|건|겁|겠|게|래|텐데",
+);
+
+/** What eating or drinking something does to the user (큰일 나요, 두드러기, 배탈…). */
+export const KO_HARM_AFTER = String.raw`(?:\S+\s+){0,2}?(?:큰일\s*나|죽어|죽을|두드러기|탈\s*나|배\s*아파|배가\s*아파|배탈|응급실|부어|가려워|가렵|토해|토하|체해|숨이?\s*막|알레르기|난리\s*나)`;
+/**
+ * "땅콩 먹으면 큰일 나요": a conditional about eating with what it does is a statement about
+ * the user, not a hypothetical; it is kept whole (extract-ko-life.ts reads it).
+ */
+const KO_HARM = pattern(
+  String.raw`(?:먹|마시)(?:으면|면)\s+${KO_HARM_AFTER}`,
+  "",
+  "마시면|마시으면|먹면|먹으면",
+);
+
 function splitSentence(sentence: string): string[] {
   const out: string[] = [];
   for (const piece of SPLIT_SENTENCE_RE1.split(sentence)) {
@@ -158,7 +195,9 @@ function splitSentence(sentence: string): string[] {
     const english = SPLIT_SENTENCE_RE2.split(piece);
     for (const part of english) {
       const stripped = SPLIT_SENTENCE_RE3.replace(part, "");
-      out.push(...KO_CONNECTIVE_SPLIT.split(stripped));
+      for (const clause of KO_CONNECTIVE_SPLIT.split(stripped)) {
+        out.push(...(KO_HARM.test(clause) ? [clause] : KO_CONDITIONAL_SPLIT.split(clause)));
+      }
     }
   }
   return out.filter((part) => part.trim() !== "");
@@ -182,6 +221,13 @@ const KO_QUESTION_END = pattern(
   "ㄹ까|까요|나요|냐|는가요|니?|던가요|려나|습니까|없니|은가요|을까|있니|하니|했니|했어?",
 );
 
+/** "비누 맛 나요", "냄새 나요": 나요 as the verb 나다 after what arises, not a question ending. */
+const KO_NADA = pattern(
+  String.raw`(?:맛|냄새|땀|열|탈|두드러기|소리|화|짜증|생각|기억)(?:이|가)?\s*나요$`,
+  "",
+  "나요",
+);
+
 const IS_QUESTION_RE1 = pattern(String.raw`[?？]\s*$`, "", "?|？");
 const IS_QUESTION_RE2 = pattern("[가-힣]");
 
@@ -190,23 +236,34 @@ export function isQuestion(clause: Clause): boolean {
   const text = clause.text.trim();
   if (EN_QUESTION_START.test(text)) return true;
   if (IS_QUESTION_RE2.test(text)) {
-    if (KO_QUESTION_END.test(text)) return true;
+    // "땅콩 먹으면 큰일 나요": 나요 is the verb 나다 here, not a question ending.
+    if (KO_QUESTION_END.test(text) && !KO_HARM.test(text) && !KO_NADA.test(text)) return true;
     if (KO_INTERROGATIVE.test(` ${text}`)) return true;
   }
   return false;
 }
 
+/**
+ * "If I eat peanuts I end up in the ER", "if I have dairy I get sick": what eating something
+ * does to the user is a statement about them, not a hypothetical (extract-en-life.ts).
+ */
+export const EN_HARM = pattern(
+  String.raw`\bif\s+i\s+(?:eat|have|drink|touch)\s+(?!(?:too|so|a\s+lot|late|fast|quickly|anything|something|that|this|it|them)\b)([a-z][\w\s'-]{0,40}?),?\s+(?:i\s+)?(?:get\s+(?:sick|hives|a\s+rash|really\s+sick)|break\s+out|throw\s+up|end\s+up\s+in|swell\s+up|can(?:'t|not)\s+breathe|my\s+(?:throat|face|lips|stomach))`,
+  "i",
+  "drink|eat|have|touch&if",
+);
+
 const EN_HYPOTHETICAL = pattern(
-  String.raw`\b(?:if|unless|suppose|supposing|imagine|imagining|hypothetically|wish|wishes|would|wouldn't|could|might|maybe|someday|one day|dream of|dreaming of|i'd|hope to|hoping to|want to|wanna|would like|'d like|'d love|pretend)\b`,
+  String.raw`\b(?:if|unless|suppose|supposing|imagine|imagining|hypothetically|wish|wishes|would(?!\s+(?:much\s+)?rather)|wouldn't|could|might|maybe|someday|one day|dream of|dreaming of|i'd(?!\s+(?:much\s+)?rather)|hope to|hoping to|want to|wanna|would like|'d like|'d love|pretend)\b`,
   "i",
   "'d like|'d love|could|dream of|dreaming of|hope to|hoping to|hypothetically|i'd|if|imagine|imagining|maybe|might|one day|pretend|someday|suppose|supposing|unless|wanna|want to|wish|would",
 );
 
 /** Conditional / hypothetical / wish markers in Korean. */
 const KO_HYPOTHETICAL = pattern(
-  String.raw`(?:만약|만일|가령|가정하면|[가-힣](?:다면|라면|었으면|았으면|였으면|했으면)(?=\s|$|[,.!?])|고\s*싶|면\s*좋겠|ㄹ\s*텐데|을\s*텐데|텐데|할걸|했을걸|(?:면|으면)\s+[가-힣]|ㄴ다면)`,
+  String.raw`(?:만약|만일|가령|가정하면|[가-힣](?:다면|라면|었으면|았으면|였으면|했으면)(?=\s|$|[,.!?])|고\s*싶|면\s*좋겠|[아어해]야\s*(?:하는데|되는데|겠|할\s*텐데|할텐데)|ㄹ\s*텐데|을\s*텐데|텐데|할걸|했을걸|(?:면|으면)\s+[가-힣]|ㄴ다면)`,
   "",
-  "가령|만약|만일|면|싶|좋겠|텐데|할걸|했을걸",
+  "가령|만약|만일|면|싶|야|좋겠|텐데|할걸|했을걸",
 );
 
 /** Korean nouns that end in 라면/면 and are food, not a conditional. */
@@ -218,8 +275,10 @@ const KO_NOODLES = pattern(
 
 export function isHypothetical(clause: Clause): boolean {
   const text = clause.text;
-  if (EN_HYPOTHETICAL.test(text)) return true;
+  if (EN_HYPOTHETICAL.test(text) && !EN_HARM.test(text)) return true;
   if (!IS_QUESTION_RE2.test(text)) return false;
+  if (KO_HARM.test(text)) return false;
   const stripped = KO_NOODLES.replace(text, " ");
-  return KO_HYPOTHETICAL.test(stripped);
+  if (clause.afterIf === true && KO_CONSEQUENCE.test(stripped)) return true;
+  return KO_HYPOTHETICAL.test(stripped) || KO_CONDITIONAL_END.test(stripped);
 }

@@ -51,6 +51,40 @@ const EN_BARE_NAME = pattern(
   "i am|i'm|it is|it's|its",
 );
 
+/**
+ * "Actually, scratch that, it's tacos.", "아 정정할게요. 파스타예요": a correction that says it
+ * corrects (not just "actually") and ends in a bare value takes the place of the most recent
+ * fact's value, whatever its category.
+ */
+const STRONG_MARKER = pattern(
+  String.raw`\bscratch\s+that\b|\bi\s+meant\b|\bcorrection\b|잘못\s*말|정정|말\s*바꿀게|아니\s*아니`,
+  "i",
+  "correction|meant|scratch|바꿀게|아니|잘못|정정",
+);
+const EN_BARE_VALUE = pattern(
+  String.raw`^(?:it's|it is|its|make\s+that)\s+([A-Za-z][\w'-]*(?:\s+[\w'-]+){0,2}?)[.!]*$`,
+  "i",
+  "is|it's|its|make",
+);
+const KO_BARE_VALUE = pattern(
+  "^([가-힣A-Za-z0-9]{1,10}?)(?:이에요|예요|이요|입니다)[.!~]*$",
+  "",
+  "예요|이요|이에요|입니다",
+);
+const LAST_CLAUSE = pattern(String.raw`[,.!?]\s+`, "g", ",|.|!|?");
+
+/** The bare value of the utterance's last clause ("it's tacos" → tacos), or undefined. */
+function bareValue(text: string): string | undefined {
+  const last = (LAST_CLAUSE.split(text.trim()).at(-1) ?? "").trim();
+  const value = (EN_BARE_VALUE.exec(last) ?? KO_BARE_VALUE.exec(last))?.[1];
+  return value === undefined || NOT_A_NAME.test(value) ? undefined : value;
+}
+
+const PROPER_CATEGORIES: ReadonlySet<string> = new Set(["residence", "workplace", "plan"]);
+const LATIN_START = pattern("^[A-Za-z]");
+const UPPER_START = pattern("^[A-Z]");
+const TO_CLAUSE = pattern(String.raw`\bto\b`, "i", "to");
+
 const NOT_A_NAME = pattern(
   "^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december|fine|okay|true|right|wrong|me|him|her|you|that|this|오늘|내일|어제|괜찮|맞|진짜|정말|제가|저|나)",
   "i",
@@ -126,15 +160,15 @@ const SHIFT_WHEN = pattern(
   "anymore|lately|nowadays|now|these days|요즘에는|요즘엔|요즘은|이젠|이제는",
 );
 const SHIFT_HOW = pattern(
-  String.raw`[가-힣A-Za-z0-9]만\s|[가-힣A-Za-z0-9]만$|\s더\s|대신|바꿨|\bmore\b|\brather\b|\binstead\b|\bswitched\b`,
+  String.raw`[가-힣A-Za-z0-9]만\s|[가-힣A-Za-z0-9]만$|\s더\s|대신|바꿨|[가-힣]보다\s|\bmore\b|\brather\b|\binstead\b|\bswitched\b|\bprefer\b|\bmostly\b|\bmainly\b`,
   "i",
-  "instead|more|rather|switched|더|대신|만|바꿨",
+  "instead|mainly|more|mostly|prefer|rather|switched|더|대신|만|바꿨|보다",
 );
 
 /**
  * "아메리카노 좋아해요" → "근데 요즘은 라떼만 마셔요", "I really like tea." → "lately I'm more of a
  * coffee person": a preference that says it has changed (when: 요즘은, lately, now…; how: …만,
- * 더, more, rather, instead…) replaces the preference stated just before it (the most recent
+ * 더, …보다, more, rather, instead, prefer…) replaces the preference stated just before it (the most recent
  * fact). An unrelated earlier preference, with other facts after it, stays.
  */
 export function shiftedPreference(existing: readonly Fact[], utterance: string): Fact | undefined {
@@ -171,6 +205,25 @@ export function correctionsOf(
     if (value !== undefined && !NOT_A_NAME.test(value) && !sameValue(value, name.value)) {
       remove.push(name);
       add.push(replaced(name, value, text, turn));
+    }
+  }
+  const last = existing.at(-1);
+  if (
+    add.length === 0 &&
+    last !== undefined &&
+    last.category !== "name" &&
+    STRONG_MARKER.test(text)
+  ) {
+    const value = bareValue(text);
+    // A place or a plan is a proper name in English ("it's Denver", not "it's hard to say").
+    const proper =
+      value === undefined ||
+      !PROPER_CATEGORIES.has(last.category) ||
+      !LATIN_START.test(value) ||
+      UPPER_START.test(value);
+    if (value !== undefined && proper && !TO_CLAUSE.test(value) && !sameValue(value, last.value)) {
+      remove.push(last);
+      add.push(replaced(last, value, text, turn));
     }
   }
   return { remove, add };

@@ -3,6 +3,7 @@
  * allergies and health.
  */
 
+import { EN_HARM } from "./clauses.ts";
 import {
   ADVERBS,
   after,
@@ -24,15 +25,20 @@ import { languageCode } from "./languages.ts";
 import { CONDITIONS_EN, DIET_EN } from "./lexicon.ts";
 import { pattern } from "./regex.ts";
 
+/**
+ * "my sister is…", "our dog Biscuit turned ten", "my tabby, Oscar": a member named before
+ * what they do or are; also at the end of the clause ("the one who greets me is my
+ * goldfish", "we kept my cat").
+ */
 const FAMILY_RE1 = pattern(
-  `(?:^|[\\s,;])(?:my|our)\\s+(?:(?:older|younger|little|big|baby|twin|eldest|oldest|youngest|step|new|\\d+-year-old)\\s+)?(${REL_WORDS_EN})s?(?=(?:'s|\\s+(?:[A-Z][a-z]+\\s+)?(?:is|are|was born|just|named|called|and\\s+i\\b|and\\s+me\\b|will|got|can|cannot|[a-z]+s|[a-z]+ed)\\b|,\\s+[A-Z][a-z]+,))`,
+  `(?:^|[\\s,;])(?:my|our)\\s+(?:(?:older|younger|little|big|baby|twin|eldest|oldest|youngest|step|new|\\d+-year-old)\\s+)?(${REL_WORDS_EN})s?(?=(?:'s|\\s+(?:[A-Z][a-z]+\\s+)?(?:is|are|was born|just|named|called|and\\s+i\\b|and\\s+me\\b|will|got|can|cannot|[a-z]+s|[a-z]+ed)\\b|,\\s+[A-Z][a-z]+(?:,|$)|\\s*$))`,
   "gi",
   `${REL_NEED_EN}&my|our`,
 );
 const FAMILY_RE2 = pattern(
-  `\\b(?:i|we)\\s+(?:also\\s+|now\\s+)?(?:have|'ve got|have got|got|adopted|own|just adopted|have had|'ve had)\\s+(?:a|an|one|two|three|four|five|\\d+|our|my)\\s+((?:[\\w-]+\\s+){0,3}?(?:${REL_WORDS_EN})s?)\\b`,
+  `\\b(?:i|we)\\s+(?:also\\s+|now\\s+)?(?:have|'ve got|have got|got|adopted|own|just adopted|have had|'ve had|are fostering|am fostering|foster)\\s+(?:a|an|one|two|three|four|five|\\d+|our|my)\\s+((?:[\\w-]+\\s+){0,3}?(?:${REL_WORDS_EN})s?)(?!\\w)`,
   "gi",
-  `${REL_NEED_EN}&'ve had|adopted|got|have|own`,
+  `${REL_NEED_EN}&'ve had|adopted|foster|got|have|own`,
 );
 const FAMILY_RE3 = pattern(
   `^\\s*(?:,\\s*and|,|and)\\s+(?:a|an|one|two|three|four|\\d+)\\s+((?:[\\w-]+\\s+){0,2}?(?:${REL_WORDS_EN})s?)\\b`,
@@ -61,7 +67,8 @@ export function family(text: string): Found {
   const out: Found = [];
   const add = (written: string, detail = text): void => {
     const words = CUT_RE1.split(written.trim());
-    const relation = relationOf(words.at(-1) ?? "");
+    // "guinea pigs": a two-word relation first.
+    const relation = relationOf(words.slice(-2).join(" ")) ?? relationOf(words.at(-1) ?? "");
     if (relation === undefined) return;
     out.push({
       category: "family",
@@ -119,6 +126,32 @@ const LIKES_RE1 = pattern(
   "i",
   "adore|dig|enjoy|like|love|prefer",
 );
+/** "I'd rather have ramen", "I would rather watch a documentary": what the user prefers. */
+const LIKES_RATHER = pattern(
+  String.raw`\b(?:i|we)(?:'d|\s+would)\s+(?:much\s+)?rather\s+(?:have|eat|drink|watch|play|read|do|listen\s+to|go\s+for)\s+(?!not\b)`,
+  "i",
+  "rather",
+);
+/**
+ * What the user habitually listens to, watches, reads or drinks, said with how often
+ * ("I mostly listen to jazz", "I usually drink oat lattes"), or what they switched to
+ * lately ("Lately I've switched to coffee"): a taste.
+ */
+const LIKES_HABIT = pattern(
+  String.raw`\b(?:i|we)\s+(?:(?:mostly|mainly|usually|always|often|only|just)\s+)+(?:listen\s+to|watch|read|drink)\s+(?!(?:before|after|at|in|on|when|while|during|every|for|a\s+lot|too)\b)`,
+  "i",
+  "drink|listen|read|watch&always|just|mainly|mostly|often|only|usually",
+);
+const LIKES_SWITCHED = pattern(
+  String.raw`\b(?:i|we)\s+(?:have\s+|just\s+|recently\s+)*switched\s+(?:over\s+)?to\s+`,
+  "i",
+  "switched",
+);
+const SWITCH_WHEN = pattern(
+  String.raw`\b(?:lately|these\s+days|nowadays|now)\b`,
+  "i",
+  "lately|now|these",
+);
 const LIKES_RE2 = pattern(
   `\\b${I_AM}\\s+${ADVERBS}(?:into|a\\s+(?:big\\s+|huge\\s+|massive\\s+|great\\s+)?fan\\s+of|fan\\s+of|obsessed\\s+with|crazy\\s+about|passionate\\s+about|addicted\\s+to)\\s+`,
   "i",
@@ -134,10 +167,22 @@ const LIKES_RE4 = pattern(
   "gi",
   "hobbies|hobby&are|include|is&my",
 );
-const LIKES_RE5 = pattern(
-  `\\b(?:i|we)\\s+${ADVERBS}(?:hate|dislike|detest|loathe|despise|can't stand|cannot stand|can not stand|can't bear|cant stand)\\s+`,
+/** "Cilantro tastes like soap to me", "Durian smells awful": what the user finds awful. */
+const TASTES_AWFUL = pattern(
+  String.raw`^(?:honestly,?\s+|personally,?\s+)?([A-Za-z][\w'-]*(?:\s+[\w'-]+){0,2}?)\s+(?:tastes|smells)\s+(?:like\s+(?:soap|dirt|garbage|trash|feet|cardboard|medicine|nothing)|(?:so\s+|really\s+|just\s+)?(?:awful|gross|disgusting|terrible|horrible|nasty|weird|bad))\b`,
   "i",
-  "can not stand|can't bear|can't stand|cannot stand|cant stand|despise|detest|dislike|hate|loathe",
+  "smells|tastes",
+);
+/** "It tastes awful", "this smells weird": no thing named. */
+const TASTES_NOT_A_THING = pattern(
+  "^(?:it|this|that|everything|something|food)$",
+  "i",
+  "everything|food|it|something|that|this",
+);
+const LIKES_RE5 = pattern(
+  `\\b(?:i|we)\\s+${ADVERBS}(?:hate|dislike|detest|loathe|despise|can't stand|cannot stand|can not stand|can't bear|cant stand|have gone off(?!\\s+to\\b)|'ve gone off(?!\\s+to\\b)|am sick of|'m sick of)\\s+`,
+  "i",
+  "am sick of|can not stand|can't bear|can't stand|cannot stand|cant stand|despise|detest|dislike|gone off|hate|loathe|m sick of",
 );
 const LIKES_RE6 = pattern(
   `(?:\\b${I_AM}\\s+|^(?:honestly,?\\s+)?)not\\s+(?:a\\s+(?:big\\s+|huge\\s+)?fan\\s+of|really\\s+into|into|crazy about)\\s+`,
@@ -182,6 +227,15 @@ const LIKES_RE10 = pattern(
 
 export function likes(text: string): Found {
   const out: Found = [];
+  for (const { rest } of after(text, LIKES_HABIT)) {
+    for (const item of items(rest)) out.push({ category: "preference", value: item, lang: "en" });
+  }
+  for (const { rest } of SWITCH_WHEN.test(text) ? after(text, LIKES_SWITCHED) : []) {
+    for (const item of items(rest)) out.push({ category: "preference", value: item, lang: "en" });
+  }
+  for (const { rest } of after(text, LIKES_RATHER)) {
+    for (const item of items(rest)) out.push({ category: "preference", value: item, lang: "en" });
+  }
   for (const { rest } of after(text, LIKES_RE1)) {
     for (const item of items(rest)) out.push({ category: "preference", value: item, lang: "en" });
   }
@@ -228,6 +282,13 @@ export function likes(text: string): Found {
   for (const { rest } of after(text, LIKES_RE4)) {
     for (const item of items(rest)) {
       out.push({ category: "preference", value: item, lang: "en", form: "hobby" });
+    }
+  }
+  const awful = TASTES_AWFUL.exec(text);
+  if (awful !== null) {
+    const value = LEADING.replace(awful[1] ?? "", "");
+    if (usable(value) && !TASTES_NOT_A_THING.test(value)) {
+      out.push({ category: "dislike", value: value.toLowerCase(), lang: "en" });
     }
   }
   for (const pattern of [LIKES_RE5, DONT_LIKE, LIKES_RE6]) {
@@ -293,6 +354,10 @@ export function health(text: string): Found {
     for (const item of items(rest)) {
       out.push({ category: "allergy", value: item, lang: "en", form: "cant-eat" });
     }
+  }
+  for (const m of EN_HARM.all(text)) {
+    const value = LEADING.replace(m[1] ?? "", "");
+    if (usable(value)) out.push({ category: "allergy", value, lang: "en", form: "cant-eat" });
   }
   for (const m of condition ? HEALTH_RE4.all(text) : []) {
     out.push({ category: "health", value: m[1] ?? "", lang: "en", detail: text });

@@ -15,6 +15,7 @@ import {
   usable,
 } from "./extract-en-shared.ts";
 import { open } from "./gates.ts";
+import { languageCode } from "./languages.ts";
 import { CONDITIONS_EN, EVENTS_EN, NATIONALITIES, possessionKind, TIME_EN } from "./lexicon.ts";
 import { pattern } from "./regex.ts";
 
@@ -135,9 +136,9 @@ export function plans(text: string): Found {
 }
 
 const POSSESSIONS_RE1 = pattern(
-  String.raw`\b(?:i|we)\s+(?:also\s+|still\s+|now\s+|do\s+|just\s+|recently\s+|finally\s+)*(?:have|own|drive|ride|use|got|bought|'ve got|have got|am driving|'m driving)\s+(?:a|an|the|my|two|\d+)?\s*(?:new\s+|used\s+|old\s+|brand[- ]new\s+|second-hand\s+|little\s+)?`,
+  String.raw`\b(?:i|we)\s+(?:also\s+|still\s+|now\s+|do\s+|just\s+|recently\s+|finally\s+)*(?:have|own|drive|ride|use|got|bought|picked up|'ve got|have got|am driving|'m driving)\s+(?:(?:an|a|the|my|two|\d+)\s+)?(?:new\s+|used\s+|old\s+|brand[- ]new\s+|second-hand\s+|little\s+)?`,
   "gi",
-  "'m driving|am driving|bought|drive|got|have|own|ride|use",
+  "'m driving|am driving|bought|drive|got|have|own|picked up|ride|use",
 );
 const POSSESSIONS_RE2 = pattern(
   `^(?:${CONDITIONS_EN})$`,
@@ -151,9 +152,9 @@ const POSSESSIONS_RE3 = pattern(
 );
 
 const POSSESSIONS_RE4 = pattern(
-  String.raw`\b(drive|ride|own|bought|am driving)\s+\S*\s*$`,
+  String.raw`\b(drive|ride|own|bought|picked up|am driving)\s+(?:\S+\s+){0,2}$`,
   "i",
-  "am driving|bought|drive|own|ride",
+  "am driving|bought|drive|own|picked up|ride",
 );
 const POSSESSIONS_RE5 = pattern("drive|driving", "", "drive|driving");
 
@@ -163,6 +164,8 @@ export function possessions(text: string): Found {
     const value = cut(rest, PLACE_STOP, 4);
     if (!usable(value) || relationOf(CUT_RE1.split(value).at(-1) ?? "") !== undefined) continue;
     if (EVENT_WORDS.test(value) || POSSESSIONS_RE2.test(value)) continue;
+    // "I picked up Spanish": a language (languages.ts), not a thing.
+    if (languageCode(value) !== undefined) continue;
     // "I drive a Vespa" / "I own a Leica": a brand after drive/ride/own is a possession.
     const lead = text.slice(0, text.length - rest.length);
     const verb = POSSESSIONS_RE4.exec(lead)?.[1]?.toLowerCase();

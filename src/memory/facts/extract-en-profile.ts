@@ -1,3 +1,5 @@
+/// <reference path="../../types/stopword.d.ts" />
+import { eng } from "stopword";
 import {
   after,
   CUT_RE1,
@@ -60,11 +62,25 @@ const NAME_RE10 = pattern(
   "it's|this is&hello|hey|hi",
 );
 
+let stopWords: ReadonlySet<string> | undefined;
+
+/**
+ * "my name's on the list", "my name is in the credits": a value that starts with a
+ * lower-case function word (the `stopword` package's English list) is not a name.
+ */
+function functionWordFirst(value: string): boolean {
+  stopWords ??= new Set(eng);
+  const first = value.split(/\s+/)[0] ?? "";
+  return first === first.toLowerCase() && stopWords.has(first);
+}
+
 export function name(text: string): Found {
   const out: Found = [];
   for (const { rest } of after(text, NAME_RE1)) {
     const value = cut(rest, NAME_RE3, 3);
-    if (usable(value) && !NOT_A_NAME.test(value)) out.push({ category: "name", value, lang: "en" });
+    if (usable(value) && !NOT_A_NAME.test(value) && !functionWordFirst(value)) {
+      out.push({ category: "name", value, lang: "en" });
+    }
   }
   for (const { rest } of after(text, NAME_RE2)) {
     const value = cut(rest, NAME_RE4, 2);
@@ -117,6 +133,15 @@ const RESIDENCE_PATTERNS: readonly [Pattern, "plain" | "hometown"][] = [
       String.raw`\b(?:i|we)\s+(?:just\s+|recently\s+|finally\s+|actually\s+|already\s+)?(?:moved|relocated)\s+(?:back\s+)?(?:from\s+[\w.' -]+?\s+)?to\s+`,
       "gi",
       "moved|relocated&to",
+    ),
+    "plain",
+  ],
+  [
+    // "I finally moved into my new place in Portland": a home named by where it is.
+    pattern(
+      String.raw`\b(?:i|we)\s+(?:just\s+|recently\s+|finally\s+|already\s+)?moved\s+into\s+(?:my|our|a|the)\s+(?:new\s+|own\s+|first\s+)?(?:place|apartment|flat|house|home|condo|studio)\s+(?:in|near|outside(?:\s+of)?)\s+`,
+      "gi",
+      "moved&into",
     ),
     "plain",
   ],
@@ -222,6 +247,12 @@ const WORKPLACE_PATTERNS = [
     String.raw`\bi\s+(?:just\s+|recently\s+)?(?:joined|started\s+(?:a\s+new\s+job\s+|working\s+|my\s+new\s+job\s+|an\s+internship\s+)?at)\s+`,
     "gi",
     "joined|started",
+  ),
+  // "I got the job at Spotify", "I just landed an internship with NASA".
+  pattern(
+    String.raw`\bi\s+(?:just\s+|finally\s+|recently\s+)?(?:got|landed|accepted)\s+(?:the|a|an)\s+(?:new\s+)?(?:job|position|role|internship|offer)\s+(?:at|with)\s+`,
+    "gi",
+    "accepted|got|landed&internship|job|offer|position|role",
   ),
   pattern(
     String.raw`\bmy\s+(?:company|employer|workplace|firm)\s+is\s+`,

@@ -4,7 +4,7 @@
  */
 import { hasLetter } from "../letters.ts";
 import type { Candidate } from "./build.ts";
-import { RELATIONS_EN } from "./lexicon.ts";
+import { BREED_SUFFIXES, PET_RELATIONS, RELATIONS_EN, RELATIONS_KO } from "./lexicon.ts";
 import { type Pattern, pattern } from "./regex.ts";
 
 export type Found = Candidate[];
@@ -76,21 +76,52 @@ export function usable(value: string): boolean {
 
 const PATTERN_RE1 = pattern("-", "g", "-");
 
-export const REL_WORDS_EN = Object.keys(RELATIONS_EN)
-  .sort((a, b) => b.length - a.length)
-  .map((word) => PATTERN_RE1.replace(word, "\\-"))
-  .join("|");
+/** Korean pet words in an English sentence ("I have a 진돗개 named Baekgu"). */
+const PETS_KO = Object.entries(RELATIONS_KO)
+  .filter(([, relation]) => PET_RELATIONS.has(relation))
+  .map(([word]) => word)
+  .sort((a, b) => b.length - a.length);
+
+/** Plurals in -ies of the relation words in -y ("puppies", "babies", "kitties"). */
+const IES_PLURALS = Object.keys(RELATIONS_EN)
+  .filter((word) => /[^aeiou]y$/.test(word))
+  .map((word) => `${word.slice(0, -1)}ies`);
+
+export const REL_WORDS_EN = [
+  ...BREED_SUFFIXES.map(([suffix]) => `[a-z]+${suffix}`),
+  ...PETS_KO,
+  ...IES_PLURALS,
+  ...Object.keys(RELATIONS_EN)
+    .sort((a, b) => b.length - a.length)
+    .map((word) => PATTERN_RE1.replace(word, "\\-")),
+].join("|");
 
 /** The relation words themselves: every family pattern needs one (regex-needs.test.ts). */
-export const REL_NEED_EN = Object.keys(RELATIONS_EN)
-  .map((word) => word.replace(/[^ -~].*$/, "")) // "fiancé" → "fianc": é has a case outside ASCII
-  .join("|");
+export const REL_NEED_EN = [
+  ...BREED_SUFFIXES.map(([suffix]) => suffix),
+  ...PETS_KO,
+  ...IES_PLURALS,
+  ...Object.keys(RELATIONS_EN).map((word) => word.replace(/[^ -~].*$/, "")), // "fiancé" → "fianc"
+].join("|");
 
 export const RELATION_OF_RE1 = pattern("s$", "", "s");
 
+const petKo = (word: string): string | undefined => {
+  const relation = RELATIONS_KO[word];
+  return relation !== undefined && PET_RELATIONS.has(relation) ? relation : undefined;
+};
+
 export function relationOf(word: string): string | undefined {
   const lower = word.toLowerCase();
-  return RELATIONS_EN[lower] ?? RELATIONS_EN[RELATION_OF_RE1.replace(lower, "")];
+  const singular = lower.endsWith("ies")
+    ? `${lower.slice(0, -3)}y`
+    : RELATION_OF_RE1.replace(lower, "");
+  const known = RELATIONS_EN[lower] ?? RELATIONS_EN[singular] ?? petKo(lower);
+  if (known !== undefined) return known;
+  for (const [suffix, relation] of BREED_SUFFIXES) {
+    if (singular.length > suffix.length + 2 && singular.endsWith(suffix)) return relation;
+  }
+  return undefined;
 }
 
 /** "I'm" in its spellings, and the adverbs a rule lets stand before its verb. */

@@ -87,9 +87,19 @@ const FILLER = pattern(
 );
 
 const IMPLIED_SUBJECT_RE1 = pattern(
-  String.raw`^(?:(?:just|recently|finally|currently|also|still|now)\s+)*(?:moved|relocated|live|living|work|working|cannot eat|cannot have|have|got|drive|own|love|like|hate|grew up|started|joined|teach|major|majoring)\b`,
+  String.raw`^(?:(?:just|recently|finally|currently|also|still|now)\s+)*(?:moved|relocated|live|living|work|working|cannot eat|cannot have|have|got|drive|own|love|like|hate|grew up|started|joined|teach|major|majoring|adopted|rescued|bought|picked up)\b`,
   "i",
-  "cannot eat|drive|got|grew up|hate|have|joined|like|live|living|love|major|moved|own|relocated|started|teach|work",
+  "adopted|bought|cannot eat|drive|got|grew up|hate|have|joined|like|live|living|love|major|moved|own|picked up|relocated|rescued|started|teach|work",
+);
+const IMPLIED_SUBJECT_RE3 = pattern(
+  String.raw`^been\s+(?:living|working|studying|learning|teaching)\b`,
+  "i",
+  "been",
+);
+const IMPLIED_SUBJECT_RE4 = pattern(
+  String.raw`^(?:(?:just|finally|also)\s+)?(?:heading|flying|driving|moving|going|off)\s+to\b`,
+  "i",
+  "to",
 );
 const IMPLIED_SUBJECT_RE2 = pattern(
   String.raw`^(?:(?:very|severely|also)\s+)?allergic\b`,
@@ -106,6 +116,9 @@ function impliedSubject(text: string): string {
   if (IMPLIED_SUBJECT_RE1.test(body)) {
     return `I ${body}`;
   }
+  // "Been living in Lisbon for a year", "Heading to Montreal next weekend".
+  if (IMPLIED_SUBJECT_RE3.test(body)) return `I have ${body}`;
+  if (IMPLIED_SUBJECT_RE4.test(body)) return `I am ${body}`;
   if (IMPLIED_SUBJECT_RE2.test(body)) return `I am ${body}`;
   return body;
 }

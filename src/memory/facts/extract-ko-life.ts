@@ -3,6 +3,7 @@
  * allergies and health.
  */
 
+import { KO_HARM_AFTER } from "./clauses.ts";
 import {
   ADV,
   ADVS,
@@ -16,7 +17,14 @@ import {
   splitList,
   T,
 } from "./extract-ko-shared.ts";
-import { isContentWord, type Subject, splitParticle, stripParticle, tokensOf } from "./korean.ts";
+import {
+  isContentWord,
+  STOP_KO,
+  type Subject,
+  splitParticle,
+  stripParticle,
+  tokensOf,
+} from "./korean.ts";
 import { languageCode } from "./languages.ts";
 import { CONDITIONS_KO, DIET_KO, RELATIONS_KO } from "./lexicon.ts";
 import { pattern } from "./regex.ts";
@@ -33,7 +41,7 @@ const REL_TOPIC = rx(
   "고향|나이|생일|이름|직업|직장|취미|학교|회사&가|는|은|이",
 );
 const FAMILY_RE2 = rx(
-  `(?:^|\\s)(?:제|내|우리|저희|울)\\s+(?:집\\s+)?(${REL_WORDS})(?:의|이|가|은|는|도|를|을|랑|이랑|하고|한테|에게|이름은)?(?=\\s|$|[.,!~])`,
+  `(?:^|\\s)(?:제|내|우리|저희|울)\\s+(?:집\\s+)?(${REL_WORDS})(?:의|이|가|은|는|도|를|을|랑|이랑|하고|한테|에게|이름은|예요|이에요|이야|야|입니다|임)?(?=\\s|$|[.,!~ㅋㅎ])`,
   `${REL_WORDS}&내|우리|울|저희|제`,
 );
 const FAMILY_RE3 = rx(
@@ -41,11 +49,28 @@ const FAMILY_RE3 = rx(
   "있거든|있고|있구요|있는데|있습|있어|있음&가|는|도|은|이",
 );
 const FAMILY_RE4 = rx(
-  `${T}(${PET_WORDS})(?:를|을|도|는|은|랑|이랑)?\\s+(?:(?:한|두|세|네)\\s*마리\\s+|\\d+\\s*마리\\s+)?(?:키워|키우고|키웁|키움|길러|기르고|기릅|키우는\\s*중)`,
-  "기르고|기릅|길러|키우고|키우는|키움|키웁|키워",
+  `${T}(${PET_WORDS})(?:를|을|도|는|은|랑|이랑)?\\s+(?:(?:한|두|세|네)\\s*마리\\s+|\\d+\\s*마리\\s+)?(?:키워|키우고|키웁|키움|길러|기르고|기릅|키우는\\s*중|키운\\s*지|들였|입양했|입양해\\s*왔|데려왔)`,
+  "기르고|기릅|길러|데려왔|들였|입양해|입양했|키우고|키우는|키운|키움|키웁|키워",
 );
+/**
+ * "나 강아지 한 마리 키우는데 말티즈야": the connective 키우는데/키우거든 also reads "in raising
+ * one" ("강아지 키우는데 비용 많이 들어요?"), so it needs the speaker in front.
+ */
+const FAMILY_RE7 = rx(
+  `(?:^|\\s)(?:나|난|나는|내가|저|전|저는|제가|우리|저희)\\s+(?:집에서\\s+|집에\\s+)?(${PET_WORDS})(?:를|을|도|는|은)?\\s+(?:(?:한|두|세|네)\\s*마리\\s+|\\d+\\s*마리\\s+)?(?:키우는데|키우거든)`,
+  "키우거든|키우는데",
+);
+/** "저희 집 막내는 세 살 된 시바견이에요": a member of the household that is a pet. */
+const FAMILY_RE8 = rx(
+  `(?:^|\\s)(?:우리|저희|울)\\s*집\\s+\\S+(?:는|은)\\s+(?:\\S+\\s+){0,3}?(${PET_WORDS})(?:예요|이에요|이야|야|입니다|임)(?=$|\\s|[.!~ㅋㅎ])`,
+  "집&야|예요|이에요|임|입니다",
+);
+/** Owner slang: "고양이 집사" / "냥집사" (a cat's "butler"), "견주" (a dog's owner). */
+const FAMILY_RE9 = rx(`${T}(?:(${PET_WORDS})\\s*집사|(냥)집사|견(주))`, "견주|집사");
+const OWNER_SLANG: Readonly<Record<string, string>> = { 냥: "고양이", 주: "강아지" };
+
 const FAMILY_RE5 = rx(
-  `${T}(${REL_WORDS})(?:\\s+(?:(?:한|두|세|네|다섯)\\s*|\\d+\\s*)(?:명|마리))?(?:이랑|랑|하고|와|과)\\s+(?:같이\\s+|함께\\s+)?(?:살아|살고|삽니다|지내|사는\\s*중)`,
+  `${T}(${REL_WORDS})(?:\\s+(?:(?:한|두|세|네|다섯)\\s*|\\d+\\s*)(?:명|마리))?(?:이랑|랑|하고|와|과)\\s+(?:(?:단\\s*)?(?:둘이|셋이|넷이)\\s+)?(?:같이\\s+|함께\\s+)?(?:살아|살고|삽니다|지내|사는\\s*중)`,
   "사는|살고|살아|삽니다|지내&과|랑|와|하고",
 );
 
@@ -76,6 +101,15 @@ export function family(text: string, subject: Subject): Found {
   for (const m of FAMILY_RE4.all(text)) {
     add(m[1] ?? "");
   }
+  for (const m of FAMILY_RE7.all(text)) {
+    add(m[1] ?? "");
+  }
+  for (const m of FAMILY_RE8.all(text)) {
+    add(m[1] ?? "");
+  }
+  for (const m of FAMILY_RE9.all(text)) {
+    add(m[1] ?? OWNER_SLANG[m[2] ?? m[3] ?? ""] ?? "");
+  }
   for (const m of FAMILY_RE5.all(text)) {
     add(m[1] ?? "");
   }
@@ -96,6 +130,31 @@ const DISLIKE_VERB =
   "(?:싫어해|싫어합|싫어하고|싫어함|싫어하는\\s*편|싫어하거든|싫어요|싫어(?=$|\\s|[.!~])|싫습니다|싫음|질색|극혐|별로(?:예요|에요|야|임|더라|거든요|인\\s*편)|안\\s*좋아해|안\\s*좋아합|안\\s*좋아하|좋아하지\\s*않|못\\s*참|딱\\s*질색|혐오해|안\\s*맞아|입에\\s*안\\s*맞|질려서|질렸|질려(?=$|\\s|[.!~])|질리더라|질립니다)";
 
 const OBJECT = ["을", "를", "은", "는", "도", "이", "가"];
+const LIKES_INTO = pattern("빠져|빠졌", "", "빠져|빠졌");
+/** Reasons to visit a clinic that are no ailment of the user ("회사 때문에 병원 다녀요"). */
+const NOT_AILMENTS: ReadonlySet<string> = new Set([
+  "회사",
+  "직장",
+  "일",
+  "업무",
+  "학교",
+  "애들",
+  "아이",
+  "엄마",
+  "아빠",
+]);
+const SPEAKER: ReadonlySet<string> = new Set([
+  "저",
+  "전",
+  "저는",
+  "나",
+  "난",
+  "나는",
+  "제가",
+  "내가",
+  "요즘",
+  "요새",
+]);
 
 const LIKES_RE1 = rx(
   `${T}(\\S+)\\s+${ADVS}${LIKE_VERB}`,
@@ -114,6 +173,18 @@ const LIKES_RE4 = rx(
   "극혐|맞아|못|별로|싫습니다|싫어|싫음|입에|좋아하|좋아합|좋아해|질려|질렸|질리더라|질립니다|질색|혐오해",
 );
 
+/** "주말마다 테니스 치는 게 낙이에요": doing X is the user's joy (a hobby). */
+const LIKES_JOY = rx(
+  `${T}(\\S+)\\s+(?:치는|하는|타는|보는|듣는|먹는|가는|마시는|그리는|읽는)\\s*(?:게|것이|거)\\s+(?:제\\s+|내\\s+)?(?:유일한\\s+)?(?:낙|행복|힐링|취미)(?:이에요|이야|입니다|예요|이죠|임)`,
+  "낙|취미|행복|힐링",
+);
+/** "저 맥주파예요", "부먹파": the side the user is on (X파 "an X person"). */
+const LIKES_SIDE = rx(`${T}(\\S{1,6})파(?:예요|이에요|야|이야|입니다|임|고요|거든요)`, "파");
+/** "고수는 비누 맛 나요", "오이는 걸레 냄새 같아요": what the user finds awful to taste. */
+const TASTES_AWFUL_KO = rx(
+  `${T}(\\S+)\\s+(?:(?:비누|흙|약|걸레)\\s*(?:맛|냄새)(?:이|가)?\\s*(?:나|같))`,
+  "맛|냄새",
+);
 const LIKES_RE5 = pattern(
   String.raw`(?:제가|내가|제|내|저의|나의)?\s*(?:제일|가장|젤|최고로)?\s*좋아하는\s+(\S+?)(?:은|는|이|가)\s+(.+)$`,
   "",
@@ -122,14 +193,17 @@ const LIKES_RE5 = pattern(
 const LIKES_RE6 = pattern(String.raw`최애(?:\s*(\S+?))?(?:는|은)\s+(.+)$`, "", "최애&는|은");
 const LIKES_RE7 = pattern(String.raw`취미(?:는|가)\s+(.+)$`, "", "취미가|취미는");
 const LIKES_RE8 = pattern("^(?:안|못)$", "", "못|안");
+/** Fun or tasty in a comparison ("다큐멘터리가 더 재밌더라고요", "라떼가 더 맛있어요"): a taste too. */
+const ENJOYABLE =
+  "(?:(?:재밌|재미있|맛있)(?:어요|어(?=$|\\s|[.!~])|습니다|더라|던데)|땡기(?:더라|던데|네요|네)|땡겨요|땡겨(?=$|\\s|[.!~]))";
 /**
  * "딸기가 더 좋아요", "등산보다 수영이 좋아요": with the speaker dropped, "X이/가 좋아요" is
  * often about the weather or a plan ("날씨가 좋아요"), but a comparison (더, 제일, 가장, 젤,
  * or "Y보다" before X) states a taste. The comparison is checked on the tokens, not here.
  */
 const LIKES_RE9 = rx(
-  `${T}(\\S+)\\s+((?:${ADV}\\s+)*)(?:좋아요|좋아(?=$|\\s|[.!~])|좋습니다|좋더라)`,
-  "좋더라|좋습니다|좋아",
+  `${T}(\\S+)\\s+((?:${ADV}\\s+)*)(?:좋아요|좋아(?=$|\\s|[.!~])|좋습니다|좋더라|${ENJOYABLE})`,
+  "좋더라|좋습니다|좋아|맛있|재미있|재밌|땡겨|땡기",
 );
 const COMPARATIVE_KO: ReadonlySet<string> = new Set(["더", "제일", "가장", "젤"]);
 /**
@@ -206,7 +280,11 @@ export function likes(text: string, subject: Subject): Found {
     }
   }
   for (const m of LIKES_RE1.all(text)) {
-    const head = headBefore(text, m.index ?? 0, m[1] ?? "", OBJECT, 2) ?? reasonTopic(text, m[1]);
+    // "필라테스에 빠졌어요": what one is into takes 에.
+    const into = LIKES_INTO.test(m[0]);
+    const head =
+      headBefore(text, m.index ?? 0, m[1] ?? "", into ? [...OBJECT, "에"] : OBJECT, 2) ??
+      reasonTopic(text, m[1]);
     if (head === undefined || LIKES_RE8.test(head.value)) continue;
     for (const item of listBefore(text, m.index ?? 0, head.value)) {
       out.push({ category: "preference", value: item, lang: "ko" });
@@ -227,6 +305,15 @@ export function likes(text: string, subject: Subject): Found {
     if (head === undefined || head.particle === "" || LIKES_RE8.test(head.value)) continue;
     out.push({ category: "preference", value: head.value, lang: "ko" });
   }
+  for (const m of LIKES_JOY.all(text)) {
+    const value = stripParticle(m[1] ?? "", OBJECT);
+    if (isContentWord(value))
+      out.push({ category: "preference", value, lang: "ko", form: "hobby" });
+  }
+  for (const m of LIKES_SIDE.all(text)) {
+    const value = m[1] ?? "";
+    if (isContentWord(value)) out.push({ category: "preference", value, lang: "ko" });
+  }
   for (const m of LIKES_RE10.all(text)) {
     const head = headBefore(text, m.index ?? 0, m[1] ?? "", ["을", "를"], 1);
     if (head === undefined || languageCode(head.value) !== undefined) continue;
@@ -239,6 +326,10 @@ export function likes(text: string, subject: Subject): Found {
   for (const m of LIKES_RE3.all(text)) {
     const value = stripParticle(m[1] ?? "");
     if (isContentWord(value)) out.push({ category: "preference", value, lang: "ko" });
+  }
+  for (const m of TASTES_AWFUL_KO.all(text)) {
+    const value = stripParticle(m[1] ?? "", OBJECT);
+    if (isContentWord(value)) out.push({ category: "dislike", value, lang: "ko" });
   }
   for (const m of LIKES_RE4.all(text)) {
     const head = headBefore(text, m.index ?? 0, m[1] ?? "", OBJECT, 2) ?? reasonTopic(text, m[1]);
@@ -260,6 +351,19 @@ const HEALTH_RE2 = pattern(`^${ALLERGY}`, "", "알러지|알레르기|알레지|
 const HEALTH_RE3 = rx(
   `${T}(\\S+)\\s+${ADVS}못\\s*(먹|마셔|마시)(?:어|어요|습니다|음|는|고|겠|어서|거든|요)`,
   "마셔|마시|먹&못&거든|겠|고|는|습니다|어|요|음",
+);
+/**
+ * What eating it does to the user says they cannot eat it: "저 땅콩 먹으면 큰일 나요",
+ * "우유 마시면 배탈 나요" (the conditional is kept whole by clauses.ts KO_HARM).
+ */
+const HEALTH_HARM = rx(
+  `${T}(\\S+)\\s+${ADVS}(?:먹|마시)(?:으면|면)\\s+${KO_HARM_AFTER}`,
+  "마시면|마시으면|먹면|먹으면",
+);
+/** "허리 디스크 때문에 병원 다니고 있어요": what the user is being treated for. */
+const HEALTH_TREATED = rx(
+  `${T}((?:\\S+\\s+)?\\S+?)\\s*(?:때문에|땜에|치료하러|치료\\s*때문에)\\s+(?:\\S+\\s+)?(?:병원|한의원|치과|정형외과|재활|물리치료|통원\\s*치료)(?:에|를|을)?\\s*(?:다니|다녀|받|하러)`,
+  "때문에|땜에|치료하러&다녀|다니|받|하러",
 );
 const HEALTH_RE4 = rx(
   `(${CONDITIONS_KO})(?:이|가|도|은|는)?\\s*${ADVS}(?:있어|있습|있음|있고|있는데|있어서|있거든|생겼|심해|심하|앓고|진단|약\\s*(?:을\\s*)?(?:먹|복용))`,
@@ -302,6 +406,18 @@ export function health(text: string, subject: Subject): Found {
     }
     for (const item of listBefore(text, m.index ?? 0, head.value)) {
       out.push({ category: "allergy", value: item, lang: "ko", form: "cant-eat" });
+    }
+  }
+  for (const m of HEALTH_HARM.all(text)) {
+    const head = headBefore(text, m.index ?? 0, m[1] ?? "", OBJECT, 2);
+    if (head === undefined || HEALTH_RE7.test(head.value)) continue;
+    out.push({ category: "allergy", value: head.value, lang: "ko", form: "cant-eat" });
+  }
+  for (const m of HEALTH_TREATED.all(text)) {
+    const words = tokensOf(m[1] ?? "").filter((word) => !STOP_KO.has(word) && !SPEAKER.has(word));
+    const value = words.join(" ");
+    if (words.length > 0 && isContentWord(value) && !NOT_AILMENTS.has(value)) {
+      out.push({ category: "health", value, lang: "ko", detail: text });
     }
   }
   for (const m of HEALTH_RE4.all(text)) {

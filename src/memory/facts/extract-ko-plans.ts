@@ -3,7 +3,16 @@
  * possessions, languages, majors and other facts.
  */
 
-import { ADVS, copulaRest, type Found, hasTime, headBefore, rx, T } from "./extract-ko-shared.ts";
+import {
+  ADVS,
+  copulaRest,
+  type Found,
+  hasTime,
+  headBefore,
+  KOREAN_NUMBER,
+  rx,
+  T,
+} from "./extract-ko-shared.ts";
 import {
   isContentWord,
   isTimeWord,
@@ -141,10 +150,14 @@ export function possessions(text: string, subject: Subject): Found {
   return out;
 }
 
-const KOREAN_NUMBER = pattern(
-  "^(?:열|스물|스무|서른|마흔|쉰|예순|일흔|여든|아흔)(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉)?$",
+/**
+ * An age in native Korean numerals without 살: "스물아홉이에요", "올해 서른 됐어요" (twenty and
+ * up: 열 alone is also a fever).
+ */
+const OTHER_AGE_BARE = pattern(
+  `${T}((?:스물|서른|마흔|쉰|예순|일흔|여든|아흔)(?:하나|한|둘|두|셋|세|넷|네|다섯|여섯|일곱|여덟|아홉)?)(?:(?:이에요|예요|이야|야|입니다|임|이고요)(?=$|\\s|[.!~,])|\\s*(?:이\\s*)?(?:됐|돼요|됩니다))`,
   "",
-  "마흔|서른|쉰|스무|스물|아흔|여든|열|예순|일흔",
+  "마흔|서른|쉰|스물|아흔|여든|예순|일흔",
 );
 
 const OTHER_RE1 = pattern(
@@ -189,6 +202,10 @@ export function other(text: string, subject: Subject): Found {
     if (OTHER_RE3.test(value) || KOREAN_NUMBER.test(value)) {
       out.push({ category: "other", value, lang: "ko", key: "age", slot: "age" });
     }
+  }
+  const bare = age === null ? OTHER_AGE_BARE.exec(text) : null;
+  if (bare !== null) {
+    out.push({ category: "other", value: bare[1] ?? "", lang: "ko", key: "age", slot: "age" });
   }
   const agesTopic = OTHER_RE4.exec(text);
   if (agesTopic !== null) {

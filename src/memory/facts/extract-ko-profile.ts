@@ -123,8 +123,9 @@ export function residence(text: string, subject: Subject): Found {
   return out;
 }
 
+/** Working there now, also as a duration ("일한 지 5년 됐어요": has worked there five years). */
 const WORK_VERB =
-  "(?:일해|일하고|일합니다|일하는\\s*중|일함|근무(?:해|하고|합니다|\\s*중|중)|재직\\s*중|출근해|출근합니다)";
+  "(?:일해|일하고|일합니다|일하는\\s*중|일함|일한\\s*지|근무(?:해|하고|합니다|\\s*중|중|한\\s*지)|재직\\s*중|출근해|출근합니다)";
 
 const ORG_NAMES_KO = pattern(
   "^(?:삼성|현대|엘지|LG|SK|에스케이|카카오|네이버|쿠팡|롯데|한화|포스코|CJ|GS|KT|신한|국민|하나|우리은행|기아|배민|토스|당근|라인|넥슨|엔씨|넷마블|크래프톤|하이닉스|셀트리온|아모레|대한항공|아시아나|농협|기업은행)",
@@ -153,7 +154,7 @@ function isOrgKo(value: string): boolean {
 
 const WORKPLACE_RE1 = rx(
   `${T}(\\S+)\\s+(?:\\S+(?:으로|로)\\s+)?${ADVS}${WORK_VERB}`,
-  "근무|일하고|일하는|일함|일합니다|일해|재직|출근합니다|출근해",
+  "근무|일하고|일하는|일한|일함|일합니다|일해|재직|출근합니다|출근해",
 );
 const WORKPLACE_RE2 = rx(
   `${T}(\\S+)\\s+${ADVS}(?:다녀요|다녀(?=$|\\s|[.!~])|다닙니다|다니고\\s*있(?!었)|다니는\\s*중|다님|재직\\s*중|재직하고|근무\\s*중)`,
@@ -193,6 +194,18 @@ const WORKPLACE_RE8 = pattern("^(?:문|창문|마음|파티)$", "", "마음|문|
 const WORKPLACE_RE9 = pattern(String.raw`재택\s*(?:근무|으로\s*일)`, "", "재택&근무|으로");
 const WORKPLACE_RE10 = pattern(String.raw`재택\s*근무\s*(?:안|못)`, "", "재택&근무&못|안");
 
+const CLINIC_KO = pattern(
+  "^(?:병원|의원|한의원|치과|정신과|피부과|안과|이비인후과|정형외과|내과|재활원|물리치료)$",
+  "",
+  "과|병원|물리치료|원",
+);
+
+/** "카카오에 취직했어요", "네이버에 입사했어요", "삼성에 합격했어요": the new workplace. */
+const WORKPLACE_JOINED = rx(
+  `${T}(\\S+?)(?:에|으로|로)\\s+${ADVS}(?:취직|입사|합격|이직)(?:했|해서|했어|했습|함|하게\\s*됐)`,
+  "입사|이직|취직|합격",
+);
+
 export function workplace(text: string, subject: Subject): Found {
   if (subject.kind !== "self") return [];
   const out: Found = [];
@@ -209,6 +222,8 @@ export function workplace(text: string, subject: Subject): Found {
     const head = headBefore(text, m.index ?? 0, m[1] ?? "", ["에", "을", "를"], 2);
     if (head === undefined || !isOrgKo(head.value)) continue;
     if (["회사", "직장"].includes(head.value)) continue;
+    // "허리 디스크 때문에 병원 다니고 있어요": a patient goes to a clinic; staff work there (일해요).
+    if (CLINIC_KO.test(head.value)) continue;
     out.push({ category: "workplace", value: head.value, lang: "ko" });
   }
   const topic = WORKPLACE_RE6.exec(text);
@@ -261,6 +276,12 @@ export function workplace(text: string, subject: Subject): Found {
       form: "location",
     });
   }
+  for (const m of WORKPLACE_JOINED.all(text)) {
+    const value = m[1] ?? "";
+    if (isContentWord(value) && !["회사", "직장", "학교", "대학", "대학교"].includes(value)) {
+      out.push({ category: "workplace", value, lang: "ko" });
+    }
+  }
   if (WORKPLACE_RE9.test(text) && !WORKPLACE_RE10.test(text)) {
     out.push({ category: "workplace", value: "재택", lang: "ko", form: "remote" });
   }
@@ -268,8 +289,8 @@ export function workplace(text: string, subject: Subject): Found {
 }
 
 const JOB_RE1 = rx(
-  `${T}(\\S+)\\s+${ADVS}(?:일해|일하고|일합|일하는\\s*중|근무(?:해|하고|합|\\s*중)|재직|활동(?:해|하고|합|\\s*중))`,
-  "근무|일하고|일하는|일합|일해|재직|활동",
+  `${T}(\\S+)\\s+${ADVS}(?:일해|일하고|일합|일하는\\s*중|일한\\s*지|근무(?:해|하고|합|\\s*중|한\\s*지)|재직|활동(?:해|하고|합|\\s*중|한\\s*지))`,
+  "근무|일하고|일하는|일한|일합|일해|재직|활동",
 );
 const JOB_RE2 = rx(
   `${T}(\\S+)\\s+일(?:을)?\\s*(?:해요|합니다|하고\\s*있어요|하고\\s*있습니다|하고\\s*있어|해)(?=$|\\s|[.!~])`,
@@ -290,6 +311,38 @@ const JOB_RE5 = pattern(
   String.raw`(?:^|\s)(?:은퇴|퇴직)(?:했|해서|한\s*지)`,
   "",
   "은퇴|퇴직&한|해서|했",
+);
+
+/**
+ * Teaching where one works: "초등학교에서 애들 가르쳐요", "학원에서 수학 가르치고 있어요". The
+ * place (with 에서, at most two words such as the pupils or the subject between it and the
+ * verb) says the role: a school's 교사, otherwise an academy's or a studio's 강사. Past
+ * forms (가르쳤어요) and a place of another kind ("회사에서 신입 가르쳐요") give nothing.
+ */
+const JOB_TEACH = rx(
+  `${T}(\\S+)에서\\s+(?:(?!안|못)\\S+\\s+){0,2}${ADVS}가르(?:쳐|치고|칩니다|치는\\s*(?:일|중))`,
+  "가르&에서",
+);
+const TEACHING_PLACE = pattern(
+  "(?:(학교|유치원|어린이집)|(학원|대학|대학교|대학원|센터|스튜디오|체육관|도장|교습소))$",
+  "",
+  "교|도장|센터|스튜디오|원|집|체육관|학",
+);
+
+/** "해외 영업 담당이라", "마케팅 담당이에요": the area the user is in charge of is their job. */
+const SPEAKER_KO: ReadonlySet<string> = new Set([
+  "저",
+  "전",
+  "저는",
+  "나",
+  "난",
+  "나는",
+  "제가",
+  "내가",
+]);
+const JOB_CHARGE = rx(
+  `${T}((?:\\S+\\s+)?\\S+?)\\s*담당(?:자)?(?:이에요|예요|이라서|이라|입니다|이고요|이고|이야|야|임)(?=$|\\s|[.!~,])`,
+  "담당",
 );
 
 export function job(text: string, subject: Subject): Found {
@@ -322,6 +375,22 @@ export function job(text: string, subject: Subject): Found {
   if (JOB_RE5.test(text)) {
     out.push({ category: "job", value: "은퇴", lang: "ko" });
   }
+  for (const m of JOB_CHARGE.all(text)) {
+    const words = tokensOf(m[1] ?? "").filter(
+      (word) => !JOB_RE4.test(word) && !SPEAKER_KO.has(word),
+    );
+    const value = words.map((word) => stripParticle(word)).join(" ");
+    if (words.length > 0 && isContentWord(value) && splitParticle(words.at(-1) ?? "")[1] === "") {
+      out.push({ category: "job", value, lang: "ko" });
+    }
+  }
+  for (const m of JOB_TEACH.all(text)) {
+    const place = m[1] ?? "";
+    const kind = TEACHING_PLACE.exec(place);
+    if (kind === null || !isContentWord(place)) continue;
+    const role = kind[1] !== undefined ? "교사" : "강사";
+    out.push({ category: "job", value: `${place} ${role}`, lang: "ko" });
+  }
   return out;
 }
 
@@ -334,10 +403,11 @@ const NAME_RE1 = pattern(
   "라고&부릅니다|불러|하고요|하구요|하는데|함|합니다|해",
 );
 const NAME_RE2 = pattern(`^${GREETING}${SELF_TOPIC}\\s`, "", "나|난|저|전");
+/** "민지라고 불러 줘", and the bare imperative at the end of the clause: "걍 준이라고 불러". */
 const NAME_RE3 = pattern(
-  `${T}(\\S+?)(?:이)?라고\\s*불러\\s*(?:주세요|줘|줘요|주면|주시면|주십시오)`,
+  `${T}(\\S+?)(?:이)?라고\\s*불러(?:\\s*(?:주세요|줘|줘요|주면|주시면|주십시오)|\\s*[.!~]*$)`,
   "",
-  "라고&불러&주면|주세요|주시면|주십시오|줘",
+  "라고&불러",
 );
 const FORMAL_INTRO = pattern(`^${GREETING}([가-힣]{2,4}|[A-Z][a-z]+)입니다$`, "", "입니다");
 const NAME_RE5 = pattern(`^${GREETING}${SELF_TOPIC}\\s+(\\S+)$`, "", "나|난|저|전");

@@ -189,7 +189,8 @@ const NOT_NAMES = new Set(
   괜찮 다행 처음 오랜만 여기 거기 지금 배고파 졸려 피곤 행복 최고 정상 반가워 감사 집 회사
   문제 사실 맞 그것 이것 저것 진심 부탁 결론 끝 오늘 내일 무료 가능 불가능 필수 정답 오답 완료 준비 확인
   대박 진짜 당연 물론 다음 이상 이하 전부 마지막 제 저 나 우리 저희 여러분 손님 고객 본인 사장님 다행히
-  먼저 그만 혼자 다시 요즘 완전 그냥 진심 진짜로 일단 이미 아직 벌써 방금 금방 여기요 저기요`
+  먼저 그만 혼자 다시 요즘 완전 그냥 진심 진짜로 일단 이미 아직 벌써 방금 금방 여기요 저기요
+  견주 집사 냥집사 멍집사`
     .split(/\s+/)
     .filter((word) => word !== ""),
 );
@@ -204,6 +205,13 @@ const IS_NAME_LIKE_RE1 = pattern(
 );
 
 const IS_NAME_LIKE_RE2 = pattern("^[가-힣]{2,4}$");
+
+/** A native Korean numeral (열 … 아흔아홉): an age, never a name ("스물아홉이에요"). */
+export const KOREAN_NUMBER = pattern(
+  "^(?:열|스물|스무|서른|마흔|쉰|예순|일흔|여든|아흔)(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉|하나|둘|셋|넷)?$",
+  "",
+  "마흔|서른|쉰|스무|스물|아흔|여든|열|예순|일흔",
+);
 const IS_NAME_LIKE_RE3 = pattern(String.raw`^[A-Z][a-z]+(?:\s[A-Z][a-z]+)?$`);
 
 export function isNameLike(word: string): boolean {
@@ -211,7 +219,9 @@ export function isNameLike(word: string): boolean {
   // "저는 피곤해서 (싫어요)": a clause cut at its connective leaves a verb form, not a name
   // (two syllables stay names: 아서 is Arthur).
   if (word.length >= 3 && HEAD_BEFORE_RE2.test(word)) return false;
-  if (NATIONALITIES[word] !== undefined) return false;
+  if (NATIONALITIES[word] !== undefined || KOREAN_NUMBER.test(word)) return false;
+  // "맥주파", "부먹파": the side one is on (X파), not a name.
+  if (word.length >= 3 && word.endsWith("파")) return false;
   if (IS_NAME_LIKE_RE2.test(word)) return !IS_NAME_LIKE_RE1.test(word);
   return IS_NAME_LIKE_RE3.test(word);
 }

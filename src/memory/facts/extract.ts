@@ -86,6 +86,18 @@ const ALLERGY_REASON = pattern(
   "알러지|알레르기|알레지|알르레기|앨러지",
 );
 
+/**
+ * A clause set in the past by a time phrase ("어릴 때 독일에서 살아서", "as a kid I lived…",
+ * "back then I worked at…"): a connective such as 살아서 carries no tense of its own, so the
+ * phrase says where the user lived or worked then, not now. Where they grew up stays.
+ */
+const PAST_TIME = pattern(
+  String.raw`(?:^|\s)(?:어릴\s*때|어렸을\s*때|어릴\s*적|어린\s*시절|예전에|옛날에|학생\s*때|학창\s*시절|대학\s*때|대학생\s*때|한때)|\b(?:when\s+i\s+was\s+(?:a\s+kid|a\s+child|little|young|younger|a\s+teenager|in\s+college)|as\s+a\s+(?:kid|child|teenager)|back\s+then|back\s+in\s+the\s+day|years\s+ago)\b`,
+  "i",
+  "back|child|kid|teenager|when|years|대학|어렸을|어린|어릴|예전에|옛날에|학생|학창|한때",
+);
+const CURRENT_ONLY = new Set(["residence", "workplace", "job"]);
+
 const NARROWABLE = new Set(["preference", "dislike", "allergy", "health", "plan", "possession"]);
 
 /** Within one utterance: one fact per id (the last), and "부산 여행" wins over "부산". */
@@ -186,6 +198,9 @@ function factsOf(clauses: readonly Clause[], text: string, options?: ExtractOpti
       candidates = candidatesOf({ ...clause, text: own }).filter((c) => c.category === "name");
     }
     if (reason) candidates = candidates.filter((c) => c.form !== "cant-eat");
+    if (candidates.length > 0 && PAST_TIME.test(clause.text)) {
+      candidates = candidates.filter((c) => !CURRENT_ONLY.has(c.category) || c.form === "hometown");
+    }
     reason =
       ALLERGY_REASON.test(clause.text) &&
       candidates.some((c) => c.category === "allergy" && c.form !== "cant-eat");

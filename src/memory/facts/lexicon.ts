@@ -81,6 +81,13 @@ export const RELATIONS_KO: Readonly<Record<string, string>> = {
   앵무새: "bird",
   토끼: "rabbit",
   거북이: "turtle",
+  금붕어: "fish",
+  기니피그: "guinea-pig",
+  페럿: "ferret",
+  고슴도치: "hedgehog",
+  도마뱀: "lizard",
+  열대어: "fish",
+  물고기: "fish",
 };
 
 export const RELATIONS_EN: Readonly<Record<string, string>> = {
@@ -147,7 +154,28 @@ export const RELATIONS_EN: Readonly<Record<string, string>> = {
   rabbit: "rabbit",
   bunny: "rabbit",
   turtle: "turtle",
+  tabby: "cat",
+  kitty: "cat",
+  parakeet: "bird",
+  budgie: "bird",
+  cockatiel: "bird",
+  fish: "fish",
+  goldfish: "fish",
+  "guinea pig": "guinea-pig",
+  ferret: "ferret",
+  hedgehog: "hedgehog",
+  gecko: "lizard",
+  tortoise: "turtle",
 };
+
+/**
+ * Dog breeds named by their last part: greyhound, bloodhound, labradoodle, goldendoodle.
+ * Word formation rather than a list of every breed (extract-en-shared.ts relationOf).
+ */
+export const BREED_SUFFIXES: readonly (readonly [string, string])[] = [
+  ["hound", "dog"],
+  ["doodle", "dog"],
+];
 
 /** Relations that count as "a child" when a question says 아이/kid/child. */
 export const CHILD_RELATIONS: ReadonlySet<string> = new Set([
@@ -173,6 +201,11 @@ export const PET_RELATIONS: ReadonlySet<string> = new Set([
   "bird",
   "rabbit",
   "turtle",
+  "fish",
+  "guinea-pig",
+  "ferret",
+  "hedgehog",
+  "lizard",
 ]);
 
 /** People other than the user and their family (a clause about them is not about the user). */
@@ -333,6 +366,10 @@ export const JOBS_KO: ReadonlySet<string> = new Set([
 
 /** Job-looking tokens that are not jobs. */
 export const NOT_JOBS_KO: ReadonlySet<string> = new Set([
+  // Pet-owner slang (a cat's "butler"), not an occupation: extract-ko-life.ts reads the pet.
+  "집사",
+  "냥집사",
+  "멍집사",
   "회사",
   "여자",
   "남자",
@@ -701,9 +738,9 @@ export const TIME_KO = pattern(
 );
 
 export const TIME_EN = pattern(
-  String.raw`\b(?:tomorrow|tonight|today|next\s+(?:week|month|year|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday|spring|summer|fall|autumn|winter|semester)|this\s+(?:week|weekend|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday|spring|summer|fall|autumn|winter|evening|afternoon|morning)|on\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|in\s+(?:january|february|march|april|may|june|july|august|september|october|november|december)|in\s+(?:a|two|three|four|five|\d+)\s+(?:days?|weeks?|months?)|(?:january|february|march|april|may|june|july|august|september|october|november|december)\s+\d{1,2}(?:st|nd|rd|th)?|later\s+this\s+(?:week|month|year)|soon|the\s+day\s+after\s+tomorrow|over\s+the\s+holidays|for\s+christmas|at\s+\d{1,2}(?::\d{2})?\s*(?:am|pm)?)\b`,
+  String.raw`\b(?:tomorrow|tonight|today|next\s+(?:week|month|year|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday|spring|summer|fall|autumn|winter|semester)|this\s+(?:week|weekend|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday|spring|summer|fall|autumn|winter|evening|afternoon|morning)|on\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|in\s+(?:january|february|march|april|may|june|july|august|september|october|november|december)|in\s+(?:a|two|three|four|five|\d+)\s+(?:days?|weeks?|months?)|(?:january|february|march|april|may|june|july|august|september|october|november|december)\s+\d{1,2}(?:st|nd|rd|th)?|later\s+this\s+(?:week|month|year)|soon|the\s+day\s+after\s+tomorrow|over\s+the\s+holidays|for\s+christmas|at\s+\d{1,2}(?::\d{2})?\s*(?:am|pm)?|(?:on\s+)?the\s+\d{1,2}(?:st|nd|rd|th)\b(?!\s+(?:time|floor|place|century|grade|birthday|anniversary)))\b`,
   "i",
-  "afternoon|april|at|august|autumn|christmas|day|december|evening|fall|february|january|july|june|march|may|month|morning|november|october|semester|september|soon|spring|summer|tomorrow|tonight|week|winter|year",
+  "afternoon|april|at|august|autumn|christmas|day|december|evening|fall|february|january|july|june|march|may|month|morning|november|october|semester|nd|rd|september|soon|spring|st|summer|th|tomorrow|tonight|week|winter|year",
 );
 
 /** Korean organisation names and suffixes (for "X 다녀요" = works at X). */

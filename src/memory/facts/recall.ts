@@ -16,6 +16,7 @@
 import { splitWords } from "../letters.ts";
 import { rankCandidates } from "../recall/bm25.ts";
 import { queryTerms, searchTerms } from "../recall/terms.ts";
+import { isNativeLanguage } from "./build.ts";
 import { HEALTH_GATES, open } from "./gates.ts";
 import { languagesIn } from "./languages.ts";
 import {
@@ -48,6 +49,13 @@ interface Intent {
   /** English words or phrases, matched on word boundaries. */
   en?: readonly string[];
 }
+
+/** A question about the user's own language ("what's my first language?", "모국어가 뭐야?"). */
+const NATIVE_CUES_KO = ["모국어", "원어민", "네이티브", "제1언어", "첫언어"];
+const NATIVE_CUES_EN = ["native", "first language", "mother tongue", "grew up speaking"];
+
+/** What a native language adds for such a question: enough to rank it above the others. */
+const NATIVE_BONUS = 0.5;
 
 /** Food questions: what the user must not eat comes first, then tastes. */
 const FOOD = { allergy: 1.1, health: 1, dislike: 0.95, preference: 0.9 } as const;
@@ -148,7 +156,6 @@ const INTENTS: readonly Intent[] = [
       "동료",
       "상사",
       "야근",
-      "일할때",
       "재택",
       "집에서일",
       "가게",
@@ -170,7 +177,6 @@ const INTENTS: readonly Intent[] = [
       "colleague",
       "colleagues",
       "boss",
-      "at work",
     ],
   },
   {
@@ -190,9 +196,19 @@ const INTENTS: readonly Intent[] = [
       "경력",
       "이직",
       "자격증",
+      "포트폴리오",
+      "이력서",
       "업무",
       "직무",
       "일하는데",
+      // What happens while working is about the job more than the place.
+      "일할때",
+      // Teaching work: a teacher's question names the class, not the job.
+      "수업",
+      "강의",
+      "학생들",
+      "학부모",
+      "교실",
     ],
     en: [
       "job",
@@ -203,18 +219,43 @@ const INTENTS: readonly Intent[] = [
       "for a living",
       "what do i do",
       "resume",
+      "portfolio",
       "skills",
       "certification",
       "my field",
       "work as",
       "clients",
       "shifts",
+      "at work",
+      "lesson",
+      "lessons",
+      "lecture",
+      "lectures",
+      "classroom",
+      "my students",
+      "my pupils",
+      "teaching",
     ],
   },
   {
     cats: { name: 1 },
-    ko: ["이름", "뭐라고불러", "날뭐라고", "나를뭐라고", "호칭", "내가누구", "나누구"],
-    en: ["name", "call me", "who am i", "who i am", "what to call me"],
+    ko: [
+      "이름",
+      "뭐라고불러",
+      "날뭐라고",
+      "나를뭐라고",
+      "호칭",
+      "별명",
+      "애칭",
+      "내가누구",
+      "나누구",
+      // 누군지 ("나 누군지 알아?"): 누구 with the ending fused into its last syllable.
+      "나누군지",
+      "내가누군지",
+      "저누군지",
+      "제가누군지",
+    ],
+    en: ["name", "nickname", "call me", "who am i", "who i am", "what to call me"],
   },
   {
     cats: { family: 1 },
@@ -230,7 +271,8 @@ const INTENTS: readonly Intent[] = [
       "애완",
       "펫",
       "입양",
-      "산책시키",
+      "산책",
+      "모이",
       "사료",
       "동물병원",
       "배변",
@@ -395,8 +437,34 @@ const INTENTS: readonly Intent[] = [
   },
   {
     cats: { preference: 0.8, plan: 0.5 },
-    ko: ["취미", "주말에뭐", "뭐하고놀", "할만한", "뭐하면좋을", "뭐하지", "놀거리", "갈만한"],
-    en: ["hobby", "hobbies", "activity", "activities", "this weekend", "for fun", "free time"],
+    // Which sport to do is a matter of taste too ("운동 뭐 할까?").
+    ko: [
+      "취미",
+      "주말에뭐",
+      "뭐하고놀",
+      "할만한",
+      "뭐하면좋을",
+      "뭐하지",
+      "놀거리",
+      "갈만한",
+      "운동뭐",
+      "무슨운동",
+      "어떤운동",
+    ],
+    en: [
+      "hobby",
+      "hobbies",
+      "activity",
+      "activities",
+      "this weekend",
+      "for fun",
+      "free time",
+      "which sport",
+      "what sport",
+      "what workout",
+      "which workout",
+      "what exercise",
+    ],
   },
   {
     cats: { preference: 0.8, dislike: 0.6 },
@@ -421,6 +489,12 @@ const INTENTS: readonly Intent[] = [
     cats: { dislike: 1, allergy: 0.6 },
     ko: ["싫어", "별로", "빼달", "빼줘", "피해", "피할"],
     en: ["hate", "dislike", "avoid", "don't like", "can't stand"],
+  },
+  {
+    // Where to go on a trip depends on what the user likes (산 or 바다, beaches or hiking).
+    cats: { plan: 1, preference: 0.6 },
+    ko: ["여행", "휴가", "놀러", "여행지", "갈만한"],
+    en: ["trip", "travel", "vacation", "holiday", "getaway", "where should i go"],
   },
   {
     cats: { plan: 1 },
@@ -545,7 +619,18 @@ const INTENTS: readonly Intent[] = [
   {
     cats: {},
     prefixes: { "other:language:": 1.2 },
-    ko: ["언어", "외국어", "어학", "통역", "번역", "말이통", "회화", "할줄아는말", "할줄아는언어"],
+    ko: [
+      "언어",
+      "외국어",
+      "어학",
+      "통역",
+      "번역",
+      "말이통",
+      "회화",
+      "할줄아는말",
+      "할줄아는언어",
+      ...NATIVE_CUES_KO,
+    ],
     en: [
       "language",
       "languages",
@@ -555,6 +640,7 @@ const INTENTS: readonly Intent[] = [
       "translation",
       "interpreter",
       "bilingual",
+      ...NATIVE_CUES_EN,
     ],
   },
   {
@@ -857,6 +943,9 @@ export function scoreFacts(facts: readonly Fact[], query: string): number[] {
   const languages = facts.some((f) => f.id.startsWith("other:language:"))
     ? languagesIn(text)
     : new Set<string>();
+  const nativeAsked =
+    NATIVE_CUES_KO.some((cue) => q.compact.includes(cue)) ||
+    NATIVE_CUES_EN.some((cue) => q.spaced.includes(` ${cue} `));
   return facts.map((fact, index) => {
     const health = memberHealth(fact);
     // The strongest matching intent, plus a little for each further one that agrees
@@ -875,11 +964,13 @@ export function scoreFacts(facts: readonly Fact[], query: string): number[] {
     const agreement = Math.min(0.5, 0.25 * (support - intent));
     const language =
       fact.id.startsWith("other:language:") && languages.has(fact.id.slice(15)) ? 1 : 0;
+    const native = nativeAsked && isNativeLanguage(fact) ? NATIVE_BONUS : 0;
     return (
       intent +
       agreement +
       Math.max(valueScore(fact, q), language) +
       subKeyScore(fact, q, relations) +
+      native +
       (lexical[index] ?? 0)
     );
   });

@@ -346,3 +346,280 @@ describe("a casual introduction split by a comma", () => {
     expectNone("Monday, by the way.", "name");
   });
 });
+
+describe("R8.1/R8.2 a first language, teaching as a job, what happens at work", () => {
+  it("R8.1 a language the user calls their own is their first language; 'what's my first language?' ranks it first", () => {
+    const en = remember(["I'm a native Spanish speaker, and I picked up English in school."]);
+    expect(recalled(en, "What's my first language?")[0]).toBe("other:language:es");
+    const own = remember(["I use English at work.", "Portuguese is my mother tongue though."]);
+    expect(recalled(own, "What is my native language?")[0]).toBe("other:language:pt");
+    const ko = remember(["제 모국어는 베트남어고 한국어는 대학 때 배웠어요"]);
+    expect(show(ko)).toBe("other=베트남어, other=한국어");
+    expect(recalled(ko, "내 모국어가 뭐였지?")[0]).toBe("other:language:vi");
+    const native = remember(["영어 원어민이고 일본어 공부 중이에요"]);
+    expect(recalled(native, "나 원어민 수준인 언어가 뭐야?")[0]).toBe("other:language:en");
+    // A language asked about without "first/native" keeps the usual order.
+    expect(recalled(en, "Which languages do I speak?")).toHaveLength(2);
+    expectNone("I'm a native New Yorker", "other");
+  });
+
+  it("R8.1 teaching at a school or an academy is the job (초등학교에서 애들 가르쳐요 → 초등학교 교사)", () => {
+    expectFact("저는 초등학교에서 애들 가르쳐요", "job", "초등학교 교사");
+    expectFact("요즘 학원에서 수학 가르치고 있어요", "job", "학원 강사");
+    expectNone("회사에서 신입 가르쳐요", "job");
+    expectNone("초등학교에서 애들 가르쳤어요", "job");
+    expectNone("초등학교에서 애들 안 가르쳐요", "job");
+  });
+
+  it("R8.2 a question about a class or a lesson recalls a teacher's job", () => {
+    const ko = remember(["저는 초등학교에서 애들 가르쳐요"]);
+    expect(recalled(ko, "수업 준비 팁 있어요?")).toEqual(["job"]);
+    const en = remember(["I teach at a middle school."]);
+    expect(recalled(en, "Any ideas for tomorrow's lesson?")[0]).toBe("job");
+  });
+
+  it("R8.2 what happens at work (night shifts at work, 일할 때) is about the job before the workplace", () => {
+    const en = remember(["I've been working as a nurse at Mercy Hospital for five years."]);
+    expect(recalled(en, "Any advice for coping with night shifts at work?")[0]).toBe("job");
+    const ko = remember(["저 서울대병원에서 간호사로 일해요"]);
+    expect(recalled(ko, "일할 때 졸음 쫓는 법 있을까?")[0]).toBe("job");
+  });
+});
+
+describe("R8.1/R8.2 dev7: pets, languages, casual names, changed tastes, long messages", () => {
+  it("R8.1 a pet kept by the speaker with 키우는데/키우거든, or named as 우리 X예요", () => {
+    expectFact("저 고양이 두 마리 키우는데 둘 다 겁이 많아요", "family", "고양이");
+    expectFact("이 사진 속 애가 우리 토끼예요", "family", "토끼");
+    // 키우는데 also reads "in raising one", and a friend's pet is not the user's.
+    expectNone("강아지 키우는데 비용 많이 들어요?", "family");
+    expectNone("친구가 강아지 키우는데 귀엽더라", "family");
+  });
+
+  it("R8.1 a Korean conditional (-면) is cut off: what follows it states a fact unless it is what would happen then", () => {
+    expectFact("집에 가면 제일 먼저 반기는 건 우리 강아지예요", "family", "강아지");
+    expectNone("돈 많으면 포르쉐 살 거예요");
+    expectNone("서울에 살면 좋겠어요");
+    expectNone("주말에 날씨 좋으면 한강 가요");
+  });
+
+  it("R8.1 English pets: a breed named by its last part, a pet at the end of the clause or before its name", () => {
+    expectFact("My labradoodle hates baths.", "family", "labradoodle");
+    expectFact("Just adopted a bloodhound from the shelter.", "family", "bloodhound");
+    expectFact("The only one who listens to me is my goldfish.", "family", "goldfish");
+    expectFact("We kept my tabby, Oscar.", "family", "tabby");
+    expect(extractFacts("We kept my tabby, Oscar.").map((f) => f.id)).toEqual(["family:cat"]);
+    expectNone("I'm allergic to shellfish", "family");
+  });
+
+  it("R8.2 a question about a walk (산책) recalls the dog", () => {
+    const dog = remember(["저 푸들 키워요"]);
+    expect(recalled(dog, "산책 코스 추천해 줘")).toEqual(["family:dog"]);
+  });
+
+  it("R8.1 casual Korean names: 걍/그냥 before ~라고 불러, and a one-syllable name", () => {
+    expectFact("그냥 민이라고 불러", "name", "민");
+    expectFact("걍 편하게 수아라고 불러", "name", "수아");
+    expectNone("그 사람을 바보라고 불러?");
+    const facts = remember(["내 이름은 하린. 잘 부탁해"]);
+    expect(recalled(facts, "나 누군지 알지?")).toEqual(["name"]);
+  });
+
+  it("R8.1 'my name's' followed by a function word is no name", () => {
+    expectNone("my name's on the list i think");
+    expectNone("my name is in the credits");
+    expectFact("my name is Will", "name", "Will");
+  });
+
+  it("R8.1 languages: spoken with an adverb between (편하게 해요, 둘 다 해요), 'get by in', 'X is what we speak', 'been taking X classes'", () => {
+    expectFact("중국어랑 일본어 둘 다 해요", "other", "중국어");
+    expectFact("중국어랑 일본어 둘 다 해요", "other", "일본어");
+    expectFact("I can get by in Portuguese", "other", "Portuguese");
+    expectFact("Greek is what we speak at home", "other", "Greek");
+    const learning = extractFacts("I've been taking Japanese lessons since May");
+    expect(learning.map((f) => f.text)).toEqual(["The user is learning Japanese"]);
+    expectNone("Pizza is what we eat at home");
+  });
+
+  it("R8.1 a clause set in the past by a time phrase (어릴 때, as a kid) gives no current home or job", () => {
+    const facts = extractFacts("어릴 때 프랑스에서 살아서 프랑스어는 편하게 해요");
+    expect(show(facts)).toBe("other=프랑스어");
+    expectNone("어릴 때 부산에서 살아서 사투리 써요", "residence");
+    expectFact("어릴 때 부산에서 자랐어요", "residence", "부산");
+  });
+
+  it("R8.1 changed tastes: 'I'd rather have X', 'I've gone off X', X보다 Y가 더 재밌어요/맛있어요", () => {
+    expectFact("I'd rather have tea", "preference", "tea");
+    expectNone("I'd rather not say");
+    expectFact("I've gone off coffee", "dislike", "coffee");
+    expectNone("I've gone off to bed");
+    expectNone("I went off the rails");
+    expectFact("요즘은 커피보다 녹차가 더 맛있어요", "preference", "녹차");
+    expectFact("다큐멘터리가 더 재밌어요", "preference", "다큐멘터리");
+  });
+
+  it("R8.1 a changed taste with 'prefer' or X보다 replaces the one stated just before", () => {
+    const en = remember(["I love hiking.", "These days I prefer cycling."]);
+    expect(show(en)).toBe("preference=cycling");
+    const ko = remember(["저 등산 좋아해요", "이제는 등산보다 수영이 더 재밌어요"]);
+    expect(show(ko)).toBe("preference=수영");
+  });
+
+  it("R8.1 an English plan dated by its day of the month ('on the 3rd')", () => {
+    expectFact("I'm driving to Denver on the 3rd for a wedding.", "plan", "Denver");
+    expectNone("I'm going to Paris for the 3rd time");
+  });
+});
+
+describe("R8.1/R8.2 dev8: household pets, owner slang, ages in words, eating that harms, habits", () => {
+  it("R8.1 a household member that is a pet (저희 집 막내는 … 푸들이에요), owner slang (고양이 집사, 냥집사, 견주)", () => {
+    expectFact("우리 집 막내는 두 살 된 푸들이에요", "family", "푸들");
+    expectFact("저 3년 차 고양이 집사예요", "family", "고양이");
+    expect(extractFacts("저 냥집사예요").map((f) => f.id)).toEqual(["family:cat"]);
+    expect(extractFacts("저 견주예요").map((f) => f.id)).toEqual(["family:dog"]);
+    expectNone("우리 집 막내는 중학생이에요", "family");
+  });
+
+  it("R8.1 English small pets and a Korean pet word in an English sentence", () => {
+    expectFact("We have a guinea pig called Waffles.", "family", "guinea pig");
+    expectFact("My hedgehog is shy.", "family", "hedgehog");
+    expect(extractFacts("I have a 진돗개 named Baekgu").map((f) => f.id)).toEqual(["family:dog"]);
+    expectNone("I have a catalog", "family");
+  });
+
+  it("R8.1 an age in native Korean numerals without 살 (스물아홉이에요, 서른 됐어요) is an age, not a name", () => {
+    expect(show(extractFacts("저 마흔둘이에요"))).toBe("other=마흔둘");
+    expectFact("올해 서른 됐어요", "other", "서른");
+    expectNone("열이에요");
+    const facts = remember(["저 스물아홉이에요", "아 잘못 말했다, 올해 서른 됐어요"]);
+    expect(show(facts)).toBe("other=서른");
+  });
+
+  it("R8.1 a job held for a while (물리치료사로 일한 지 5년) and a language used daily (영어는 매일 써요)", () => {
+    expectFact("약국에서 약사로 일한 지 3년 됐어요", "job", "약사");
+    expectFact("약국에서 약사로 일한 지 3년 됐어요", "workplace", "약국");
+    expectFact("일본어는 회사에서 매일 써요", "other", "일본어");
+    expectNone("저 영어 이름 써요", "other");
+  });
+
+  it("R8.1 what eating something does to the user: 먹으면 큰일 나요 / if I eat X I get sick", () => {
+    expectFact("저 복숭아 먹으면 두드러기 나요", "allergy", "복숭아");
+    expectNone("우유 마시면 배탈 나나요?", "allergy");
+    expectNone("돈 많으면 포르쉐 살 거예요");
+    expectFact("If I eat shrimp I break out in hives.", "allergy", "shrimp");
+    expectNone("if I eat too much I get sick", "allergy");
+    expectNone("If I lived in Paris I would eat croissants");
+  });
+
+  it("R8.1 practicing a language, listening habits, a switch lately, a new place in a city", () => {
+    expect(
+      extractFacts("I'm trying to practice my Italian before Rome.").map((f) => f.text),
+    ).toEqual(["The user is learning Italian"]);
+    expectFact("I mostly watch anime", "preference", "anime");
+    expectNone("I usually read before bed");
+    expectFact("Lately I've switched to oat milk", "preference", "oat milk");
+    expectNone("I switched to night shifts", "preference");
+    expectFact("We finally moved into our new apartment in Leeds", "residence", "Leeds");
+  });
+
+  it("R8.2 a changed habit ('these days I mostly …') replaces the taste before; a nickname or a trip asks for name or tastes", () => {
+    const music = remember(["I'm really into metal.", "These days I mostly listen to folk."]);
+    expect(show(music)).toBe("preference=folk");
+    const named = remember(["You can call me Bea."]);
+    expect(recalled(named, "What's my nickname?")).toEqual(["name"]);
+    const trip = remember(["저 바다보다 산이 더 좋아요"]);
+    expect(recalled(trip, "휴가 어디로 갈까?")).toEqual(["preference:산"]);
+  });
+});
+
+describe("R8.1/R8.2 dev9: bringing a pet home, sides and joys, roles, new jobs, bare corrections", () => {
+  it("R8.1 bringing a pet home (들였어, 입양했어요, 데려왔어요) and fostering one", () => {
+    expectFact("얼마 전에 고양이 한 마리 입양했어요", "family", "고양이");
+    expectFact("어제 토끼를 데려왔어요", "family", "토끼");
+    expectFact("We're fostering two puppies this month.", "family", "puppies");
+    const bird = remember(["나 요즘 앵무새 한 마리 들였어"]);
+    expect(recalled(bird, "새 모이 뭐가 좋아?")).toEqual(["family:bird"]);
+  });
+
+  it("R8.1 a greeting (ㅎㅇ) before a casual name; X파 is a side taken, not a name", () => {
+    expectFact("ㅎㅇ 난 수빈", "name", "수빈");
+    expect(show(extractFacts("저 찍먹파예요"))).toBe("preference=찍먹");
+  });
+
+  it("R8.1 Korean tastes: 땡기다 in a comparison, 에 빠졌어요, X 하는 게 낙이에요", () => {
+    expectFact("요즘은 국물 요리가 더 땡기더라고요", "preference", "국물 요리");
+    expectNone("치킨 땡겨요");
+    expect(show(extractFacts("저 뜨개질에 빠졌어요"))).toBe("preference=뜨개질");
+    expectFact("퇴근하고 자전거 타는 게 유일한 낙이에요", "preference", "자전거");
+    const sport = remember(["수영 좋아해요", "근데 요즘은 수영보다 클라이밍에 빠졌어요"]);
+    expect(show(sport)).toBe("preference=클라이밍");
+    expect(recalled(sport, "운동 뭐 할까?")).toEqual(["preference:클라이밍"]);
+  });
+
+  it("R8.1 a role (X 담당), a new job (X에 취직/입사/이직했어요, got the job at X)", () => {
+    expectFact("저 마케팅 담당이에요", "job", "마케팅");
+    expectFact("이번에 네이버로 이직했어요", "workplace", "네이버");
+    expectFact("드디어 카카오에 입사했어요", "workplace", "카카오");
+    expectFact("Big news: I got the job at Figma!", "workplace", "Figma");
+  });
+
+  it("R8.1 what one should do is no fact (영어 공부 해야 하는데)", () => {
+    expectNone("일본어 공부 해야 하는데");
+    expectNone("오늘 영어 숙제 해야겠다");
+    expectFact("저 당뇨가 있어서 단 걸 조심해야 해요", "health", "당뇨");
+  });
+
+  it("R8.1 English languages: in use now, decent at; 'I'd much rather' is a taste", () => {
+    expectFact("I mostly use Korean with my parents", "other", "Korean");
+    expectNone("I use French press coffee", "other");
+    expectFact("I'm pretty good at Italian", "other", "Italian");
+    expectNone("I'm good at math");
+    expectFact("Nowadays I'd much rather read a novel", "preference", "novel");
+  });
+
+  it("R8.1 a correction that says it corrects and ends in a bare value replaces the last fact", () => {
+    const taste = remember(["Pizza is my favorite food.", "Actually, scratch that, it's tacos."]);
+    expect(show(taste)).toBe("preference=tacos");
+    const ko = remember(["제일 좋아하는 음식은 피자예요", "아 정정할게요. 파스타예요"]);
+    expect(show(ko)).toBe("preference=파스타");
+    const place = remember(["I live in Austin", "scratch that, it's hard to explain"]);
+    expect(show(place)).toBe("residence=Austin");
+  });
+});
+
+describe("R8.1/R8.2 dev10: casual phrasings of home, health, family, plans, things, dislikes", () => {
+  it("R8.1 a clinic visited as a patient is no workplace; what it treats is health (X 때문에 병원 다녀요)", () => {
+    const facts = extractFacts("저 요즘 허리 디스크 때문에 병원 다니고 있어요");
+    expect(show(facts)).toBe("health=허리 디스크");
+    expectFact("무릎 때문에 물리치료 받고 있어요", "health", "무릎");
+    expectNone("회사 때문에 병원 다녀요", "health");
+    expectFact("저 서울대병원 다녀요", "workplace", "서울대병원");
+  });
+
+  it("R8.1 living with a family member as a pair (남동생이랑 둘이 살아요)", () => {
+    expectFact("언니랑 둘이 살아요", "family", "언니");
+  });
+
+  it("R8.1 English clauses without a subject: 'Been living in X', 'Heading to X next weekend', 'Just picked up a Vespa'", () => {
+    expectFact("Been living in Porto for two years.", "residence", "Porto");
+    expectFact("Heading to Denver next Friday for work.", "plan", "Denver");
+    expectFact("Just picked up a used Vespa.", "possession", "Vespa");
+    expect(show(extractFacts("I picked up Spanish in Mexico"))).toBe("other=Spanish");
+  });
+
+  it("R8.1 'an' before an adjective is not cut to 'n' (I drive an old Honda)", () => {
+    expect(show(extractFacts("I drive an old Honda"))).toBe("possession=Honda");
+    expect(show(extractFacts("I do have an e-bike though."))).toBe("possession=e-bike");
+  });
+
+  it("R8.1 what tastes like soap is a dislike (X tastes like soap, 고수는 비누 맛 나요)", () => {
+    expectFact("Cilantro tastes like soap to me.", "dislike", "cilantro");
+    expectNone("It tastes awful");
+    expectFact("고수는 비누 맛 나요", "dislike", "고수");
+    expectNone("이 집 김치는 맛이 이상해요");
+  });
+
+  it("R8.2 a portfolio or a CV (포트폴리오, 이력서) is about the job", () => {
+    const facts = remember(["난 프리랜서 디자이너야"]);
+    expect(recalled(facts, "포트폴리오 정리 팁 좀")).toEqual(["job"]);
+  });
+});
