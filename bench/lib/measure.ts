@@ -4,7 +4,7 @@
  * occupies in Postgres.
  */
 import pg from "pg";
-import { OfflineChatModel } from "../../src/llm/offline.ts";
+import { type OfflineCall, OfflineChatModel } from "../../src/llm/offline.ts";
 
 /** CPU microseconds (user + system) of this process since `start`. */
 export function cpuMicros(start?: NodeJS.CpuUsage): number {
@@ -15,6 +15,15 @@ export function cpuMicros(start?: NodeJS.CpuUsage): number {
 /**
  * The offline model, timing itself: `cpuMicros` is the CPU spent inside `invoke` (LangChain's
  * call plumbing and the offline reply), which the bench subtracts from the turn's CPU.
+ * Its replies never carry the offline model's `recalled:` line (the recalled items it echoes,
+ * so tests and `llamon chat` show recall at work): a real model's reply does not grow because
+ * recall found something, and the prefilled turns' replies (built from the same model without
+ * a recall block) have no such line either — with it, the stored replies of the real turns
+ * grew by about half from turn 10 to turn 100 and the bytes read and written with them.
+ * It keeps no record of its calls (the offline model's `calls`, which tests read): one model
+ * serves a whole conversation here, and at 10,000 turns that record held every prompt it was
+ * sent — a heap growing with the conversation, whose garbage collection made Node's CPU per
+ * turn grow too (a Worker makes a model per request).
  */
 export class TimedOfflineModel extends OfflineChatModel {
   cpuMicros = 0;
@@ -24,8 +33,16 @@ export class TimedOfflineModel extends OfflineChatModel {
   ): ReturnType<OfflineChatModel["invoke"]> {
     const start = process.cpuUsage();
     try {
-      return await super.invoke(...args);
+      const reply = await super.invoke(...args);
+      if (typeof reply.content === "string" && reply.content.includes("\nrecalled: ")) {
+        reply.content = reply.content
+          .split("\n")
+          .filter((line) => !line.startsWith("recalled: "))
+          .join("\n");
+      }
+      return reply;
     } finally {
+      (this.calls as OfflineCall[]).length = 0;
       this.cpuMicros += cpuMicros(start);
     }
   }

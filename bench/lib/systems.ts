@@ -20,7 +20,6 @@ import type pg from "pg";
 import { currentSkills } from "../../src/agent/define.ts";
 import { buildAgentGraph, type MessagesStorage, TURN_NODE } from "../../src/agent/graph.ts";
 import { runTurn } from "../../src/agent/run-turn.ts";
-import { OfflineChatModel } from "../../src/llm/offline.ts";
 import { createLogger, type Logger, silentSink } from "../../src/log.ts";
 import type { MemoryConfig } from "../../src/memory/config.ts";
 import {
@@ -185,7 +184,7 @@ export function llamonSystem(
 ): BenchSystem {
   // Every turn runs as on a fresh isolate: a new db handle and saver, nothing kept.
   const model = new TimedOfflineModel();
-  const summarizer = new OfflineChatModel();
+  const summarizer = new TimedOfflineModel();
   const saverCpu = new SaverCpu();
   const config = memoryConfig(
     options.trimKeepGroups === undefined
