@@ -16,7 +16,14 @@ if (!upstreamDsn || !process.send) {
 }
 const send = (message: unknown) => process.send?.(message);
 
-const stats = { requests: 0, statements: 0, requestBytes: 0, responseBytes: 0, failed: 0 };
+const stats = {
+  requests: 0,
+  statements: 0,
+  requestBytes: 0,
+  responseBytes: 0,
+  databaseMs: 0,
+  failed: 0,
+};
 const proxy = await startNeonProxy({
   upstreamDsn,
   poolSize: Number(process.env.BENCH_PROXY_POOL ?? 5),
@@ -25,6 +32,7 @@ const proxy = await startNeonProxy({
     stats.statements += info.statements;
     stats.requestBytes += info.requestBytes;
     stats.responseBytes += info.responseBytes;
+    stats.databaseMs += info.databaseMs;
     if (info.status !== 200) stats.failed += 1;
   },
 });

@@ -72,6 +72,7 @@ export async function officialWorkerSystem(dsn: string): Promise<BenchSystem> {
         statements: Number.NaN,
         bytesSent: Number.NaN,
         bytesRead: Number.NaN,
+        databaseMs: Number.NaN,
         ownCpuMicros:
           before === undefined || after === undefined ? Number.NaN : (after - before) / 1000,
         memoryCpuMicros: Number.NaN,

@@ -8,6 +8,8 @@ export interface ProxyCounters {
   requestBytes: number;
   /** Bytes of the answers: what the turns received from the database. */
   responseBytes: number;
+  /** Milliseconds the database spent on the requests (wall time at the proxy). */
+  databaseMs: number;
   failed: number;
 }
 

@@ -27,6 +27,8 @@ export interface JsonRow {
   bytes_stored_per_turn: number;
   /** CPU inside the checkpointer's methods (the memory layer). */
   memory_cpu_ms_per_turn: number;
+  /** Milliseconds the database spent on the turn's requests (at the Neon-protocol proxy). */
+  database_ms_per_turn: number | null;
   /** memory_cpu_ms_per_turn as a share of the Workers Free plan's 10 ms CPU per request. */
   memory_cpu_share_of_workers_free: number;
 }
@@ -56,11 +58,12 @@ function costTable(points: PointResult[]): Table {
       "bytes sent, mean of 50",
       "bytes read",
       "bytes stored",
+      "database ms",
       "CPU ms",
       "memory CPU ms",
       "memory of 10 ms",
     ],
-    right: [false, true, true, true, true, true, true, true, true, true, true],
+    right: [false, true, true, true, true, true, true, true, true, true, true, true],
     rows: points.map((p) => [
       p.system,
       String(p.turns),
@@ -70,6 +73,7 @@ function costTable(points: PointResult[]): Table {
       int(p.bytesSentMean),
       Number.isNaN(p.bytesRead) ? "–" : int(p.bytesRead),
       int(p.bytesStored),
+      ms(p.databaseMs),
       ms(p.cpuMs),
       ms(p.memoryCpuMs),
       pct(p.memoryCpuMs / WORKERS_FREE_CPU_MS),
@@ -262,6 +266,20 @@ function targets(points: PointResult[]): Target[] {
   ];
 }
 
+/** Lines about what the bench measures without a target of its own. */
+function alsoMeasured(points: PointResult[]): string[] {
+  const llamon = points.filter((p) => p.system === "llamon" && Number.isFinite(p.databaseMs));
+  const first = llamon[0];
+  if (first === undefined || llamon.length < 2) return [];
+  return [
+    `database time per turn (llamon, both requests at the Neon-protocol proxy, Postgres on this machine): ${llamon
+      .map((p) => `${ms(p.databaseMs)} ms at turn ${p.turns}`)
+      .join(
+        ", ",
+      )} — ${ratio((llamon.at(-1) as PointResult).databaseMs / first.databaseMs)} turn ${first.turns}`,
+  ];
+}
+
 function textTable(t: Table): string {
   const widths = t.head.map((h, i) =>
     Math.max(h.length, ...t.rows.map((r) => (r[i] ?? "").length)),
@@ -292,6 +310,7 @@ export function renderReport(report: Report): {
   const ratios = ratioTable(report.points);
   const growth = growthTable(report.points, systems, turns);
   const goals = targets(report.points);
+  const seen = alsoMeasured(report.points);
   const mark = (g: Target) => (g.met ? "met" : "NOT MET");
 
   const consoleText = [
@@ -310,6 +329,7 @@ export function renderReport(report: Report): {
     "",
     "Targets",
     ...goals.map((g) => `  [${mark(g)}] ${g.text}: ${g.detail}`),
+    ...(seen.length > 0 ? ["", "Also measured (no target)", ...seen.map((l) => `  ${l}`)] : []),
     "",
     `${report.machine}; ${report.totalSeconds.toFixed(0)} s in all`,
   ].join("\n");
@@ -332,6 +352,9 @@ export function renderReport(report: Report): {
     "### Targets",
     "",
     ...goals.map((g) => `- **${mark(g)}** — ${g.text}: ${g.detail}.`),
+    ...(seen.length > 0
+      ? ["", "Also measured (no target):", "", ...seen.map((l) => `- ${l}.`)]
+      : []),
     "",
     "### Per-turn cost at turn N",
     "",
@@ -363,6 +386,7 @@ export function renderReport(report: Report): {
     cpu_ms_per_turn: Number(p.cpuMs.toFixed(3)),
     bytes_stored_per_turn: p.bytesStored,
     memory_cpu_ms_per_turn: Number(p.memoryCpuMs.toFixed(3)),
+    database_ms_per_turn: Number.isFinite(p.databaseMs) ? Number(p.databaseMs.toFixed(3)) : null,
     memory_cpu_share_of_workers_free: Number((p.memoryCpuMs / WORKERS_FREE_CPU_MS).toFixed(3)),
   }));
   return { console: consoleText, markdown, rows };

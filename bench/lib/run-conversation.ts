@@ -40,6 +40,8 @@ export interface PointResult {
   bytesSentMean: number;
   /** Bytes the turn received from the database (NaN where not measured). */
   bytesRead: number;
+  /** Database milliseconds per turn (median of the CPU window), at the proxy. */
+  databaseMs: number;
   bytesStored: number;
   cpuMs: number;
   memoryCpuMs: number;
@@ -87,6 +89,9 @@ export async function runConversation(
     const firstReal = n > realUpTo ? Math.max(done + 1, n - BYTES_WINDOW + 1) : done + 1;
     if (firstReal > done + 1) {
       await system.prefill(threadId, done + 1, firstReal - 1);
+      // What autovacuum's ANALYZE does after so many new rows: without it the planner
+      // still sees the tables as before the bulk write.
+      await admin.query("ANALYZE");
       prefilledTurns += firstReal - 1 - done;
     }
     for (let i = firstReal; i <= n; i++) await real(i);
@@ -113,6 +118,7 @@ export async function runConversation(
       bytesSent: turn.bytesSent,
       bytesSentMean: sent.reduce((a, b) => a + b, 0) / sent.length,
       bytesRead: turn.bytesRead,
+      databaseMs: median(window.map((s) => s.databaseMs)),
       bytesStored: (storedAfter.get(n) ?? 0) - (storedAfter.get(n - 1) ?? 0),
       cpuMs: median(window.map((s) => s.ownCpuMicros)) / 1000,
       memoryCpuMs: median(window.map((s) => s.memoryCpuMicros)) / 1000,

@@ -32,6 +32,8 @@ import {
 import { trimToLastGroups } from "../../src/memory/groups.ts";
 import { archivedPrefixOf, extendPrefix, liveTailStart } from "../../src/memory/live-tail.ts";
 import { assemblePrompt } from "../../src/memory/prompt.ts";
+import { indexTermsOf, TERMS_VERSION } from "../../src/memory/recall/index.ts";
+import { isConversationMessage } from "../../src/memory/summary.ts";
 import { createNeonDb } from "../../src/store/db-neon.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { hasTurnMemoryAccess, hasTurnWriteControl } from "../../src/store/persistent-memory.ts";
@@ -58,6 +60,8 @@ export interface TurnSample {
   bytesSent: number;
   /** Bytes the turn received from the database; NaN where not measured. */
   bytesRead: number;
+  /** Milliseconds the database spent on the turn's requests (at the proxy); NaN where not measured. */
+  databaseMs: number;
   /** CPU of the turn in this process, model excluded (µs). */
   ownCpuMicros: number;
   /** CPU inside the checkpointer's methods (µs): the memory layer's share. */
@@ -158,7 +162,14 @@ export async function prefillThread(
       cut += more;
       more = liveTailStart(thread.slice(cut), config);
     }
-    checkpointer.stageTranscript(threadId, prior.messages, thread.slice(0, cut));
+    // With the recall index entries a turn writes (run-turn.ts), so recall searches the
+    // prefilled history as it would a real one.
+    const moved = thread.slice(0, cut);
+    checkpointer.stageTranscript(threadId, prior.messages, moved, {
+      version: TERMS_VERSION,
+      terms: moved.map(indexTermsOf),
+      conversation: moved.map(isConversationMessage),
+    });
     archived = extendPrefix(prior, thread.slice(0, cut));
     kept = thread.slice(cut);
   }
@@ -221,6 +232,7 @@ export function llamonSystem(
         statements: after.statements - before.statements,
         bytesSent: after.requestBytes - before.requestBytes,
         bytesRead: after.responseBytes - before.responseBytes,
+        databaseMs: after.databaseMs - before.databaseMs,
         ownCpuMicros: cpu - modelCpu,
         memoryCpuMicros: saverCpu.micros - memoryBefore,
         modelCpuMicros: modelCpu,
@@ -270,6 +282,7 @@ export function noMemorySystem(): BenchSystem {
         statements: 0,
         bytesSent: 0,
         bytesRead: 0,
+        databaseMs: 0,
         ownCpuMicros: cpu - modelCpu,
         memoryCpuMicros: 0,
         modelCpuMicros: modelCpu,
@@ -341,6 +354,7 @@ export async function postgresSaverSystem(
         statements,
         bytesSent: after.bytesWritten - before.bytesWritten,
         bytesRead: Number.NaN,
+        databaseMs: Number.NaN,
         ownCpuMicros: cpu - modelCpu,
         memoryCpuMicros: saverCpu.micros - memoryBefore,
         modelCpuMicros: modelCpu,

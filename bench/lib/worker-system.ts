@@ -106,6 +106,7 @@ export async function workerSystem(
         statements: after.statements - before.statements,
         bytesSent: after.requestBytes - before.requestBytes,
         bytesRead: after.responseBytes - before.responseBytes,
+        databaseMs: after.databaseMs - before.databaseMs,
         ownCpuMicros:
           cpuBefore === undefined || cpuAfter === undefined
             ? Number.NaN

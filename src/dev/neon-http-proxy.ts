@@ -53,6 +53,8 @@ export interface ProxyRequestInfo {
   /** Bytes of the answer's body (what the client received). */
   readonly responseBytes: number;
   readonly status: number;
+  /** Milliseconds the database took for the request (its statements, BEGIN to COMMIT). */
+  readonly databaseMs: number;
 }
 
 export interface NeonProxy {
@@ -127,7 +129,9 @@ export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonPro
     }
 
     const statements = payload.kind === "single" ? 1 : payload.queries.length;
+    const began = performance.now();
     const { status, result } = await execute(payload, headers);
+    const databaseMs = performance.now() - began;
     stats.requests += 1;
     stats.statements += statements;
     stats.requestBytes += body.length;
@@ -156,6 +160,7 @@ export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonPro
       requestBytes: body.length,
       responseBytes: sent,
       status,
+      databaseMs,
     });
   }
 
