@@ -151,14 +151,14 @@ function workerRoundTrips(points: PointResult[]): Target[] {
 
 /**
  * At the first length, llamon's CPU per turn is no worse than the official saver's with
- * durability "exit": in Node (llamon vs postgres-saver-exit) and in workerd (llamon-worker, a
- * whole A2A request, vs postgres-saver-worker, the turn alone on a connection of its own).
+ * durability "exit": in Node (llamon vs postgres-saver-exit) and in workerd, the turn alone in
+ * the same harness (llamon-turn-worker vs postgres-saver-worker, on a connection of its own).
  */
 function officialAtFirst(points: PointResult[], first: PointResult): Target[] {
   const at = (system: string) => points.find((p) => p.system === system && p.turns === first.turns);
   const pairs = [
     ["llamon", "postgres-saver-exit", "in Node"],
-    ["llamon-worker", "postgres-saver-worker", "in workerd"],
+    ["llamon-turn-worker", "postgres-saver-worker", "in workerd"],
   ] as const;
   return pairs.flatMap(([ours, theirs, where]) => {
     const a = at(ours);

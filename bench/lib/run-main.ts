@@ -7,11 +7,11 @@ import { migrate } from "../../src/store/migrate.ts";
 import { createTestDatabase, type TestDatabase } from "../../test/helpers/pg.ts";
 import { writeDocSection } from "./doc.ts";
 import { commandLine, describeMachine } from "./machine.ts";
-import { officialWorkerSystem } from "./official-worker.ts";
 import { type ChildProxy, startChildProxy } from "./proxy.ts";
 import { type Report, renderReport } from "./report.ts";
 import { type PointResult, runConversation } from "./run-conversation.ts";
 import { type BenchSystem, llamonSystem, noMemorySystem, postgresSaverSystem } from "./systems.ts";
+import { turnWorkerSystem } from "./turn-worker.ts";
 import { workerSystem } from "./worker-system.ts";
 
 const ALL_SYSTEMS = [
@@ -20,6 +20,7 @@ const ALL_SYSTEMS = [
   "postgres-saver",
   "postgres-saver-exit",
   "postgres-saver-worker",
+  "llamon-turn-worker",
   "llamon-trim20",
   "no-memory",
 ] as const;
@@ -137,8 +138,11 @@ async function main(): Promise<void> {
         system = noMemorySystem();
         dsn = llamonDb.dsn;
       } else if (name === "postgres-saver-worker") {
-        system = await officialWorkerSystem(baselineDb.dsn);
+        system = await turnWorkerSystem("official", baselineDb.dsn);
         dsn = baselineDb.dsn;
+      } else if (name === "llamon-turn-worker") {
+        system = await turnWorkerSystem("llamon", llamonDb.dsn, { proxy, dsn: neonDsn });
+        dsn = llamonDb.dsn;
       } else {
         system = await postgresSaverSystem(
           baselineDb.dsn,

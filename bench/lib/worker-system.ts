@@ -5,9 +5,7 @@
  * run-time config, read batch, write batch), not only those of runTurn.
  *
  * Same settings as `llamon` (window 20, history note, heuristic facts, recall, summaries),
- * given as the Worker's vars; the Worker's own queue consumer makes the summaries (in
- * workerd, a few seconds after the turn that enqueued them, so one turn in about ten may
- * carry a job's CPU: the median of the window does not). The isolate stays up between turns, as a busy deployment's does; it keeps
+ * given as the Worker's vars; the summaries are made between turns from here, unmeasured. The isolate stays up between turns, as a busy deployment's does; it keeps
  * no thread between requests, so every turn reads its thread from the database as on a cold
  * isolate. CPU is the workerd process's own (./process-cpu.ts, Linux): everything the runtime
  * did for the request — the A2A handler, the turn, the offline model (a few hundredths of a
@@ -23,6 +21,7 @@ import { storageThreadId } from "../../src/store/thread-key.ts";
 import { storedBytes, TimedOfflineModel, userText } from "./measure.ts";
 import { workerdCpu } from "./process-cpu.ts";
 import type { ChildProxy } from "./proxy.ts";
+import { summarizeWhileDue } from "./summaries.ts";
 import { AGENT_ID, type BenchSystem, memoryConfig, prefillThread } from "./systems.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -47,7 +46,11 @@ export async function workerSystem(
     MEMORY_BACKEND: "postgres",
     MEMORY_WINDOW_SIZE: "20",
     MEMORY_HISTORY_AWARE: "true",
-    MEMORY_SUMMARIZE: "true",
+    // Summaries are made between turns from here (./summaries.ts), as for `llamon`: the
+    // Worker's own queue consumer would run them in workerd a few seconds after the turn that
+    // enqueued them, inside a later turn's measurement. The summary row is read and placed in
+    // the prompt either way.
+    MEMORY_SUMMARIZE: "false",
     MEMORY_FACTS_MODE: "heuristic",
     A2A_AUTH: "none",
     ...overrides,
@@ -68,7 +71,9 @@ export async function workerSystem(
   const cpu = workerdCpu();
   const startupCpuMs = cpu === undefined ? Number.NaN : cpu.now() / 1e6;
   const model = new TimedOfflineModel();
+  const summarizer = new TimedOfflineModel();
   const config = memoryConfig();
+  const summaryDb = createNeonDb({ connectionString: neonDsn, fetchEndpoint: proxy.url });
   return {
     name: "llamon-worker",
     startupCpuMs,
@@ -101,6 +106,7 @@ export async function workerSystem(
       const cpuAfter = await cpu?.settle();
       const after = await proxy.counters();
       if (after.failed !== before.failed) throw new Error(`turn ${i}: a database request failed`);
+      await summarizeWhileDue(summaryDb, AGENT_ID, threadId, config, summarizer);
       return {
         roundTrips: after.requests - before.requests,
         statements: after.statements - before.statements,

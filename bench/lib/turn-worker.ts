@@ -1,0 +1,142 @@
+/**
+ * The bench's turn alone inside workerd (./turn-worker-entry.ts), one saver or the other, so
+ * the two savers are compared in the runtime that bills a Worker's CPU, in the same harness:
+ * the workerd process's CPU per request (./process-cpu.ts).
+ *
+ * - `postgres-saver-worker`: the official PostgresSaver (its own connection per request).
+ *   Statements and bytes are not counted here (`postgres-saver-exit` counts them for the same
+ *   turn in Node).
+ * - `llamon-turn-worker`: NeonSaver through the Neon-protocol proxy, counted there like
+ *   `llamon`. (`llamon-worker` is the whole reference Worker: A2A handling, task records.)
+ */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
+import pg from "pg";
+import { unstable_startWorker } from "wrangler";
+import { createNeonDb } from "../../src/store/db-neon.ts";
+import { NeonSaver } from "../../src/store/neon-saver.ts";
+import { storageThreadId } from "../../src/store/thread-key.ts";
+import { memoryConfig } from "./bench-agent.ts";
+import { storedBytes, TimedOfflineModel, userText } from "./measure.ts";
+import { workerdCpu } from "./process-cpu.ts";
+import type { ChildProxy } from "./proxy.ts";
+import { summarizeWhileDue } from "./summaries.ts";
+import { AGENT_ID, type BenchSystem, prefillThread } from "./systems.ts";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+
+export async function turnWorkerSystem(
+  saverKind: "official" | "llamon",
+  dsn: string,
+  neon?: { proxy: ChildProxy; dsn: string },
+): Promise<BenchSystem> {
+  process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
+  const setup = new pg.Pool({ connectionString: dsn, max: 2 });
+  const official = new PostgresSaver(setup);
+  if (saverKind === "official") await official.setup();
+  const neonDb =
+    neon === undefined
+      ? undefined
+      : createNeonDb({ connectionString: neon.dsn, fetchEndpoint: neon.proxy.url });
+  // Its own config (the repository's wrangler.toml is the reference agent's): the entry, the
+  // runtime flags, and the Worker bundle's LangSmith stand-in, as in every deployed Worker.
+  const dir = await mkdtemp(join(tmpdir(), "llamon-turn-worker-"));
+  const shim = resolve(ROOT, "src/shims/langsmith.ts");
+  const wranglerToml = join(dir, "wrangler.toml");
+  await writeFile(
+    wranglerToml,
+    [
+      `name = "llamon-bench-turn"`,
+      `main = ${JSON.stringify(resolve(ROOT, "bench/lib/turn-worker-entry.ts"))}`,
+      `compatibility_date = "2026-11-01"`,
+      `compatibility_flags = ["nodejs_compat"]`,
+      "[alias]",
+      ...["langsmith", "langsmith/run_trees", "langsmith/singletons/traceable"].map(
+        (m) => `${JSON.stringify(m)} = ${JSON.stringify(shim)}`,
+      ),
+      "",
+    ].join("\n"),
+  );
+  const worker = await unstable_startWorker({
+    config: wranglerToml,
+    bindings: Object.fromEntries(
+      Object.entries({
+        BENCH_SAVER: saverKind,
+        BENCH_DSN: neon?.dsn ?? dsn,
+        BENCH_NEON_ENDPOINT: neon?.proxy.url ?? "",
+        BENCH_AGENT_ID: AGENT_ID,
+      }).map(([k, value]) => [k, { type: "plain_text", value }]),
+    ),
+    dev: {
+      server: { hostname: "127.0.0.1", port: 0 },
+      inspector: false,
+      persist: false,
+      logLevel: "error",
+    },
+  } as Parameters<typeof unstable_startWorker>[0]);
+  await worker.ready;
+  const cpu = workerdCpu();
+  const model = new TimedOfflineModel();
+  const summarizer = new TimedOfflineModel();
+  const config = memoryConfig();
+  return {
+    name: saverKind === "official" ? "postgres-saver-worker" : "llamon-turn-worker",
+    async turn(threadId, i) {
+      const counted = await neon?.proxy.counters();
+      const before = await cpu?.settle();
+      const res = await worker.fetch("http://bench.local/", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ threadId, text: userText(i), messageId: `${threadId}-m${i}` }),
+      });
+      const body = (await res.json()) as { error?: string };
+      if (res.status !== 200) throw new Error(`turn ${i}: the Worker answered ${body.error}`);
+      const after = await cpu?.settle();
+      const now = await neon?.proxy.counters();
+      const delta = (
+        k: "requests" | "statements" | "requestBytes" | "responseBytes" | "databaseMs",
+      ) => (counted === undefined || now === undefined ? Number.NaN : now[k] - counted[k]);
+      // The queue consumer's work, off the turn (not counted), as for `llamon`.
+      if (neonDb !== undefined) {
+        await summarizeWhileDue(neonDb, AGENT_ID, threadId, config, summarizer);
+      }
+      return {
+        roundTrips: delta("requests"),
+        statements: delta("statements"),
+        bytesSent: delta("requestBytes"),
+        bytesRead: delta("responseBytes"),
+        databaseMs: delta("databaseMs"),
+        ownCpuMicros:
+          before === undefined || after === undefined ? Number.NaN : (after - before) / 1000,
+        memoryCpuMicros: Number.NaN,
+        modelCpuMicros: Number.NaN,
+      };
+    },
+    prefill: (threadId, from, to) =>
+      neonDb === undefined
+        ? prefillThread(official, model, config, threadId, from, to, "full")
+        : prefillThread(
+            new NeonSaver({ db: neonDb, agentId: AGENT_ID, guardHead: true }),
+            model,
+            config,
+            threadId,
+            from,
+            to,
+            "tail",
+          ),
+    stored: (threadId, admin) =>
+      neonDb === undefined
+        ? storedBytes(admin, threadId)
+        : storedBytes(admin, storageThreadId(AGENT_ID, threadId), {
+            agentId: AGENT_ID,
+            threadId,
+          }),
+    async close() {
+      await worker.dispose();
+      await setup.end();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
