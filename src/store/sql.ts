@@ -249,11 +249,13 @@ ON CONFLICT (agent_id, thread_id, seq) DO UPDATE
  * text]]} (rows as arrays: no key names on the wire).
  * $1 agent, $2 thread, $3 query terms, $4 how many items.
  *
- * The matches are this thread's indexed messages whose tsvector holds any term (an OR tsquery
- * of quoted lexemes found by the GIN index, so no term can be a syntax error). Each is scored
- * by Okapi BM25 (memory/recall/bm25.ts: k1 1.2, b 0.3, idf ln(1 + (N − df + 0.5)/(df + 0.5)),
- * tf by exact term, as the runtime indexed it) with the statistics of the thread's indexed
- * messages: N and the mean length, df counted over the matches only. The neighbour fusion
+ * The matches are the messages listed for the query's terms in llamon_recall_terms (migration
+ * 0012, kept by triggers): every indexed message of the thread holding a term that occurs in
+ * at most 200 of them, and the newest 200 for a more common term — a few rows per term,
+ * however long the conversation. Each is scored by Okapi BM25 (memory/recall/bm25.ts: k1 1.2,
+ * b 0.3, idf ln(1 + (N − df + 0.5)/(df + 0.5)), tf by exact term, as the runtime indexed it)
+ * with the thread's exact statistics from the same tables: N, the mean length and each
+ * term's df. The neighbour fusion
  * (memory/recall/conversation.ts: own + 0.4 × previous + 0.3 × next, seq ± 1) runs over the
  * matches and their indexed neighbours, and only the best $4 come back (ties to the later
  * message), plus the thread's last transcript message when it scores: its next neighbour is
@@ -264,25 +266,25 @@ ON CONFLICT (agent_id, thread_id, seq) DO UPDATE
  * however long the conversation.
  */
 export const SELECT_RECALL = `WITH terms AS (
-  SELECT DISTINCT t, pq FROM unnest($3::text[]) AS t, plainto_tsquery('simple', t) AS pq
-   WHERE pq::text <> ''
-), q AS (
-  SELECT string_agg(pq::text, ' | ')::tsquery AS tq FROM terms
+  SELECT DISTINCT t FROM unnest($3::text[]) AS t WHERE t <> ''
 ), docs AS (
-  SELECT count(*)::float8 AS n, coalesce(avg(m.term_count), 0)::float8 AS avg_len
-    FROM llamon_messages m
-   WHERE m.agent_id = $1 AND m.thread_id = $2 AND m.search_terms IS NOT NULL
+  SELECT coalesce(max(s.docs), 0)::float8 AS n,
+         coalesce(max(s.total_terms::float8 / nullif(s.docs, 0)), 0)::float8 AS avg_len
+    FROM llamon_recall_stats s WHERE s.agent_id = $1 AND s.thread_id = $2
+), df AS (
+  SELECT terms.t, coalesce(x.df, 0)::float8 AS n, coalesce(x.recent, '{}') AS recent
+    FROM terms LEFT JOIN llamon_recall_terms x
+      ON x.agent_id = $1 AND x.thread_id = $2 AND x.term = terms.t
 ), matched AS (
-  SELECT m.seq, m.term_count, m.search_terms FROM llamon_messages m, q
-   WHERE m.agent_id = $1 AND m.thread_id = $2 AND q.tq IS NOT NULL AND m.search @@ q.tq
+  SELECT m.seq, m.term_count, m.search_terms
+    FROM (SELECT DISTINCT r AS seq FROM df, unnest(df.recent) AS r) c
+    JOIN llamon_messages m ON m.agent_id = $1 AND m.thread_id = $2 AND m.seq = c.seq
+   WHERE m.search_terms IS NOT NULL
 ), tf AS (
   SELECT x.seq, x.term_count, w AS t, count(*)::float8 AS n
     FROM matched x, unnest(string_to_array(x.search_terms, ' ')) AS w
    WHERE w IN (SELECT t FROM terms)
    GROUP BY x.seq, x.term_count, w
-), df AS (
-  SELECT terms.t, count(tf.seq)::float8 AS n FROM terms LEFT JOIN tf ON tf.t = terms.t
-   GROUP BY terms.t
 ), scored AS (
   SELECT tf.seq, sum(ln(1 + (d.n - df.n + 0.5) / (df.n + 0.5)) * tf.n * 2.2
            / (tf.n + 1.2 * (0.7 + 0.3 * tf.term_count
@@ -290,7 +292,8 @@ export const SELECT_RECALL = `WITH terms AS (
     FROM tf JOIN df ON df.t = tf.t CROSS JOIN docs d
    GROUP BY tf.seq
 ), last AS (
-  SELECT max(m.seq) AS seq FROM llamon_messages m WHERE m.agent_id = $1 AND m.thread_id = $2
+  SELECT m.seq FROM llamon_messages m WHERE m.agent_id = $1 AND m.thread_id = $2
+   ORDER BY m.seq DESC LIMIT 1
 ), candidates AS (
   SELECT c.seq, coalesce(s0.s, 0) AS own, coalesce(sp.s, 0) AS prev, coalesce(sn.s, 0) AS next
     FROM (SELECT DISTINCT s.seq + o.d AS seq FROM scored s, (VALUES (-1), (0), (1)) AS o(d)
