@@ -276,10 +276,13 @@ export const SELECT_RECALL = `WITH terms AS (
     FROM terms LEFT JOIN llamon_recall_terms x
       ON x.agent_id = $1 AND x.thread_id = $2 AND x.term = terms.t
 ), matched AS (
+  -- One primary-key probe per listed position (LATERAL … LIMIT 1 keeps the planner from
+  -- joining the thread's whole range instead, as it does while the table has no statistics).
   SELECT m.seq, m.term_count, m.search_terms
-    FROM (SELECT DISTINCT r AS seq FROM df, unnest(df.recent) AS r) c
-    JOIN llamon_messages m ON m.agent_id = $1 AND m.thread_id = $2 AND m.seq = c.seq
-   WHERE m.search_terms IS NOT NULL
+    FROM (SELECT DISTINCT r AS seq FROM df, unnest(df.recent) AS r) c,
+         LATERAL (SELECT x.seq, x.term_count, x.search_terms FROM llamon_messages x
+                   WHERE x.agent_id = $1 AND x.thread_id = $2 AND x.seq = c.seq
+                     AND x.search_terms IS NOT NULL LIMIT 1) m
 ), tf AS (
   SELECT x.seq, x.term_count, w AS t, count(*)::float8 AS n
     FROM matched x, unnest(string_to_array(x.search_terms, ' ')) AS w
@@ -302,9 +305,10 @@ export const SELECT_RECALL = `WITH terms AS (
     LEFT JOIN scored sp ON sp.seq = c.seq - 1
     LEFT JOIN scored sn ON sn.seq = c.seq + 1
 ), picked AS (
-  (SELECT c.* FROM candidates c
-     JOIN llamon_messages m ON m.agent_id = $1 AND m.thread_id = $2 AND m.seq = c.seq
-      AND m.search_terms IS NOT NULL
+  (SELECT c.* FROM candidates c,
+          LATERAL (SELECT 1 FROM llamon_messages m
+                    WHERE m.agent_id = $1 AND m.thread_id = $2 AND m.seq = c.seq
+                      AND m.search_terms IS NOT NULL LIMIT 1) indexed
     WHERE c.own + 0.4 * c.prev + 0.3 * c.next > 0
     -- Rounded: the same sum in another float order must not reorder equal messages.
     ORDER BY round((c.own + 0.4 * c.prev + 0.3 * c.next)::numeric, 9) DESC, c.seq DESC
@@ -328,8 +332,10 @@ SELECT jsonb_build_object(
                              FROM jsonb_array_elements(t.message->'kwargs'->'content') WITH ORDINALITY AS e(p, i))
         ELSE '' END, 401)
     ) ORDER BY t.seq), '[]'::jsonb)
-    FROM picked k JOIN llamon_messages t
-      ON t.agent_id = $1 AND t.thread_id = $2 AND t.seq = k.seq AND t.search_terms IS NOT NULL)
+    FROM picked k,
+         LATERAL (SELECT m.seq, m.message FROM llamon_messages m
+                   WHERE m.agent_id = $1 AND m.thread_id = $2 AND m.seq = k.seq
+                     AND m.search_terms IS NOT NULL LIMIT 1) t)
 ) AS recall`;
 
 /** A count of the stored `trimmed` value; 0 when it is not a non-negative number. */
