@@ -100,25 +100,31 @@ interface BundleGroup {
 const WORKERS_STUB =
   "data:text/javascript,export class DurableObject{constructor(c,e){this.ctx=c;this.env=e}}export class WorkerEntrypoint{}export class RpcTarget{}export const env={};";
 
+/** Runs this Node with `args` and collects what it printed. */
+async function runChild(
+  args: string[],
+  options: Parameters<typeof spawn>[2] = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, args, options);
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (d) => {
+    stdout += d;
+  });
+  child.stderr?.on("data", (d) => {
+    stderr += d;
+  });
+  const [code] = (await once(child, "close")) as [number | null];
+  return { code, stdout, stderr };
+}
+
 /** CPU of importing `module` in a fresh Node process (ms); median of `times`. */
 async function moduleEvalMs(module: string, times: number): Promise<number> {
   const samples: number[] = [];
   for (let i = 0; i < times; i++) {
-    const child = spawn(process.execPath, [
-      join(import.meta.dirname, "lib/module-eval-child.mjs"),
-      module,
-    ]);
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-    });
-    child.stderr.on("data", (d) => {
-      err += d;
-    });
-    const [code] = await once(child, "exit");
-    if (code !== 0) throw new Error(`importing the bundle failed:\n${err}`);
-    samples.push((JSON.parse(out) as { cpuMs: number }).cpuMs);
+    const run = await runChild([join(import.meta.dirname, "lib/module-eval-child.mjs"), module]);
+    if (run.code !== 0) throw new Error(`importing the bundle failed:\n${run.stderr}`);
+    samples.push((JSON.parse(run.stdout) as { cpuMs: number }).cpuMs);
   }
   return median(samples);
 }
@@ -128,8 +134,7 @@ async function bundle(
 ): Promise<{ raw: number; gzip: number; groups: BundleGroup[]; evalMs: number }> {
   const out = await mkdtemp(join(tmpdir(), "llamon-cold-"));
   try {
-    const child = spawn(
-      process.execPath,
+    const run = await runChild(
       [
         join(ROOT, "node_modules/wrangler/bin/wrangler.js"),
         "deploy",
@@ -141,15 +146,9 @@ async function bundle(
       ],
       { cwd: ROOT, env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
     );
-    let output = "";
-    child.stdout.on("data", (d) => {
-      output += d;
-    });
-    child.stderr.on("data", (d) => {
-      output += d;
-    });
-    const [code] = await once(child, "exit");
-    if (code !== 0) throw new Error(`wrangler deploy --dry-run failed:\n${output}`);
+    if (run.code !== 0) {
+      throw new Error(`wrangler deploy --dry-run failed:\n${run.stdout}${run.stderr}`);
+    }
     const script = await readFile(join(out, "index.js"));
     const patched = join(out, "bundle-node.mjs");
     const text = script.toString("utf8");

@@ -14,11 +14,11 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import pg from "pg";
-import { unstable_startWorker } from "wrangler";
 import { createNeonDb } from "../../src/store/db-neon.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { storageThreadId } from "../../src/store/thread-key.ts";
 import { memoryConfig } from "./bench-agent.ts";
+import { startBenchWorker } from "./bench-worker.ts";
 import { storedBytes, TimedOfflineModel, userText } from "./measure.ts";
 import { workerdCpu } from "./process-cpu.ts";
 import type { ChildProxy } from "./proxy.ts";
@@ -32,7 +32,6 @@ export async function turnWorkerSystem(
   dsn: string,
   neon?: { proxy: ChildProxy; dsn: string },
 ): Promise<BenchSystem> {
-  process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
   const setup = new pg.Pool({ connectionString: dsn, max: 2 });
   const official = new PostgresSaver(setup);
   if (saverKind === "official") await official.setup();
@@ -59,24 +58,12 @@ export async function turnWorkerSystem(
       "",
     ].join("\n"),
   );
-  const worker = await unstable_startWorker({
-    config: wranglerToml,
-    bindings: Object.fromEntries(
-      Object.entries({
-        BENCH_SAVER: saverKind,
-        BENCH_DSN: neon?.dsn ?? dsn,
-        BENCH_NEON_ENDPOINT: neon?.proxy.url ?? "",
-        BENCH_AGENT_ID: AGENT_ID,
-      }).map(([k, value]) => [k, { type: "plain_text", value }]),
-    ),
-    dev: {
-      server: { hostname: "127.0.0.1", port: 0 },
-      inspector: false,
-      persist: false,
-      logLevel: "error",
-    },
-  } as Parameters<typeof unstable_startWorker>[0]);
-  await worker.ready;
+  const worker = await startBenchWorker(wranglerToml, {
+    BENCH_SAVER: saverKind,
+    BENCH_DSN: neon?.dsn ?? dsn,
+    BENCH_NEON_ENDPOINT: neon?.proxy.url ?? "",
+    BENCH_AGENT_ID: AGENT_ID,
+  });
   const cpu = workerdCpu();
   const model = new TimedOfflineModel();
   const summarizer = new TimedOfflineModel();

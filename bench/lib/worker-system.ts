@@ -14,10 +14,10 @@
  * layer's share is not split out ("–"); `llamon` measures it for the same code in Node.
  */
 import { resolve } from "node:path";
-import { unstable_startWorker } from "wrangler";
 import { createNeonDb } from "../../src/store/db-neon.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { storageThreadId } from "../../src/store/thread-key.ts";
+import { startBenchWorker } from "./bench-worker.ts";
 import { storedBytes, TimedOfflineModel, userText } from "./measure.ts";
 import { workerdCpu } from "./process-cpu.ts";
 import type { ChildProxy } from "./proxy.ts";
@@ -37,8 +37,6 @@ export async function workerSystem(
   neonDsn: string,
   overrides: Record<string, string> = {},
 ): Promise<WorkerSystem> {
-  // No network here: do not ask Cloudflare for the `Request.cf` object.
-  process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
   const vars: Record<string, string> = {
     AGENT_ID,
     POSTGRES_MEMORY_DSN: neonDsn,
@@ -55,19 +53,7 @@ export async function workerSystem(
     A2A_AUTH: "none",
     ...overrides,
   };
-  const worker = await unstable_startWorker({
-    config: resolve(ROOT, "wrangler.toml"),
-    bindings: Object.fromEntries(
-      Object.entries(vars).map(([k, value]) => [k, { type: "plain_text", value }]),
-    ),
-    dev: {
-      server: { hostname: "127.0.0.1", port: 0 },
-      inspector: false,
-      persist: false,
-      logLevel: "error",
-    },
-  } as Parameters<typeof unstable_startWorker>[0]);
-  await worker.ready;
+  const worker = await startBenchWorker(resolve(ROOT, "wrangler.toml"), vars);
   const cpu = workerdCpu();
   const startupCpuMs = cpu === undefined ? Number.NaN : cpu.now() / 1e6;
   const model = new TimedOfflineModel();

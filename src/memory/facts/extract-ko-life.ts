@@ -14,6 +14,7 @@ import {
   PET_WORDS,
   REL_WORDS,
   rx,
+  SPEAKER_WORDS_KO,
   splitList,
   T,
 } from "./extract-ko-shared.ts";
@@ -143,18 +144,7 @@ const NOT_AILMENTS: ReadonlySet<string> = new Set([
   "엄마",
   "아빠",
 ]);
-const SPEAKER: ReadonlySet<string> = new Set([
-  "저",
-  "전",
-  "저는",
-  "나",
-  "난",
-  "나는",
-  "제가",
-  "내가",
-  "요즘",
-  "요새",
-]);
+const SPEAKER: ReadonlySet<string> = new Set([...SPEAKER_WORDS_KO, "요즘", "요새", ""]);
 
 const LIKES_RE1 = rx(
   `${T}(\\S+)\\s+${ADVS}${LIKE_VERB}`,

@@ -12,6 +12,7 @@ import {
   nounOfCopula,
   PREDICATE_END,
   rx,
+  SPEAKER_WORDS_KO,
   T,
 } from "./extract-ko-shared.ts";
 import {
@@ -330,16 +331,7 @@ const TEACHING_PLACE = pattern(
 );
 
 /** "해외 영업 담당이라", "마케팅 담당이에요": the area the user is in charge of is their job. */
-const SPEAKER_KO: ReadonlySet<string> = new Set([
-  "저",
-  "전",
-  "저는",
-  "나",
-  "난",
-  "나는",
-  "제가",
-  "내가",
-]);
+const SPEAKER_KO: ReadonlySet<string> = new Set(SPEAKER_WORDS_KO);
 const JOB_CHARGE = rx(
   `${T}((?:\\S+\\s+)?\\S+?)\\s*담당(?:자)?(?:이에요|예요|이라서|이라|입니다|이고요|이고|이야|야|임)(?=$|\\s|[.!~,])`,
   "담당",

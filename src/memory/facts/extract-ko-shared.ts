@@ -32,6 +32,18 @@ export const ADVS = `(?:${ADV}\\s+)*`;
 /** A token start: beginning of the clause or after whitespace. */
 export const T = "(?<![^\\s])";
 
+/** How a Korean speaker names themselves at the start of a clause (저/나 and their forms). */
+export const SPEAKER_WORDS_KO: readonly string[] = [
+  "저",
+  "전",
+  "저는",
+  "나",
+  "난",
+  "나는",
+  "제가",
+  "내가",
+];
+
 export function rx(source: string, need?: string): Pattern {
   return pattern(source, "g", need);
 }
