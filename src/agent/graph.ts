@@ -1,7 +1,8 @@
 /**
  * The LangGraph graph of one llamon agent:
  *
- *   START → prepare → agent ⇄ tools → persist → END
+ *   START → prepare → agent ⇄ tools → persist → END     (an agent with tools)
+ *   START → turn → END                                   (without: the same three, one step)
  *
  * - prepare: the incoming message arrives in its own ephemeral channel, so nothing reaches the
  *   stored thread before this node decides: a retried message (its messageId already in the
