@@ -66,10 +66,14 @@ END $$;
 -- Takes away the indexed messages of `changed`.
 CREATE OR REPLACE FUNCTION llamon_recall_remove() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  -- A term that leaves the thread (df 0) is deleted below, so its list is not filtered; a
+  -- list is filtered against the deleted positions through a hashed NOT IN, so a large
+  -- delete (a trim, an erase) costs its positions once, not once per listed position.
   UPDATE llamon_recall_terms x
      SET df = x.df - g.n,
-         recent = ARRAY(SELECT s FROM unnest(x.recent) AS s WHERE s <> ALL (g.seqs)
-                         ORDER BY s DESC)
+         recent = CASE WHEN x.df - g.n <= 0 THEN '{}'::bigint[]
+                  ELSE ARRAY(SELECT s FROM unnest(x.recent) AS s
+                              WHERE s NOT IN (SELECT unnest(g.seqs)) ORDER BY s DESC) END
     FROM (SELECT d.agent_id, d.thread_id, d.term, count(*) AS n, array_agg(d.seq) AS seqs
             FROM (SELECT DISTINCT c.agent_id, c.thread_id, c.seq, w AS term
                     FROM changed c, unnest(string_to_array(c.search_terms, ' ')) AS w
