@@ -905,13 +905,35 @@ export const MAX_QUERY_CHARS = 500;
  */
 export const LEXICAL_WEIGHT = 0.6;
 
+/**
+ * A fact's index terms, kept for the facts an isolate saw last: a thread's facts are the same
+ * turn after turn, and stemming their sources again on every recall was most of its CPU
+ * (about 0.15 ms of 0.17 ms per recall in Node for eight facts). Derived from the text alone,
+ * so sharing them between conversations shows nothing of one to another.
+ */
+const FACT_TERMS_KEPT = 512;
+const factTermsCache = new Map<string, readonly string[]>();
+
+function factTerms(fact: Fact): readonly string[] {
+  const text = `${fact.source} ${fact.value}`;
+  const known = factTermsCache.get(text);
+  if (known !== undefined) return known;
+  const terms = searchTerms(text);
+  if (factTermsCache.size >= FACT_TERMS_KEPT) {
+    const oldest = factTermsCache.keys().next().value;
+    if (oldest !== undefined) factTermsCache.delete(oldest);
+  }
+  factTermsCache.set(text, terms);
+  return terms;
+}
+
 function lexicalScores(facts: readonly Fact[], question: string): number[] {
   const query = queryTerms(question);
   const out = facts.map(() => 0);
   if (query.length === 0 || facts.length === 0) return out;
   const ranked = rankCandidates(
     query,
-    facts.map((fact, index) => ({ id: index, terms: searchTerms(`${fact.source} ${fact.value}`) })),
+    facts.map((fact, index) => ({ id: index, terms: factTerms(fact) })),
     facts.length,
   );
   const best = ranked[0]?.score ?? 0;
