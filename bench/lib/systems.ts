@@ -34,6 +34,7 @@ import { archivedPrefixOf, extendPrefix, liveTailStart } from "../../src/memory/
 import { assemblePrompt } from "../../src/memory/prompt.ts";
 import { indexTermsOf, TERMS_VERSION } from "../../src/memory/recall/index.ts";
 import { isConversationMessage } from "../../src/memory/summary.ts";
+import type { Db } from "../../src/store/db.ts";
 import { createNeonDb } from "../../src/store/db-neon.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { hasTurnMemoryAccess, hasTurnWriteControl } from "../../src/store/persistent-memory.ts";
@@ -187,6 +188,16 @@ export async function prefillThread(
   }
 }
 
+/** A NeonSaver of the bench's agent, as the Worker makes one per request. */
+export function benchSaver(db: Db, keepLatestOnly = false): NeonSaver {
+  return new NeonSaver({ db, agentId: AGENT_ID, guardHead: true, keepLatestOnly });
+}
+
+/** Bytes a llamon thread of the bench's agent occupies in Postgres. */
+export function llamonStoredBytes(threadId: string, admin: pg.Client): Promise<number> {
+  return storedBytes(admin, storageThreadId(AGENT_ID, threadId), { agentId: AGENT_ID, threadId });
+}
+
 /** llamon: a fresh Neon db handle and NeonSaver per turn, as the Worker makes per request. */
 export function llamonSystem(
   proxy: ChildProxy,
@@ -210,12 +221,10 @@ export function llamonSystem(
       const memoryBefore = saverCpu.micros;
       const start = process.cpuUsage();
       const saver = saverCpu.wrap(
-        new NeonSaver({
-          db: createNeonDb({ connectionString: neonDsn, fetchEndpoint: proxy.url }),
-          agentId: AGENT_ID,
-          guardHead: true,
-          keepLatestOnly: options.trimKeepGroups !== undefined,
-        }),
+        benchSaver(
+          createNeonDb({ connectionString: neonDsn, fetchEndpoint: proxy.url }),
+          options.trimKeepGroups !== undefined,
+        ),
       );
       await runTurn(
         { agent, config, model, checkpointer: saver, log: quietLog },
@@ -240,12 +249,10 @@ export function llamonSystem(
     },
     prefill: (threadId, from, to) =>
       prefillThread(
-        new NeonSaver({
-          db: createNeonDb({ connectionString: neonDsn, fetchEndpoint: proxy.url }),
-          agentId: AGENT_ID,
-          guardHead: true,
-          keepLatestOnly: options.trimKeepGroups !== undefined,
-        }),
+        benchSaver(
+          createNeonDb({ connectionString: neonDsn, fetchEndpoint: proxy.url }),
+          options.trimKeepGroups !== undefined,
+        ),
         model,
         config,
         threadId,
@@ -253,8 +260,7 @@ export function llamonSystem(
         to,
         options.trimKeepGroups === undefined ? "tail" : "delta",
       ),
-    stored: (threadId, admin) =>
-      storedBytes(admin, storageThreadId(AGENT_ID, threadId), { agentId: AGENT_ID, threadId }),
+    stored: llamonStoredBytes,
     async close() {},
   };
 }

@@ -15,15 +15,19 @@ import { join, resolve } from "node:path";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import pg from "pg";
 import { createNeonDb } from "../../src/store/db-neon.ts";
-import { NeonSaver } from "../../src/store/neon-saver.ts";
-import { storageThreadId } from "../../src/store/thread-key.ts";
 import { memoryConfig } from "./bench-agent.ts";
-import { startBenchWorker } from "./bench-worker.ts";
+import { measureRequest, startBenchWorker } from "./bench-worker.ts";
 import { storedBytes, TimedOfflineModel, userText } from "./measure.ts";
 import { workerdCpu } from "./process-cpu.ts";
 import type { ChildProxy } from "./proxy.ts";
 import { summarizeWhileDue } from "./summaries.ts";
-import { AGENT_ID, type BenchSystem, prefillThread } from "./systems.ts";
+import {
+  AGENT_ID,
+  type BenchSystem,
+  benchSaver,
+  llamonStoredBytes,
+  prefillThread,
+} from "./systems.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 
@@ -71,32 +75,26 @@ export async function turnWorkerSystem(
   return {
     name: saverKind === "official" ? "postgres-saver-worker" : "llamon-turn-worker",
     async turn(threadId, i) {
-      const counted = await neon?.proxy.counters();
-      const before = await cpu?.settle();
-      const res = await worker.fetch("http://bench.local/", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ threadId, text: userText(i), messageId: `${threadId}-m${i}` }),
+      const measured = await measureRequest(worker, cpu, neon?.proxy, {
+        threadId,
+        text: userText(i),
+        messageId: `${threadId}-m${i}`,
       });
-      const body = (await res.json()) as { error?: string };
-      if (res.status !== 200) throw new Error(`turn ${i}: the Worker answered ${body.error}`);
-      const after = await cpu?.settle();
-      const now = await neon?.proxy.counters();
-      const delta = (
-        k: "requests" | "statements" | "requestBytes" | "responseBytes" | "databaseMs",
-      ) => (counted === undefined || now === undefined ? Number.NaN : now[k] - counted[k]);
+      if (measured.status !== 200) {
+        const error = (measured.answer as { error?: string }).error;
+        throw new Error(`turn ${i}: the Worker answered ${error}`);
+      }
       // The queue consumer's work, off the turn (not counted), as for `llamon`.
       if (neonDb !== undefined) {
         await summarizeWhileDue(neonDb, AGENT_ID, threadId, config, summarizer);
       }
       return {
-        roundTrips: delta("requests"),
-        statements: delta("statements"),
-        bytesSent: delta("requestBytes"),
-        bytesRead: delta("responseBytes"),
-        databaseMs: delta("databaseMs"),
-        ownCpuMicros:
-          before === undefined || after === undefined ? Number.NaN : (after - before) / 1000,
+        roundTrips: measured.roundTrips,
+        statements: measured.statements,
+        bytesSent: measured.bytesSent,
+        bytesRead: measured.bytesRead,
+        databaseMs: measured.databaseMs,
+        ownCpuMicros: measured.cpuMicros,
         memoryCpuMicros: Number.NaN,
         modelCpuMicros: Number.NaN,
       };
@@ -104,22 +102,9 @@ export async function turnWorkerSystem(
     prefill: (threadId, from, to) =>
       neonDb === undefined
         ? prefillThread(official, model, config, threadId, from, to, "full")
-        : prefillThread(
-            new NeonSaver({ db: neonDb, agentId: AGENT_ID, guardHead: true }),
-            model,
-            config,
-            threadId,
-            from,
-            to,
-            "tail",
-          ),
+        : prefillThread(benchSaver(neonDb), model, config, threadId, from, to, "tail"),
     stored: (threadId, admin) =>
-      neonDb === undefined
-        ? storedBytes(admin, threadId)
-        : storedBytes(admin, storageThreadId(AGENT_ID, threadId), {
-            agentId: AGENT_ID,
-            threadId,
-          }),
+      neonDb === undefined ? storedBytes(admin, threadId) : llamonStoredBytes(threadId, admin),
     async close() {
       await worker.dispose();
       await setup.end();

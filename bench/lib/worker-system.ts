@@ -15,14 +15,19 @@
  */
 import { resolve } from "node:path";
 import { createNeonDb } from "../../src/store/db-neon.ts";
-import { NeonSaver } from "../../src/store/neon-saver.ts";
-import { storageThreadId } from "../../src/store/thread-key.ts";
-import { startBenchWorker } from "./bench-worker.ts";
-import { storedBytes, TimedOfflineModel, userText } from "./measure.ts";
+import { measureRequest, startBenchWorker } from "./bench-worker.ts";
+import { TimedOfflineModel, userText } from "./measure.ts";
 import { workerdCpu } from "./process-cpu.ts";
 import type { ChildProxy } from "./proxy.ts";
 import { summarizeWhileDue } from "./summaries.ts";
-import { AGENT_ID, type BenchSystem, memoryConfig, prefillThread } from "./systems.ts";
+import {
+  AGENT_ID,
+  type BenchSystem,
+  benchSaver,
+  llamonStoredBytes,
+  memoryConfig,
+  prefillThread,
+} from "./systems.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 
@@ -64,65 +69,41 @@ export async function workerSystem(
     name: "llamon-worker",
     startupCpuMs,
     async turn(threadId, i) {
-      const before = await proxy.counters();
-      const cpuBefore = await cpu?.settle();
-      const res = await worker.fetch("http://bench.local/", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: i,
-          method: "message/send",
-          params: {
-            message: {
-              contextId: threadId,
-              messageId: `${threadId}-m${i}`,
-              role: "user",
-              parts: [{ kind: "text", text: userText(i) }],
-            },
+      const measured = await measureRequest(worker, cpu, proxy, {
+        jsonrpc: "2.0",
+        id: i,
+        method: "message/send",
+        params: {
+          message: {
+            contextId: threadId,
+            messageId: `${threadId}-m${i}`,
+            role: "user",
+            parts: [{ kind: "text", text: userText(i) }],
           },
-        }),
+        },
       });
-      const body = (await res.json()) as { error?: { message: string } };
-      if (res.status !== 200 || body.error !== undefined) {
+      const error = (measured.answer as { error?: unknown }).error;
+      if (measured.status !== 200 || error !== undefined) {
         throw new Error(
-          `turn ${i}: the Worker answered ${res.status} ${JSON.stringify(body.error)}`,
+          `turn ${i}: the Worker answered ${measured.status} ${JSON.stringify(error)}`,
         );
       }
-      const cpuAfter = await cpu?.settle();
-      const after = await proxy.counters();
-      if (after.failed !== before.failed) throw new Error(`turn ${i}: a database request failed`);
+      // The queue consumer's work, off the turn (not counted), as for `llamon`.
       await summarizeWhileDue(summaryDb, AGENT_ID, threadId, config, summarizer);
       return {
-        roundTrips: after.requests - before.requests,
-        statements: after.statements - before.statements,
-        bytesSent: after.requestBytes - before.requestBytes,
-        bytesRead: after.responseBytes - before.responseBytes,
-        databaseMs: after.databaseMs - before.databaseMs,
-        ownCpuMicros:
-          cpuBefore === undefined || cpuAfter === undefined
-            ? Number.NaN
-            : (cpuAfter - cpuBefore) / 1000,
+        roundTrips: measured.roundTrips,
+        statements: measured.statements,
+        bytesSent: measured.bytesSent,
+        bytesRead: measured.bytesRead,
+        databaseMs: measured.databaseMs,
+        ownCpuMicros: measured.cpuMicros,
         memoryCpuMicros: Number.NaN,
         modelCpuMicros: Number.NaN,
       };
     },
     prefill: (threadId, from, to) =>
-      prefillThread(
-        new NeonSaver({
-          db: createNeonDb({ connectionString: neonDsn, fetchEndpoint: proxy.url }),
-          agentId: AGENT_ID,
-          guardHead: true,
-        }),
-        model,
-        config,
-        threadId,
-        from,
-        to,
-        "tail",
-      ),
-    stored: (threadId, admin) =>
-      storedBytes(admin, storageThreadId(AGENT_ID, threadId), { agentId: AGENT_ID, threadId }),
+      prefillThread(benchSaver(summaryDb), model, config, threadId, from, to, "tail"),
+    stored: llamonStoredBytes,
     close: () => worker.dispose(),
   };
 }
