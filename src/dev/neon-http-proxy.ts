@@ -53,7 +53,10 @@ export interface ProxyRequestInfo {
   /** Bytes of the answer's body (what the client received). */
   readonly responseBytes: number;
   readonly status: number;
-  /** Milliseconds the database took for the request (its statements, BEGIN to COMMIT). */
+  /**
+   * Milliseconds from the parsed request to the database's answer: a pooled connection, the
+   * statements (BEGIN to COMMIT for a batch).
+   */
   readonly databaseMs: number;
 }
 

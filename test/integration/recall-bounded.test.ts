@@ -95,7 +95,7 @@ async function recall(agent: string, thread: string, question: string) {
 }
 
 describe("recall statistics kept by the database (migration 0012)", () => {
-  it("issue 14 follow every change of the transcript: append, partial trim, replacement, reindex, erase", async () => {
+  it("issue 14 R4.2 R4.3 follow every change of the transcript: append, partial trim, replacement, reindex, erase", async () => {
     await append("rb-s", "t", 0, 260);
     await append("rb-s", "t", 260, 300);
     await expectStatsMatch("rb-s", "t");
