@@ -1,5 +1,5 @@
 /**
- * The Worker's cold start (issue 14, item 3), measured in workerd, the runtime of `wrangler
+ * The Worker's cold start, measured in workerd, the runtime of `wrangler
  * dev` and of Cloudflare:
  *
  *   npx tsx bench/cold-start.ts [--repeat 5] [--no-write]
@@ -20,13 +20,12 @@
  * CPU is read from /proc (Linux; bench/lib/process-cpu.ts). docs/performance.md gets the
  * tables between its `bench:cold` markers (unless --no-write).
  */
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import { migrate } from "../src/store/migrate.ts";
+import { run } from "../test/helpers/cli.ts";
 import { createTestDatabase } from "../test/helpers/pg.ts";
 import { writeDocSection } from "./lib/doc.ts";
 import { commandLine, describeMachine } from "./lib/machine.ts";
@@ -34,6 +33,9 @@ import { startChildProxy } from "./lib/proxy.ts";
 import { workerSystem } from "./lib/worker-system.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
+/** This Node (the project's), run to its end with `args`. */
+const runNode = (args: string[], options?: Parameters<typeof run>[2]) =>
+  run(process.execPath, args, options);
 const argv = process.argv.slice(2);
 const repeatAt = argv.indexOf("--repeat");
 const REPEAT = repeatAt >= 0 ? Number(argv[repeatAt + 1]) : 5;
@@ -100,29 +102,11 @@ interface BundleGroup {
 const WORKERS_STUB =
   "data:text/javascript,export class DurableObject{constructor(c,e){this.ctx=c;this.env=e}}export class WorkerEntrypoint{}export class RpcTarget{}export const env={};";
 
-/** Runs this Node with `args` and collects what it printed. */
-async function runChild(
-  args: string[],
-  options: Parameters<typeof spawn>[2] = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, args, options);
-  let stdout = "";
-  let stderr = "";
-  child.stdout?.on("data", (d) => {
-    stdout += d;
-  });
-  child.stderr?.on("data", (d) => {
-    stderr += d;
-  });
-  const [code] = (await once(child, "close")) as [number | null];
-  return { code, stdout, stderr };
-}
-
 /** CPU of importing `module` in a fresh Node process (ms); median of `times`. */
 async function moduleEvalMs(module: string, times: number): Promise<number> {
   const samples: number[] = [];
   for (let i = 0; i < times; i++) {
-    const run = await runChild([join(import.meta.dirname, "lib/module-eval-child.mjs"), module]);
+    const run = await runNode([join(import.meta.dirname, "lib/module-eval-child.mjs"), module]);
     if (run.code !== 0) throw new Error(`importing the bundle failed:\n${run.stderr}`);
     samples.push((JSON.parse(run.stdout) as { cpuMs: number }).cpuMs);
   }
@@ -134,7 +118,7 @@ async function bundle(
 ): Promise<{ raw: number; gzip: number; groups: BundleGroup[]; evalMs: number }> {
   const out = await mkdtemp(join(tmpdir(), "llamon-cold-"));
   try {
-    const run = await runChild(
+    const run = await runNode(
       [
         join(ROOT, "node_modules/wrangler/bin/wrangler.js"),
         "deploy",
@@ -144,7 +128,7 @@ async function bundle(
         "--metafile",
         join(out, "meta.json"),
       ],
-      { cwd: ROOT, env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
+      { cwd: ROOT, env: { WRANGLER_SEND_METRICS: "false" } },
     );
     if (run.code !== 0) {
       throw new Error(`wrangler deploy --dry-run failed:\n${run.stdout}${run.stderr}`);
