@@ -6,6 +6,7 @@ import pg from "pg";
 import { migrate } from "../../src/store/migrate.ts";
 import { createTestDatabase, type TestDatabase } from "../../test/helpers/pg.ts";
 import { writeDocSection } from "./doc.ts";
+import { DEFAULT_ROUNDS, type HeadToHead, headToHead } from "./head-to-head.ts";
 import { commandLine, describeMachine } from "./machine.ts";
 import { type ChildProxy, startChildProxy } from "./proxy.ts";
 import { type Report, renderReport } from "./report.ts";
@@ -41,7 +42,15 @@ interface Args {
   write: boolean;
   systems: string[];
   full: boolean;
+  /** Head-to-head rounds at the first length (./head-to-head.ts); 0: none. */
+  rounds: number;
 }
+
+/** The pairs compared head to head at the first length: llamon's system, the official one. */
+const PAIRS = [
+  ["llamon", "postgres-saver-exit", "in Node"],
+  ["llamon-turn-worker", "postgres-saver-worker", "in workerd"],
+] as const;
 
 function parseArgs(argv: string[]): Args {
   const args: Args = {
@@ -51,6 +60,7 @@ function parseArgs(argv: string[]): Args {
     write: true,
     systems: [...ALL_SYSTEMS],
     full: false,
+    rounds: DEFAULT_ROUNDS,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -63,7 +73,12 @@ function parseArgs(argv: string[]): Args {
     else if (a === "--no-write") args.write = false;
     else if (a === "--full") args.full = true;
     else if (a === "--all-lengths") args.allLengths = true;
-    else if (a === "--turns") {
+    else if (a === "--rounds") {
+      args.rounds = Number(value());
+      if (!Number.isInteger(args.rounds) || args.rounds < 0) {
+        throw new Error("--rounds takes a whole number ≥ 0 (0: no head-to-head comparison)");
+      }
+    } else if (a === "--turns") {
       args.turns = value()
         .split(",")
         .map((s) => Number(s.trim()));
@@ -79,7 +94,7 @@ function parseArgs(argv: string[]): Args {
       }
     } else
       throw new Error(
-        `unknown argument ${a}; usage: bench/run.ts [--turns 10,100,1000,10000] [--json] [--systems …] [--full] [--all-lengths] [--no-write]`,
+        `unknown argument ${a}; usage: bench/run.ts [--turns 10,100,1000,10000] [--json] [--systems …] [--full] [--all-lengths] [--rounds 7] [--no-write]`,
       );
   }
   return args;
@@ -104,6 +119,7 @@ async function main(): Promise<void> {
   const points: PointResult[] = [];
   const seconds: Record<string, number> = {};
   const prefilled: Record<string, number> = {};
+  const compared: HeadToHead[] = [];
   try {
     const llamonDb = await createTestDatabase("llamon_bench");
     databases.push(llamonDb);
@@ -122,34 +138,38 @@ async function main(): Promise<void> {
     }
     const neonDsn = `postgresql://postgres:local@localhost/${llamonDb.name}`;
 
-    for (const name of args.systems) {
-      let system: BenchSystem;
-      let dsn: string;
-      if (name === "llamon") {
-        system = llamonSystem(proxy, neonDsn);
-        dsn = llamonDb.dsn;
-      } else if (name === "llamon-worker") {
-        system = await workerSystem(proxy, neonDsn);
-        dsn = llamonDb.dsn;
-      } else if (name === "llamon-trim20") {
-        system = llamonSystem(proxy, neonDsn, { name, trimKeepGroups: 20 });
-        dsn = llamonDb.dsn;
-      } else if (name === "no-memory") {
-        system = noMemorySystem();
-        dsn = llamonDb.dsn;
-      } else if (name === "postgres-saver-worker") {
-        system = await turnWorkerSystem("official", baselineDb.dsn);
-        dsn = baselineDb.dsn;
-      } else if (name === "llamon-turn-worker") {
-        system = await turnWorkerSystem("llamon", llamonDb.dsn, { proxy, dsn: neonDsn });
-        dsn = llamonDb.dsn;
-      } else {
-        system = await postgresSaverSystem(
+    const makeSystem = async (name: string): Promise<{ system: BenchSystem; dsn: string }> => {
+      if (name === "llamon") return { system: llamonSystem(proxy, neonDsn), dsn: llamonDb.dsn };
+      if (name === "llamon-worker") {
+        return { system: await workerSystem(proxy, neonDsn), dsn: llamonDb.dsn };
+      }
+      if (name === "llamon-trim20") {
+        return {
+          system: llamonSystem(proxy, neonDsn, { name, trimKeepGroups: 20 }),
+          dsn: llamonDb.dsn,
+        };
+      }
+      if (name === "no-memory") return { system: noMemorySystem(), dsn: llamonDb.dsn };
+      if (name === "postgres-saver-worker") {
+        return { system: await turnWorkerSystem("official", baselineDb.dsn), dsn: baselineDb.dsn };
+      }
+      if (name === "llamon-turn-worker") {
+        return {
+          system: await turnWorkerSystem("llamon", llamonDb.dsn, { proxy, dsn: neonDsn }),
+          dsn: llamonDb.dsn,
+        };
+      }
+      return {
+        system: await postgresSaverSystem(
           baselineDb.dsn,
           name === "postgres-saver-exit" ? "exit" : "default",
-        );
-        dsn = baselineDb.dsn;
-      }
+        ),
+        dsn: baselineDb.dsn,
+      };
+    };
+
+    for (const name of args.systems) {
+      const { system, dsn } = await makeSystem(name);
       const lengths =
         args.allLengths || LONG_SYSTEMS.has(name)
           ? args.turns
@@ -174,6 +194,29 @@ async function main(): Promise<void> {
         `bench: ${name} done in ${result.seconds.toFixed(1)} s (${result.realTurns} real turns, ${result.prefilledTurns} prefilled)`,
       );
     }
+
+    const first = args.turns[0] as number;
+    for (const [ours, theirs, where] of PAIRS) {
+      if (args.rounds === 0 || first < 2) break;
+      if (!args.systems.includes(ours) || !args.systems.includes(theirs)) continue;
+      log(`bench: ${ours} and ${theirs} head to head, ${args.rounds} rounds of ${first} turns …`);
+      const a = await makeSystem(ours);
+      const b = await makeSystem(theirs);
+      try {
+        const result = await headToHead(
+          { ours: a.system, theirs: b.system, where },
+          first,
+          args.rounds,
+        );
+        compared.push(result);
+        log(
+          `bench: ${ours} ${result.oursMs.toFixed(2)} ms vs ${theirs} ${result.theirsMs.toFixed(2)} ms; lower in ${result.oursLower} of ${result.rounds} rounds`,
+        );
+      } finally {
+        await a.system.close();
+        await b.system.close();
+      }
+    }
   } finally {
     for (const c of closers.reverse()) await c().catch(() => {});
     for (const db of databases) await db.drop().catch(() => {});
@@ -187,6 +230,7 @@ async function main(): Promise<void> {
     seconds,
     prefilled,
     points,
+    headToHead: compared,
   };
   const { console: text, markdown, rows } = renderReport(report);
   process.stdout.write(`${text}\n`);
