@@ -1,6 +1,6 @@
 /**
  * Starts a Worker for the bench in workerd (wrangler's startWorker, the runtime of `wrangler
- * dev`): on a free local port, no inspector, nothing persisted, its vars given as plain-text
+ * dev`): on a free local port, no inspector unless asked, nothing persisted, its vars given as plain-text
  * bindings. No network here, so Cloudflare's `Request.cf` object is never fetched.
  */
 import { unstable_startWorker } from "wrangler";
@@ -12,6 +12,8 @@ export type BenchWorker = Awaited<ReturnType<typeof unstable_startWorker>>;
 export async function startBenchWorker(
   config: string,
   vars: Record<string, string>,
+  /** An inspector (DevTools protocol) on this port, for bench/profile-worker.ts; none by default. */
+  inspectorPort?: number,
 ): Promise<BenchWorker> {
   process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
   const worker = await unstable_startWorker({
@@ -21,7 +23,7 @@ export async function startBenchWorker(
     ),
     dev: {
       server: { hostname: "127.0.0.1", port: 0 },
-      inspector: false,
+      inspector: inspectorPort === undefined ? false : { port: inspectorPort },
       persist: false,
       logLevel: "error",
     },

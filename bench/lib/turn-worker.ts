@@ -35,6 +35,7 @@ export async function turnWorkerSystem(
   saverKind: "official" | "llamon",
   dsn: string,
   neon?: { proxy: ChildProxy; dsn: string },
+  inspectorPort?: number,
 ): Promise<BenchSystem> {
   const setup = new pg.Pool({ connectionString: dsn, max: 2 });
   const official = new PostgresSaver(setup);
@@ -62,12 +63,16 @@ export async function turnWorkerSystem(
       "",
     ].join("\n"),
   );
-  const worker = await startBenchWorker(wranglerToml, {
-    BENCH_SAVER: saverKind,
-    BENCH_DSN: neon?.dsn ?? dsn,
-    BENCH_NEON_ENDPOINT: neon?.proxy.url ?? "",
-    BENCH_AGENT_ID: AGENT_ID,
-  });
+  const worker = await startBenchWorker(
+    wranglerToml,
+    {
+      BENCH_SAVER: saverKind,
+      BENCH_DSN: neon?.dsn ?? dsn,
+      BENCH_NEON_ENDPOINT: neon?.proxy.url ?? "",
+      BENCH_AGENT_ID: AGENT_ID,
+    },
+    inspectorPort,
+  );
   const cpu = workerdCpu();
   const model = new TimedOfflineModel();
   const summarizer = new TimedOfflineModel();
