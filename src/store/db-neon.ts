@@ -11,6 +11,7 @@
  */
 import { neon, neonConfig } from "@neondatabase/serverless";
 import { LlamonError } from "../errors.ts";
+import { compactSql } from "./sql-compact.ts";
 import {
   type BatchOptions,
   type Db,
@@ -98,7 +99,7 @@ export function createNeonDb(options: NeonDbOptions): Db {
   const sql = neon(options.connectionString, { fullResults: true });
   /** Statements of a batch carry no options: the driver ignores per-statement fetchOptions. */
   const statement = (text: string, params: readonly SqlParam[] = []) =>
-    sql.query(text, params as unknown[]);
+    sql.query(compactSql(text), params as unknown[]);
 
   /** The request's own deadline; a failure after it fired is reported as the deadline. */
   function failure(error: unknown, deadline: AbortSignal): LlamonError {
@@ -118,7 +119,9 @@ export function createNeonDb(options: NeonDbOptions): Db {
       const deadline = AbortSignal.timeout(timeoutMs);
       try {
         return toQueryResult<R>(
-          await sql.query(text, params as unknown[], { fetchOptions: { signal: deadline } }),
+          await sql.query(compactSql(text), params as unknown[], {
+            fetchOptions: { signal: deadline },
+          }),
         );
       } catch (error) {
         throw failure(error, deadline);
