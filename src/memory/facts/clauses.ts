@@ -139,10 +139,24 @@ function isLaughter(word: string): boolean {
   return true;
 }
 
+/**
+ * Every Hangul syllable with the final consonant ㄴ (은, 인, 운, 큰, 바쁜 …): before 데 it is the
+ * connective "-(으)ㄴ데" of an adjective or the copula ("시끄러운데", "추운데", "학생인데").
+ */
+const N_FINAL = Array.from({ length: 399 }, (_, i) =>
+  String.fromCharCode(0xac00 + i * 28 + 4),
+).join("");
+
+/**
+ * Korean connective endings (는데, 지만, 어서 …) end a clause; so do sentence-final endings
+ * that only ever close a sentence (formal 습니다, plain past 었다/았다/했다/였다), which casual
+ * writing runs on without a full stop: "처음 뵙겠습니다 저는 최유나라고 합니다", "잘못 말했다
+ * 김도훈이야".
+ */
 const KO_CONNECTIVE_SPLIT = pattern(
-  String.raw`(?<=[가-힣A-Za-z0-9](?:는데|은데|인데|ㄴ데|지만|니까|으니까|거든요|거든|고요|구요|어서|아서|해서|여서|라서|는데요|던데))\s+`,
+  String.raw`(?<=[가-힣A-Za-z0-9](?:는데|[${N_FINAL}]데|지만|니까|으니까|거든요|거든|고요|구요|어서|아서|해서|여서|라서|는데요|던데|습니다|었다|았다|했다|였다|겠다))\s+`,
   "",
-  "ㄴ데|거든|고요|구요|는데|니까|던데|라서|아서|어서|여서|은데|인데|지만|해서",
+  "거든|고요|구요|니까|데|라서|아서|어서|여서|지만|해서|습니다|었다|았다|했다|였다|겠다",
 );
 
 const SPLIT_SENTENCE_RE1 = pattern(String.raw`\s*[;,，、]\s*|\s+[-–—]\s+`, "", ",|-|;|–|—|、|，");

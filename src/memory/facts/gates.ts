@@ -112,6 +112,10 @@ export const KO_GATES: Readonly<Record<GateName, readonly string[]>> = {
     "고",
     "죠",
     "니",
+    // "알바 해", "교사라 …": a job word with 하다, or the connective copula (이)라.
+    "해",
+    "하는",
+    "라",
   ],
   family: [
     ...Object.keys(RELATIONS_KO),

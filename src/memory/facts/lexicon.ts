@@ -315,6 +315,8 @@ export const JOBS_KO: ReadonlySet<string> = new Set([
   "판매원",
   "점원",
   "알바생",
+  "알바",
+  "아르바이트",
   "인턴",
   "분석가",
   "과학자",
