@@ -169,6 +169,10 @@ export const KO_GATES: Readonly<Record<GateName, readonly string[]>> = {
     "행복",
     "힐링",
     "파",
+    "바꿨",
+    "갈아탔",
+    "넘어왔",
+    "정착했",
   ],
   health: [
     "알레르기",
