@@ -267,6 +267,16 @@ export const EN_HARM = pattern(
   "drink|eat|have|touch&if",
 );
 
+/**
+ * "I could eat dumplings every single day", "I could listen to jazz all day": a "could" that
+ * says how much the user likes something, not a hypothetical (extract-en-life.ts reads it).
+ */
+export const EN_COULD_FOREVER = pattern(
+  String.raw`\b(?:i|we)\s+could\s+(?:honestly\s+|literally\s+|happily\s+|probably\s+|easily\s+)?(?:eat|drink|live\s+on|listen\s+to|watch|read|play)\s+([a-z][\w'-]*(?:\s+[\w'-]+){0,3}?)\s+(?:every\s+(?:single\s+)?(?:day|night|meal|week)|all\s+day|forever|for\s+days|on\s+repeat)\b`,
+  "i",
+  "could&all|days|every|forever|repeat&drink|eat|listen|live|play|read|watch",
+);
+
 const EN_HYPOTHETICAL = pattern(
   String.raw`\b(?:if|unless|suppose|supposing|imagine|imagining|hypothetically|wish|wishes|would(?!\s+(?:much\s+)?rather)|wouldn't|could|might|maybe|someday|one day|dream of|dreaming of|i'd(?!\s+(?:much\s+)?rather)|hope to|hoping to|want to|wanna|would like|'d like|'d love|pretend)\b`,
   "i",
@@ -289,7 +299,9 @@ const KO_NOODLES = pattern(
 
 export function isHypothetical(clause: Clause): boolean {
   const text = clause.text;
-  if (EN_HYPOTHETICAL.test(text) && !EN_HARM.test(text)) return true;
+  if (EN_HYPOTHETICAL.test(text) && !EN_HARM.test(text) && !EN_COULD_FOREVER.test(text)) {
+    return true;
+  }
   if (!IS_QUESTION_RE2.test(text)) return false;
   if (KO_HARM.test(text)) return false;
   const stripped = KO_NOODLES.replace(text, " ");
