@@ -96,7 +96,7 @@ describe("R8.1/R8.2 fact recall evaluation set", () => {
     expect(holdout2?.recallAt3).toBeGreaterThanOrEqual(0.92);
   });
 
-  it("issue 16 floors (measured: tuned before dev7 R@3 1.0, corrections 15/15, chit-chat 1.0; held-out (holdout3 + holdout4) R@3 .886, 11/11, .940 at the end of the dev7–dev10 work, .860, 9/11, .960 before it — holdout3 .550, 4/8, .950 before the first changes)", () => {
+  it("issue 16 floors (measured: tuned before dev7 R@3 1.0, corrections 15/15, chit-chat 1.0; held-out (holdout3 + holdout4) R@3 .904, 11/11, .940 at the end of the dev11/dev12 work, .886, 11/11, .940 at the end of the dev7–dev10 work, .860, 9/11, .960 before it — holdout3 .550, 4/8, .950 before the first changes)", () => {
     const tuned = before.byGroup.tuned;
     const heldOut = all.byGroup["held-out"];
     expect(tuned?.recallAt3).toBeGreaterThanOrEqual(0.97);
@@ -104,7 +104,7 @@ describe("R8.1/R8.2 fact recall evaluation set", () => {
     // knows IPAs are bitter beer, which no rule here does.
     expect(tuned?.corrections.right).toBeGreaterThanOrEqual((tuned?.corrections.n ?? 0) - 1);
     expect(tuned?.chitchat.silent).toBeGreaterThanOrEqual(0.95);
-    expect(heldOut?.recallAt3).toBeGreaterThanOrEqual(0.85);
+    expect(heldOut?.recallAt3).toBeGreaterThanOrEqual(0.88);
     expect(heldOut?.corrections.right).toBeGreaterThanOrEqual(10);
     expect(heldOut?.chitchat.silent).toBeGreaterThanOrEqual(0.93);
     expect(all.overall.emptyAt3).toBe(1);
