@@ -139,10 +139,24 @@ function isLaughter(word: string): boolean {
   return true;
 }
 
+/**
+ * Every Hangul syllable with the final consonant ㄴ (은, 인, 운, 큰, 바쁜 …): before 데 it is the
+ * connective "-(으)ㄴ데" of an adjective or the copula ("시끄러운데", "추운데", "학생인데").
+ */
+const N_FINAL = Array.from({ length: 399 }, (_, i) =>
+  String.fromCharCode(0xac00 + i * 28 + 4),
+).join("");
+
+/**
+ * Korean connective endings (는데, 지만, 어서 …) end a clause; so do sentence-final endings
+ * that only ever close a sentence (formal 습니다, plain past 었다/았다/했다/였다), which casual
+ * writing runs on without a full stop: "처음 뵙겠습니다 저는 최유나라고 합니다", "잘못 말했다
+ * 김도훈이야".
+ */
 const KO_CONNECTIVE_SPLIT = pattern(
-  String.raw`(?<=[가-힣A-Za-z0-9](?:는데|은데|인데|ㄴ데|지만|니까|으니까|거든요|거든|고요|구요|어서|아서|해서|여서|라서|는데요|던데))\s+`,
+  String.raw`(?:(?<=[가-힣A-Za-z0-9](?:는데|[${N_FINAL}]데|지만|니까|으니까|거든요|거든|고요|구요|어서|아서|해서|여서|라서|는데요|던데|습니다|었다|았다|했다|였다|겠다))|(?<=[가-힣](?:예요|에요|이야|어요|아요|해요|워요|와요|져요))(?=\s+[가-힣]))\s+`,
   "",
-  "ㄴ데|거든|고요|구요|는데|니까|던데|라서|아서|어서|여서|은데|인데|지만|해서",
+  "거든|고요|구요|니까|데|라서|아서|어서|여서|지만|해서|습니다|었다|았다|했다|였다|겠다|예요|에요|이야|어요|아요|해요|워요|와요|져요",
 );
 
 const SPLIT_SENTENCE_RE1 = pattern(String.raw`\s*[;,，、]\s*|\s+[-–—]\s+`, "", ",|-|;|–|—|、|，");
@@ -253,6 +267,16 @@ export const EN_HARM = pattern(
   "drink|eat|have|touch&if",
 );
 
+/**
+ * "I could eat dumplings every single day", "I could listen to jazz all day": a "could" that
+ * says how much the user likes something, not a hypothetical (extract-en-life.ts reads it).
+ */
+export const EN_COULD_FOREVER = pattern(
+  String.raw`\b(?:i|we)\s+could\s+(?:honestly\s+|literally\s+|happily\s+|probably\s+|easily\s+)?(?:eat|drink|live\s+on|listen\s+to|watch|read|play)\s+([a-z][\w'-]*(?:\s+[\w'-]+){0,3}?)\s+(?:every\s+(?:single\s+)?(?:day|night|meal|week)|all\s+day|forever|for\s+days|on\s+repeat)\b`,
+  "i",
+  "could&all|days|every|forever|repeat&drink|eat|listen|live|play|read|watch",
+);
+
 const EN_HYPOTHETICAL = pattern(
   String.raw`\b(?:if|unless|suppose|supposing|imagine|imagining|hypothetically|wish|wishes|would(?!\s+(?:much\s+)?rather)|wouldn't|could|might|maybe|someday|one day|dream of|dreaming of|i'd(?!\s+(?:much\s+)?rather)|hope to|hoping to|want to|wanna|would like|'d like|'d love|pretend)\b`,
   "i",
@@ -275,7 +299,9 @@ const KO_NOODLES = pattern(
 
 export function isHypothetical(clause: Clause): boolean {
   const text = clause.text;
-  if (EN_HYPOTHETICAL.test(text) && !EN_HARM.test(text)) return true;
+  if (EN_HYPOTHETICAL.test(text) && !EN_HARM.test(text) && !EN_COULD_FOREVER.test(text)) {
+    return true;
+  }
   if (!IS_QUESTION_RE2.test(text)) return false;
   if (KO_HARM.test(text)) return false;
   const stripped = KO_NOODLES.replace(text, " ");

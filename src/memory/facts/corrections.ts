@@ -40,8 +40,9 @@ const MARKER = pattern(
   "i",
   "actually|correction|i meant|oops|sorry|typo|아니다|아니야|아니요|오타|잘못|정정",
 );
+/** A bare name ends the utterance, after its start, a punctuation mark or a sentence-final 다 ("잘못 말했다 김도훈이야"). */
 const KO_BARE_NAME = pattern(
-  String.raw`(?:^|[,.!]\s*)([가-힣]{2,4}?)(?:이에요|예요|입니다|이야|야|이요)[.!~]*$`,
+  String.raw`(?:^|[,.!]\s*|(?<=[가-힣]다)\s+)([가-힣]{2,4}?)(?:이에요|예요|입니다|이야|야|이요)[.!~]*$`,
   "",
   "야|예요|이에요|이요|입니다",
 );
@@ -71,7 +72,8 @@ const KO_BARE_VALUE = pattern(
   "",
   "예요|이요|이에요|입니다",
 );
-const LAST_CLAUSE = pattern(String.raw`[,.!?]\s+`, "g", ",|.|!|?");
+/** Where the last clause starts: after punctuation, or after a sentence-final 다 / 요 run on without one. */
+const LAST_CLAUSE = pattern(String.raw`[,.!?]\s+|(?<=[가-힣](?:다|요))\s+(?=[가-힣])`, "g");
 
 /** The bare value of the utterance's last clause ("it's tacos" → tacos), or undefined. */
 function bareValue(text: string): string | undefined {

@@ -3,7 +3,7 @@
  * allergies and health.
  */
 
-import { EN_HARM } from "./clauses.ts";
+import { EN_COULD_FOREVER, EN_HARM } from "./clauses.ts";
 import {
   ADVERBS,
   after,
@@ -22,7 +22,7 @@ import {
 } from "./extract-en-shared.ts";
 import { HEALTH_GATES, open } from "./gates.ts";
 import { languageCode } from "./languages.ts";
-import { CONDITIONS_EN, DIET_EN } from "./lexicon.ts";
+import { CONDITIONS_EN, DIET_EN, PET_RELATIONS, RELATIONS_EN } from "./lexicon.ts";
 import { pattern } from "./regex.ts";
 
 /**
@@ -63,6 +63,22 @@ const FAMILY_RE7 = pattern(
   "live|living|moved|stay",
 );
 
+const PET_WORDS_EN = Object.entries(RELATIONS_EN)
+  .filter(([, relation]) => PET_RELATIONS.has(relation))
+  .map(([word]) => word)
+  .sort((a, b) => b.length - a.length)
+  .join("|");
+/**
+ * "then I had to walk the dog", "I feed our cats before work": the user caring for a pet at
+ * home (walking, feeding, grooming it) says they have one; not someone else's ("for my
+ * neighbor").
+ */
+const FAMILY_CARE = pattern(
+  `\\b(?:i|we)\\s+(?:(?:had|have|has|need|needed|got|gotta)\\s+to\\s+|just\\s+|still\\s+|always\\s+|usually\\s+)*(?:walk|walked|feed|fed|groom|groomed)\\s+(?:the|my|our)\\s+(${PET_WORDS_EN})s?\\b(?!\\s+(?:for|of)\\s+(?:my|a|the|our|her|his|their|some)\\b)`,
+  "gi",
+  "feed|fed|groom|walk&my|our|the",
+);
+
 export function family(text: string): Found {
   const out: Found = [];
   const add = (written: string, detail = text): void => {
@@ -93,6 +109,7 @@ export function family(text: string): Found {
       rest = rest.slice(next[0].length);
     }
   }
+  for (const m of FAMILY_CARE.all(text)) add(m[1] ?? "");
   if (FAMILY_RE7.test(text)) {
     for (const m of FAMILY_RE4.all(text)) {
       add(m[1] ?? "");
@@ -227,6 +244,12 @@ const LIKES_RE10 = pattern(
 
 export function likes(text: string): Found {
   const out: Found = [];
+  const forever = EN_COULD_FOREVER.exec(text);
+  if (forever !== null) {
+    for (const item of items(forever[1] ?? "")) {
+      out.push({ category: "preference", value: item, lang: "en" });
+    }
+  }
   for (const { rest } of after(text, LIKES_HABIT)) {
     for (const item of items(rest)) out.push({ category: "preference", value: item, lang: "en" });
   }
@@ -320,7 +343,7 @@ const HEALTH_RE4 = pattern(
   "'ve got|deal with|have|live with|struggle with|suffer from|was diagnosed with",
 );
 const HEALTH_RE5 = pattern(
-  `\\b(?:i'm|i am|im|i've been|i have been|ive been)\\s+(?:a\\s+|an\\s+)?(?:strict\\s+|full\\s+|also\\s+|now\\s+)?(${DIET_EN})\\b`,
+  `\\b(?:i'm|i am|im|i've been|i have been|ive been)\\s+(?:a\\s+|an\\s+)?(?:strict\\s+|full\\s+|also\\s+|now\\s+|type\\s+[12]\\s+)?(${DIET_EN})\\b`,
   "gi",
   "asthmatic|celiac|colorblind|colourblind|deaf|diabetic|gluten free|gluten intolerant|gluten-free|gluten-intolerant|halal|hard of hearing|in recovery|keto|kosher|lactose intolerant|lactose-intolerant|on a diet|on a low carb diet|on a low-carb diet|on medication|pescatarian|pregnant|sober|teetotal|vegan|vegetarian&i am|i have been|i'm|i've been|im|ive been",
 );
@@ -328,6 +351,17 @@ const HEALTH_RE6 = pattern(
   String.raw`\bi\s+(?:don't|do not|never)\s+(drink(?:\s+alcohol)?|smoke|eat\s+(?:meat|pork|beef|red meat|dairy|gluten|sugar|fish))\b`,
   "gi",
   "do not|don't|never",
+);
+
+/**
+ * "Shellfish makes my throat close up", "strawberries give me hives": what a food does to the
+ * user's body, said with the food as the subject (EN_HARM reads "if I eat X, …"). Only bodily
+ * reactions: "work makes me sick" is no allergy.
+ */
+const HARM_SUBJECT = pattern(
+  String.raw`^(?:even\s+)?([a-z][\w'-]*(?:\s+[\w'-]+){0,2}?)\s+(?:makes?|gives?|made|gave)\s+(?:me\s+(?:break\s+out|hives|a\s+rash|swell\s+up|itchy|wheezy)|my\s+(?:throat|face|lips|tongue|mouth|skin|eyes)\s+(?:close|swell|itch|tingle|burn|break\s+out))`,
+  "i",
+  "gave|give|gives|made|make|makes",
 );
 
 const HEALTH_RE7 = pattern("do not|never", "", "do not|never");
@@ -357,6 +391,11 @@ export function health(text: string): Found {
   }
   for (const m of EN_HARM.all(text)) {
     const value = LEADING.replace(m[1] ?? "", "");
+    if (usable(value)) out.push({ category: "allergy", value, lang: "en", form: "cant-eat" });
+  }
+  const reaction = HARM_SUBJECT.exec(text);
+  if (reaction !== null) {
+    const value = LEADING.replace(reaction[1] ?? "", "");
     if (usable(value)) out.push({ category: "allergy", value, lang: "en", form: "cant-eat" });
   }
   for (const m of condition ? HEALTH_RE4.all(text) : []) {

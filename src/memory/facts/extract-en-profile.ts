@@ -147,9 +147,9 @@ const RESIDENCE_PATTERNS: readonly [Pattern, "plain" | "hometown"][] = [
   ],
   [
     pattern(
-      String.raw`\b(?:i'm|i am|im|we're|we are)\s+(?:currently\s+|now\s+)?(?:based|located|living)\s+in\s+`,
+      String.raw`\b(?:i'm|i am|im|we're|we are)\s+(?:currently\s+|now\s+)?(?:based|located|living)\s+(?:in|out\s+of)\s+`,
       "gi",
-      "based|living|located&i am|i'm|im|we are|we're&in",
+      "based|living|located&i am|i'm|im|we are|we're&in|out",
     ),
     "plain",
   ],
@@ -375,8 +375,9 @@ const JOB_RE4 = pattern(
 const JOB_RE5 = pattern(String.raw`\bi\s+do\s+`, "gi", "do");
 
 const JOB_RE6 = pattern("[,.;!?]$", "", "!|,|.|;|?");
+// "a night person", not "a night-shift nurse" (the shift a worker is on).
 const JOB_RE7 = pattern(
-  String.raw`\b(?:fan|lover|bit|lot|kind|sort|type|night|morning|big|huge)\b`,
+  String.raw`\b(?:fan|lover|bit|lot|kind|sort|type|night(?![- ]?shifts?\b)|morning(?![- ]?shifts?\b)|big|huge)\b`,
   "i",
   "big|bit|fan|huge|kind|lot|lover|morning|night|sort|type",
 );

@@ -10,6 +10,7 @@ import {
   copulaRest,
   type Found,
   headBefore,
+  isJobKo,
   listBefore,
   PET_WORDS,
   REL_WORDS,
@@ -20,6 +21,7 @@ import {
 } from "./extract-ko-shared.ts";
 import {
   isContentWord,
+  isPlaceKo,
   STOP_KO,
   type Subject,
   splitParticle,
@@ -27,7 +29,7 @@ import {
   tokensOf,
 } from "./korean.ts";
 import { languageCode } from "./languages.ts";
-import { CONDITIONS_KO, DIET_KO, RELATIONS_KO } from "./lexicon.ts";
+import { CONDITIONS_KO, DIET_KO, possessionKind, RELATIONS_KO } from "./lexicon.ts";
 import { pattern } from "./regex.ts";
 
 /** Reported speech: "엄마가 그러는데 …" says nothing about the family member worth keeping. */
@@ -211,6 +213,29 @@ const LIKES_RE11 = rx(
 );
 
 /**
+ * "요즘은 디카페인으로 바꿨어", "이제 두유로 갈아탔어요": what the user has lately switched to is
+ * their taste now (a thing they own is a possession, extract-ko-plans.ts; the new value replaces
+ * the preference stated before, corrections.ts). Without a when-word (요즘, 이제 …) a switch says
+ * too little ("번호를 바꿨어").
+ */
+const LIKES_SWITCH = rx(
+  `${T}(\\S+?)(?:으로|로)\\s+${ADVS}(?:바꿨|갈아탔|넘어왔|정착했)`,
+  "갈아탔|넘어왔|바꿨|정착했",
+);
+const SWITCH_WHEN: ReadonlySet<string> = new Set([
+  "요즘",
+  "요즘은",
+  "요즘엔",
+  "요새",
+  "요샌",
+  "이제",
+  "이제는",
+  "이젠",
+  "최근에",
+  "얼마",
+]);
+
+/**
  * "여름은 너무 더워서 싫어요", "고양이는 귀여워서 좋아해요": a reason (…서) sits between the
  * thing and the verb; the thing is the clause's opening topic (X은/는).
  */
@@ -313,6 +338,14 @@ export function likes(text: string, subject: Subject): Found {
     const value = m[1] ?? "";
     if (isContentWord(value)) out.push({ category: "preference", value, lang: "ko" });
   }
+  if (tokensOf(text).some((token) => SWITCH_WHEN.has(token))) {
+    for (const m of LIKES_SWITCH.all(text)) {
+      const value = m[1] ?? "";
+      if (!isContentWord(value) || possessionKind(value) !== undefined) continue;
+      if (isPlaceKo(value) || isJobKo(value)) continue;
+      out.push({ category: "preference", value, lang: "ko" });
+    }
+  }
   for (const m of LIKES_RE3.all(text)) {
     const value = stripParticle(m[1] ?? "");
     if (isContentWord(value)) out.push({ category: "preference", value, lang: "ko" });
@@ -350,13 +383,16 @@ const HEALTH_HARM = rx(
   `${T}(\\S+)\\s+${ADVS}(?:먹|마시)(?:으면|면)\\s+${KO_HARM_AFTER}`,
   "마시면|마시으면|먹면|먹으면",
 );
-/** "허리 디스크 때문에 병원 다니고 있어요": what the user is being treated for. */
+/**
+ * "허리 디스크 때문에 병원 다니고 있어요": what the user is being treated for. A known condition
+ * is one on its own with 때문에 or (으)로 고생 ("불면증 때문에 잠을 못 자요", HEALTH_RE4).
+ */
 const HEALTH_TREATED = rx(
   `${T}((?:\\S+\\s+)?\\S+?)\\s*(?:때문에|땜에|치료하러|치료\\s*때문에)\\s+(?:\\S+\\s+)?(?:병원|한의원|치과|정형외과|재활|물리치료|통원\\s*치료)(?:에|를|을)?\\s*(?:다니|다녀|받|하러)`,
   "때문에|땜에|치료하러&다녀|다니|받|하러",
 );
 const HEALTH_RE4 = rx(
-  `(${CONDITIONS_KO})(?:이|가|도|은|는)?\\s*${ADVS}(?:있어|있습|있음|있고|있는데|있어서|있거든|생겼|심해|심하|앓고|진단|약\\s*(?:을\\s*)?(?:먹|복용))`,
+  `(${CONDITIONS_KO})(?:이|가|도|은|는)?\\s*${ADVS}(?:있어|있습|있음|있고|있는데|있어서|있거든|생겼|심해|심하|앓고|진단|약\\s*(?:을\\s*)?(?:먹|복용)|때문에|땜에|(?:으로|로)\\s*(?:고생|힘들|시달))`,
   "ADHD|갑상선|거북목|고관절|고지혈증|고혈압|공황|과민성 대장|과민성대장증후군|관절염|녹내장|당뇨|대상포진|두통|디스크|백내장|부정맥|불면증|비염|빈혈|생리통|수면무호흡|식도염|심장병|아토피|안구건조증|암|우울증|위염|유당불내증|이명|장염|저혈압|지방간|척추측만증|천식|탈모|통풍",
 );
 const HEALTH_RE5 = rx(

@@ -27,6 +27,7 @@ import {
 } from "./korean.ts";
 import { ORG_KO } from "./lexicon.ts";
 import { pattern } from "./regex.ts";
+import { hasBatchim } from "./types.ts";
 
 const RES_VERB =
   "(?:자취\\s*(?:해|하고|중|합니다)|살아(?![보봤본야도])|살고\\s*있(?!었)|살고(?=\\s|$|요)|살구요|삽니다|살죠|살거든|산다(?!면)|사는\\s*중|살며|살면서|살어|거주\\s*(?:중|하고|해|합니다))";
@@ -337,15 +338,39 @@ const JOB_CHARGE = rx(
   "담당",
 );
 
+/**
+ * The connective copula "(이)라" ("초등학교 교사라 방학에도 …", "공무원이라 …"): being X, so ….
+ * Only for a job word (the caller checks): many nouns end in 라 (카메라, 드라마).
+ */
+function connectiveCopula(token: string): string | undefined {
+  if (!token.endsWith("라") || token.length < 3) return undefined;
+  const withI = token.endsWith("이라") ? token.slice(0, -2) : undefined;
+  if (withI !== undefined && hasBatchim(withI) === true) return withI;
+  const bare = token.slice(0, -1);
+  return hasBatchim(bare) === false ? bare : undefined;
+}
+
+/** A role one does ("편의점 알바 하고 있어", "프리랜서 해요"): a job word + 하다 in the present. */
+const JOB_DOING = rx(
+  `${T}(\\S+)\\s+${ADVS}(?:하고\\s*있(?!었)|하는\\s*중|해요|합니다|해(?=$|\\s|[.!~]))`,
+  "하고|하는|해요|합니다|해",
+);
+
 export function job(text: string, subject: Subject): Found {
   if (subject.kind !== "self") return [];
   const out: Found = [];
   const tokens = tokensOf(text);
   tokens.forEach((token, index) => {
-    const noun = nounOfCopula(token);
+    const noun = nounOfCopula(token) ?? connectiveCopula(token);
     if (noun === undefined || !isJobKo(noun)) return;
     out.push({ category: "job", value: nounPhrase(tokens, index, noun, 2), lang: "ko" });
   });
+  for (const m of JOB_DOING.all(text)) {
+    const token = m[1] ?? "";
+    if (!isJobKo(token)) continue;
+    const before = tokensOf(text.slice(0, m.index ?? 0));
+    out.push({ category: "job", value: nounPhrase(before, before.length, token, 1), lang: "ko" });
+  }
   for (const m of JOB_RE1.all(text)) {
     const head = headBefore(text, m.index ?? 0, m[1] ?? "", ["으로", "로"], 2);
     if (head === undefined || head.particle === "") continue;

@@ -27,7 +27,7 @@ import { type Pattern, pattern } from "./regex.ts";
 export type Found = Candidate[];
 
 export const ADV =
-  "(?:정말|진짜|너무|엄청|완전|되게|아주|많이|특히|제일|가장|젤|좀|조금|더|꽤|무척|매우|정말로|진짜로|항상|늘|원래|요즘|지금|현재|계속|쭉|오래|혼자|같이|함께|가족이랑|가족과|부모님이랑|부모님과|잘|굉장히|별로|살짝|약간|심하게|심한|아직도|아직|여전히|전혀|아예|되게|평소에|주로|보통|자주)";
+  "(?:정말|진짜|너무|엄청|완전|되게|아주|많이|특히|제일|가장|젤|좀|조금|더|꽤|무척|매우|정말로|진짜로|항상|늘|원래|요즘|지금|현재|계속|쭉|오래|혼자|같이|함께|가족이랑|가족과|부모님이랑|부모님과|잘|굉장히|별로|살짝|약간|심하게|심한|아직도|아직|여전히|전혀|아예|되게|평소에|주로|보통|자주|다|하나|한\\s*대|한\\s*개)";
 export const ADVS = `(?:${ADV}\\s+)*`;
 /** A token start: beginning of the clause or after whitespace. */
 export const T = "(?<![^\\s])";
@@ -69,6 +69,28 @@ const HEAD_BEFORE_RE2 = pattern(
   "는데|니까|서|으면|지만|하고|하면",
 );
 
+/** Nouns that say little without the clause that modifies them (날, 때, 곳 …). */
+const LIGHT_NOUNS: ReadonlySet<string> = new Set([
+  "날",
+  "때",
+  "곳",
+  "데",
+  "날씨",
+  "분위기",
+  "느낌",
+]);
+
+/** A verb or adjective in its adnominal form: 오는, 먹던, 많은, 매운, 갈 (final ㄴ or ㄹ, 는, 던). */
+function isVerbAdnominal(token: string): boolean {
+  if (token.length < 2 || STOP_KO.has(token)) return false;
+  const last = token.at(-1) ?? "";
+  if (last === "는" || last === "던") return true;
+  const code = last.charCodeAt(0);
+  if (code < 0xac00 || code > 0xd7a3) return false;
+  const final = (code - 0xac00) % 28;
+  return final === 4 || final === 8;
+}
+
 /** The head noun (phrase) of a token that ends right before a verb, or undefined. */
 export function headBefore(
   text: string,
@@ -93,6 +115,18 @@ export function headBefore(
     }
     if (words.length === 0) return undefined;
     return { value: `${words.join(" ")} 것`, particle };
+  }
+  if (LIGHT_NOUNS.has(stem) && isVerbAdnominal(before.at(-1) ?? "")) {
+    // "비 오는 날", "사람 많은 곳": a light noun is only as much as the clause before it.
+    const words: string[] = [];
+    for (let i = before.length - 1; i >= 0 && words.length < 3; i--) {
+      const word = before[i] ?? "";
+      if (HEAD_BEFORE_RE1.test(word) || (STOP_KO.has(word) && words.length > 0)) break;
+      if (splitParticle(word)[1] !== "" && words.length > 0) break;
+      words.unshift(word);
+    }
+    if (words.length < 2) return undefined;
+    return { value: `${words.join(" ")} ${stem}`, particle };
   }
   if (!isContentWord(stem)) return undefined;
   // "질려서", "바빠서", "먹고": a verb form, not a noun.

@@ -288,6 +288,12 @@ export function subjectOfKo(tokens: readonly string[]): Subject {
     if (particle === "" || particle === "이랑" || particle === "랑") {
       // "저 서울 살아요", "우리 엄마는", "혹시": keep looking for the subject.
       if (SELF.has(token)) return { kind: "self" };
+      // "우리 엄마 당뇨 때문에 걱정이야": casual speech drops the particle after the subject;
+      // a family member right after 우리/제/내 opening the clause is still the one talked about.
+      const bare = particle === "" ? RELATIONS_KO[token] : undefined;
+      if (bare !== undefined && owned && i <= 2 && DETERMINERS.has(tokens[i - 1] ?? "")) {
+        return { kind: "family", relation: bare, word: token, owned };
+      }
       continue;
     }
     const next = tokens[i + 1] ?? "";

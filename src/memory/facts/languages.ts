@@ -28,7 +28,11 @@ for (const code of LANGUAGE_CODES) {
   // "중국말", "영어 회화": the spoken form of a Korean name (…어 → …말) names it too.
   if (ko.endsWith("어")) BY_NAME.set(`${ko.slice(0, -1)}말`, code);
 }
+// Other names in common use for a language the table names another way.
 BY_NAME.set("mandarin", "zh");
+BY_NAME.set("tagalog", "tl");
+BY_NAME.set("타갈로그어", "tl");
+BY_NAME.set("farsi", "fa");
 
 const LANGUAGE_CODE_RE1 = pattern("[.,!?~]+$", "", "!|,|.|?|~");
 

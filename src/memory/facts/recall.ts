@@ -203,6 +203,10 @@ const INTENTS: readonly Intent[] = [
       "일하는데",
       // What happens while working is about the job more than the place.
       "일할때",
+      "일하다",
+      "일하면서",
+      "일관련",
+      "일이랑관련",
       // Teaching work: a teacher's question names the class, not the job.
       "수업",
       "강의",
@@ -362,6 +366,17 @@ const INTENTS: readonly Intent[] = [
       "시킬",
       "샐러드",
       "재료",
+      // Kinds of food and shopping for it.
+      "과일",
+      "채소",
+      "야채",
+      "장보",
+      "장볼",
+      "도시락",
+      "샌드위치",
+      "김밥",
+      "찌개",
+      "라면",
     ],
     en: [
       "eat",
@@ -393,6 +408,19 @@ const INTENTS: readonly Intent[] = [
       "bbq",
       "pack his lunch",
       "milkshake",
+      // Kinds of food and making it.
+      "sandwich",
+      "sandwiches",
+      "salad",
+      "soup",
+      "fruit",
+      "vegetables",
+      "veggies",
+      "bake",
+      "baking",
+      "pizza",
+      "pasta",
+      "burger",
     ],
   },
   {
@@ -572,6 +600,11 @@ const INTENTS: readonly Intent[] = [
       "엔진오일",
       "연비",
       "주차",
+      // Things done with a car.
+      "차박",
+      "세차",
+      "주유",
+      "블랙박스",
     ],
     koNouns: ["차"],
     en: [
@@ -596,6 +629,9 @@ const INTENTS: readonly Intent[] = [
       "scooter",
       "motorcycle",
       "vehicle",
+      "gas mileage",
+      "oil change",
+      "car wash",
     ],
   },
   {

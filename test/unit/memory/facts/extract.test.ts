@@ -275,4 +275,31 @@ describe("issue 16: casual names, context and casual Korean", () => {
     expect(show(extractFacts("I'm a dental hygienist lol"))).toEqual(["job=dental hygienist"]);
     expect(show(extractFacts("I'm an optimist"))).toEqual([]);
   });
+
+  it("kinds of phrasing rather than single sentences (sentence endings, word classes)", () => {
+    // A formal or plain-past ending closes a sentence even without a full stop.
+    expect(show(extractFacts("안녕하세요 처음 뵙겠습니다 저는 최유나라고 합니다"))).toEqual([
+      "name=최유나",
+    ]);
+    // The connective copula (이)라 and a job word with 하다.
+    expect(show(extractFacts("저는 초등학교 교사라 방학에도 바빠요"))).toEqual([
+      "job=초등학교 교사",
+    ]);
+    expect(show(extractFacts("나 요즘 편의점 알바 하고 있어"))).toEqual(["job=편의점 알바"]);
+    // A light noun keeps its clause; a quantity between a thing and its verb.
+    expect(show(extractFacts("비 오는 날은 딱 질색이에요"))).toEqual(["dislike=비 오는 날"]);
+    expect(show(extractFacts("얼마 전에 캠핑카 하나 샀어"))).toEqual(["possession=캠핑카"]);
+    // Frequency adverbs make going somewhere a habit, not a plan.
+    expect(show(extractFacts("주말엔 보통 볼더링 하러 가"))).toEqual(["preference=볼더링"]);
+    // A family member opening the clause without a particle is its subject.
+    expect(show(extractFacts("우리 엄마 당뇨 때문에 걱정이야"))).toEqual(["family=엄마"]);
+    expect(show(extractFacts("저 요즘 불면증 때문에 잠을 잘 못 자요"))).toEqual(["health=불면증"]);
+    // English: a bodily reaction, a could of liking, caring for a pet at home.
+    expect(show(extractFacts("Strawberries give me hives"))).toEqual(["allergy=Strawberries"]);
+    expect(show(extractFacts("Work makes me sick"))).toEqual([]);
+    expect(show(extractFacts("I could listen to jazz all day"))).toEqual(["preference=jazz"]);
+    expect(show(extractFacts("I could live in Paris"))).toEqual([]);
+    expect(show(extractFacts("then I had to walk the dog"))).toEqual(["family=dog"]);
+    expect(show(extractFacts("I walked the dog for my neighbor"))).toEqual([]);
+  });
 });

@@ -21,7 +21,7 @@ const { report } = evaluate(
 );
 const all = evaluate(dialogues, { latency: false, chitchat: loadChitChat() }).report;
 /** The newest dev splits, written after the rounds below; each has floors of its own. */
-const NEWEST: ReadonlySet<string> = new Set(["dev7", "dev8", "dev9", "dev10"]);
+const NEWEST: ReadonlySet<string> = new Set(["dev7", "dev8", "dev9", "dev10", "dev11", "dev12"]);
 const before = evaluate(
   dialogues.filter((d) => !NEWEST.has(d.split ?? "dev")),
   { latency: false, chitchat: loadChitChat().filter((line) => !NEWEST.has(line.split)) },
@@ -96,7 +96,7 @@ describe("R8.1/R8.2 fact recall evaluation set", () => {
     expect(holdout2?.recallAt3).toBeGreaterThanOrEqual(0.92);
   });
 
-  it("issue 16 floors (measured: tuned before dev7 R@3 1.0, corrections 15/15, chit-chat 1.0; held-out (holdout3 + holdout4) R@3 .886, 11/11, .940 at the end of the dev7–dev10 work, .860, 9/11, .960 before it — holdout3 .550, 4/8, .950 before the first changes)", () => {
+  it("issue 16 floors (measured: tuned before dev7 R@3 1.0, corrections 15/15, chit-chat 1.0; held-out (holdout3 + holdout4) R@3 .904, 11/11, .940 at the end of the dev11/dev12 work, .886, 11/11, .940 at the end of the dev7–dev10 work, .860, 9/11, .960 before it — holdout3 .550, 4/8, .950 before the first changes)", () => {
     const tuned = before.byGroup.tuned;
     const heldOut = all.byGroup["held-out"];
     expect(tuned?.recallAt3).toBeGreaterThanOrEqual(0.97);
@@ -104,7 +104,7 @@ describe("R8.1/R8.2 fact recall evaluation set", () => {
     // knows IPAs are bitter beer, which no rule here does.
     expect(tuned?.corrections.right).toBeGreaterThanOrEqual((tuned?.corrections.n ?? 0) - 1);
     expect(tuned?.chitchat.silent).toBeGreaterThanOrEqual(0.95);
-    expect(heldOut?.recallAt3).toBeGreaterThanOrEqual(0.85);
+    expect(heldOut?.recallAt3).toBeGreaterThanOrEqual(0.88);
     expect(heldOut?.corrections.right).toBeGreaterThanOrEqual(10);
     expect(heldOut?.chitchat.silent).toBeGreaterThanOrEqual(0.93);
     expect(all.overall.emptyAt3).toBe(1);
@@ -151,5 +151,27 @@ describe("R8.1/R8.2 fact recall evaluation set", () => {
     expect(dev10?.recallAt3).toBeGreaterThanOrEqual(0.9);
     expect(dev10?.corrections.right).toBeGreaterThanOrEqual(1);
     expect(dev10?.chitchat.silent).toBeGreaterThanOrEqual(0.8);
+  });
+
+  it("dev11 floors (first run, before any rule changed for it: P .897, R .743, R@3 .688, corrections 3/5, chit-chat 1.0; after its fixes .972, 1.0, 1.0, 5/5, 1.0)", () => {
+    const dev11 = all.bySplit.dev11;
+    expect(dev11?.dialogues).toBeGreaterThanOrEqual(30);
+    // d11-en-03: "a line cook at a steakhouse" also stores the steakhouse as the workplace,
+    // which the dialogue does not expect (a generic workplace, as in dev10).
+    expect(dev11?.extraction.precision).toBeGreaterThanOrEqual(0.95);
+    expect(dev11?.extraction.recall).toBeGreaterThanOrEqual(0.95);
+    expect(dev11?.recallAt3).toBeGreaterThanOrEqual(0.95);
+    expect(dev11?.corrections.right).toBe(dev11?.corrections.n);
+    expect(dev11?.chitchat.silent).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it("dev12 floors (first run, written with dev11 and run with it before any rule changed: P .962, R .714, R@3 .600, corrections 3/3, chit-chat 1.0; after the fixes 1.0, 1.0, 1.0, 3/3, 1.0)", () => {
+    const dev12 = all.bySplit.dev12;
+    expect(dev12?.dialogues).toBeGreaterThanOrEqual(30);
+    expect(dev12?.extraction.precision).toBeGreaterThanOrEqual(0.95);
+    expect(dev12?.extraction.recall).toBeGreaterThanOrEqual(0.95);
+    expect(dev12?.recallAt3).toBeGreaterThanOrEqual(0.95);
+    expect(dev12?.corrections.right).toBe(dev12?.corrections.n);
+    expect(dev12?.chitchat.silent).toBeGreaterThanOrEqual(0.95);
   });
 });
