@@ -11,7 +11,6 @@
  */
 import { neon, neonConfig } from "@neondatabase/serverless";
 import { LlamonError } from "../errors.ts";
-import { compactSql } from "./sql-compact.ts";
 import {
   type BatchOptions,
   type Db,
@@ -21,6 +20,7 @@ import {
   toDbError,
   toQueryResult,
 } from "./db.ts";
+import { compactSql } from "./sql-compact.ts";
 
 export interface NeonDbOptions {
   /** postgresql://user:password@host/db — use a host name, not an IP (Neon rejects IPs). */
