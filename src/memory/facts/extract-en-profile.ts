@@ -210,8 +210,41 @@ const RESIDENCE_RE3 = pattern(
   "alone|by myself|on my own&live",
 );
 
-export function residence(text: string): Found {
+/**
+ * "I'm in Chicago." said on its own: where the user is. A named place of one to three
+ * capitalised words that ends the sentence, in a sentence with no sign of a visit (today,
+ * this week, for work, visiting, on a trip…), and not a field of work ("I'm in IT.").
+ */
+const BARE_IN = pattern(
+  String.raw`\b(?:[Ii]'m|[Ii] am|[Ii]m)\s+in\s+([A-Z][A-Za-z'.-]*(?:\s+[A-Z][A-Za-z'.-]*){0,2}?)\s*(?:[.!]+\s*|$)`,
+  "g",
+  "I am|I'm|Im|i am|i'm|im&in",
+);
+const VISIT_CUE = pattern(
+  String.raw`\b(?:today|tonight|tomorrow|this\s+(?:week|weekend|month|morning|afternoon|evening)|right now|at the moment|for\s+(?:a|the|work|business|vacation|holiday|now)|visiting|on\s+(?:a\s+)?(?:trip|vacation|holiday|business)|until|till|staying|travell?ing|layover|transit|stuck)\b`,
+  "i",
+  "afternoon|at the moment|business|evening|for|holiday|layover|month|morning|right now|staying|stuck|till|today|tomorrow|tonight|transit|traveling|travelling|trip|until|vacation|visiting|week",
+);
+const NOT_PLACES = new Set(
+  "IT HR PR QA Sales Marketing Finance Accounting Engineering Tech Operations Ops Product Design Support Legal Research Admin Management Retail Healthcare Education Law Medicine Charge Love Trouble Class School College Bed Town Time Public Office".split(
+    " ",
+  ),
+);
+
+function bareIn(text: string): Found {
   const out: Found = [];
+  for (const m of BARE_IN.all(text)) {
+    const value = (m[1] as string).replace(/[.]+$/, "");
+    const start = Math.max(text.lastIndexOf(".", m.index - 1), text.lastIndexOf("?", m.index - 1));
+    const sentence = text.slice(start + 1, m.index + m[0].length);
+    if (NOT_PLACES.has(value) || !usable(value) || VISIT_CUE.test(sentence)) continue;
+    out.push({ category: "residence", value, lang: "en" });
+  }
+  return out;
+}
+
+export function residence(text: string): Found {
+  const out: Found = bareIn(text);
   for (const [pattern, form] of RESIDENCE_PATTERNS) {
     for (const { rest } of after(text, pattern)) {
       const value = cut(rest, PLACE_STOP, 5);

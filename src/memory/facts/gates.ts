@@ -281,6 +281,7 @@ export const EN_GATES: Readonly<Record<GateName, readonly string[]>> = {
     "alone",
     "by myself",
     "on my own",
+    "i am in",
   ],
   workplace: [
     "work",

@@ -302,4 +302,18 @@ describe("issue 16: casual names, context and casual Korean", () => {
     expect(show(extractFacts("then I had to walk the dog"))).toEqual(["family=dog"]);
     expect(show(extractFacts("I walked the dog for my neighbor"))).toEqual([]);
   });
+
+  it("a bare 'I'm in <place>.' is where the user is; a visit or a field of work is not", () => {
+    expect(show(extractFacts("I'm in Chicago."))).toEqual(["residence=Chicago"]);
+    expect(show(extractFacts("Sorry, typo, I meant I'm in New York"))).toEqual([
+      "residence=New York",
+    ]);
+    expect(show(extractFacts("I'm in Chicago this week."))).toEqual([]);
+    expect(show(extractFacts("I'm in Paris for work!"))).toEqual([]);
+    expect(show(extractFacts("I'm in Denver visiting my aunt."))).toEqual([]);
+    // Known gap: the rule sees one clause, so "Visiting my aunt, I'm in Denver." gives Denver.
+    expect(show(extractFacts("I'm in IT."))).toEqual([]);
+    expect(show(extractFacts("I'm in a meeting."))).toEqual([]);
+    expect(show(extractFacts("I'm in Chicago and it's cold"))).toEqual([]);
+  });
 });
