@@ -238,7 +238,19 @@ async function main(): Promise<void> {
     await writeDocSection("run", markdown);
     log("bench: wrote docs/performance.md (section bench:run)");
   }
-  if (args.json) process.stdout.write(`${JSON.stringify({ rows })}\n`);
+  if (args.json) {
+    const headToHeadRows = compared.map((h) => ({
+      ours: h.ours,
+      theirs: h.theirs,
+      where: h.where,
+      turns: h.turns,
+      rounds: h.rounds,
+      ours_cpu_ms_per_turn: h.oursMs,
+      theirs_cpu_ms_per_turn: h.theirsMs,
+      rounds_ours_lower: h.oursLower,
+    }));
+    process.stdout.write(`${JSON.stringify({ rows, head_to_head: headToHeadRows })}\n`);
+  }
 }
 
 main().catch((error: unknown) => {
