@@ -1,13 +1,14 @@
 /**
  * A CPU profile of a turn inside workerd, the runtime that bills a Worker's CPU: the bench's
- * `llamon-turn-worker` (NeonSaver through the Neon-protocol proxy) or `postgres-saver-worker`
- * (`--official`), with workerd's inspector on, profiled over the DevTools protocol. Runs
+ * `llamon-turn-worker` (NeonSaver through the Neon-protocol proxy), `postgres-saver-worker`
+ * (`--official`) or the whole reference Worker, an A2A request per turn (`--whole`,
+ * `llamon-worker`), with workerd's inspector on, profiled over the DevTools protocol. Runs
  * `--threads K` conversations of `--turns N` turns and profiles turns F…N of each
  * (`--from F`); the defaults (40 × 10 from 2) match the bench's turn-10 point, the median of
  * turns 2…10. Writes the V8 profile to `--out` and prints where the busy time went: self time
  * by package, and the inclusive share of the functions named most.
  *
- *   npx tsx bench/profile-worker.ts [--official] [--turns 10] [--from 2] [--threads 40]
+ *   npx tsx bench/profile-worker.ts [--official | --whole] [--turns 10] [--from 2] [--threads 40]
  *     [--out /tmp/llamon-worker.cpuprofile] [--top 40]
  *
  * Samples are taken every 100 µs of wall time; idle samples are left out of the shares.
@@ -28,6 +29,7 @@ const { migrate } = await import("../src/store/migrate.ts");
 const { createTestDatabase } = await import("../test/helpers/pg.ts");
 const { startChildProxy } = await import("./lib/proxy.ts");
 const { turnWorkerSystem } = await import("./lib/turn-worker.ts");
+const { workerSystem } = await import("./lib/worker-system.ts");
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(name);
@@ -35,6 +37,7 @@ function arg(name: string, fallback: string): string {
 }
 
 const official = process.argv.includes("--official");
+const whole = process.argv.includes("--whole");
 const turns = Number(arg("--turns", "10"));
 const from = Number(arg("--from", "2"));
 const threads = Number(arg("--threads", "40"));
@@ -164,14 +167,17 @@ const db = await createTestDatabase("llamon_profile_worker");
 await migrate({ connectionString: db.dsn });
 const proxy = await startChildProxy(db.dsn);
 const port = await freePort();
-const system = official
-  ? await turnWorkerSystem("official", db.dsn, undefined, port)
-  : await turnWorkerSystem(
-      "llamon",
-      db.dsn,
-      { proxy, dsn: `postgresql://postgres:local@localhost/${db.name}` },
-      port,
-    );
+const neonDsn = `postgresql://postgres:local@localhost/${db.name}`;
+const system = whole
+  ? await workerSystem(proxy, neonDsn, {}, port)
+  : official
+    ? await turnWorkerSystem("official", db.dsn, undefined, port)
+    : await turnWorkerSystem(
+        "llamon",
+        db.dsn,
+        { proxy, dsn: `postgresql://postgres:local@localhost/${db.name}` },
+        port,
+      );
 let inspector: Inspector | undefined;
 try {
   inspector = await Inspector.connect(port);

@@ -1,13 +1,30 @@
 /**
  * Starts a Worker for the bench in workerd (wrangler's startWorker, the runtime of `wrangler
- * dev`): on a free local port, no inspector unless asked, nothing persisted, its vars given as plain-text
- * bindings. No network here, so Cloudflare's `Request.cf` object is never fetched.
+ * dev`): on a free local port, no inspector unless asked, nothing persisted, its vars given as
+ * plain-text bindings. No network here, so Cloudflare's `Request.cf` object is never fetched.
+ *
+ * wrangler starts two workerd processes for it: first its dev proxy (which every request
+ * passes through; about 1.7 ms of CPU per request on this machine, and nothing of the sort in
+ * production), then the Worker's own runtime. The Worker's CPU is the second one's
+ * ({@link workerCpu}); {@link checkWorkerCpu} shows that with a Worker that spins for a known
+ * time, and measures what an empty request costs there.
  */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { unstable_startWorker } from "wrangler";
-import type { ProcessCpu } from "./process-cpu.ts";
+import {
+  descendantsNamed,
+  type ProcessCpu,
+  processesCpu,
+  processStartTicks,
+} from "./process-cpu.ts";
 import type { ChildProxy } from "./proxy.ts";
 
 export type BenchWorker = Awaited<ReturnType<typeof unstable_startWorker>>;
+
+/** The workerd processes wrangler started for each bench Worker. */
+const processes = new WeakMap<BenchWorker, { readonly proxy: number; readonly runtime: number }>();
 
 export async function startBenchWorker(
   config: string,
@@ -16,6 +33,7 @@ export async function startBenchWorker(
   inspectorPort?: number,
 ): Promise<BenchWorker> {
   process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
+  const before = new Set(descendantsNamed("workerd"));
   const worker = await unstable_startWorker({
     config,
     bindings: Object.fromEntries(
@@ -29,7 +47,114 @@ export async function startBenchWorker(
     },
   } as Parameters<typeof unstable_startWorker>[0]);
   await worker.ready;
+  // The Worker's runtime can start a moment after `ready`: wait for both processes.
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const started = descendantsNamed("workerd").filter((pid) => !before.has(pid));
+    if (started.length === 2) {
+      const [proxy, runtime] = started.sort(
+        (a, b) => processStartTicks(a) - processStartTicks(b) || a - b,
+      ) as [number, number];
+      processes.set(worker, { proxy, runtime });
+      break;
+    }
+    if (started.length > 2 || Date.now() > deadline) {
+      await worker.dispose();
+      throw new Error(
+        `bench: expected wrangler to start 2 workerd processes (its dev proxy, then the Worker), found ${started.length}`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
   return worker;
+}
+
+/** The CPU of the workerd process that runs the Worker (not wrangler's dev proxy). */
+export function workerCpu(worker: BenchWorker): ProcessCpu {
+  const found = processes.get(worker);
+  if (found === undefined) throw new Error("bench: not a Worker of startBenchWorker");
+  return processesCpu([found.runtime]);
+}
+
+/** The CPU of wrangler's dev proxy in front of the Worker (for the check below). */
+function proxyCpu(worker: BenchWorker): ProcessCpu {
+  const found = processes.get(worker);
+  if (found === undefined) throw new Error("bench: not a Worker of startBenchWorker");
+  return processesCpu([found.proxy]);
+}
+
+/** What {@link checkWorkerCpu} measured, ms per request. */
+export interface WorkerCpuCheck {
+  /** The Worker's process, for a request that spins `spinMs` of wall time. */
+  readonly spinRequestMs: number;
+  readonly spinMs: number;
+  /** The Worker's process, for an empty request: workerd's own per-request work. */
+  readonly emptyRequestMs: number;
+  /** wrangler's dev proxy, per request (not counted as the Worker's). */
+  readonly proxyRequestMs: number;
+}
+
+const SPIN_WORKER = `export default {
+  async fetch(request) {
+    const ms = Number(new URL(request.url).searchParams.get("ms") || "0");
+    const end = Date.now() + ms;
+    let x = 0;
+    while (Date.now() < end) x += Math.sqrt(x + 1);
+    return new Response(String(x));
+  },
+};
+`;
+
+/**
+ * Checks that {@link workerCpu} sees the Worker's CPU: a Worker that spins for `spinMs` per
+ * request must show about that much in the process measured (and not in the proxy), or the
+ * bench stops. Returns the measurements, the empty request's cost among them.
+ */
+export async function checkWorkerCpu(spinMs = 20, requests = 5): Promise<WorkerCpuCheck> {
+  const dir = await mkdtemp(join(tmpdir(), "llamon-cpu-check-"));
+  try {
+    await writeFile(join(dir, "spin.js"), SPIN_WORKER);
+    await writeFile(
+      join(dir, "wrangler.toml"),
+      `name = "llamon-cpu-check"\nmain = "spin.js"\ncompatibility_date = "2026-11-01"\n`,
+    );
+    const worker = await startBenchWorker(join(dir, "wrangler.toml"), {});
+    try {
+      const own = workerCpu(worker);
+      const proxy = proxyCpu(worker);
+      const perRequest = async (ms: number) => {
+        await (await worker.fetch(`http://bench.local/?ms=${ms}`)).text(); // warm
+        const a = await own.settle();
+        const p = await proxy.settle();
+        for (let i = 0; i < requests; i++) {
+          await (await worker.fetch(`http://bench.local/?ms=${ms}`)).text();
+        }
+        return {
+          own: ((await own.settle()) - a) / requests / 1e6,
+          proxy: ((await proxy.settle()) - p) / requests / 1e6,
+        };
+      };
+      const empty = await perRequest(0);
+      const spin = await perRequest(spinMs);
+      const check = {
+        spinRequestMs: spin.own,
+        spinMs,
+        emptyRequestMs: empty.own,
+        proxyRequestMs: empty.proxy,
+      };
+      // On a loaded machine a spin of wall time gets less CPU; half of it is plenty to tell.
+      if (spin.own - empty.own < spinMs / 2 || spin.proxy - empty.proxy > spinMs / 4) {
+        throw new Error(
+          `bench: the Worker's CPU is not where it is measured: a ${spinMs} ms spin gave ${(spin.own - empty.own).toFixed(1)} ms in the measured workerd process and ${(spin.proxy - empty.proxy).toFixed(1)} ms in wrangler's proxy`,
+        );
+      }
+      return check;
+    } finally {
+      await worker.dispose();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /** What one measured request to a bench Worker cost (see {@link measureRequest}). */

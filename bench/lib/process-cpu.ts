@@ -1,8 +1,8 @@
 /**
- * CPU time of another process of this machine, for the `llamon-worker` system: the turn runs
- * in workerd (wrangler's child process), so this process's `cpuUsage` does not see it. Linux
- * only (the kernel's per-thread run time in `/proc/<pid>/task/<tid>/schedstat`, nanoseconds);
- * elsewhere {@link workerdCpu} answers undefined and the bench shows "–".
+ * CPU time of another process of this machine, for the Worker systems: the turn runs in
+ * workerd (wrangler's child process), so this process's `cpuUsage` does not see it. Linux only
+ * (the kernel's per-thread run time in `/proc/<pid>/task/<tid>/schedstat`, nanoseconds).
+ * Which workerd process runs the Worker is bench-worker.ts's business.
  */
 import { readdirSync, readFileSync } from "node:fs";
 
@@ -60,10 +60,15 @@ export interface ProcessCpu {
   settle(quietMs?: number, maxMs?: number): Promise<number>;
 }
 
-/** The CPU of this process's workerd children, or undefined where it cannot be read. */
-export function workerdCpu(): ProcessCpu | undefined {
-  const pids = descendantsNamed("workerd");
-  if (pids.length === 0) return undefined;
+/** When the process started (clock ticks after boot, `/proc/<pid>/stat` field 22). */
+export function processStartTicks(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Fields after "(<comm>)": state is field 3, so starttime (22) is index 19 of the rest.
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
+}
+
+/** The CPU of the given processes (all their threads). */
+export function processesCpu(pids: readonly number[]): ProcessCpu {
   const now = () => pids.reduce((sum, pid) => sum + processCpuNanos(pid), 0);
   return {
     now,

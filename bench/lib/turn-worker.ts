@@ -16,9 +16,8 @@ import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import pg from "pg";
 import { createNeonDb } from "../../src/store/db-neon.ts";
 import { memoryConfig } from "./bench-agent.ts";
-import { measureRequest, startBenchWorker } from "./bench-worker.ts";
+import { measureRequest, startBenchWorker, workerCpu } from "./bench-worker.ts";
 import { storedBytes, TimedOfflineModel, userText } from "./measure.ts";
-import { workerdCpu } from "./process-cpu.ts";
 import type { ChildProxy } from "./proxy.ts";
 import { summarizeWhileDue } from "./summaries.ts";
 import {
@@ -73,7 +72,7 @@ export async function turnWorkerSystem(
     },
     inspectorPort,
   );
-  const cpu = workerdCpu();
+  const cpu = workerCpu(worker);
   const model = new TimedOfflineModel();
   const summarizer = new TimedOfflineModel();
   const config = memoryConfig();

@@ -15,9 +15,8 @@
  */
 import { resolve } from "node:path";
 import { createNeonDb } from "../../src/store/db-neon.ts";
-import { measureRequest, startBenchWorker } from "./bench-worker.ts";
+import { measureRequest, startBenchWorker, workerCpu } from "./bench-worker.ts";
 import { TimedOfflineModel, userText } from "./measure.ts";
-import { workerdCpu } from "./process-cpu.ts";
 import type { ChildProxy } from "./proxy.ts";
 import { summarizeWhileDue } from "./summaries.ts";
 import {
@@ -41,6 +40,8 @@ export async function workerSystem(
   proxy: ChildProxy,
   neonDsn: string,
   overrides: Record<string, string> = {},
+  /** An inspector on this port (bench/profile-worker.ts --whole). */
+  inspectorPort?: number,
 ): Promise<WorkerSystem> {
   const vars: Record<string, string> = {
     AGENT_ID,
@@ -58,9 +59,9 @@ export async function workerSystem(
     A2A_AUTH: "none",
     ...overrides,
   };
-  const worker = await startBenchWorker(resolve(ROOT, "wrangler.toml"), vars);
-  const cpu = workerdCpu();
-  const startupCpuMs = cpu === undefined ? Number.NaN : cpu.now() / 1e6;
+  const worker = await startBenchWorker(resolve(ROOT, "wrangler.toml"), vars, inspectorPort);
+  const cpu = workerCpu(worker);
+  const startupCpuMs = cpu.now() / 1e6;
   const model = new TimedOfflineModel();
   const summarizer = new TimedOfflineModel();
   const config = memoryConfig();
