@@ -1,4 +1,5 @@
 /** Tables, ratios and the issue-8 targets of a bench run, as console text and as Markdown. */
+import type { WorkerCpuCheck } from "./bench-worker.ts";
 import type { HeadToHead } from "./head-to-head.ts";
 import type { PointResult } from "./run-conversation.ts";
 
@@ -14,6 +15,8 @@ export interface Report {
   points: PointResult[];
   /** The turn-10 comparisons run head to head (./head-to-head.ts); none with --rounds 0. */
   headToHead?: readonly HeadToHead[];
+  /** Where the Worker systems' CPU is read, checked (bench-worker.ts). */
+  workerCpuCheck?: WorkerCpuCheck;
 }
 
 export interface JsonRow {
@@ -324,7 +327,15 @@ export function renderReport(report: Report): {
   const ratios = ratioTable(report.points);
   const growth = growthTable(report.points, systems, turns);
   const goals = targets(report.points, report.headToHead);
-  const seen = alsoMeasured(report.points);
+  const check = report.workerCpuCheck;
+  const seen = [
+    ...alsoMeasured(report.points),
+    ...(check === undefined
+      ? []
+      : [
+          `the Worker systems' CPU is the workerd process that runs the Worker, not wrangler's dev proxy in front of it (checked: a Worker spinning ${check.spinMs} ms per request measured ${ms(check.spinRequestMs)} ms there); an empty request costs ${ms(check.emptyRequestMs)} ms in that process, and the dev proxy another ${ms(check.proxyRequestMs)} ms (not counted)`,
+        ]),
+  ];
   const mark = (g: Target) => (g.met ? "met" : "NOT MET");
 
   const consoleText = [

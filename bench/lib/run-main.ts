@@ -5,6 +5,7 @@
 import pg from "pg";
 import { migrate } from "../../src/store/migrate.ts";
 import { createTestDatabase, type TestDatabase } from "../../test/helpers/pg.ts";
+import { checkWorkerCpu, type WorkerCpuCheck } from "./bench-worker.ts";
 import { writeDocSection } from "./doc.ts";
 import { DEFAULT_ROUNDS, type HeadToHead, headToHead } from "./head-to-head.ts";
 import { commandLine, describeMachine } from "./machine.ts";
@@ -25,6 +26,9 @@ const ALL_SYSTEMS = [
   "llamon-trim20",
   "no-memory",
 ] as const;
+
+/** The systems whose CPU is a workerd process's (bench-worker.ts). */
+const WORKER_SYSTEMS = new Set(["llamon-worker", "llamon-turn-worker", "postgres-saver-worker"]);
 
 /** The systems run at every length; the others stop at {@link SHORT_MAX_TURNS}. */
 const LONG_SYSTEMS = new Set(["llamon", "llamon-worker"]);
@@ -120,7 +124,14 @@ async function main(): Promise<void> {
   const seconds: Record<string, number> = {};
   const prefilled: Record<string, number> = {};
   const compared: HeadToHead[] = [];
+  let cpuCheck: WorkerCpuCheck | undefined;
   try {
+    if (args.systems.some((s) => WORKER_SYSTEMS.has(s))) {
+      cpuCheck = await checkWorkerCpu();
+      log(
+        `bench: the Worker's workerd process: a ${cpuCheck.spinMs} ms spin measured ${cpuCheck.spinRequestMs.toFixed(1)} ms, an empty request ${cpuCheck.emptyRequestMs.toFixed(1)} ms`,
+      );
+    }
     const llamonDb = await createTestDatabase("llamon_bench");
     databases.push(llamonDb);
     await migrate({ connectionString: llamonDb.dsn });
@@ -231,6 +242,7 @@ async function main(): Promise<void> {
     prefilled,
     points,
     headToHead: compared,
+    ...(cpuCheck === undefined ? {} : { workerCpuCheck: cpuCheck }),
   };
   const { console: text, markdown, rows } = renderReport(report);
   process.stdout.write(`${text}\n`);
