@@ -22,10 +22,7 @@ const { createTestDatabase } = await import("../test/helpers/pg.ts");
 const { startChildProxy } = await import("./lib/proxy.ts");
 const { llamonSystem } = await import("./lib/systems.ts");
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
-}
+const { arg } = await import("./lib/args.ts");
 
 const turns = Number(arg("--turns", "120"));
 const from = Number(arg("--from", "21"));

@@ -31,10 +31,7 @@ const { startChildProxy } = await import("./lib/proxy.ts");
 const { turnWorkerSystem } = await import("./lib/turn-worker.ts");
 const { workerSystem } = await import("./lib/worker-system.ts");
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
-}
+const { arg } = await import("./lib/args.ts");
 
 const official = process.argv.includes("--official");
 const whole = process.argv.includes("--whole");
