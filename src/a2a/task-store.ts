@@ -42,7 +42,8 @@ import {
 
 /** The storage a KvTaskStore needs; Durable Object storage fits it directly. */
 export interface KvBackend {
-  get(key: string): Promise<unknown>;
+  /** `owner`: the caller's principal; a backend that files records by owner looks there. */
+  get(key: string, owner?: string): Promise<unknown>;
   /**
    * `threadId`: the thread key of the conversation the task belongs to (its owner and
    * contextId; a backend may index the task there for erasure).
@@ -115,8 +116,9 @@ export class KvTaskStore implements TaskStore {
 
   async load(taskId: string, context?: ServerCallContext): Promise<Task | undefined> {
     if (!validTaskId(taskId)) return undefined;
-    const record = decode(await this.kv.get(this.keyOf(taskId)), taskId);
-    return record?.owner === principalOf(context) ? record.task : undefined;
+    const owner = principalOf(context);
+    const record = decode(await this.kv.get(this.keyOf(taskId), owner), taskId);
+    return record?.owner === owner ? record.task : undefined;
   }
 
   async save(task: Task, context?: ServerCallContext): Promise<void> {

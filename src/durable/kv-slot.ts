@@ -1,6 +1,7 @@
 /**
- * The key/value role of a THREADS object: an A2A task record (`task:<key>` objects, one
- * record each) or an agent's run-time settings (`settings:<agent>`, key `settings`). The
+ * The key/value role of a THREADS object: an A2A task record written by an earlier release
+ * (`task:<key>` objects, one record each; new records live in the owner's task list, see
+ * worker/a2a.ts) or an agent's run-time settings (`settings:<agent>`, key `settings`). The
  * values are stored under the caller's key in the object's storage, as they always were.
  */
 import type { SettingsHost } from "../runtime/runtime-layer.ts";

@@ -1,7 +1,9 @@
 /**
  * The task index of a conversation (kept in the conversation's object, `thread:<agent>:<ctx>`):
- * which A2A task records belong to it. Each record lives in its own object; the index lets
- * erasing the conversation erase them too (right to be forgotten, R10.2).
+ * which A2A task records belong to it, so erasing the conversation erases them too (right to be
+ * forgotten, R10.2). A record lives in its owner's task list object (task-list.ts); records
+ * written by earlier releases also live in an object of their own (`task:<key>`), which
+ * erasing deletes as well.
  */
 import type { Env } from "../runtime/env.ts";
 import { taskRecordObjectName, threadsObject } from "../runtime/objects.ts";
@@ -13,18 +15,27 @@ export const TASK_INDEX_PREFIX = "task-index:";
 
 /** What the Worker asks the conversation's object about its tasks. */
 export interface TaskIndexHost {
-  /** `listObject`: the task list object that also holds the record (task-list.ts). */
-  indexTask(key: string, listObject?: string): Promise<void>;
+  /**
+   * `listObject`: the task list object that holds the record (task-list.ts); `ownObject`:
+   * whether the record was also written to an object of its own (earlier releases did).
+   */
+  indexTask(key: string, listObject?: string, ownObject?: boolean): Promise<void>;
   /** `before` (epoch ms): only the records last written before then (see eraseTasks). */
   eraseTasks(before?: number): Promise<number>;
 }
 
 /**
- * An index entry's value: `{ list, at }` (the task list object holding the copy, or null, and
- * when the record was last written); entries made by earlier releases hold the list object's
- * name, or 1 (before task lists existed), and no time.
+ * An index entry's value: `{ list, at, own }` (the task list object holding the record, or
+ * null; when the record was last written; `own: false` when no object of the record's own was
+ * ever written); entries made by earlier releases have no `own` (the record has its own
+ * object), or hold the list object's name, or 1 (before task lists existed), and no time.
  */
-type IndexValue = { list: string | null; at: number } | string | number;
+type IndexValue = { list: string | null; at: number; own?: false } | string | number;
+
+/** Whether the record may have an object of its own (`task:<key>`) to erase. */
+function hasOwnObject(value: IndexValue | undefined): boolean {
+  return !(typeof value === "object" && value !== null && value.own === false);
+}
 
 function listObjectOf(value: IndexValue): string | undefined {
   if (typeof value === "string") return value;
@@ -51,9 +62,15 @@ export class TaskIndex implements TaskIndexHost {
    * Remember that the task record `key` belongs to this conversation: the task list object
    * holding its copy, and when it was written (each write of the record writes it again).
    */
-  async indexTask(key: string, listObject?: string): Promise<void> {
-    const value: IndexValue = { list: listObject ?? null, at: Date.now() };
-    await this.storage.put(`${TASK_INDEX_PREFIX}${key}`, value);
+  async indexTask(key: string, listObject?: string, ownObject = true): Promise<void> {
+    const name = `${TASK_INDEX_PREFIX}${key}`;
+    // A record an earlier write put in an object of its own keeps that mark until erased.
+    const before = ownObject ? undefined : await this.storage.get<IndexValue>(name);
+    const own = ownObject || (before !== undefined && hasOwnObject(before));
+    const value: IndexValue = own
+      ? { list: listObject ?? null, at: Date.now() }
+      : { list: listObject ?? null, at: Date.now(), own: false };
+    await this.storage.put(name, value);
   }
 
   /**
@@ -86,14 +103,16 @@ export class TaskIndex implements TaskIndexHost {
         "erasing task records",
       ).deleteTaskRows(keys);
     }
-    for (const name of indexed.keys()) {
+    for (const [name, value] of indexed) {
       const key = name.slice(TASK_INDEX_PREFIX.length);
-      const record = threadsObject<TaskRecordHost>(
-        this.env,
-        taskRecordObjectName(key),
-        "erasing task records",
-      );
-      await record.kvDelete(key);
+      if (hasOwnObject(value)) {
+        const record = threadsObject<TaskRecordHost>(
+          this.env,
+          taskRecordObjectName(key),
+          "erasing task records",
+        );
+        await record.kvDelete(key);
+      }
       await this.storage.delete(name);
       erased += 1;
     }

@@ -16,6 +16,8 @@ import type { TaskListPage, TaskListQuery, TaskListRow } from "../a2a/task-list-
 /** What the Worker's task store asks of a task list object. */
 export interface TaskListHost {
   upsertTaskRow(row: TaskListRow): Promise<void>;
+  /** The stored record of task `key` in this list, or undefined. */
+  getTaskRecord(key: string): Promise<string | undefined>;
   queryTasks(query: TaskListQuery): Promise<TaskListPage>;
   deleteTaskRows(keys: string[]): Promise<void>;
 }
@@ -57,6 +59,13 @@ export class TaskList implements TaskListHost {
       row.timestamp,
       row.record,
     );
+  }
+
+  async getTaskRecord(key: string): Promise<string | undefined> {
+    const row = this.sql()
+      .exec<{ record: string }>("SELECT record FROM a2a_task_list WHERE key = ?", key)
+      .toArray()[0];
+    return row?.record;
   }
 
   async queryTasks(query: TaskListQuery): Promise<TaskListPage> {

@@ -6,7 +6,7 @@
  * |-----------------------------|-----------------------------------|-------------------------------------|
  * | `thread:<agent>:<context>`  | conversation.ts (+ task-index.ts) | turn, inspect, erase, summarize, threadState, backend; indexTask, eraseTasks |
  * | `index:<agent>`             | thread-index.ts                   | noteThread, dropThread, listThreads |
- * | `tasks:<agent>:<principal>` | task-list.ts                      | upsertTaskRow, queryTasks, deleteTaskRows |
+ * | `tasks:<agent>:<principal>` | task-list.ts                      | upsertTaskRow, getTaskRecord, queryTasks, deleteTaskRows |
  * | `task:<key>`, `settings:<agent>` | kv-slot.ts                   | kvGet, kvPut, kvDelete              |
  *
  * One class, so objects and data stored by earlier releases keep working without a
@@ -131,8 +131,8 @@ export class ThreadDO
     return this.conversation.threadState(agentId, threadId);
   }
 
-  indexTask(key: string, listObject?: string): Promise<void> {
-    return this.taskIndex.indexTask(key, listObject);
+  indexTask(key: string, listObject?: string, ownObject?: boolean): Promise<void> {
+    return this.taskIndex.indexTask(key, listObject, ownObject);
   }
 
   eraseTasks(before?: number): Promise<number> {
@@ -161,6 +161,10 @@ export class ThreadDO
 
   upsertTaskRow(row: TaskListRow): Promise<void> {
     return this.taskList.upsertTaskRow(row);
+  }
+
+  getTaskRecord(key: string): Promise<string | undefined> {
+    return this.taskList.getTaskRecord(key);
   }
 
   queryTasks(query: TaskListQuery): Promise<TaskListPage> {

@@ -189,3 +189,56 @@ describe("task records of pruned conversations", () => {
     await expect(worker.scheduled()).resolves.toBeUndefined();
   });
 });
+
+describe("where task records are kept", () => {
+  it("a new record lives in its owner's task list, not in an object of its own; one an earlier release wrote to its own object is still read, and erased with the conversation", async () => {
+    const worker = instance();
+    const agent = worker.agentId;
+    const id = await worker.sayTask("layout", "words of this release");
+    const key = `a2a-task:${agent}:${id}`;
+    const ownObject = (k: string) => env.THREADS.getByName(taskRecordObjectName(k));
+    // No Durable Object per message any more: the record object stays empty.
+    expect(
+      await runInDurableObject(
+        ownObject(key),
+        async (_o, state) => (await state.storage.list()).size,
+      ),
+    ).toBe(0);
+    expect((await worker.getTask(id)).result?.id).toBe(id);
+
+    // A record as an earlier release left it: in an object of its own, indexed by the list
+    // object's name, and not in the task list.
+    const list = env.THREADS.getByName(taskListObjectName(agent, "anonymous"));
+    const record = await runInDurableObject(list, async (_o, state) =>
+      state.storage.sql
+        .exec<{ record: string }>("SELECT record FROM a2a_task_list WHERE key = ?", key)
+        .one(),
+    );
+    const legacyId = crypto.randomUUID();
+    const legacyKey = `a2a-task:${agent}:${legacyId}`;
+    const parsed = JSON.parse(record.record) as { task: { id: string; status: unknown } };
+    parsed.task.id = legacyId;
+    const legacy = JSON.stringify(parsed).replace("words of this release", "an older secret-5521");
+    await runInDurableObject(ownObject(legacyKey), async (_o, state) => {
+      await state.storage.put(legacyKey, legacy);
+    });
+    await runInDurableObject(
+      env.THREADS.getByName(threadObjectName(agent, "layout")),
+      async (_o, state) => {
+        await state.storage.put(
+          `${TASK_INDEX_PREFIX}${legacyKey}`,
+          taskListObjectName(agent, "anonymous"),
+        );
+      },
+    );
+    expect((await worker.getTask(legacyId)).result?.id).toBe(legacyId);
+
+    await prune(agent, ["layout"]);
+    expect((await worker.drain()).body).toMatchObject({ conversations: 1, tasks_erased: 2 });
+    for (const gone of [id, legacyId])
+      expect((await worker.getTask(gone)).error?.code).toBe(-32001);
+    const left = await storedText(agent, "layout", [id, legacyId]);
+    expect(left).not.toContain("words of this release");
+    expect(left).not.toContain("secret-5521");
+  });
+});
