@@ -20,6 +20,7 @@ import {
   processStartTicks,
 } from "./process-cpu.ts";
 import type { ChildProxy } from "./proxy.ts";
+import type { TurnSample } from "./systems.ts";
 
 export type BenchWorker = Awaited<ReturnType<typeof unstable_startWorker>>;
 
@@ -209,5 +210,22 @@ export async function measureRequest(
       cpuBefore === undefined || cpuAfter === undefined
         ? Number.NaN
         : (cpuAfter - cpuBefore) / 1000,
+  };
+}
+
+/**
+ * A measured request as a bench turn: the Worker's counters and process CPU (the model runs
+ * inside it, so no model or memory-layer split).
+ */
+export function workerTurnSample(measured: MeasuredRequest): TurnSample {
+  return {
+    roundTrips: measured.roundTrips,
+    statements: measured.statements,
+    bytesSent: measured.bytesSent,
+    bytesRead: measured.bytesRead,
+    databaseMs: measured.databaseMs,
+    ownCpuMicros: measured.cpuMicros,
+    memoryCpuMicros: Number.NaN,
+    modelCpuMicros: Number.NaN,
   };
 }

@@ -16,7 +16,7 @@ import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import pg from "pg";
 import { createNeonDb } from "../../src/store/db-neon.ts";
 import { memoryConfig } from "./bench-agent.ts";
-import { measureRequest, startBenchWorker, workerCpu } from "./bench-worker.ts";
+import { measureRequest, startBenchWorker, workerCpu, workerTurnSample } from "./bench-worker.ts";
 import { storedBytes, TimedOfflineModel, userText } from "./measure.ts";
 import type { ChildProxy } from "./proxy.ts";
 import { summarizeWhileDue } from "./summaries.ts";
@@ -92,16 +92,7 @@ export async function turnWorkerSystem(
       if (neonDb !== undefined) {
         await summarizeWhileDue(neonDb, AGENT_ID, threadId, config, summarizer);
       }
-      return {
-        roundTrips: measured.roundTrips,
-        statements: measured.statements,
-        bytesSent: measured.bytesSent,
-        bytesRead: measured.bytesRead,
-        databaseMs: measured.databaseMs,
-        ownCpuMicros: measured.cpuMicros,
-        memoryCpuMicros: Number.NaN,
-        modelCpuMicros: Number.NaN,
-      };
+      return workerTurnSample(measured);
     },
     prefill: (threadId, from, to) =>
       neonDb === undefined

@@ -15,7 +15,7 @@
  */
 import { resolve } from "node:path";
 import { createNeonDb } from "../../src/store/db-neon.ts";
-import { measureRequest, startBenchWorker, workerCpu } from "./bench-worker.ts";
+import { measureRequest, startBenchWorker, workerCpu, workerTurnSample } from "./bench-worker.ts";
 import { TimedOfflineModel, userText } from "./measure.ts";
 import type { ChildProxy } from "./proxy.ts";
 import { summarizeWhileDue } from "./summaries.ts";
@@ -91,16 +91,7 @@ export async function workerSystem(
       }
       // The queue consumer's work, off the turn (not counted), as for `llamon`.
       await summarizeWhileDue(summaryDb, AGENT_ID, threadId, config, summarizer);
-      return {
-        roundTrips: measured.roundTrips,
-        statements: measured.statements,
-        bytesSent: measured.bytesSent,
-        bytesRead: measured.bytesRead,
-        databaseMs: measured.databaseMs,
-        ownCpuMicros: measured.cpuMicros,
-        memoryCpuMicros: Number.NaN,
-        modelCpuMicros: Number.NaN,
-      };
+      return workerTurnSample(measured);
     },
     prefill: (threadId, from, to) =>
       prefillThread(benchSaver(summaryDb), model, config, threadId, from, to, "tail"),

@@ -50,6 +50,25 @@ class RecordingModel extends OfflineChatModel {
   }
 }
 
+/** The summary job the queue would get for everything the thread moved to its transcript. */
+async function jobUpToTranscript(
+  reader: NeonSaver,
+  agentId: string,
+  threadId: string,
+  whole: readonly { id?: string | undefined }[],
+) {
+  const tuple = await reader.getTuple({ configurable: { thread_id: threadId } });
+  const upto = archivedPrefixOf(tuple?.checkpoint.channel_values.archived).messages;
+  const job = {
+    type: "summarize" as const,
+    agent_id: agentId,
+    thread_id: threadId,
+    upto,
+    upto_id: whole[upto - 1]?.id as string,
+  };
+  return { upto, job };
+}
+
 describe("summary job reads a bounded range (Postgres)", () => {
   it("R7.2 R7.5 each job reads at most its cap of the transcript; successive jobs cover everything once", async () => {
     const turns = 80;
@@ -68,16 +87,8 @@ describe("summary job reads a bounded range (Postgres)", () => {
     const whole = await loadThreadMessages(reader, "t");
     const wholeBytes = backend.proxy.stats.responseBytes;
     expect(whole).toHaveLength(2 * turns);
-    const tuple = await reader.getTuple({ configurable: { thread_id: "t" } });
-    const upto = archivedPrefixOf(tuple?.checkpoint.channel_values.archived).messages;
+    const { upto, job } = await jobUpToTranscript(reader, "sr-a", "t", whole);
     expect(upto).toBeGreaterThan(140);
-    const job = {
-      type: "summarize" as const,
-      agent_id: "sr-a",
-      thread_id: "t",
-      upto,
-      upto_id: whole[upto - 1]?.id as string,
-    };
 
     const memory = createPostgresMemory(backend.neon, "sr-a");
     const model = new RecordingModel();
@@ -142,16 +153,8 @@ describe("summary job reads a bounded range (Postgres)", () => {
     const reader = new NeonSaver({ db: backend.neon, agentId: "sr-w" });
     const whole = await loadThreadMessages(reader, "w");
     expect(whole.filter((m) => m.getType() === "tool")).toHaveLength(calls);
-    const tuple = await reader.getTuple({ configurable: { thread_id: "w" } });
-    const upto = archivedPrefixOf(tuple?.checkpoint.channel_values.archived).messages;
+    const { upto, job } = await jobUpToTranscript(reader, "sr-w", "w", whole);
     expect(upto).toBeGreaterThan(6 + calls + 1);
-    const job = {
-      type: "summarize" as const,
-      agent_id: "sr-w",
-      thread_id: "w",
-      upto,
-      upto_id: whole[upto - 1]?.id as string,
-    };
     const memory = createPostgresMemory(backend.neon, "sr-w");
     const model = new RecordingModel();
     const cap = 10;
