@@ -12,6 +12,15 @@ import { median } from "./measure.ts";
 import { CPU_WINDOW, WARMUP_TURNS } from "./run-conversation.ts";
 import type { BenchSystem } from "./systems.ts";
 
+/**
+ * The pairs compared at the first length: llamon's system, the official saver's, and where
+ * they run (the bench runs them head to head; the report judges the target on them).
+ */
+export const OFFICIAL_PAIRS = [
+  ["llamon", "postgres-saver-exit", "in Node"],
+  ["llamon-turn-worker", "postgres-saver-worker", "in workerd"],
+] as const;
+
 /** Rounds per pair by default (`--rounds`). */
 export const DEFAULT_ROUNDS = 7;
 

@@ -1,6 +1,6 @@
 /** Tables, ratios and the issue-8 targets of a bench run, as console text and as Markdown. */
 import type { WorkerCpuCheck } from "./bench-worker.ts";
-import type { HeadToHead } from "./head-to-head.ts";
+import { type HeadToHead, OFFICIAL_PAIRS } from "./head-to-head.ts";
 import type { PointResult } from "./run-conversation.ts";
 
 export interface Report {
@@ -168,11 +168,7 @@ function officialAtFirst(
   compared: readonly HeadToHead[],
 ): Target[] {
   const at = (system: string) => points.find((p) => p.system === system && p.turns === first.turns);
-  const pairs = [
-    ["llamon", "postgres-saver-exit", "in Node"],
-    ["llamon-turn-worker", "postgres-saver-worker", "in workerd"],
-  ] as const;
-  return pairs.flatMap(([ours, theirs, where]) => {
+  return OFFICIAL_PAIRS.flatMap(([ours, theirs, where]) => {
     const text = `llamon's CPU per turn at turn ${first.turns} ≤ the official saver's with durability "exit", ${where} (${ours} vs ${theirs})`;
     const h = compared.find((c) => c.ours === ours && c.theirs === theirs);
     if (h !== undefined) {

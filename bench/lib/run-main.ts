@@ -7,7 +7,7 @@ import { migrate } from "../../src/store/migrate.ts";
 import { createTestDatabase, type TestDatabase } from "../../test/helpers/pg.ts";
 import { checkWorkerCpu, type WorkerCpuCheck } from "./bench-worker.ts";
 import { writeDocSection } from "./doc.ts";
-import { DEFAULT_ROUNDS, type HeadToHead, headToHead } from "./head-to-head.ts";
+import { DEFAULT_ROUNDS, type HeadToHead, headToHead, OFFICIAL_PAIRS } from "./head-to-head.ts";
 import { commandLine, describeMachine } from "./machine.ts";
 import { type ChildProxy, startChildProxy } from "./proxy.ts";
 import { type Report, renderReport } from "./report.ts";
@@ -49,12 +49,6 @@ interface Args {
   /** Head-to-head rounds at the first length (./head-to-head.ts); 0: none. */
   rounds: number;
 }
-
-/** The pairs compared head to head at the first length: llamon's system, the official one. */
-const PAIRS = [
-  ["llamon", "postgres-saver-exit", "in Node"],
-  ["llamon-turn-worker", "postgres-saver-worker", "in workerd"],
-] as const;
 
 function parseArgs(argv: string[]): Args {
   const args: Args = {
@@ -207,7 +201,7 @@ async function main(): Promise<void> {
     }
 
     const first = args.turns[0] as number;
-    for (const [ours, theirs, where] of PAIRS) {
+    for (const [ours, theirs, where] of OFFICIAL_PAIRS) {
       if (args.rounds === 0 || first < 2) break;
       if (!args.systems.includes(ours) || !args.systems.includes(theirs)) continue;
       log(`bench: ${ours} and ${theirs} head to head, ${args.rounds} rounds of ${first} turns …`);
