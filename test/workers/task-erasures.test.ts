@@ -191,7 +191,7 @@ describe("task records of pruned conversations", () => {
 });
 
 describe("where task records are kept", () => {
-  it("a new record lives in its owner's task list, not in an object of its own; one an earlier release wrote to its own object is still read, and erased with the conversation", async () => {
+  it("R4.3 a new record lives in its owner's task list, not in an object of its own; one an earlier release wrote to its own object is still read, and erased with the conversation", async () => {
     const worker = instance();
     const agent = worker.agentId;
     const id = await worker.sayTask("layout", "words of this release");

@@ -303,7 +303,7 @@ describe("issue 16: casual names, context and casual Korean", () => {
     expect(show(extractFacts("I walked the dog for my neighbor"))).toEqual([]);
   });
 
-  it("a bare 'I'm in <place>.' is where the user is; a visit or a field of work is not", () => {
+  it("R8.2 a bare 'I'm in <place>.' is where the user is; a visit or a field of work is not", () => {
     expect(show(extractFacts("I'm in Chicago."))).toEqual(["residence=Chicago"]);
     expect(show(extractFacts("Sorry, typo, I meant I'm in New York"))).toEqual([
       "residence=New York",
