@@ -2,8 +2,8 @@
  * Erasing the A2A task records of conversations that `llamon memory prune` deleted.
  *
  * The task records (each holds a user message and its reply) live in this Worker's Durable
- * Objects: a record object per task, a copy in the owner's task list, indexed in the
- * conversation's object (durable/task-index.ts). A prune run from a shell reaches Postgres
+ * Objects: in the owner's task list, and for records of earlier releases also in objects of
+ * their own, indexed in the conversation's object (task-erasure.ts). A prune run from a shell reaches Postgres
  * only, so its delete queues each deleted conversation in `llamon_task_erasures` in the same
  * transaction (migration 0010), and the Worker drains that queue here:
  *
@@ -18,12 +18,12 @@
  */
 import { dbErrorFields, LlamonError } from "../errors.ts";
 import type { RequestContext } from "../runtime/context.ts";
-import { threadObjectName, threadsObject } from "../runtime/objects.ts";
 import type { SqlParam } from "../store/db.ts";
 import { COUNT_TASK_ERASURES, DELETE_TASK_ERASURE, SELECT_TASK_ERASURES } from "../store/sql.ts";
 import { notAvailable } from "./errors.ts";
+import { eraseConversationTasks } from "./task-erasure.ts";
 
-/** Conversations per drain call: each costs one Durable Object call and one statement. */
+/** Conversations per drain call: each costs two Durable Object calls and one statement. */
 export const DRAIN_BATCH = 100;
 /** Conversations erased at once within a batch. */
 const PARALLEL = 8;
@@ -40,10 +40,6 @@ interface QueuedRow {
   thread_id: string;
   queued_ms: number | string;
   queued_at: string;
-}
-
-interface TaskEraser {
-  eraseTasks(before?: number): Promise<number>;
 }
 
 const NO_TABLE =
@@ -86,12 +82,13 @@ export async function drainTaskErasures(
   for (let i = 0; i < rows.length; i += PARALLEL) {
     const outcomes = await Promise.allSettled(
       rows.slice(i, i + PARALLEL).map(async (row) => {
-        const eraser = threadsObject<TaskEraser>(
+        const erased = await eraseConversationTasks(
           env,
-          threadObjectName(agentId, row.thread_id),
+          agentId,
+          row.thread_id,
           "erasing pruned task records",
+          Number(row.queued_ms),
         );
-        const erased = await eraser.eraseTasks(Number(row.queued_ms));
         await query(ctx, DELETE_TASK_ERASURE, [agentId, row.thread_id, row.queued_at]);
         return erased;
       }),

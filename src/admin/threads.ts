@@ -34,6 +34,7 @@ import { NeonSaver } from "../store/neon-saver.ts";
 import { LIST_THREADS, SELECT_THREAD_ROW } from "../store/sql.ts";
 import { assertThreadId } from "../store/thread-key.ts";
 import { notAvailable } from "./errors.ts";
+import { eraseConversationTasks } from "./task-erasure.ts";
 import { type MessagePage, pageMessages, readThreadPage } from "./thread-page.ts";
 
 export type { MessagePage } from "./thread-page.ts";
@@ -98,7 +99,7 @@ export interface InspectQuery extends MessagePage {
 export interface ThreadInspectionHost {
   inspect(agentId: string, threadId: string, query?: InspectQuery): Promise<InspectedThread>;
   erase(agentId: string, threadId: string): Promise<{ erased: boolean }>;
-  /** Erase the conversation's A2A task records (indexed in its object); how many. */
+  /** Erase the A2A task records an earlier release indexed in the object; how many. */
   eraseTasks(before?: number): Promise<number>;
 }
 
@@ -374,6 +375,8 @@ export async function eraseThread(
     await viaRpc(() => inspectionHost(ctx, threadId).erase(agentId, threadId));
   }
   if (ctx.env.THREADS === undefined) return { tasksErased: 0 };
-  const tasksErased = await viaRpc(() => inspectionHost(ctx, threadId).eraseTasks());
+  const tasksErased = await viaRpc(() =>
+    eraseConversationTasks(ctx.env, agentId, threadId, "erasing a conversation's task records"),
+  );
   return { tasksErased };
 }

@@ -1,9 +1,12 @@
 /**
- * The task index of a conversation (kept in the conversation's object, `thread:<agent>:<ctx>`):
- * which A2A task records belong to it, so erasing the conversation erases them too (right to be
- * forgotten, R10.2). A record lives in its owner's task list object (task-list.ts); records
- * written by earlier releases also live in an object of their own (`task:<key>`), which
- * erasing deletes as well.
+ * The task index of a conversation, as earlier releases kept it (in the conversation's
+ * object, `thread:<agent>:<ctx>`): which A2A task records belong to it, so erasing the
+ * conversation erases them too (right to be forgotten, R10.2). Saving a task no longer writes
+ * here: its row in the owner's task list (task-list.ts) carries the contextId, and the owner
+ * is in the conversation's thread key, so erasing finds new records there
+ * (admin/task-erasure.ts). What earlier releases indexed is still erased from here: the
+ * records in task lists and those in objects of their own (`task:<key>`). `indexTask` stays
+ * for a Worker of an earlier release that still runs during a gradual deployment.
  */
 import type { Env } from "../runtime/env.ts";
 import { taskRecordObjectName, threadsObject } from "../runtime/objects.ts";
@@ -101,7 +104,7 @@ export class TaskIndex implements TaskIndexHost {
         this.env,
         listObject,
         "erasing task records",
-      ).deleteTaskRows(keys);
+      ).deleteTaskRows(keys, before);
     }
     for (const [name, value] of indexed) {
       const key = name.slice(TASK_INDEX_PREFIX.length);

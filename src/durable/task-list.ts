@@ -4,9 +4,15 @@
  * SQLite storage, so ListTasks is one round trip to one object whatever the memory backend,
  * and a principal's list never holds another principal's tasks.
  *
- * The records themselves stay in their `task:<key>` objects (GetTask reads them there); a
- * save writes both, in parallel. Erasing a conversation (its task index, task-index.ts)
- * deletes its rows here too.
+ * A saved record lives here only: GetTask reads its row. Records written by earlier releases
+ * also live in `task:<key>` objects of their own (read when a task is in no list). Erasing a
+ * conversation deletes its rows here by contextId (`eraseContextTasks`: the owner is in the
+ * conversation's thread key, so the list to look in is known), and the rows an earlier
+ * release's conversation index names by key (task-index.ts).
+ *
+ * `written_ms`: when this object last wrote the row (epoch ms), so a prune's queued erasure
+ * keeps a task saved again after it was queued; null for rows written before the column
+ * existed (their conversation's index still knows when they were written).
  *
  * Order: newest status first (`ts` = the status timestamp, ISO 8601 UTC), then task id
  * descending — the order of the SDK's in-memory store, with a keyset cursor (ts, key).
@@ -19,7 +25,17 @@ export interface TaskListHost {
   /** The stored record of task `key` in this list, or undefined. */
   getTaskRecord(key: string): Promise<string | undefined>;
   queryTasks(query: TaskListQuery): Promise<TaskListPage>;
-  deleteTaskRows(keys: string[]): Promise<void>;
+  /**
+   * Delete the rows of `keys` (the conversation index of an earlier release names them); with
+   * `before` (epoch ms), a row this object wrote at or after it is kept.
+   */
+  deleteTaskRows(keys: string[], before?: number): Promise<void>;
+  /**
+   * Delete the rows of conversation `contextId`; with `before` (epoch ms) only those this
+   * object wrote before then (a row without `written_ms` is left to the conversation's index,
+   * which knows when it was written). Returns the keys deleted.
+   */
+  eraseContextTasks(contextId: string, before?: number): Promise<string[]>;
 }
 
 const SCHEMA = [
@@ -34,6 +50,12 @@ const SCHEMA = [
   "CREATE INDEX IF NOT EXISTS a2a_task_list_context ON a2a_task_list (context_id, ts DESC, key DESC)",
 ];
 
+/** The column later releases added (a table made before has it added on first use). */
+const WRITTEN_MS = "written_ms";
+
+/** Epoch ms no row is written at or after: "every row" for a missing `before`. */
+const NO_LIMIT = Number.MAX_SAFE_INTEGER;
+
 export class TaskList implements TaskListHost {
   private ready = false;
 
@@ -43,6 +65,11 @@ export class TaskList implements TaskListHost {
     const sql = this.storage.sql;
     if (!this.ready) {
       for (const statement of SCHEMA) sql.exec(statement);
+      const added = sql
+        .exec("SELECT 1 FROM pragma_table_info('a2a_task_list') WHERE name = ?", WRITTEN_MS)
+        .toArray();
+      if (added.length === 0)
+        sql.exec(`ALTER TABLE a2a_task_list ADD COLUMN ${WRITTEN_MS} INTEGER`);
       this.ready = true;
     }
     return sql;
@@ -50,14 +77,16 @@ export class TaskList implements TaskListHost {
 
   async upsertTaskRow(row: TaskListRow): Promise<void> {
     this.sql().exec(
-      `INSERT INTO a2a_task_list (key, context_id, state, ts, record) VALUES (?, ?, ?, ?, ?)
+      `INSERT INTO a2a_task_list (key, context_id, state, ts, record, written_ms)
+       VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (key) DO UPDATE SET context_id = excluded.context_id, state = excluded.state,
-         ts = excluded.ts, record = excluded.record`,
+         ts = excluded.ts, record = excluded.record, written_ms = excluded.written_ms`,
       row.key,
       row.contextId,
       row.state,
       row.timestamp,
       row.record,
+      Date.now(),
     );
   }
 
@@ -107,8 +136,30 @@ export class TaskList implements TaskListHost {
     return { values: rows.slice(0, query.limit).map((r) => r.record), total, more };
   }
 
-  async deleteTaskRows(keys: string[]): Promise<void> {
+  async deleteTaskRows(keys: string[], before?: number): Promise<void> {
     const sql = this.sql();
-    for (const key of keys) sql.exec("DELETE FROM a2a_task_list WHERE key = ?", key);
+    for (const key of keys) {
+      sql.exec(
+        "DELETE FROM a2a_task_list WHERE key = ? AND (written_ms IS NULL OR written_ms < ?)",
+        key,
+        before ?? NO_LIMIT,
+      );
+    }
+  }
+
+  async eraseContextTasks(contextId: string, before?: number): Promise<string[]> {
+    const sql = this.sql();
+    const deleted =
+      before === undefined
+        ? sql.exec<{ key: string }>(
+            "DELETE FROM a2a_task_list WHERE context_id = ? RETURNING key",
+            contextId,
+          )
+        : sql.exec<{ key: string }>(
+            "DELETE FROM a2a_task_list WHERE context_id = ? AND written_ms < ? RETURNING key",
+            contextId,
+            before,
+          );
+    return deleted.toArray().map((row) => row.key);
   }
 }

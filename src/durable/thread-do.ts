@@ -4,9 +4,9 @@
  *
  * | object name                 | role module                       | RPC methods                         |
  * |-----------------------------|-----------------------------------|-------------------------------------|
- * | `thread:<agent>:<context>`  | conversation.ts (+ task-index.ts) | turn, inspect, erase, summarize, threadState, backend; indexTask, eraseTasks |
+ * | `thread:<agent>:<context>`  | conversation.ts (+ task-index.ts) | turn, inspect, erase, summarize, threadState, backend; indexTask (earlier releases), eraseTasks |
  * | `index:<agent>`             | thread-index.ts                   | noteThread, dropThread, listThreads |
- * | `tasks:<agent>:<principal>` | task-list.ts                      | upsertTaskRow, getTaskRecord, queryTasks, deleteTaskRows |
+ * | `tasks:<agent>:<principal>` | task-list.ts                      | upsertTaskRow, getTaskRecord, queryTasks, deleteTaskRows, eraseContextTasks |
  * | `task:<key>`, `settings:<agent>` | kv-slot.ts                   | kvGet, kvPut, kvDelete              |
  *
  * One class, so objects and data stored by earlier releases keep working without a
@@ -171,8 +171,12 @@ export class ThreadDO
     return this.taskList.queryTasks(query);
   }
 
-  deleteTaskRows(keys: string[]): Promise<void> {
-    return this.taskList.deleteTaskRows(keys);
+  deleteTaskRows(keys: string[], before?: number): Promise<void> {
+    return this.taskList.deleteTaskRows(keys, before);
+  }
+
+  eraseContextTasks(contextId: string, before?: number): Promise<string[]> {
+    return this.taskList.eraseContextTasks(contextId, before);
   }
 
   // ---- key/value slots (`task:<key>`, `settings:<agent>`) --------------------------------

@@ -12,18 +12,12 @@ import pkg from "../../package.json" with { type: "json" };
 import { createA2AApp, type KvBackend, KvTaskStore } from "../a2a/index.ts";
 import type { AgentDefinition } from "../agent/define.ts";
 import type { TaskRecordHost } from "../durable/kv-slot.ts";
-import type { TaskIndexHost } from "../durable/task-index.ts";
 import type { TaskListHost } from "../durable/task-list.ts";
 import type { Logger } from "../log.ts";
 import { resolveA2AAuth } from "../runtime/auth-config.ts";
 import { type RequestContext, turnContext, withPrincipal } from "../runtime/context.ts";
 import { requestContextOf } from "../runtime/http.ts";
-import {
-  taskListObjectName,
-  taskRecordObjectName,
-  threadObjectName,
-  threadsObject,
-} from "../runtime/objects.ts";
+import { taskListObjectName, taskRecordObjectName, threadsObject } from "../runtime/objects.ts";
 import { runScenario, scenarioOf } from "./scenarios.ts";
 import { executeTurn } from "./turns.ts";
 
@@ -66,13 +60,14 @@ export function createWorkerA2AApp(agent: AgentDefinition, log: Logger): Hono {
 }
 
 /**
- * Task records in Durable Object storage: each in its owner's task list object (read by key for
- * tasks/get, by page for ListTasks: one round trip either way) and indexed in the
- * conversation's object (both written in parallel, no added latency), so erasing the
- * conversation erases its tasks too. Earlier releases also wrote each record to an object of
- * its own (`task:<key>`); a record not in the owner's list is still read from there, and
- * erasing deletes those objects too. Writing that object cost a new Durable Object for every
- * message (about 2.5 ms of the Worker process's CPU per request in local workerd).
+ * Task records in Durable Object storage: each in its owner's task list object only (read by
+ * key for tasks/get, by page for ListTasks: one round trip either way; a save is one call).
+ * Erasing a conversation finds its rows there by contextId (admin/task-erasure.ts), since the
+ * thread key names the owner. Earlier releases also wrote each record to an object of its own
+ * (`task:<key>`, a new Durable Object for every message) and indexed it in the conversation's
+ * object (a second call per save, and an object per conversation even on the postgres
+ * backend); a record not in the owner's list is still read from its own object, and erasing
+ * still deletes what they indexed.
  */
 function durableKv(ctx: RequestContext): KvBackend {
   const purpose = "the A2A task store";
@@ -93,14 +88,7 @@ function durableKv(ctx: RequestContext): KvBackend {
         await record(key).kvPut(key, value);
         return;
       }
-      await Promise.all([
-        threadsObject<TaskIndexHost>(
-          ctx.env,
-          threadObjectName(ctx.agentId, meta.threadId),
-          purpose,
-        ).indexTask(key, list(meta.owner), false),
-        listObject(meta.owner).upsertTaskRow(meta.row),
-      ]);
+      await listObject(meta.owner).upsertTaskRow(meta.row);
     },
     query: (owner, query) => listObject(owner).queryTasks(query),
   };

@@ -15,10 +15,10 @@
  */
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { TASK_INDEX_PREFIX } from "../../src/durable/task-index.ts";
 import { SEED_MAX_ITEMS } from "../../src/memory/seed.ts";
 import { MAX_JSON_DEPTH } from "../../src/runtime/json-body.ts";
-import { threadObjectName } from "../../src/runtime/objects.ts";
+import { taskListObjectName } from "../../src/runtime/objects.ts";
+import { ANONYMOUS_PRINCIPAL } from "../../src/runtime/thread-keys.ts";
 import { createNeonDb } from "../../src/store/db-neon.ts";
 import { createWorker } from "../../src/worker/create-worker.ts";
 import { referenceAgent } from "../../src/worker/reference-agent.ts";
@@ -67,7 +67,7 @@ function instance() {
   };
 }
 
-/** What is stored for one conversation: postgres rows and the A2A tasks indexed for it. */
+/** What is stored for one conversation: postgres rows and the A2A tasks listed for it. */
 async function stored(agent: string, contextId: string): Promise<Record<string, number>> {
   const count = (text: string, params: string[]) => ({ text, params });
   const results = await db().batch(
@@ -87,9 +87,18 @@ async function stored(agent: string, contextId: string): Promise<Record<string, 
     { readOnly: true },
   );
   const n = (i: number) => Number((results[i]?.rows[0] as { n?: number } | undefined)?.n ?? -1);
-  const stub = env.THREADS.getByName(threadObjectName(agent, contextId));
-  const tasks = await runInDurableObject(stub, async (_object, state) => {
-    return (await state.storage.list({ prefix: TASK_INDEX_PREFIX })).size;
+  const list = env.THREADS.getByName(taskListObjectName(agent, ANONYMOUS_PRINCIPAL));
+  const tasks = await runInDurableObject(list, async (_object, state) => {
+    try {
+      return state.storage.sql
+        .exec<{ n: number }>(
+          "SELECT count(*) AS n FROM a2a_task_list WHERE context_id = ?",
+          contextId,
+        )
+        .one().n;
+    } catch {
+      return 0; // no table: no task saved in this list
+    }
   });
   return { checkpoints: n(0), persistent_memory: n(1), llamon_threads: n(2), tasks };
 }

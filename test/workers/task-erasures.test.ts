@@ -2,8 +2,9 @@
  * The A2A task records of pruned conversations, inside workerd (postgres backend): a prune
  * (store/prune.ts, as `llamon memory prune --apply` runs it) queues them in
  * llamon_task_erasures in its own transaction; the Worker erases them from every Durable
- * Object that holds them — the record object, the owner's task list, the conversation's
- * index — through `POST /api/v1/memory/erasures/drain` or its cron trigger (`scheduled`).
+ * Object that holds them — the owner's task list (found by contextId), and what earlier
+ * releases kept: record objects and the conversation's index — through
+ * `POST /api/v1/memory/erasures/drain` or its cron trigger (`scheduled`).
  */
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
@@ -89,6 +90,15 @@ async function queued(agentId: string): Promise<string[]> {
     [agentId],
   );
   return rows.map((r) => r.thread_id);
+}
+
+/** The task index entries in the conversation's object (only earlier releases wrote them). */
+async function indexEntries(agentId: string, contextId: string): Promise<number> {
+  const object = env.THREADS.getByName(threadObjectName(agentId, contextId));
+  return runInDurableObject(
+    object,
+    async (_o, state) => (await state.storage.list({ prefix: TASK_INDEX_PREFIX })).size,
+  );
 }
 
 /** Everything Durable Object storage still holds of these tasks, as one text. */
@@ -205,6 +215,8 @@ describe("where task records are kept", () => {
       ),
     ).toBe(0);
     expect((await worker.getTask(id)).result?.id).toBe(id);
+    // Nor an index entry in the conversation's object: the list row carries the contextId.
+    expect(await indexEntries(agent, "layout")).toBe(0);
 
     // A record as an earlier release left it: in an object of its own, indexed by the list
     // object's name, and not in the task list.
@@ -240,5 +252,79 @@ describe("where task records are kept", () => {
     const left = await storedText(agent, "layout", [id, legacyId]);
     expect(left).not.toContain("words of this release");
     expect(left).not.toContain("secret-5521");
+  });
+
+  it("R4.3 a record the previous release saved (a list row without written_ms, named in the conversation's index) is still read and erased; the list gains the column on first use", async () => {
+    const source = instance();
+    const sourceId = await source.sayTask("source", "a template record");
+    const template = await runInDurableObject(
+      env.THREADS.getByName(taskListObjectName(source.agentId, "anonymous")),
+      async (_o, state) =>
+        state.storage.sql
+          .exec<{ record: string }>(
+            "SELECT record FROM a2a_task_list WHERE key = ?",
+            `a2a-task:${source.agentId}:${sourceId}`,
+          )
+          .one().record,
+    );
+
+    const worker = instance();
+    const agent = worker.agentId;
+    const oldId = crypto.randomUUID();
+    const oldKey = `a2a-task:${agent}:${oldId}`;
+    const parsed = JSON.parse(template) as { task: { id: string; contextId: string } };
+    parsed.task.id = oldId;
+    parsed.task.contextId = "upgraded";
+    const oldRecord = JSON.stringify(parsed).replace("a template record", "old-secret-8812");
+    const listName = taskListObjectName(agent, "anonymous");
+    // The previous release's table (no written_ms) and index entry (list, time, no own object).
+    await runInDurableObject(env.THREADS.getByName(listName), async (_o, state) => {
+      const sql = state.storage.sql;
+      sql.exec(
+        "CREATE TABLE a2a_task_list (key TEXT PRIMARY KEY, context_id TEXT NOT NULL, state INTEGER NOT NULL, ts TEXT NOT NULL, record TEXT NOT NULL)",
+      );
+      sql.exec(
+        "INSERT INTO a2a_task_list (key, context_id, state, ts, record) VALUES (?, ?, ?, ?, ?)",
+        oldKey,
+        "upgraded",
+        3,
+        "2026-01-01T00:00:00.000Z",
+        oldRecord,
+      );
+    });
+    await runInDurableObject(
+      env.THREADS.getByName(threadObjectName(agent, "upgraded")),
+      async (_o, state) => {
+        await state.storage.put(`${TASK_INDEX_PREFIX}${oldKey}`, {
+          list: listName,
+          at: Date.now() - 60_000,
+          own: false,
+        });
+      },
+    );
+
+    const fresh = await worker.sayTask("upgraded", "words after the upgrade");
+    const columns = await runInDurableObject(env.THREADS.getByName(listName), async (_o, state) =>
+      state.storage.sql
+        .exec<{ key: string; written: number | null }>(
+          "SELECT key, written_ms AS written FROM a2a_task_list ORDER BY written_ms",
+        )
+        .toArray(),
+    );
+    expect(columns).toEqual([
+      { key: oldKey, written: null },
+      { key: `a2a-task:${agent}:${fresh}`, written: expect.any(Number) },
+    ]);
+    expect((await worker.getTask(oldId)).result?.id).toBe(oldId);
+
+    await prune(agent, ["upgraded"]);
+    expect((await worker.drain()).body).toMatchObject({ conversations: 1, tasks_erased: 2 });
+    for (const gone of [oldId, fresh]) {
+      expect((await worker.getTask(gone)).error?.code).toBe(-32001);
+    }
+    expect(await indexEntries(agent, "upgraded")).toBe(0);
+    const left = await storedText(agent, "upgraded", [oldId, fresh]);
+    expect(left).not.toContain("old-secret-8812");
+    expect(left).not.toContain("words after the upgrade");
   });
 });
