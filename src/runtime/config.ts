@@ -20,6 +20,7 @@ import {
 import type { Db } from "../store/db.ts";
 import { workerDb } from "./db.ts";
 import { type Env, parseWorkerVars } from "./env.ts";
+import { memoizeOnEnv } from "./env-memo.ts";
 
 /** The deploy-time layers the agent brings (env is read from the Worker's env). */
 export interface AgentLayers {
@@ -63,10 +64,19 @@ export interface ConfigScope {
   db(): Db;
 }
 
+/**
+ * The deploy-time config, resolved once per isolate while the env and the agent's layers are
+ * unchanged (env-memo.ts); frozen.
+ */
+const deployConfigOf = memoizeOnEnv(
+  (env, code: AgentLayers["code"], registry: AgentLayers["registry"], agentId: string) =>
+    resolveAgentConfig(env as Env, { code, registry }, undefined, agentId).config,
+);
+
 /** A ConfigScope for `env` (validates AGENT_ID and the deploy-time layers). */
 export function configScope(env: Env, layers: AgentLayers): ConfigScope {
   const agentId = agentIdOf(env);
-  const deployConfig = resolveAgentConfig(env, layers, undefined, agentId).config;
+  const deployConfig = deployConfigOf(env, layers.code, layers.registry, agentId);
   let db: Db | undefined;
   return {
     env,

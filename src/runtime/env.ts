@@ -9,6 +9,7 @@ import { dbTimeoutProblem } from "../store/db-neon.ts";
 import { AGENT_ID_RE } from "../store/thread-key.ts";
 import { fieldErrorLines, zodFieldErrors } from "../zod-issues.ts";
 import { a2aAuthEnvShape } from "./auth-config.ts";
+import { memoizeOnEnv } from "./env-memo.ts";
 
 /** Agent ids name Workers and databases: lowercase letters, digits, '-' and '_'; no ':'. */
 
@@ -85,7 +86,14 @@ export interface RateLimiterBinding {
 
 export type Env = Bindings & Record<string, unknown>;
 
-export function parseWorkerVars(env: Record<string, unknown>): WorkerVars {
+/**
+ * The validated variables of `env` (a clear CONFIG_INVALID naming each bad one). Validated once
+ * per isolate while the env is unchanged (env-memo.ts); the result is frozen.
+ */
+export const parseWorkerVars: (env: Readonly<Record<string, unknown>>) => WorkerVars =
+  memoizeOnEnv(validateWorkerVars);
+
+function validateWorkerVars(env: Readonly<Record<string, unknown>>): WorkerVars {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const fieldErrors = zodFieldErrors(parsed.error.issues, { rootField: "env" });
