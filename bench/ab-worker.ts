@@ -1,0 +1,130 @@
+/**
+ * Two builds of the reference Worker head to head, for changes smaller than this shared
+ * machine's noise: a run of the whole bench moves by 10–30 % from one minute to the next, so a
+ * 0.5 ms change to the A2A request cannot be seen by running it twice. Here both Workers live
+ * at once (each in its own workerd, as `llamon-worker` in the bench) and take turns: each round
+ * runs one fresh 10-turn conversation on each, the order alternating. Printed: the median CPU
+ * per A2A request (the Worker process's, turns 2…10, the first two rounds left out as warm-up)
+ * of each, and in how many rounds B was lower.
+ *
+ *   npx tsx bench/ab-worker.ts --base <git revision> [--rounds 30]
+ *       A = the Worker at that revision (a temporary git worktree), B = this checkout
+ *   npx tsx bench/ab-worker.ts --a-vars '{"MEMORY_FACTS_MODE":"off"}' [--b-vars '{…}'] [--rounds 30]
+ *       A and B = this checkout with different Worker vars (what a setting costs)
+ *
+ * Both go through one Neon-protocol proxy to one database. The numbers are upper bounds, as
+ * in the bench (docs/performance.md): the process also runs workerd's own per-request work and,
+ * locally, the Durable Objects the request calls.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { isWorkerAliased } from "./lib/worker-aliases.ts";
+
+if (!(await isWorkerAliased())) {
+  throw new Error("bench/ab-worker.ts: the Worker bundle's langsmith alias did not take effect");
+}
+const { arg } = await import("./lib/args.ts");
+const { median } = await import("./lib/measure.ts");
+const { migrate } = await import("../src/store/migrate.ts");
+const { createTestDatabase } = await import("../test/helpers/pg.ts");
+const { startChildProxy } = await import("./lib/proxy.ts");
+const ours = await import("./lib/worker-system.ts");
+
+const WARMUP_ROUNDS = 2;
+const TURNS = 10;
+
+function varsArg(name: string): Record<string, string> {
+  const text = arg(name, "{}");
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new Error(`${name} takes a JSON object of Worker vars, got ${text}`);
+  }
+  if (
+    typeof parsed !== "object" ||
+    parsed === null ||
+    Array.isArray(parsed) ||
+    Object.values(parsed).some((v) => typeof v !== "string")
+  ) {
+    throw new Error(`${name} takes a JSON object of string values, got ${text}`);
+  }
+  return parsed as Record<string, string>;
+}
+
+const rounds = Number(arg("--rounds", "30"));
+if (!Number.isInteger(rounds) || rounds <= WARMUP_ROUNDS) {
+  throw new Error(`--rounds takes a whole number above ${WARMUP_ROUNDS}`);
+}
+const base = process.argv.includes("--base") ? arg("--base", "") : undefined;
+if (base === "") throw new Error("--base takes a git revision, e.g. --base HEAD~1");
+const aVars = varsArg("--a-vars");
+const bVars = varsArg("--b-vars");
+if (
+  base === undefined &&
+  !process.argv.includes("--a-vars") &&
+  !process.argv.includes("--b-vars")
+) {
+  throw new Error("give --base <revision>, or --a-vars / --b-vars to compare two settings");
+}
+
+const ROOT = resolve(import.meta.dirname, "..");
+let worktree: string | undefined;
+let theirs = ours;
+if (base !== undefined) {
+  worktree = join(mkdtempSync(join(tmpdir(), "llamon-ab-")), "base");
+  execFileSync("git", ["-C", ROOT, "worktree", "add", "--detach", worktree, base], {
+    stdio: "inherit",
+  });
+  // The base builds with this checkout's packages (the lock file may differ: say so).
+  symlinkSync(join(ROOT, "node_modules"), join(worktree, "node_modules"));
+  const entry = join(worktree, "bench/lib/worker-system.ts");
+  if (!existsSync(entry)) throw new Error(`${base} has no bench/lib/worker-system.ts to start`);
+  theirs = (await import(entry)) as typeof ours;
+}
+
+process.env.LLAMON_TEST_DSN ??= "postgresql://postgres@localhost:5432/postgres";
+const db = await createTestDatabase("llamon_ab");
+await migrate({ connectionString: db.dsn });
+const proxy = await startChildProxy(db.dsn);
+const dsn = `postgresql://postgres:local@localhost/${db.name}`;
+try {
+  const a = await theirs.workerSystem(proxy, dsn, aVars);
+  const b = await ours.workerSystem(proxy, dsn, bVars);
+  try {
+    const all = { a: [] as number[], b: [] as number[] };
+    let bLower = 0;
+    for (let round = 0; round < rounds; round++) {
+      const order = round % 2 === 0 ? (["a", "b"] as const) : (["b", "a"] as const);
+      const got = { a: [] as number[], b: [] as number[] };
+      for (const side of order) {
+        const system = side === "a" ? a : b;
+        for (let i = 1; i <= TURNS; i++) {
+          const sample = await system.turn(`ab-${side}-${round}`, i);
+          if (i > 1) got[side].push(sample.ownCpuMicros / 1000);
+        }
+      }
+      if (round < WARMUP_ROUNDS) continue;
+      all.a.push(...got.a);
+      all.b.push(...got.b);
+      if (median(got.b) < median(got.a)) bLower++;
+    }
+    const scored = rounds - WARMUP_ROUNDS;
+    const label = base === undefined ? "A (--a-vars)" : `A (${base})`;
+    process.stdout.write(
+      `${label}: ${median(all.a).toFixed(2)} ms; B (${base === undefined ? "--b-vars" : "this checkout"}): ${median(all.b).toFixed(2)} ms per A2A request (median of turns 2…${TURNS}, ${scored} rounds); B lower in ${bLower} of ${scored} rounds\n`,
+    );
+  } finally {
+    await a.close();
+    await b.close();
+  }
+} finally {
+  await proxy.close();
+  await db.drop();
+  if (worktree !== undefined) {
+    execFileSync("git", ["-C", ROOT, "worktree", "remove", "--force", worktree]);
+    rmSync(resolve(worktree, ".."), { recursive: true, force: true });
+  }
+}
