@@ -182,12 +182,14 @@ export async function measureRequest(
   cpu: ProcessCpu | undefined,
   proxy: ChildProxy | undefined,
   body: unknown,
+  /** More request headers (the A2A credential). */
+  headers: Record<string, string> = {},
 ): Promise<MeasuredRequest> {
   const before = await proxy?.counters();
   const cpuBefore = await cpu?.settle();
   const res = await worker.fetch("http://bench.local/", {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...headers },
     body: JSON.stringify(body),
   });
   const answer: unknown = await res.json();

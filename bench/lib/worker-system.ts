@@ -5,7 +5,9 @@
  * run-time config, read batch, write batch), not only those of runTurn.
  *
  * Same settings as `llamon` (window 20, history note, heuristic facts, recall, summaries),
- * given as the Worker's vars; the summaries are made between turns from here, unmeasured. The isolate stays up between turns, as a busy deployment's does; it keeps
+ * given as the Worker's vars; the summaries are made between turns from here, unmeasured. The
+ * caller authenticates with an API key (A2A_AUTH=api_key), as callers of a deployed agent do,
+ * so conversations are stored under its principal. The isolate stays up between turns, as a busy deployment's does; it keeps
  * no thread between requests, so every turn reads its thread from the database as on a cold
  * isolate. CPU is the workerd process's own (./process-cpu.ts, Linux): everything the runtime
  * did for the request — the A2A handler, the turn, the offline model (a few hundredths of a
@@ -13,7 +15,9 @@
  * answer — so it is an upper bound of what Cloudflare meters for the request. The memory
  * layer's share is not split out ("–"); `llamon` measures it for the same code in Node.
  */
+import { createHash } from "node:crypto";
 import { resolve } from "node:path";
+import { threadKey } from "../../src/runtime/thread-keys.ts";
 import { createNeonDb } from "../../src/store/db-neon.ts";
 import { measureRequest, startBenchWorker, workerCpu, workerTurnSample } from "./bench-worker.ts";
 import { TimedOfflineModel, userText } from "./measure.ts";
@@ -29,6 +33,14 @@ import {
 } from "./systems.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
+
+/** The caller the bench authenticates as, and its API key (A2A_API_KEYS holds its SHA-256). */
+const BENCH_PRINCIPAL = "bench-client";
+const BENCH_KEY = "llamon-bench-key-8c1f0a5e";
+const BENCH_KEY_SHA256 = createHash("sha256").update(BENCH_KEY).digest("hex");
+
+/** The thread key the Worker stores a bench conversation under (its caller's principal). */
+const storedKey = (contextId: string) => threadKey(BENCH_PRINCIPAL, contextId);
 
 export interface WorkerSystem extends BenchSystem {
   /** CPU the workerd process spent until the Worker was ready (ms): boot, compile, evaluate. */
@@ -56,7 +68,11 @@ export async function workerSystem(
     // the prompt either way.
     MEMORY_SUMMARIZE: "false",
     MEMORY_FACTS_MODE: "heuristic",
-    A2A_AUTH: "none",
+    // A deployed agent authenticates its callers (docs/auth.en.md): the bench calls with an API
+    // key, so the request pays for the check. (`none` on a host that is not localhost would
+    // add the warning every call logs, a misconfiguration's cost, not a deployment's.)
+    A2A_AUTH: "api_key",
+    A2A_API_KEYS: `${BENCH_PRINCIPAL}=${BENCH_KEY_SHA256}`,
     ...overrides,
   };
   const worker = await startBenchWorker(resolve(ROOT, "wrangler.toml"), vars, inspectorPort);
@@ -70,19 +86,25 @@ export async function workerSystem(
     name: "llamon-worker",
     startupCpuMs,
     async turn(threadId, i) {
-      const measured = await measureRequest(worker, cpu, proxy, {
-        jsonrpc: "2.0",
-        id: i,
-        method: "message/send",
-        params: {
-          message: {
-            contextId: threadId,
-            messageId: `${threadId}-m${i}`,
-            role: "user",
-            parts: [{ kind: "text", text: userText(i) }],
+      const measured = await measureRequest(
+        worker,
+        cpu,
+        proxy,
+        {
+          jsonrpc: "2.0",
+          id: i,
+          method: "message/send",
+          params: {
+            message: {
+              contextId: threadId,
+              messageId: `${threadId}-m${i}`,
+              role: "user",
+              parts: [{ kind: "text", text: userText(i) }],
+            },
           },
         },
-      });
+        { authorization: `Bearer ${BENCH_KEY}` },
+      );
       const error = (measured.answer as { error?: unknown }).error;
       if (measured.status !== 200 || error !== undefined) {
         throw new Error(
@@ -90,12 +112,12 @@ export async function workerSystem(
         );
       }
       // The queue consumer's work, off the turn (not counted), as for `llamon`.
-      await summarizeWhileDue(summaryDb, AGENT_ID, threadId, config, summarizer);
+      await summarizeWhileDue(summaryDb, AGENT_ID, storedKey(threadId), config, summarizer);
       return workerTurnSample(measured);
     },
     prefill: (threadId, from, to) =>
-      prefillThread(benchSaver(summaryDb), model, config, threadId, from, to, "tail"),
-    stored: llamonStoredBytes,
+      prefillThread(benchSaver(summaryDb), model, config, storedKey(threadId), from, to, "tail"),
+    stored: (threadId, admin) => llamonStoredBytes(storedKey(threadId), admin),
     close: () => worker.dispose(),
   };
 }
