@@ -73,6 +73,43 @@ const deployConfigOf = memoizeOnEnv(
     resolveAgentConfig(env as Env, { code, registry }, undefined, agentId).config,
 );
 
+/**
+ * The effective config of a request: {@link resolveAgentConfig} with the run-time layer,
+ * remembered per isolate while the env, the agent's layers and the run-time layer (by its
+ * JSON) are unchanged — most requests of an isolate resolve the same layers. Frozen, with its
+ * `config` and `sources`.
+ */
+export function resolveRequestConfig(
+  env: Env,
+  layers: AgentLayers,
+  runtime: MemoryConfigPatch | undefined,
+  agentId: string,
+): ResolvedMemoryConfig {
+  return requestConfigOf(
+    env,
+    layers.code,
+    layers.registry,
+    agentId,
+    runtime === undefined ? "" : JSON.stringify(runtime),
+  );
+}
+
+const requestConfigOf = memoizeOnEnv(
+  (
+    env,
+    code: AgentLayers["code"],
+    registry: AgentLayers["registry"],
+    agentId: string,
+    runtimeJson: string,
+  ) => {
+    const runtime = runtimeJson === "" ? undefined : (JSON.parse(runtimeJson) as MemoryConfigPatch);
+    const resolved = resolveAgentConfig(env as Env, { code, registry }, runtime, agentId);
+    Object.freeze(resolved.config);
+    Object.freeze(resolved.sources);
+    return resolved;
+  },
+);
+
 /** A ConfigScope for `env` (validates AGENT_ID and the deploy-time layers). */
 export function configScope(env: Env, layers: AgentLayers): ConfigScope {
   const agentId = agentIdOf(env);

@@ -11,7 +11,7 @@
  */
 import { createLogger, type Logger } from "../log.ts";
 import type { MemoryConfig, ResolvedMemoryConfig } from "../memory/config.ts";
-import { type AgentLayers, type ConfigScope, configScope, resolveAgentConfig } from "./config.ts";
+import { type AgentLayers, type ConfigScope, configScope, resolveRequestConfig } from "./config.ts";
 import { type Env, parseWorkerVars, type WorkerVars } from "./env.ts";
 import { adoptRuntimeSettings, loadRuntimeLayer, runtimeLayerOf } from "./runtime-layer.ts";
 
@@ -74,8 +74,8 @@ export function createRequestContext(options: RequestContextOptions): RequestCon
   const scope = configScope(options.env, options.layers);
   const preset = options.config;
   let resolved: Promise<ResolvedMemoryConfig> | undefined;
-  const resolve = (runtime: Parameters<typeof resolveAgentConfig>[2]) =>
-    resolveAgentConfig(scope.env, scope.layers, runtime, scope.agentId);
+  const resolve = (runtime: Parameters<typeof resolveRequestConfig>[2]) =>
+    resolveRequestConfig(scope.env, scope.layers, runtime, scope.agentId);
   const context: RequestContext = {
     ...scope,
     vars,

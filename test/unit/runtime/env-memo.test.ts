@@ -4,7 +4,7 @@
  * env is refused on every call.
  */
 import { describe, expect, it } from "vitest";
-import { configScope } from "../../../src/runtime/config.ts";
+import { configScope, resolveRequestConfig } from "../../../src/runtime/config.ts";
 import { parseWorkerVars } from "../../../src/runtime/env.ts";
 import { memoizeOnEnv } from "../../../src/runtime/env-memo.ts";
 
@@ -70,5 +70,28 @@ describe("values derived from the env, once per isolate", () => {
     expect(configScope(env, {}).deployConfig.window_size).toBe(12);
     delete env.MEMORY_WINDOW_SIZE;
     expect(configScope(env, { code: { window_size: 6 } }).deployConfig.window_size).toBe(6);
+  });
+
+  it("a request's config follows its run-time layer, is reused while that layer is the same, and a bad layer is refused every time", () => {
+    const env = { AGENT_ID: "runtime-agent" };
+    const first = resolveRequestConfig(env, {}, { window_size: 7 }, "runtime-agent");
+    expect(first.config.window_size).toBe(7);
+    expect(first.sources.window_size).toBe("runtime");
+    // The same layer read again (a new object with the same JSON): the same frozen value.
+    const again = resolveRequestConfig(env, {}, { window_size: 7 }, "runtime-agent");
+    expect(again).toBe(first);
+    expect(Object.isFrozen(again.config)).toBe(true);
+    expect(Object.isFrozen(again.sources)).toBe(true);
+    expect(
+      resolveRequestConfig(env, {}, { window_size: 9 }, "runtime-agent").config.window_size,
+    ).toBe(9);
+    expect(resolveRequestConfig(env, {}, undefined, "runtime-agent").sources.window_size).toBe(
+      "default",
+    );
+    for (let i = 0; i < 2; i++) {
+      expect(() =>
+        resolveRequestConfig(env, {}, { window_size: 0 } as never, "runtime-agent"),
+      ).toThrow(/window_size/);
+    }
   });
 });
