@@ -4,8 +4,8 @@ import { workersProjects } from "./vitest.workers.config.mts";
 export default defineConfig({
   test: {
     // Vitest's default on 2 cores is one file at a time; most e2e and integration files wait on
-    // child processes (wrangler, npm, Postgres), so two at a time use the machine better.
-    maxWorkers: 2,
+    // child processes (wrangler, npm, Postgres), so three at a time use the 2 cores better.
+    maxWorkers: 3,
     projects: [
       {
         test: {
@@ -16,6 +16,21 @@ export default defineConfig({
             "test/e2e/**/*.test.ts",
           ],
           environment: "node",
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        // The database tests again, on the embedded PGlite (README, "npm test"): in the same
+        // run as the rest, so its files fill the pool's idle slots instead of running after it.
+        test: {
+          name: "embedded",
+          include: ["test/integration/**/*.test.ts"],
+          exclude: [
+            "test/integration/{sqlite-*,faults,db-neon-timeout,neon-routing,prompt-cache,connection-loss,recall-semantic}.test.ts",
+          ],
+          environment: "node",
+          env: { LLAMON_TEST_DB: "embedded" },
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
