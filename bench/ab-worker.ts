@@ -3,9 +3,10 @@
  * machine's noise: a run of the whole bench moves by 10–30 % from one minute to the next, so a
  * 0.5 ms change to the A2A request cannot be seen by running it twice. Here both Workers live
  * at once (each in its own workerd, as `llamon-worker` in the bench) and take turns: each round
- * runs one fresh 10-turn conversation on each, the order alternating. Printed: the median CPU
- * per A2A request (the Worker process's, turns 2…10, the first two rounds left out as warm-up)
- * of each, and in how many rounds B was lower.
+ * runs one fresh 10-turn conversation on each, the order alternating, after a warm-up
+ * conversation on each (./lib/head-to-head.ts, as the bench's turn-10 comparison). Printed: the
+ * median CPU per A2A request (the Worker process's, turns 2…10) of each, and in how many rounds
+ * B was lower.
  *
  *   npx tsx bench/ab-worker.ts --base <git revision> [--rounds 30]
  *       A = the Worker at that revision (a temporary git worktree), B = this checkout
@@ -26,13 +27,12 @@ if (!(await isWorkerAliased())) {
   throw new Error("bench/ab-worker.ts: the Worker bundle's langsmith alias did not take effect");
 }
 const { arg } = await import("./lib/args.ts");
-const { median } = await import("./lib/measure.ts");
+const { headToHead } = await import("./lib/head-to-head.ts");
 const { migrate } = await import("../src/store/migrate.ts");
 const { createTestDatabase } = await import("../test/helpers/pg.ts");
 const { startChildProxy } = await import("./lib/proxy.ts");
 const ours = await import("./lib/worker-system.ts");
 
-const WARMUP_ROUNDS = 2;
 const TURNS = 10;
 
 function varsArg(name: string): Record<string, string> {
@@ -55,8 +55,8 @@ function varsArg(name: string): Record<string, string> {
 }
 
 const rounds = Number(arg("--rounds", "30"));
-if (!Number.isInteger(rounds) || rounds <= WARMUP_ROUNDS) {
-  throw new Error(`--rounds takes a whole number above ${WARMUP_ROUNDS}`);
+if (!Number.isInteger(rounds) || rounds < 1) {
+  throw new Error("--rounds takes a whole number of at least 1");
 }
 const base = process.argv.includes("--base") ? arg("--base", "") : undefined;
 if (base === "") throw new Error("--base takes a git revision, e.g. --base HEAD~1");
@@ -94,27 +94,15 @@ try {
   const a = await theirs.workerSystem(proxy, dsn, aVars);
   const b = await ours.workerSystem(proxy, dsn, bVars);
   try {
-    const all = { a: [] as number[], b: [] as number[] };
-    let bLower = 0;
-    for (let round = 0; round < rounds; round++) {
-      const order = round % 2 === 0 ? (["a", "b"] as const) : (["b", "a"] as const);
-      const got = { a: [] as number[], b: [] as number[] };
-      for (const side of order) {
-        const system = side === "a" ? a : b;
-        for (let i = 1; i <= TURNS; i++) {
-          const sample = await system.turn(`ab-${side}-${round}`, i);
-          if (i > 1) got[side].push(sample.ownCpuMicros / 1000);
-        }
-      }
-      if (round < WARMUP_ROUNDS) continue;
-      all.a.push(...got.a);
-      all.b.push(...got.b);
-      if (median(got.b) < median(got.a)) bLower++;
-    }
-    const scored = rounds - WARMUP_ROUNDS;
+    // Named apart: the rounds' conversation ids are made from the names.
+    const result = await headToHead(
+      { ours: { ...b, name: "ab-b" }, theirs: { ...a, name: "ab-a" }, where: "in workerd" },
+      TURNS,
+      rounds,
+    );
     const label = base === undefined ? "A (--a-vars)" : `A (${base})`;
     process.stdout.write(
-      `${label}: ${median(all.a).toFixed(2)} ms; B (${base === undefined ? "--b-vars" : "this checkout"}): ${median(all.b).toFixed(2)} ms per A2A request (median of turns 2…${TURNS}, ${scored} rounds); B lower in ${bLower} of ${scored} rounds\n`,
+      `${label}: ${result.theirsMs.toFixed(2)} ms; B (${base === undefined ? "--b-vars" : "this checkout"}): ${result.oursMs.toFixed(2)} ms per A2A request (median of turns 2…${TURNS} over ${rounds} rounds); B lower in ${result.oursLower} of ${rounds} rounds\n`,
     );
   } finally {
     await a.close();
