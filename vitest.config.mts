@@ -4,8 +4,8 @@ import { workersProjects } from "./vitest.workers.config.mts";
 export default defineConfig({
   test: {
     // Vitest's default on 2 cores is one file at a time; most e2e and integration files wait on
-    // child processes (wrangler, npm, Postgres), so three at a time use the 2 cores better.
-    maxWorkers: 3,
+    // child processes (wrangler, npm, Postgres), so two at a time use the machine better.
+    maxWorkers: 2,
     projects: [
       {
         test: {

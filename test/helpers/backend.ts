@@ -3,9 +3,7 @@
  * embedded PGlite (LLAMON_TEST_DB=embedded), always reached by the Worker's path —
  * Neon driver → local Neon-protocol proxy → Postgres — and by node-postgres directly.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rm } from "node:fs/promises";
 import { startEmbeddedPostgres } from "../../src/dev/embedded-postgres.ts";
 import { type NeonProxy, startNeonProxy } from "../../src/dev/neon-http-proxy.ts";
 import type { Db } from "../../src/store/db.ts";
@@ -13,6 +11,7 @@ import { createNeonDb } from "../../src/store/db-neon.ts";
 import { createPgDb } from "../../src/store/db-pg.ts";
 import { migrate } from "../../src/store/migrate.ts";
 import { createTestDatabase } from "./pg.ts";
+import { freshEmbeddedDataDir } from "./pglite-template.ts";
 
 export type BackendKind = "server" | "embedded";
 
@@ -44,7 +43,7 @@ export async function startTestBackend(options: { migrate?: boolean } = {}): Pro
   const cleanups: (() => Promise<void>)[] = [];
   let dsn: string;
   if (kind === "embedded") {
-    const dir = await mkdtemp(join(tmpdir(), "llamon-pglite-"));
+    const dir = await freshEmbeddedDataDir("llamon-pglite");
     const embedded = await startEmbeddedPostgres({ dataDir: dir });
     dsn = embedded.dsn;
     cleanups.push(async () => {

@@ -52,11 +52,10 @@ export async function createTestDatabase(prefix = "llamon_test"): Promise<TestDa
  */
 export async function createFreshDatabase(prefix = "llamon_test"): Promise<TestDatabase> {
   if ((process.env.LLAMON_TEST_DB ?? "server") !== "embedded") return createTestDatabase(prefix);
-  const { mkdtemp, rm } = await import("node:fs/promises");
-  const { tmpdir } = await import("node:os");
-  const { join } = await import("node:path");
+  const { rm } = await import("node:fs/promises");
   const { startEmbeddedPostgres } = await import("../../src/dev/embedded-postgres.ts");
-  const dir = await mkdtemp(join(tmpdir(), `${prefix}-`));
+  const { freshEmbeddedDataDir } = await import("./pglite-template.ts");
+  const dir = await freshEmbeddedDataDir(prefix);
   const embedded = await startEmbeddedPostgres({ dataDir: dir });
   return {
     name: "postgres",
