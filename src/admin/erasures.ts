@@ -3,9 +3,10 @@
  *
  * The task records (each holds a user message and its reply) live in this Worker's Durable
  * Objects: in the owner's task list, and for records of earlier releases also in objects of
- * their own, indexed in the conversation's object (task-erasure.ts). A prune run from a shell reaches Postgres
- * only, so its delete queues each deleted conversation in `llamon_task_erasures` in the same
- * transaction (migration 0010), and the Worker drains that queue here:
+ * their own, indexed in the conversation's object (task-erasure.ts). A prune run from a shell
+ * reaches Postgres only, so its delete queues each deleted conversation in
+ * `llamon_task_erasures` in the same transaction (migration 0010), and the Worker drains that
+ * queue here:
  *
  * - the cron trigger (`[triggers] crons` in wrangler.toml → the Worker's `scheduled`), and
  * - `POST /api/v1/memory/erasures/drain` (what `llamon memory prune --apply --url` and

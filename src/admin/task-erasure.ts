@@ -8,7 +8,7 @@
  *   an index, and its rows are found by contextId.
  * - What earlier releases indexed in the conversation's own object (durable/task-index.ts):
  *   rows written before the list recorded when it wrote them, and records kept in objects of
- *   their own (`task:<key>`). Erased first, so a record both name is counted once.
+ *   their own (`task:<key>`). Erased first, so a record named in both is counted once.
  */
 
 import type { Env } from "../runtime/env.ts";

@@ -1,6 +1,7 @@
 /**
  * Values derived from the Worker's env, computed once per isolate instead of once per request:
- * the validated variables (env.ts) and the deploy-time config (config.ts). Each is a zod
+ * the validated variables (env.ts), the deploy-time config and a request's config with its
+ * run-time layer (config.ts). Each is a zod
  * validation, and zod runs without its compiled fast path in workerd (no `new Function`), so
  * validating the same env three or four times per request was a visible share of a turn.
  *
