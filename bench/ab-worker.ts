@@ -13,7 +13,9 @@
  *   npx tsx bench/ab-worker.ts --a-vars '{"MEMORY_FACTS_MODE":"off"}' [--b-vars '{…}'] [--rounds 30]
  *       A and B = this checkout with different Worker vars (what a setting costs)
  *
- * Both go through one Neon-protocol proxy to one database. The numbers are upper bounds, as
+ * Each side is started by its own revision's bench/lib/worker-system.ts (its vars, its calls),
+ * so a change to that harness shows as a difference too. Both go through one Neon-protocol
+ * proxy to one database. The numbers are upper bounds, as
  * in the bench (docs/performance.md): the process also runs workerd's own per-request work and,
  * locally, the Durable Objects the request calls.
  */
