@@ -3,15 +3,12 @@
  * embedded PGlite (LLAMON_TEST_DB=embedded), always reached by the Worker's path —
  * Neon driver → local Neon-protocol proxy → Postgres — and by node-postgres directly.
  */
-import { rm } from "node:fs/promises";
-import { startEmbeddedPostgres } from "../../src/dev/embedded-postgres.ts";
 import { type NeonProxy, startNeonProxy } from "../../src/dev/neon-http-proxy.ts";
 import type { Db } from "../../src/store/db.ts";
 import { createNeonDb } from "../../src/store/db-neon.ts";
 import { createPgDb } from "../../src/store/db-pg.ts";
 import { migrate } from "../../src/store/migrate.ts";
-import { createTestDatabase } from "./pg.ts";
-import { freshEmbeddedDataDir } from "./pglite-template.ts";
+import { createFreshDatabase } from "./pg.ts";
 
 export type BackendKind = "server" | "embedded";
 
@@ -40,21 +37,9 @@ export const NEON_STYLE_DSN = "postgresql://postgres:local@localhost/llamon";
 
 export async function startTestBackend(options: { migrate?: boolean } = {}): Promise<TestBackend> {
   const kind = backendKind();
-  const cleanups: (() => Promise<void>)[] = [];
-  let dsn: string;
-  if (kind === "embedded") {
-    const dir = await freshEmbeddedDataDir("llamon-pglite");
-    const embedded = await startEmbeddedPostgres({ dataDir: dir });
-    dsn = embedded.dsn;
-    cleanups.push(async () => {
-      await embedded.close();
-      await rm(dir, { recursive: true, force: true });
-    });
-  } else {
-    const db = await createTestDatabase();
-    dsn = db.dsn;
-    cleanups.push(() => db.drop());
-  }
+  const db = await createFreshDatabase();
+  const dsn = db.dsn;
+  const cleanups: (() => Promise<void>)[] = [() => db.drop()];
   if (options.migrate !== false) await migrate({ connectionString: dsn });
   const proxy = await startNeonProxy({ upstreamDsn: dsn, poolSize: kind === "embedded" ? 1 : 5 });
   cleanups.push(() => proxy.close());
