@@ -70,18 +70,16 @@ export async function startBenchWorker(
   return worker;
 }
 
-/** The CPU of the workerd process that runs the Worker (not wrangler's dev proxy). */
-export function workerCpu(worker: BenchWorker): ProcessCpu {
+/** The CPU of one of the Worker's workerd processes: its runtime or wrangler's dev proxy. */
+function processCpuOf(worker: BenchWorker, which: "runtime" | "proxy"): ProcessCpu {
   const found = processes.get(worker);
   if (found === undefined) throw new Error("bench: not a Worker of startBenchWorker");
-  return processesCpu([found.runtime]);
+  return processesCpu([found[which]]);
 }
 
-/** The CPU of wrangler's dev proxy in front of the Worker (for the check below). */
-function proxyCpu(worker: BenchWorker): ProcessCpu {
-  const found = processes.get(worker);
-  if (found === undefined) throw new Error("bench: not a Worker of startBenchWorker");
-  return processesCpu([found.proxy]);
+/** The CPU of the workerd process that runs the Worker (not wrangler's dev proxy). */
+export function workerCpu(worker: BenchWorker): ProcessCpu {
+  return processCpuOf(worker, "runtime");
 }
 
 /** What {@link checkWorkerCpu} measured, ms per request. */
@@ -122,7 +120,7 @@ export async function checkWorkerCpu(spinMs = 20, requests = 5): Promise<WorkerC
     const worker = await startBenchWorker(join(dir, "wrangler.toml"), {});
     try {
       const own = workerCpu(worker);
-      const proxy = proxyCpu(worker);
+      const proxy = processCpuOf(worker, "proxy");
       const perRequest = async (ms: number) => {
         await (await worker.fetch(`http://bench.local/?ms=${ms}`)).text(); // warm
         const a = await own.settle();

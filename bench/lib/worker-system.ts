@@ -7,9 +7,9 @@
  * Same settings as `llamon` (window 20, history note, heuristic facts, recall, summaries),
  * given as the Worker's vars; the summaries are made between turns from here, unmeasured. The
  * caller authenticates with an API key (A2A_AUTH=api_key), as callers of a deployed agent do,
- * so conversations are stored under its principal. The isolate stays up between turns, as a busy deployment's does; it keeps
- * no thread between requests, so every turn reads its thread from the database as on a cold
- * isolate. CPU is the workerd process's own (./process-cpu.ts, Linux): everything the runtime
+ * so conversations are stored under its principal. The isolate stays up between turns, as a
+ * busy deployment's does; it keeps no thread between requests, so every turn reads its thread
+ * from the database as on a cold isolate. CPU is the workerd process's own (./process-cpu.ts, Linux): everything the runtime
  * did for the request — the A2A handler, the turn, the offline model (a few hundredths of a
  * millisecond), the two database requests, and what the request left running after its
  * answer — so it is an upper bound of what Cloudflare meters for the request. The memory

@@ -73,8 +73,8 @@ function durableKv(ctx: RequestContext): KvBackend {
   const purpose = "the A2A task store";
   const record = (key: string) =>
     threadsObject<TaskRecordHost>(ctx.env, taskRecordObjectName(key), purpose);
-  const list = (owner: string) => taskListObjectName(ctx.agentId, owner);
-  const listObject = (owner: string) => threadsObject<TaskListHost>(ctx.env, list(owner), purpose);
+  const listObject = (owner: string) =>
+    threadsObject<TaskListHost>(ctx.env, taskListObjectName(ctx.agentId, owner), purpose);
   return {
     get: async (key, owner) => {
       if (owner !== undefined) {
