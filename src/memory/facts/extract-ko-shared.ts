@@ -23,6 +23,7 @@ import {
   TIME_KO,
 } from "./lexicon.ts";
 import { type Pattern, pattern } from "./regex.ts";
+import { finalConsonantOf } from "./types.ts";
 
 export type Found = Candidate[];
 
@@ -85,9 +86,7 @@ function isVerbAdnominal(token: string): boolean {
   if (token.length < 2 || STOP_KO.has(token)) return false;
   const last = token.at(-1) ?? "";
   if (last === "는" || last === "던") return true;
-  const code = last.charCodeAt(0);
-  if (code < 0xac00 || code > 0xd7a3) return false;
-  const final = (code - 0xac00) % 28;
+  const final = finalConsonantOf(last);
   return final === 4 || final === 8;
 }
 

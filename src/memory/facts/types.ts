@@ -103,15 +103,24 @@ const HAS_BATCHIM_RE1 = pattern("[0-9]");
 
 // --- Korean particles (josa) for the generated text -------------------------------------
 
+/**
+ * The final consonant (받침) of one Hangul syllable as its index in the syllable block: 0 for
+ * none, 4 for ㄴ, 8 for ㄹ, …; undefined for anything that is not a Hangul syllable.
+ */
+export function finalConsonantOf(syllable: string): number | undefined {
+  const code = syllable.charCodeAt(0);
+  if (syllable.length !== 1 || code < 0xac00 || code > 0xd7a3) return undefined;
+  return (code - 0xac00) % 28;
+}
+
 /** True when the last Hangul syllable has a final consonant (받침); undefined for non-Hangul. */
 export function hasBatchim(word: string): boolean | undefined {
   const last = word.trim().at(-1);
   if (last === undefined) return undefined;
   // Digits are read in Sino-Korean: 영 일 이 삼 사 오 육 칠 팔 구 ("15를", "3일을" → "3을").
   if (HAS_BATCHIM_RE1.test(last)) return "1 0 3 6 7 8".split(" ").includes(last);
-  const code = last.charCodeAt(0);
-  if (code < 0xac00 || code > 0xd7a3) return undefined;
-  return (code - 0xac00) % 28 !== 0;
+  const final = finalConsonantOf(last);
+  return final === undefined ? undefined : final !== 0;
 }
 
 /** Attaches the right form of a particle pair: josa("부산", "을", "를") → "부산을". */
