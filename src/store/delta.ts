@@ -38,7 +38,8 @@ export const MESSAGES_SNAPSHOT_EVERY = 50;
  * reach a quarter of the list's length (and at least {@link MESSAGES_SNAPSHOT_EVERY}) — with
  * plain turns (two messages an update) snapshots come at about 100, 200, 400, 800… messages.
  * Spread over the turns between them, a snapshot costs about two messages' worth of bytes per
- * message added, whatever the length of the conversation: the bytes a turn writes stay flat on average, not only between snapshots.
+ * message added, whatever the length of the conversation: the bytes a turn writes stay flat on
+ * average, not only between snapshots.
  * A read revives the snapshot and the messages written after it: the list's length, as
  * with a full copy in every checkpoint, from at most as many checkpoints as turns since the
  * snapshot (one statement walks them).
