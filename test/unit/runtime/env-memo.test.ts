@@ -63,7 +63,7 @@ describe("values derived from the env, once per isolate", () => {
     expect(() => parseWorkerVars(env)).toThrow(/MEMORY_DB_TIMEOUT_MS/);
   });
 
-  it("the deploy-time config follows an edited env var and the agent's layers", () => {
+  it("R7.6 the deploy-time config follows an edited env var and the agent's code layer", () => {
     const env: Record<string, unknown> = { AGENT_ID: "layers-agent", MEMORY_WINDOW_SIZE: "8" };
     expect(configScope(env, {}).deployConfig.window_size).toBe(8);
     env.MEMORY_WINDOW_SIZE = "12";
@@ -72,7 +72,7 @@ describe("values derived from the env, once per isolate", () => {
     expect(configScope(env, { code: { window_size: 6 } }).deployConfig.window_size).toBe(6);
   });
 
-  it("a request's config follows its run-time layer, is reused while that layer is the same, and a bad layer is refused every time", () => {
+  it("R7.6 R10.2 a request's config follows its run-time layer, is reused while that layer is the same, and a bad layer is refused every time", () => {
     const env = { AGENT_ID: "runtime-agent" };
     const first = resolveRequestConfig(env, {}, { window_size: 7 }, "runtime-agent");
     expect(first.config.window_size).toBe(7);
