@@ -77,9 +77,16 @@ let worktree: string | undefined;
 let theirs = ours;
 if (base !== undefined) {
   worktree = join(mkdtempSync(join(tmpdir(), "llamon-ab-")), "base");
-  execFileSync("git", ["-C", ROOT, "worktree", "add", "--detach", worktree, base], {
-    stdio: "inherit",
-  });
+  try {
+    execFileSync("git", ["-C", ROOT, "worktree", "add", "--detach", worktree, base], {
+      stdio: "inherit",
+    });
+  } catch (error) {
+    rmSync(resolve(worktree, ".."), { recursive: true, force: true });
+    throw new Error(`--base ${base}: git could not check that revision out (see above)`, {
+      cause: error,
+    });
+  }
   // The base builds with this checkout's packages (the lock file may differ: say so).
   symlinkSync(join(ROOT, "node_modules"), join(worktree, "node_modules"));
   const entry = join(worktree, "bench/lib/worker-system.ts");
