@@ -3,6 +3,7 @@
  * proxy → Postgres (or embedded PGlite). Same expectations as the Node tests.
  */
 import { env } from "cloudflare:test";
+import { neonConfig } from "@neondatabase/serverless";
 import { describe, expect, it } from "vitest";
 import { dbErrorFields, isLlamonError } from "../../src/errors.ts";
 import { createNeonDb } from "../../src/store/db-neon.ts";
@@ -16,6 +17,13 @@ const db = () =>
   });
 
 describe("Neon HTTP from workerd", () => {
+  it("sends with the Worker's own fetch: Node's HTTP client is for Node only", async () => {
+    const { rows } = await db().query<{ one: number }>("SELECT 1 AS one");
+    expect(rows).toEqual([{ one: 1 }]);
+    expect(navigator.userAgent).toBe("Cloudflare-Workers");
+    expect(neonConfig.fetchFunction).toBeUndefined();
+  });
+
   it.each(TYPE_CASES)("round-trips $name", async ({ sql, params, expected }) => {
     const { rows } = await db().query<{ v: unknown }>(sql, params as never[]);
     expect(normalise(rows[0]?.v)).toEqual(normalise(expected));
