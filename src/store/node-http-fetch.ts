@@ -51,8 +51,11 @@ function currentHost(): HostRuntime {
 
 /**
  * Idle connections are closed after this long, below the 5 s keep-alive of Node's HTTP
- * server (the local Neon-protocol proxy), so a request never goes out on a socket the
- * server is closing (undici's default is the same 4 s).
+ * server (the local Neon-protocol proxy), so a request does not go out on a socket the
+ * server is closing (undici's default is the same 4 s). A server that announces a shorter
+ * `Keep-Alive: timeout=N` is honoured too: Node's agent then closes the socket before N, or
+ * does not keep it at all (as undici does); nothing is retried, since a write batch is not
+ * idempotent.
  */
 export const IDLE_SOCKET_MS = 4_000;
 
