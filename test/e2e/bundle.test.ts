@@ -136,6 +136,19 @@ describe("the Worker bundle (wrangler deploy --dry-run)", () => {
         locales.map((p) => p.slice(p.lastIndexOf("/") + 1)),
         b.name,
       ).toEqual(["en.js"]);
+      // … and of @langchain/core's deserialiser map: none of the modules only it imported.
+      expect(
+        b.inputs.filter((p) =>
+          /@langchain\/core\/dist\/(load\/import_map|testing|vectorstores|document_loaders|example_selectors|decisions)\b/.test(
+            p,
+          ),
+        ),
+        b.name,
+      ).toEqual([]);
+      expect(
+        b.inputs.some((p) => p.endsWith("shims/langchain-import-map.ts")),
+        b.name,
+      ).toBe(true);
       // Workers' recommended size for fast cold starts (and far below the plans' limits).
       expect(b.gzip, b.name).toBeLessThan(1024 * 1024);
     }

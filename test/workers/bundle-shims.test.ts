@@ -1,11 +1,25 @@
 /**
  * issue 15: the Worker bundle's shims (wrangler.toml [alias]) are what runs in workerd too:
- * LangSmith's client is llamon's stand-in (tracing off), zod keeps only English messages —
+ * LangSmith's client is llamon's stand-in (tracing off), zod keeps only English messages,
+ * @langchain/core's deserialiser map keeps what a checkpoint holds (issue 14: cold start) —
  * and a turn through the Worker works with them (the other workerd tests run on them as well).
  */
 
 import { exports } from "cloudflare:workers";
+import { Document } from "@langchain/core/documents";
+import {
+  AIMessage,
+  AIMessageChunk,
+  ChatMessage,
+  HumanMessage,
+  RemoveMessage,
+  SystemMessage,
+  ToolMessage,
+} from "@langchain/core/messages";
+import type { ChatGeneration } from "@langchain/core/outputs";
+import { ChatPromptValue } from "@langchain/core/prompt_values";
 import { RunnableLambda } from "@langchain/core/runnables";
+import { JsonPlusSerializer } from "@langchain/langgraph-checkpoint";
 import { Client } from "langsmith";
 import { isTraceableFunction } from "langsmith/singletons/traceable";
 import { describe, expect, it } from "vitest";
@@ -39,6 +53,78 @@ describe("bundle shims inside workerd", () => {
     expect(result.success).toBe(false);
     expect(result.error?.issues[0]?.message).toBe(
       "Invalid input: expected number, received string",
+    );
+  });
+
+  it("issue 14: every message kind, generation outputs and prompt values are read back from a checkpoint", async () => {
+    const serde = new JsonPlusSerializer();
+    const stored = {
+      messages: [
+        new SystemMessage({ content: "system", id: "s" }),
+        new HumanMessage({ content: "서울에 살아요", id: "h" }),
+        new AIMessage({
+          content: "",
+          id: "a",
+          tool_calls: [{ id: "call-1", name: "lookup", args: { q: "x" } }],
+        }),
+        new ToolMessage({
+          content: "found",
+          tool_call_id: "call-1",
+          id: "t",
+          artifact: [new Document({ pageContent: "doc", metadata: { n: 1 } })],
+        }),
+        new AIMessageChunk({ content: "chunk", id: "c" }),
+        new ChatMessage({ content: "custom", role: "critic", id: "m" }),
+        new RemoveMessage({ id: "h" }),
+      ],
+      generation: { text: "g", message: new AIMessage("g") } satisfies ChatGeneration,
+      prompt: new ChatPromptValue([new HumanMessage("p")]),
+    };
+    const [type, bytes] = await serde.dumpsTyped(stored);
+    const back = (await serde.loadsTyped(type, bytes)) as typeof stored;
+    const kinds = (ms: typeof stored.messages) =>
+      ms.map((m) => [m.constructor, m.id, JSON.stringify(m.content)]);
+    expect(kinds(back.messages)).toEqual(kinds(stored.messages));
+    expect(back.messages.map((m) => m.constructor)).toEqual([
+      SystemMessage,
+      HumanMessage,
+      AIMessage,
+      ToolMessage,
+      AIMessageChunk,
+      ChatMessage,
+      RemoveMessage,
+    ]);
+    expect((back.messages[2] as AIMessage).tool_calls?.[0]?.args).toEqual({ q: "x" });
+    // A Document is stored as its fields (core does not serialise it as a class).
+    const artifact = (back.messages[3] as ToolMessage).artifact as Document[];
+    expect(artifact[0]).toMatchObject({ pageContent: "doc", metadata: { n: 1 } });
+    expect(back.generation.message).toBeInstanceOf(AIMessage);
+    expect(back.prompt).toBeInstanceOf(ChatPromptValue);
+    expect(back.prompt.messages[0]).toBeInstanceOf(HumanMessage);
+  });
+
+  it("issue 14: a message stored under a longer namespace is still found, through its module", async () => {
+    const serde = new JsonPlusSerializer();
+    const text = JSON.stringify({
+      lc: 1,
+      type: "constructor",
+      id: ["langchain_core", "messages", "tool", "ToolMessage"],
+      kwargs: { content: "ok", tool_call_id: "c1" },
+    });
+    const back = await serde.loadsTyped("json", new TextEncoder().encode(text));
+    expect(back).toBeInstanceOf(ToolMessage);
+  });
+
+  it("issue 14: any other stored LangChain class is refused with how to read it", async () => {
+    const serde = new JsonPlusSerializer();
+    const text = JSON.stringify({
+      lc: 1,
+      type: "constructor",
+      id: ["langchain_core", "prompts", "prompt", "PromptTemplate"],
+      kwargs: { template: "{x}", inputVariables: ["x"] },
+    });
+    await expect(serde.loadsTyped("json", new TextEncoder().encode(text))).rejects.toThrow(
+      /langchain_core\/prompts\/prompt cannot be read back in this Worker.*Remove the "\.\/import_map\.js" line of \[alias\]/,
     );
   });
 

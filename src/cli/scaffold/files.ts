@@ -180,12 +180,15 @@ export function bundleAliases(shims: string): string[] {
   return [
     "# Smaller Worker bundle: llamon's stand-in for LangSmith's tracing client, which LangChain",
     "# imports but the Worker never uses (remove the three langsmith lines to trace with",
-    "# LangSmith), and only English of zod's error messages in 40 languages.",
+    "# LangSmith), only English of zod's error messages in 40 languages, and of",
+    "# @langchain/core's deserialiser map the classes a checkpoint holds (messages, documents,",
+    "# outputs, prompt values; remove the import_map line if your state stores other ones).",
     "[alias]",
     `"langsmith" = "${shims}langsmith"`,
     `"langsmith/run_trees" = "${shims}langsmith"`,
     `"langsmith/singletons/traceable" = "${shims}langsmith"`,
     `"../locales/index.js" = "${shims}zod-locales"`,
+    `"./import_map.js" = "${shims}langchain-import-map"`,
   ];
 }
 
