@@ -103,27 +103,28 @@ describe("bundle shims inside workerd", () => {
     expect(back.prompt.messages[0]).toBeInstanceOf(HumanMessage);
   });
 
+  /** A LangChain object as a checkpoint stores it, read back through LangGraph's serde. */
+  const readStored = (id: string[], kwargs: Record<string, unknown>) =>
+    new JsonPlusSerializer().loadsTyped(
+      "json",
+      new TextEncoder().encode(JSON.stringify({ lc: 1, type: "constructor", id, kwargs })),
+    );
+
   it("issue 14: a message stored under a longer namespace is still found, through its module", async () => {
-    const serde = new JsonPlusSerializer();
-    const text = JSON.stringify({
-      lc: 1,
-      type: "constructor",
-      id: ["langchain_core", "messages", "tool", "ToolMessage"],
-      kwargs: { content: "ok", tool_call_id: "c1" },
+    const back = await readStored(["langchain_core", "messages", "tool", "ToolMessage"], {
+      content: "ok",
+      tool_call_id: "c1",
     });
-    const back = await serde.loadsTyped("json", new TextEncoder().encode(text));
     expect(back).toBeInstanceOf(ToolMessage);
   });
 
   it("issue 14: any other stored LangChain class is refused with how to read it", async () => {
-    const serde = new JsonPlusSerializer();
-    const text = JSON.stringify({
-      lc: 1,
-      type: "constructor",
-      id: ["langchain_core", "prompts", "prompt", "PromptTemplate"],
-      kwargs: { template: "{x}", inputVariables: ["x"] },
-    });
-    await expect(serde.loadsTyped("json", new TextEncoder().encode(text))).rejects.toThrow(
+    await expect(
+      readStored(["langchain_core", "prompts", "prompt", "PromptTemplate"], {
+        template: "{x}",
+        inputVariables: ["x"],
+      }),
+    ).rejects.toThrow(
       /langchain_core\/prompts\/prompt cannot be read back in this Worker.*Remove the "\.\/import_map\.js" line of \[alias\]/,
     );
   });
