@@ -3,8 +3,8 @@
  * for every stored LangChain object) may revive in a Worker: messages, documents, generation
  * outputs and prompt values. Put in place of core's own `load/import_map.js` by wrangler's
  * `[alias]` (wrangler.toml). Core's map imports every module it has (testing helpers, vector
- * stores, document loaders, prompts, tracers…, about 0.37 MiB of the bundle and 9 % of its
- * start-up), while what a Worker's checkpoint holds is messages (documents, generations and
+ * stores, document loaders, prompts…, about 0.35 MiB of the bundle and an eighth of its
+ * module evaluation), while what a Worker's checkpoint holds is messages (documents, generations and
  * prompt values are kept too, should a state or a tool's artifact hold one).
  *
  * A stored object of any other namespace is refused with a message saying how to read it

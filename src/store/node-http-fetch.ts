@@ -2,8 +2,8 @@
  * In Node, Neon's HTTP driver sends its requests with Node's own HTTP client instead of the
  * global `fetch`. Node's `fetch` (undici) builds WHATWG Request, Headers, Response and
  * streams for every call; for the driver's small JSON POSTs that is most of the transport's
- * CPU (in the bench's Node turn, two requests per turn, about a fifth of the checkpointer's
- * time). `node:http` / `node:https` with a keep-alive agent send the same request over the
+ * CPU (in a profile of the bench's Node turn, two requests per turn, about a fifth of the
+ * turn's busy time). `node:http` / `node:https` with a keep-alive agent send the same request over the
  * same kind of reused connection.
  *
  * Only what the driver uses is provided: a POST of a string body with plain headers and an
@@ -81,7 +81,10 @@ export function nodeHttpFetch(host: HostRuntime = currentHost()): NeonFetch | un
       const body = init.body ?? "";
       const headers: Record<string, string | number> = { ...init.headers };
       if (init.body !== undefined) {
-        headers["content-type"] ??= "text/plain;charset=UTF-8";
+        // As fetch does for a string body, unless the caller named a type (any case).
+        if (!Object.keys(headers).some((k) => k.toLowerCase() === "content-type")) {
+          headers["content-type"] = "text/plain;charset=UTF-8";
+        }
         headers["content-length"] = Buffer.byteLength(body);
       }
       const send = protocol === "https:" ? https.request : http.request;
