@@ -12,6 +12,11 @@
  *       A = the Worker at that revision (a temporary git worktree), B = this checkout
  *   npx tsx bench/ab-worker.ts --a-vars '{"MEMORY_FACTS_MODE":"off"}' [--b-vars '{…}'] [--rounds 30]
  *       A and B = this checkout with different Worker vars (what a setting costs)
+ *   … --cold [--rounds 12]
+ *       the first request of a new isolate instead: each round starts a fresh Worker of each
+ *       side (order alternating), sends one A2A request and stops it; printed are the medians
+ *       of that first request's CPU (module evaluation and first-use compilation included) and
+ *       of workerd's start-up CPU, and in how many rounds B's first request was lower
  *
  * Each side is started by its own revision's bench/lib/worker-system.ts (its vars, its calls),
  * so a change to that harness shows as a difference too. Both go through one Neon-protocol
@@ -30,6 +35,7 @@ if (!(await isWorkerAliased())) {
 }
 const { arg } = await import("./lib/args.ts");
 const { headToHead } = await import("./lib/head-to-head.ts");
+const { median } = await import("./lib/measure.ts");
 const { migrate } = await import("../src/store/migrate.ts");
 const { createTestDatabase } = await import("../test/helpers/pg.ts");
 const { startChildProxy } = await import("./lib/proxy.ts");
@@ -56,7 +62,8 @@ function varsArg(name: string): Record<string, string> {
   return parsed as Record<string, string>;
 }
 
-const rounds = Number(arg("--rounds", "30"));
+const cold = process.argv.includes("--cold");
+const rounds = Number(arg("--rounds", cold ? "12" : "30"));
 if (!Number.isInteger(rounds) || rounds < 1) {
   throw new Error("--rounds takes a whole number of at least 1");
 }
@@ -99,7 +106,61 @@ const db = await createTestDatabase("llamon_ab");
 await migrate({ connectionString: db.dsn });
 const proxy = await startChildProxy(db.dsn);
 const dsn = `postgresql://postgres:local@localhost/${db.name}`;
+const label = base === undefined ? "A (--a-vars)" : `A (${base})`;
+const bLabel = base === undefined ? "B (--b-vars)" : "B (this checkout)";
+
+/** One fresh Worker of a side: workerd's start-up CPU and its first A2A request's (ms). */
+async function firstRequest(
+  side: typeof ours,
+  vars: Record<string, string>,
+  id: string,
+): Promise<{ startupMs: number; firstMs: number }> {
+  const worker = await side.workerSystem(proxy, dsn, vars);
+  try {
+    const sample = await worker.turn(id, 1);
+    return { startupMs: worker.startupCpuMs, firstMs: sample.ownCpuMicros / 1000 };
+  } finally {
+    await worker.close();
+  }
+}
+
 try {
+  if (cold) {
+    type First = { startupMs: number; firstMs: number };
+    const got: Record<"a" | "b", First[]> = { a: [], b: [] };
+    let bLower = 0;
+    for (let round = 0; round < rounds; round++) {
+      const order = round % 2 === 0 ? (["a", "b"] as const) : (["b", "a"] as const);
+      const pair: Partial<Record<"a" | "b", number>> = {};
+      for (const side of order) {
+        const run = await firstRequest(
+          side === "a" ? theirs : ours,
+          side === "a" ? aVars : bVars,
+          `ab-cold-${side}-${round}`,
+        );
+        got[side].push(run);
+        pair[side] = run.firstMs;
+      }
+      if ((pair.b as number) < (pair.a as number)) bLower++;
+    }
+    const med = (side: "a" | "b", key: "startupMs" | "firstMs") =>
+      median(got[side].map((r) => r[key])).toFixed(1);
+    process.stdout.write(
+      `first request of a new isolate: ${label} ${med("a", "firstMs")} ms, ${bLabel} ${med("b", "firstMs")} ms (medians of ${rounds} Workers each; workerd start-up ${med("a", "startupMs")} and ${med("b", "startupMs")} ms); B lower in ${bLower} of ${rounds} rounds\n`,
+    );
+  } else {
+    await warmRounds();
+  }
+} finally {
+  await proxy.close();
+  await db.drop();
+  if (worktree !== undefined) {
+    execFileSync("git", ["-C", ROOT, "worktree", "remove", "--force", worktree]);
+    rmSync(resolve(worktree, ".."), { recursive: true, force: true });
+  }
+}
+
+async function warmRounds(): Promise<void> {
   const a = await theirs.workerSystem(proxy, dsn, aVars);
   const b = await ours.workerSystem(proxy, dsn, bVars);
   try {
@@ -109,19 +170,11 @@ try {
       TURNS,
       rounds,
     );
-    const label = base === undefined ? "A (--a-vars)" : `A (${base})`;
     process.stdout.write(
-      `${label}: ${result.theirsMs.toFixed(2)} ms; B (${base === undefined ? "--b-vars" : "this checkout"}): ${result.oursMs.toFixed(2)} ms per A2A request (median of turns 2…${TURNS} over ${rounds} rounds); B lower in ${result.oursLower} of ${rounds} rounds\n`,
+      `${label}: ${result.theirsMs.toFixed(2)} ms; ${bLabel}: ${result.oursMs.toFixed(2)} ms per A2A request (median of turns 2…${TURNS} over ${rounds} rounds); B lower in ${result.oursLower} of ${rounds} rounds\n`,
     );
   } finally {
     await a.close();
     await b.close();
-  }
-} finally {
-  await proxy.close();
-  await db.drop();
-  if (worktree !== undefined) {
-    execFileSync("git", ["-C", ROOT, "worktree", "remove", "--force", worktree]);
-    rmSync(resolve(worktree, ".."), { recursive: true, force: true });
   }
 }
