@@ -193,7 +193,10 @@ async function main(): Promise<void> {
   try {
     for (let r = 1; r <= REPEAT; r++) {
       log(`cold-start: round ${r} of ${REPEAT}`);
-      for (const facts of ["off", "heuristic"] as const) {
+      // The order alternates from round to round, so drift of this shared machine's speed
+      // within a round does not favour one setting.
+      const order = r % 2 === 1 ? (["off", "heuristic"] as const) : (["heuristic", "off"] as const);
+      for (const facts of order) {
         const worker = await workerSystem(proxy, neonDsn, { MEMORY_FACTS_MODE: facts });
         try {
           const perRequest: number[] = [];
