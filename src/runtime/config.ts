@@ -65,15 +65,6 @@ export interface ConfigScope {
 }
 
 /**
- * The deploy-time config, resolved once per isolate while the env and the agent's layers are
- * unchanged (env-memo.ts); frozen.
- */
-const deployConfigOf = memoizeOnEnv(
-  (env, code: AgentLayers["code"], registry: AgentLayers["registry"], agentId: string) =>
-    resolveAgentConfig(env as Env, { code, registry }, undefined, agentId).config,
-);
-
-/**
  * The effective config of a request: {@link resolveAgentConfig} with the run-time layer,
  * remembered per isolate while the env, the agent's layers and the run-time layer (by its
  * JSON) are unchanged — most requests of an isolate resolve the same layers. Frozen, with its
@@ -113,7 +104,9 @@ const requestConfigOf = memoizeOnEnv(
 /** A ConfigScope for `env` (validates AGENT_ID and the deploy-time layers). */
 export function configScope(env: Env, layers: AgentLayers): ConfigScope {
   const agentId = agentIdOf(env);
-  const deployConfig = deployConfigOf(env, layers.code, layers.registry, agentId);
+  // The request's config without a run-time layer: the same memo, so a request that has none
+  // reuses it instead of resolving the deploy-time layers a second time.
+  const deployConfig = resolveRequestConfig(env, layers, undefined, agentId).config;
   let db: Db | undefined;
   return {
     env,
