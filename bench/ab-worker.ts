@@ -110,11 +110,16 @@ const label = base === undefined ? "A (--a-vars)" : `A (${base})`;
 const bLabel = base === undefined ? "B (--b-vars)" : "B (this checkout)";
 
 /** One fresh Worker of a side: workerd's start-up CPU and its first A2A request's (ms). */
+interface First {
+  startupMs: number;
+  firstMs: number;
+}
+
 async function firstRequest(
   side: typeof ours,
   vars: Record<string, string>,
   id: string,
-): Promise<{ startupMs: number; firstMs: number }> {
+): Promise<First> {
   const worker = await side.workerSystem(proxy, dsn, vars);
   try {
     const sample = await worker.turn(id, 1);
@@ -126,23 +131,21 @@ async function firstRequest(
 
 try {
   if (cold) {
-    type First = { startupMs: number; firstMs: number };
     const got: Record<"a" | "b", First[]> = { a: [], b: [] };
-    let bLower = 0;
     for (let round = 0; round < rounds; round++) {
       const order = round % 2 === 0 ? (["a", "b"] as const) : (["b", "a"] as const);
-      const pair: Partial<Record<"a" | "b", number>> = {};
       for (const side of order) {
-        const run = await firstRequest(
-          side === "a" ? theirs : ours,
-          side === "a" ? aVars : bVars,
-          `ab-cold-${side}-${round}`,
+        got[side].push(
+          await firstRequest(
+            side === "a" ? theirs : ours,
+            side === "a" ? aVars : bVars,
+            `ab-cold-${side}-${round}`,
+          ),
         );
-        got[side].push(run);
-        pair[side] = run.firstMs;
       }
-      if ((pair.b as number) < (pair.a as number)) bLower++;
     }
+    // Round i's two Workers are got.a[i] and got.b[i].
+    const bLower = got.b.filter((b, i) => b.firstMs < (got.a[i] as First).firstMs).length;
     const med = (side: "a" | "b", key: "startupMs" | "firstMs") =>
       median(got[side].map((r) => r[key])).toFixed(1);
     process.stdout.write(
