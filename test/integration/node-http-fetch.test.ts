@@ -132,7 +132,7 @@ describe("createNeonDb in Node", () => {
     await backend?.close();
   });
 
-  it("installs Node's transport once, and every query and batch goes through it", async () => {
+  it("R10.1 installs Node's transport once; every query and every batch is one HTTP request through it", async () => {
     vi.resetModules();
     const { neonConfig } = await import("@neondatabase/serverless");
     neonConfig.fetchFunction = undefined;
