@@ -12,7 +12,7 @@ var lang = (function () {
   try { var saved = localStorage.getItem(LANG_KEY); if (saved === "ko" || saved === "en") return saved; } catch (e) {}
   return data.lang;
 })();
-var state = { token: "", contextId: "", principal: "anonymous", config: null, cursor: null, view: null, older: [], olderCursor: null, sending: false };
+var state = { token: "", contextId: "", principal: "anonymous", config: null, cursor: null, view: null, older: [], olderCursor: null, sending: false, threadsSeq: 0, viewSeq: 0 };
 try { state.token = sessionStorage.getItem(TOKEN_KEY) || ""; } catch (e) {}
 
 function $(id) { return document.getElementById(id); }
@@ -94,9 +94,11 @@ function forget() {
 }
 
 function loadThreads(reset) {
+  var seq = ++state.threadsSeq;
   if (reset) { state.cursor = null; clear($("thread-list")); }
   var q = "?limit=20" + (state.cursor ? "&cursor=" + encodeURIComponent(state.cursor) : "");
   return api("GET", "/api/v1/memory/threads" + q).then(function (r) {
+    if (seq !== state.threadsSeq) return; // a newer load replaced this one
     if (r.status !== 200) {
       if (r.status !== 401 && r.status !== 403) say("threads-status", "threads_unavailable", { message: r.body.message || r.status });
       $("more").hidden = true;
@@ -181,16 +183,19 @@ function send() {
       var reply = replyText(json);
       $("transcript").appendChild(bubble("ai", reply, null));
       $("chat-status").textContent = msg("role_ai") + ": " + clip(reply, 300);
-      return Promise.all([loadInspection(), loadThreads(true)]);
     })
     .catch(function (error) {
       $("transcript").appendChild(el("li", { className: "msg status error", text: msg("reply_failed", { message: error.message || error }) }));
     })
     .then(function () {
+      // The next message can go as soon as this one is answered; the panels refresh behind it
+      // (the newest refresh wins), so a message typed meanwhile is never dropped.
       state.sending = false;
       $("send").disabled = false;
       $("send").textContent = msg("send");
       $("message").focus();
+      loadInspection();
+      loadThreads(true);
     });
 }
 

@@ -6,9 +6,10 @@ export const STUDIO_JS_PANELS = String.raw`
 function loadInspection() {
   var ctx = state.contextId;
   var principal = state.principal;
+  var seq = ++state.viewSeq;
   if (!ctx) return Promise.resolve();
   return api("GET", threadPath(ctx, principal)).then(function (r) {
-    if (ctx !== state.contextId || principal !== state.principal) return;
+    if (seq !== state.viewSeq || ctx !== state.contextId || principal !== state.principal) return;
     if (r.status === 404) { state.view = null; $("inspection").hidden = true; say("inspector-status", "thread_not_found"); return; }
     if (r.status !== 200) { $("inspection").hidden = true; say("inspector-status", "error", { message: r.body.message || r.status }, "error"); return; }
     say("inspector-status", null);

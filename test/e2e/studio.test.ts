@@ -151,9 +151,23 @@ async function expectSignals(page: Page, expected: Record<string, string>): Prom
 
 async function sendAndWait(page: Page, text: string, replyStart: string): Promise<void> {
   const before = await page.locator("#transcript .msg.ai").count();
+  const errorsBefore = await page.locator("#transcript .msg.status.error").count();
   await page.fill("#message", text);
   await page.press("#message", "Enter");
-  await page.locator("#transcript .msg.ai").nth(before).waitFor({ timeout: 30_000 });
+  // The reply, or the error line Studio shows when the turn failed (its text is the cause).
+  const reply = page.locator("#transcript .msg.ai").nth(before);
+  const failed = page.locator("#transcript .msg.status.error").nth(errorsBefore);
+  await reply
+    .or(failed)
+    .waitFor({ timeout: 30_000 })
+    .catch((error: Error) => {
+      throw new Error(`${error.message}\nwrangler dev said:\n${wranglerOutput.slice(-4000)}`);
+    });
+  if (!(await reply.isVisible())) {
+    throw new Error(
+      `the turn failed: ${await failed.textContent()}\nwrangler dev said:\n${wranglerOutput.slice(-4000)}`,
+    );
+  }
   expect(await page.locator("#transcript .msg.ai").last().textContent()).toContain(replyStart);
 }
 
@@ -209,6 +223,13 @@ describe("Studio in headless Chromium against wrangler dev", () => {
     await page.click("#new-conversation");
     const contextId = await page.inputValue("#context-id");
     expect(contextId).toMatch(/^studio-/);
+    // The thread list answers slowly for the first two turns: the second message goes while
+    // the first turn's list refresh is still running, and must not be dropped.
+    const slowList = (url: URL) => url.pathname === "/api/v1/memory/threads";
+    await page.route(slowList, async (route) => {
+      await new Promise((r) => setTimeout(r, 3_000));
+      await route.continue().catch(() => {}); // the page may have moved on
+    });
     await sendAndWait(page, "내 이름은 민수야", "offline-model: received=1 has_prior=false");
     await expectSignals(page, {
       thread_msgs: "2",
@@ -219,6 +240,7 @@ describe("Studio in headless Chromium against wrangler dev", () => {
     expect(await page.locator('#hints [data-hint="check_context_id"]').count()).toBe(1);
 
     await sendAndWait(page, "이전에 뭐 얘기했지?", "offline-model: received=3 has_prior=true");
+    await page.unroute(slowList);
     await expectSignals(page, {
       thread_msgs: "4",
       window: "20",
