@@ -71,7 +71,10 @@ describe("A2A on the reference Worker (postgres)", () => {
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) => sendRaw(productDocumentBody(contextId, `message ${i}`))),
     );
-    for (const r of results) expect(r.status).toBe(200);
+    for (const r of results) {
+      expect(r.status).toBe(200);
+      expect(r.body.error).toBeUndefined();
+    }
     const saver = new NeonSaver({ db: db(), agentId: env.AGENT_ID });
     const { messages } = await readThreadMessages(saver, {
       configurable: { thread_id: contextId },

@@ -45,7 +45,10 @@ describe(`conversations on the ${backend} backend`, () => {
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) => sendRaw(productDocumentBody(contextId, `message ${i}`))),
     );
-    for (const r of results) expect(r.status).toBe(200);
+    for (const r of results) {
+      expect(r.status).toBe(200);
+      expect(r.body.error).toBeUndefined();
+    }
     expect(await stored(contextId)).toBe(40);
   });
 
