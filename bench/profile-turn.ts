@@ -8,9 +8,12 @@
  *   npx tsx bench/profile-turn.ts [--turns 120] [--from 21] [--threads 1]
  *     [--out /tmp/llamon-turn.cpuprofile] [--no-profile]
  *     [--no-aliases]   (without the Worker bundle's langsmith alias, bench/lib/worker-aliases.ts)
+ *     [--official]     (the official saver's turns instead of llamon's)
  *
  * It also prints the mean and median CPU per turn of those turns (model excluded), for
  * comparing two revisions on this shared machine (`--no-profile`: without the profiler).
+ * `--official` profiles the baseline instead: the official PostgresSaver under runTurn
+ * (`postgres-saver-exit`), for comparing where the two spend a turn.
  */
 import { writeFile } from "node:fs/promises";
 import { Session } from "node:inspector/promises";
@@ -20,7 +23,7 @@ if (!process.argv.includes("--no-aliases")) await import("./lib/worker-aliases.t
 const { migrate } = await import("../src/store/migrate.ts");
 const { createTestDatabase } = await import("../test/helpers/pg.ts");
 const { startChildProxy } = await import("./lib/proxy.ts");
-const { llamonSystem } = await import("./lib/systems.ts");
+const { llamonSystem, postgresSaverSystem } = await import("./lib/systems.ts");
 
 const { arg } = await import("./lib/args.ts");
 
@@ -36,7 +39,9 @@ process.env.LLAMON_TEST_DSN ??= "postgresql://postgres@localhost:5432/postgres";
 const db = await createTestDatabase("llamon_profile");
 await migrate({ connectionString: db.dsn });
 const proxy = await startChildProxy(db.dsn);
-const system = llamonSystem(proxy, `postgresql://postgres:local@localhost/${db.name}`);
+const system = process.argv.includes("--official")
+  ? await postgresSaverSystem(db.dsn, "exit")
+  : llamonSystem(proxy, `postgresql://postgres:local@localhost/${db.name}`);
 const session = new Session();
 session.connect();
 try {
