@@ -9,11 +9,12 @@
  * caller authenticates with an API key (A2A_AUTH=api_key), as callers of a deployed agent do,
  * so conversations are stored under its principal. The isolate stays up between turns, as a
  * busy deployment's does; it keeps no thread between requests, so every turn reads its thread
- * from the database as on a cold isolate. CPU is the workerd process's own (./process-cpu.ts, Linux): everything the runtime
- * did for the request — the A2A handler, the turn, the offline model (a few hundredths of a
- * millisecond), the two database requests, and what the request left running after its
- * answer — so it is an upper bound of what Cloudflare meters for the request. The memory
- * layer's share is not split out ("–"); `llamon` measures it for the same code in Node.
+ * from the database as on a cold isolate. CPU is the workerd process's own
+ * (./process-cpu.ts, Linux): everything the runtime did for the request — the A2A handler,
+ * the turn, the offline model (a few hundredths of a millisecond), the two database requests,
+ * and what the request left running after its answer — so it is an upper bound of what
+ * Cloudflare meters for the request. The memory layer's share is not split out ("–");
+ * `llamon` measures it for the same code in Node.
  */
 import { createHash } from "node:crypto";
 import { resolve } from "node:path";

@@ -1,5 +1,6 @@
 /** Plain-fetch helpers for A2A tests inside workerd (no SDK client: the wire format itself). */
 import { exports } from "cloudflare:workers";
+import { expect } from "vitest";
 
 /** The request body exactly as the product document writes it (no id, no messageId). */
 export function productDocumentBody(
@@ -41,6 +42,14 @@ export async function sendRaw(
     replyText,
     contextId: result?.contextId as string | undefined,
   };
+}
+
+/** Every send was answered: HTTP 200 and a JSON-RPC result (an error also comes with 200). */
+export function expectAnswered(results: readonly SendResult[]): void {
+  for (const r of results) {
+    expect(r.status).toBe(200);
+    expect(r.body.error).toBeUndefined();
+  }
 }
 
 export function firstLine(text: string): string {

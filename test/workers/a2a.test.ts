@@ -10,7 +10,7 @@ import { readThreadMessages } from "../../src/store/delta.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { createWorker } from "../../src/worker/create-worker.ts";
 import { referenceAgent } from "../../src/worker/reference-agent.ts";
-import { firstLine, productDocumentBody, sendRaw } from "./a2a-helpers.ts";
+import { expectAnswered, firstLine, productDocumentBody, sendRaw } from "./a2a-helpers.ts";
 
 const db = () =>
   createNeonDb({
@@ -71,10 +71,7 @@ describe("A2A on the reference Worker (postgres)", () => {
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) => sendRaw(productDocumentBody(contextId, `message ${i}`))),
     );
-    for (const r of results) {
-      expect(r.status).toBe(200);
-      expect(r.body.error).toBeUndefined();
-    }
+    expectAnswered(results);
     const saver = new NeonSaver({ db: db(), agentId: env.AGENT_ID });
     const { messages } = await readThreadMessages(saver, {
       configurable: { thread_id: contextId },

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { ThreadDO } from "../../../src/durable/thread-do.ts";
 import { resolveMemoryConfig } from "../../../src/memory/config.ts";
 import { threadObjectName } from "../../../src/runtime/objects.ts";
-import { firstLine, productDocumentBody, sendRaw } from "../a2a-helpers.ts";
+import { expectAnswered, firstLine, productDocumentBody, sendRaw } from "../a2a-helpers.ts";
 
 const backend = (env as unknown as { MEMORY_BACKEND: string }).MEMORY_BACKEND;
 const survivesRestart = backend === "sqlite";
@@ -45,10 +45,7 @@ describe(`conversations on the ${backend} backend`, () => {
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) => sendRaw(productDocumentBody(contextId, `message ${i}`))),
     );
-    for (const r of results) {
-      expect(r.status).toBe(200);
-      expect(r.body.error).toBeUndefined();
-    }
+    expectAnswered(results);
     expect(await stored(contextId)).toBe(40);
   });
 
