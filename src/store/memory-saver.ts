@@ -31,6 +31,7 @@ import {
 } from "./do-memory.ts";
 import { HeldWrites } from "./held-writes.ts";
 import type { JsonValue, MemoryRows } from "./persistent-memory.ts";
+import { CheckpointSerializer } from "./serde.ts";
 import {
   assertAgentId,
   assertThreadId,
@@ -59,7 +60,8 @@ export class InMemorySaver extends MemorySaver implements ThreadSaver {
   readonly turnWrites = new HeldWrites((threadId) => this.memory.committed(threadId));
 
   constructor(options: InMemorySaverOptions) {
-    super(options.serde);
+    // LangGraph's format, read and written with less CPU (./serde.ts).
+    super(options.serde ?? new CheckpointSerializer());
     assertAgentId(options.agentId);
     this.agentId = options.agentId;
     this.memoryRows = options.memoryRows ?? new Map();

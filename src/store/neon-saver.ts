@@ -52,6 +52,7 @@ import {
 } from "./recall-prefetch.ts";
 import { checkpointTarget, listQuery, ROOT_NS } from "./saver-target.ts";
 import { assembleTuple, serializeBlobs } from "./saver-tuple.ts";
+import { CheckpointSerializer } from "./serde.ts";
 import {
   APPEND_TRANSCRIPT,
   DELETE_MEMORY_KEYS,
@@ -202,7 +203,8 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess, 
   plainMessages: boolean;
 
   constructor(options: NeonSaverOptions) {
-    super(options.serde);
+    // LangGraph's format, read and written with less CPU (./serde.ts).
+    super(options.serde ?? new CheckpointSerializer());
     this.transcript = new TranscriptStage(this.serde);
     assertAgentId(options.agentId);
     this.db = options.db;

@@ -45,6 +45,7 @@ import type { JsonValue, MemoryRows } from "./persistent-memory.ts";
 import type { PrefetchedRecall, RecallPrefetch } from "./recall-prefetch.ts";
 import { checkpointTarget, listQuery, ROOT_NS } from "./saver-target.ts";
 import { serializeBlobs } from "./saver-tuple.ts";
+import { CheckpointSerializer } from "./serde.ts";
 import {
   ensureSqliteSchema,
   rows,
@@ -133,7 +134,8 @@ export class SqliteSaver
   plainMessages = false;
 
   constructor(options: SqliteSaverOptions) {
-    super(options.serde);
+    // LangGraph's format, read and written with less CPU (./serde.ts).
+    super(options.serde ?? new CheckpointSerializer());
     this.transcript = new TranscriptStage(this.serde);
     assertAgentId(options.agentId);
     this.sql = options.sql;
