@@ -3,9 +3,10 @@
  * and every `batch` is exactly one HTTP request; nothing is held between requests, so it
  * is safe behind Neon's pooler (R10.1).
  *
- * Deadline: the driver sets none, so each request carries its own
- * `AbortSignal.timeout(timeoutMs)` through the driver's per-request `fetchOptions` (merged
- * into the `fetch` init by `sql.query(text, params, opts)` and `sql.transaction(qs, opts)`).
+ * Deadline: the driver sets none, so each request carries its own deadline signal (aborted
+ * after timeoutMs, its timer cleared when the request settles) through the driver's
+ * per-request `fetchOptions` (merged into the `fetch` init by `sql.query(text, params, opts)`
+ * and `sql.transaction(qs, opts)`).
  * A `query` gets one deadline; a `batch` — one HTTP request — gets one for the whole
  * request. When it fires the caller gets DB_UNAVAILABLE, never a held request.
  *
@@ -67,13 +68,43 @@ export function dbTimeoutProblem(
 }
 
 /**
+ * One request's deadline: a signal that aborts after `ms`, and `clear()` once the request
+ * settled. (`AbortSignal.timeout` would leave a timer pending for the whole deadline after
+ * every request, ten seconds by default, and costs more to make.)
+ */
+function startDeadline(ms: number): { readonly signal: AbortSignal; clear(): void } {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new DOMException("The operation timed out.", "TimeoutError")),
+    ms,
+  );
+  // In Node, a pending deadline does not keep the process alive (workerd has no unref).
+  (timer as { unref?: () => void }).unref?.();
+  return { signal: controller.signal, clear: () => clearTimeout(timer) };
+}
+
+/**
  * The driver's fetchEndpoint is global. Endpoints are kept per database host, so several
  * databases (one local, one real) can be used in one isolate; other hosts go to Neon.
  */
 const endpointsByHost = new Map<string, string>();
 const neonDefaultEndpoint = neonConfig.fetchEndpoint;
+/**
+ * The last connection string routed, where to, and the router installed then: a Db per
+ * request routes the same one again, which changes nothing while that router is in place.
+ */
+let lastRouted:
+  | { readonly connectionString: string; readonly endpoint: string; readonly router: unknown }
+  | undefined;
 
 function routeToEndpoint(connectionString: string, endpoint: string): void {
+  if (
+    lastRouted?.connectionString === connectionString &&
+    lastRouted.endpoint === endpoint &&
+    neonConfig.fetchEndpoint === lastRouted.router
+  ) {
+    return;
+  }
   let host: string;
   try {
     host = new URL(connectionString).hostname;
@@ -91,6 +122,7 @@ function routeToEndpoint(connectionString: string, endpoint: string): void {
       ? neonDefaultEndpoint(h, port, opts)
       : neonDefaultEndpoint;
   };
+  lastRouted = { connectionString, endpoint, router: neonConfig.fetchEndpoint };
 }
 
 /**
@@ -136,15 +168,17 @@ export function createNeonDb(options: NeonDbOptions): Db {
   return {
     transport: "neon-http",
     async query<R>(text: string, params: readonly SqlParam[] = []): Promise<QueryResult<R>> {
-      const deadline = AbortSignal.timeout(timeoutMs);
+      const deadline = startDeadline(timeoutMs);
       try {
         return toQueryResult<R>(
           await sql.query(compactSql(text), params as unknown[], {
-            fetchOptions: { signal: deadline },
+            fetchOptions: { signal: deadline.signal },
           }),
         );
       } catch (error) {
-        throw failure(error, deadline);
+        throw failure(error, deadline.signal);
+      } finally {
+        deadline.clear();
       }
     },
     async batch(
@@ -152,12 +186,12 @@ export function createNeonDb(options: NeonDbOptions): Db {
       options: BatchOptions = {},
     ): Promise<QueryResult[]> {
       if (statements.length === 0) return [];
-      const deadline = AbortSignal.timeout(timeoutMs);
+      const deadline = startDeadline(timeoutMs);
       try {
         const results = await sql.transaction(
           statements.map((s) => statement(s.text, s.params)),
           {
-            fetchOptions: { signal: deadline },
+            fetchOptions: { signal: deadline.signal },
             ...(options.isolationLevel === undefined
               ? {}
               : { isolationLevel: options.isolationLevel }),
@@ -167,7 +201,9 @@ export function createNeonDb(options: NeonDbOptions): Db {
         );
         return results.map((r) => toQueryResult(r));
       } catch (error) {
-        throw failure(error, deadline);
+        throw failure(error, deadline.signal);
+      } finally {
+        deadline.clear();
       }
     },
     async close() {},
