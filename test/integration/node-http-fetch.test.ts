@@ -185,6 +185,21 @@ async function rawServer(answer: (socket: Socket, request: string, index: number
   };
 }
 
+const OK_ANSWER = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}";
+
+/** A raw server that answers every request with `{}`. */
+function okServer() {
+  return rawServer((socket) => {
+    socket.write(OK_ANSWER);
+  });
+}
+
+/** A client of its own, and a POST of `{}` to `url` through it. */
+function poster(url: string, options: Parameters<typeof sender>[0] = {}) {
+  const send = sender(options);
+  return () => send(`${url}/sql`, { method: "POST", body: "{}" });
+}
+
 async function until(check: () => boolean, ms = 5000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!check()) {
@@ -258,8 +273,7 @@ describe("the socket client", () => {
       if (index === 1) setTimeout(() => socket.end(), 20); // closes while idle
     });
     try {
-      const send = sender();
-      const post = () => send(`${server.url}/sql`, { method: "POST", body: "{}" });
+      const post = poster(server.url);
       expect((await post()).ok).toBe(true);
       expect((await post()).ok).toBe(true);
       expect(server.connections).toBe(2);
@@ -276,12 +290,9 @@ describe("the socket client", () => {
   });
 
   it("closes idle connections after the idle time, and reuses them before it", async () => {
-    const server = await rawServer((socket) => {
-      socket.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}");
-    });
+    const server = await okServer();
     try {
-      const send = sender({ idleMs: 300 });
-      const post = () => send(`${server.url}/sql`, { method: "POST", body: "{}" });
+      const post = poster(server.url, { idleMs: 300 });
       await post();
       await post();
       expect(server.connections).toBe(1);
@@ -295,12 +306,9 @@ describe("the socket client", () => {
   });
 
   it("never sends on a connection past its idle time, even when the timer that closes it is late", async () => {
-    const server = await rawServer((socket) => {
-      socket.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}");
-    });
+    const server = await okServer();
     try {
-      const send = sender({ idleMs: 100 });
-      const post = () => send(`${server.url}/sql`, { method: "POST", body: "{}" });
+      const post = poster(server.url, { idleMs: 100 });
       await post();
       // The event loop is busy past the idle time: the timer cannot run before the next send.
       const busyUntil = Date.now() + 250;
@@ -325,8 +333,7 @@ describe("the socket client", () => {
     });
     try {
       // Kept idle far longer than the test: only the unasked-for bytes can close it.
-      const send = sender({ idleMs: 60_000 });
-      const post = () => send(`${server.url}/sql`, { method: "POST", body: "{}" });
+      const post = poster(server.url, { idleMs: 60_000 });
       await expect(post()).rejects.toThrow(/not valid HTTP\/1\.1: bytes arrived after the end/);
       await expect(post()).rejects.toThrow(/not valid HTTP\/1\.1: its Content-Length is invalid/);
       expect(await (await post()).text()).toBe("{}");
@@ -341,7 +348,7 @@ describe("the socket client", () => {
 
   it("an abort closes the request's connection; the next request works; an aborted signal sends nothing", async () => {
     const server = await rawServer((socket, _request, index) => {
-      if (index > 0) socket.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}");
+      if (index > 0) socket.write(OK_ANSWER);
     });
     try {
       const send = sender();
@@ -368,9 +375,7 @@ describe("the socket client", () => {
   });
 
   it("a header that would split the request is refused before anything is sent, without showing its value", async () => {
-    const server = await rawServer((socket) => {
-      socket.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}");
-    });
+    const server = await okServer();
     try {
       const send = sender();
       const secret = "postgresql://u:s3cret@h/db\r\nX-Injected: 1";
