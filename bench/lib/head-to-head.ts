@@ -21,8 +21,11 @@ export const OFFICIAL_PAIRS = [
   ["llamon-turn-worker", "postgres-saver-worker", "in workerd"],
 ] as const;
 
-/** Rounds per pair by default (`--rounds`). */
-export const DEFAULT_ROUNDS = 7;
+/**
+ * Rounds per pair by default (`--rounds`). With 7 the Node pair, a few tenths of a
+ * millisecond apart, came out either way from run to run; 15 steady the medians.
+ */
+export const DEFAULT_ROUNDS = 15;
 
 export interface HeadToHead {
   readonly ours: string;

@@ -92,7 +92,7 @@ function parseArgs(argv: string[]): Args {
       }
     } else
       throw new Error(
-        `unknown argument ${a}; usage: bench/run.ts [--turns 10,100,1000,10000] [--json] [--systems …] [--full] [--all-lengths] [--rounds 7] [--no-write]`,
+        `unknown argument ${a}; usage: bench/run.ts [--turns 10,100,1000,10000] [--json] [--systems …] [--full] [--all-lengths] [--rounds 15] [--no-write]`,
       );
   }
   return args;
