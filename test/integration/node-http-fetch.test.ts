@@ -390,9 +390,11 @@ describe("the socket client", () => {
       await expect(
         send(`${server.url}/sql`, { method: "POST", body: "{}", headers: { "Bad Name": "x" } }),
       ).rejects.toThrow(/invalid name/);
-      await expect(send(`${server.url}/sql`, { method: "PO ST", body: "{}" })).rejects.toThrow(
-        /method/,
-      );
+      for (const method of ["PO ST", "HEAD", "CONNECT"]) {
+        await expect(send(`${server.url}/sql`, { method, body: "{}" })).rejects.toThrow(
+          /a POST or a GET/,
+        );
+      }
       expect(server.connections).toBe(0);
       // The client sets Host and Content-Length itself; a caller's own are not sent.
       const res = await send(`${server.url}/sql`, {
