@@ -184,8 +184,16 @@ export class CheckpointSerializer implements SerializerProtocol {
       if (error instanceof NotHandled) return this.jsonplus.loadsTyped(type, text);
       throw error;
     }
-    // One `load` for all of them: an array of the objects, revived in order.
-    const list = found.length === 0 ? [] : ((await load(JSON.stringify(found))) as unknown[]);
+    if (found.length === 0) return revive(parsed, { list: [], next: 0 });
+    // One `load` for all of them: an array of the objects, revived in order. The array is one
+    // level more for load's depth limit, and its errors name other paths: whatever load
+    // refuses here, jsonplus loads (or refuses) one object at a time, as it always did.
+    let list: unknown[];
+    try {
+      list = (await load(JSON.stringify(found))) as unknown[];
+    } catch {
+      return this.jsonplus.loadsTyped(type, text);
+    }
     return revive(parsed, { list, next: 0 });
   }
 }

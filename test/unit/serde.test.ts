@@ -133,6 +133,25 @@ describe("CheckpointSerializer (LangGraph's format, less CPU)", () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
+  it("what LangChain's load refuses or limits reads as jsonplus reads it: its depth limit, a missing secret", async () => {
+    // 47 levels inside additional_kwargs put the innermost value at load's depth limit (50):
+    // allowed for the message alone, one level too deep inside an array of messages.
+    let deep: Record<string, unknown> = { leaf: "바닥" };
+    for (let i = 1; i < 47; i++) deep = { a: deep };
+    await expectSame([
+      new HumanMessage({ content: "위", id: "top" }),
+      new AIMessage({ content: "깊은", id: "deep", additional_kwargs: { deep } }),
+    ]);
+    const secret = JSON.stringify({
+      lc: 1,
+      type: "constructor",
+      id: ["langchain_core", "messages", "HumanMessage"],
+      kwargs: { content: { lc: 1, type: "secret", id: ["LLAMON_TEST_NO_SUCH_SECRET"] } },
+    });
+    await expect(ours.loadsTyped("json", secret)).rejects.toThrow(/Missing secret/);
+    await expect(theirs.loadsTyped("json", secret)).rejects.toThrow(/Missing secret/);
+  });
+
   it("types other than json are jsonplus's", async () => {
     const bytes = new Uint8Array([9, 8, 7]);
     expect(await ours.loadsTyped("bytes", bytes)).toBe(bytes);
