@@ -15,9 +15,9 @@
  *   itself, so its `[Circular]` and fallback behaviour are kept too.
  * - Read: `JSON.parse`, then the same bottom-up walk as jsonplus (same records, same order of
  *   checks, same copies), synchronous; the LangChain objects it finds (`lc: 1`) are revived by
- *   LangChain's own `load`, all of one value in a single call. A LangChain object nested in
- *   another is left to jsonplus (it revives the inner one first), as is anything the walk
- *   does not know.
+ *   LangChain's own `load`, all of one value in a single call. A value with a LangChain object
+ *   nested in another (jsonplus revives the inner one first), or one that the single `load`
+ *   call refuses, is read by jsonplus itself.
  *
  * The tests hold it to jsonplus: the same bytes written and the same objects read, for
  * messages of every kind and for generated values (test/unit/serde.test.ts).
