@@ -6,7 +6,9 @@
  * belongs to the key whose principal is `anonymous`.
  */
 import { createHash } from "node:crypto";
+import { once } from "node:events";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Message, Task } from "@a2a-js/sdk";
@@ -158,4 +160,38 @@ describe("npm start (llamon run .) — the reference agent", () => {
       await stopLlamonRun(second.child);
     }
   }, 300_000);
+
+  it("R9.3 when wrangler cannot start (its port is taken), llamon run says so and exits 1 at once", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), "llamon-busy-"));
+    dirs.push(dataDir);
+    const port = await freePort();
+    // Listens and never answers (llamon's health poll connects to it too).
+    const sockets = new Set<Socket>();
+    const taken = createServer((socket) => {
+      sockets.add(socket);
+    });
+    await new Promise<void>((r) => taken.listen(port, "127.0.0.1", r));
+    try {
+      const args = [".", "--port", String(port), "--embedded"];
+      args.push("--data-dir", join(dataDir, "pgdata"), "--state-dir", join(dataDir, "wrangler"));
+      const child = llamon(["run", ...args], REPO, { POSTGRES_MEMORY_DSN: "", A2A_AUTH: "" });
+      let out = "";
+      child.stdout?.on("data", (d) => {
+        out += d;
+      });
+      child.stderr?.on("data", (d) => {
+        out += d;
+      });
+      // Before, the health poll kept llamon running for its two minutes after the error.
+      const killer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+      const [code] = await once(child, "exit");
+      clearTimeout(killer);
+      expect(code, out).toBe(1);
+      expect(out).toContain("Address already in use");
+      expect(out).toContain("wrangler dev stopped before the Worker was ready");
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((r) => taken.close(r));
+    }
+  }, 90_000);
 });

@@ -86,8 +86,15 @@ neither sets A2A_AUTH the local Worker runs with none (no credentials needed).`,
       const exited = new Promise<number>((resolve) =>
         child.once("exit", (code) => resolve(code ?? 1)),
       );
+      // The health poll stops when wrangler exits: it must not keep llamon running (for up to
+      // its two minutes) after the error is reported.
+      const stopPolling = new AbortController();
+      void exited.then(() => stopPolling.abort());
       try {
-        const ready = await Promise.race([waitForHealth(url), exited.then(() => false)]);
+        const ready = await Promise.race([
+          waitForHealth(url, stopPolling.signal),
+          exited.then(() => false),
+        ]);
         if (!ready)
           throw new LlamonError(
             "INTERNAL",
@@ -202,14 +209,19 @@ export function wranglerQuietEnv(): Record<string, string> {
   };
 }
 
-async function waitForHealth(url: string, timeoutMs = 120_000): Promise<boolean> {
+async function waitForHealth(
+  url: string,
+  stop: AbortSignal,
+  timeoutMs = 120_000,
+): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
+    if (stop.aborted) return false;
     try {
-      const res = await fetch(`${url}/health`);
+      const res = await fetch(`${url}/health`, { signal: stop });
       if (res.ok) return true;
     } catch {
-      // not listening yet
+      // not listening yet (or wrangler exited)
     }
     await new Promise((r) => setTimeout(r, 300));
   }
