@@ -38,12 +38,32 @@ export async function createTestDatabase(prefix = "llamon_test"): Promise<TestDa
       const c = new pg.Client({ connectionString: SERVER_DSN });
       await c.connect();
       try {
+        await leftSessions(c, name);
         await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       } finally {
         await c.end();
       }
     },
   };
+}
+
+/**
+ * Waits (up to 3 s) until no session is connected to `name`. A pool's `end()` resolves while
+ * its clients are still closing; a DROP … WITH (FORCE) then terminates them, and a client that
+ * is ending has no error listener left: its FATAL 57P01 became an unhandled error of the test
+ * run (seen in CI with the 20-client pool of thread-registry-race.test.ts). What is still
+ * connected after the wait (a session the test left open) is forced off, as before.
+ */
+async function leftSessions(admin: pg.Client, name: string): Promise<void> {
+  const deadline = Date.now() + 3000;
+  while (Date.now() < deadline) {
+    const { rows } = await admin.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1",
+      [name],
+    );
+    if ((rows[0]?.n ?? 0) === 0) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
 }
 
 /**
