@@ -112,12 +112,6 @@ export class Http1ResponseReader {
   private head: Head | undefined;
   private framing: Framing = { kind: "none" };
   private chunkRemaining = 0;
-  private received = false;
-
-  /** Some byte of the answer has arrived. */
-  get started(): boolean {
-    return this.received;
-  }
 
   /**
    * Takes the next bytes of the connection. Returns the response once it is complete,
@@ -125,7 +119,6 @@ export class Http1ResponseReader {
    */
   push(chunk: Buffer): Http1Response | undefined {
     if (chunk.length === 0) return undefined;
-    this.received = true;
     if (this.done()) throw protocolError("bytes arrived after the end of the answer");
     let data = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
     this.pending = Buffer.alloc(0);
