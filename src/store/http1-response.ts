@@ -38,7 +38,11 @@ type Framing =
 
 type Phase = "head" | "body" | "chunk-size" | "chunk-data" | "chunk-end" | "trailers" | "done";
 
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** An HTTP token (RFC 9110): a method or a header name. */
+export const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** Why a request failed when its connection closed before the whole answer came. */
+export const CUT_ANSWER =
+  "the connection closed before the database's whole answer arrived (nothing in it was read)";
 const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: [^\r\n]*)?$/;
 const CRLF = Buffer.from("\r\n");
 const HEAD_END = Buffer.from("\r\n\r\n");
@@ -64,7 +68,7 @@ function parseHead(text: string): Head {
     }
     const colon = line.indexOf(":");
     const name = colon > 0 ? line.slice(0, colon) : "";
-    if (!TOKEN.test(name)) throw protocolError("a header line has no valid name");
+    if (!HTTP_TOKEN.test(name)) throw protocolError("a header line has no valid name");
     const value = line.slice(colon + 1).trim();
     const key = name.toLowerCase();
     const list = headers.get(key);
@@ -146,9 +150,7 @@ export class Http1ResponseReader {
       return this.result();
     }
     if (this.done()) return this.result();
-    throw new Http1ProtocolError(
-      "the connection closed before the database's whole answer arrived (nothing in it was read)",
-    );
+    throw new Http1ProtocolError(CUT_ANSWER);
   }
 
   /** Consumes what it can of `data`; returns the unconsumed rest, or undefined to wait. */
