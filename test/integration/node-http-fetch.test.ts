@@ -232,7 +232,7 @@ describe("the socket client", () => {
     }
   });
 
-  it("20 concurrent requests answered in reverse order each get their own answer", async () => {
+  it("R10.1 20 concurrent requests answered in reverse order each get their own answer", async () => {
     let connections = 0;
     const server = createServer((req, res) => {
       void bodyOf(req).then((body) => {
@@ -322,7 +322,7 @@ describe("the socket client", () => {
     }
   });
 
-  it("a malformed answer or bytes nobody asked for fail the request and drop the connection", async () => {
+  it("R10.1 a malformed answer or bytes nobody asked for fail the request and drop the connection", async () => {
     const server = await rawServer((socket, _request, index) => {
       if (index === 0) socket.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}EXTRA");
       else if (index === 1) socket.write("HTTP/1.1 200 OK\r\nContent-Length: x\r\n\r\n{}");

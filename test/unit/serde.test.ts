@@ -78,7 +78,7 @@ async function expectSame(value: unknown) {
 }
 
 describe("CheckpointSerializer (LangGraph's format, less CPU)", () => {
-  it("a live tail of every kind of message: the same bytes, the same message objects back", async () => {
+  it("R4.1 a live tail of every kind of message: the same bytes as LangGraph's serializer, the same message objects back", async () => {
     const list = messages();
     await expectSame(list);
     const back = (await ours.loadsTyped(...(await ours.dumpsTyped(list)))) as BaseMessage[];
@@ -158,7 +158,7 @@ describe("CheckpointSerializer (LangGraph's format, less CPU)", () => {
     await expect(ours.loadsTyped("pickle", bytes)).rejects.toThrow(/Unknown serialization type/);
   });
 
-  it("generated values: the same bytes written, the same objects read", async () => {
+  it("R4.1 generated values: the same bytes written, the same objects read", async () => {
     const text = fc.string({ unit: "grapheme", maxLength: 12 });
     const message = fc
       .tuple(fc.constantFrom("human", "ai", "tool"), text, fc.uuid())
