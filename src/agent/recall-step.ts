@@ -6,8 +6,10 @@
  * - Nothing happens when `recall` is off or the backend gave the turn no source: no block.
  * - The window the prompt starts from (memory/prompt.ts `promptWindow`) is excluded, so
  *   recall never repeats what the model already gets.
- * - Once per turn: the tool loop's later model calls reuse the first answer (the question
- *   has not changed), so the prompt of one turn stays the same and recall costs one query.
+ * - Once per run of the turn: the tool loop's later model calls reuse the first answer (the
+ *   question has not changed), so the prompt of one turn stays the same and recall costs one
+ *   query. A turn that lost the head runs again on a new read and forgets it ({@link
+ *   RecallStep.reset}): an erase may have run meanwhile (R11.1).
  * - A failing source never fails the turn: it is logged and the turn goes on without a block.
  */
 import type { BaseMessage } from "@langchain/core/messages";
@@ -26,6 +28,8 @@ export interface RecallStep {
     question: string,
     from?: number,
   ): Promise<readonly RecalledItem[]>;
+  /** Forget the answer: the turn runs again on a new read of the thread. */
+  reset(): void;
 }
 
 export function createRecallStep(deps: {
@@ -39,6 +43,9 @@ export function createRecallStep(deps: {
   let answer: Promise<readonly RecalledItem[]> | undefined;
   const { config } = deps;
   return {
+    reset() {
+      answer = undefined;
+    },
     items(thread, question, from = 0) {
       if (!config.recall) return Promise.resolve([]);
       if (answer !== undefined) return answer;

@@ -163,6 +163,15 @@ async function runHeldTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnRe
   const onRespond = () => {
     answered = true;
   };
+  const recallStep = createRecallStep({
+    config: deps.config,
+    source: deps.recall,
+    sourceFor: hasRecallPrefetch(saver)
+      ? (tail) => withTail(saver.prefetchedRecall(request.threadId), tail)
+      : deps.recallOnThread,
+    threadId: request.threadId,
+    log,
+  });
   const memoryOf = () =>
     hasTurnMemoryAccess(saver) ? saver.memoryOf(request.threadId) : undefined;
   const graph = buildTurnGraph(deps.agent, onRespond, {
@@ -202,26 +211,21 @@ async function runHeldTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnRe
       trim && hasTranscript(saver)
         ? (plan) => saver.stageTranscriptTrim(request.threadId, plan)
         : undefined,
-    recall: createRecallStep({
-      config: deps.config,
-      source: deps.recall,
-      sourceFor: hasRecallPrefetch(saver)
-        ? (tail) => withTail(saver.prefetchedRecall(request.threadId), tail)
-        : deps.recallOnThread,
-      threadId: request.threadId,
-      log,
-    }),
+    recall: recallStep,
     stageMemory: hasTurnMemoryAccess(saver)
       ? (key, value) => saver.stageMemory(request.threadId, key, value)
       : undefined,
   });
   const flow = isFlowAgent(deps.agent);
-  if (deps.config.recall && deps.recall === undefined) {
+  // Conversation recall read with the turn's read batch (a saver that prefetches it).
+  const requestRecall = async () => {
+    if (!deps.config.recall || deps.recall !== undefined) return;
     await prefetchRecall(saver, request.threadId, request.text, deps.config, {
       embedder: deps.embedder,
       log,
     });
-  }
+  };
+  await requestRecall();
   const runConfig = { configurable: { thread_id: request.threadId }, durability: "exit" as const };
   // With a saver that holds the turn's writes (NeonSaver deferWrites), the whole turn is
   // written in one atomic batch at the end, or not at all.
@@ -244,6 +248,7 @@ async function runHeldTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnRe
   let conflict: LlamonError | undefined;
   const attempt = async () => {
     answered = false;
+    recallStep.reset();
     const stream = await graph.stream(
       { incoming: userMessage, seed: [...(request.seed ?? [])] },
       { ...runConfig, streamMode: "values" },
@@ -275,6 +280,9 @@ async function runHeldTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnRe
     merges += 1;
     try {
       conflict = undefined;
+      // Everything the lost attempt read belongs to a head that is gone — an erase may have
+      // run meanwhile (R11.1) — so recall is read again with the new head, like the rest.
+      await requestRecall();
       await attempt();
     } catch (error) {
       discard();

@@ -603,10 +603,18 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess, 
     ]);
   }
 
-  /** Drop what is held for this thread (a failed turn stores nothing). */
+  /**
+   * Drop what is held for this thread (a failed turn stores nothing), with everything the
+   * turn read or staged from its read: the memory rows it staged and the recall it quoted
+   * belong to the head it read, which may since have been erased (R11.1) — a turn that runs
+   * again reads and stages them afresh.
+   */
   discardTurn(threadId: string): void {
     this.held = this.held.filter((h) => h.threadId !== threadId);
     this.transcript.forget(threadId);
+    this.staged.delete(threadId);
+    this.recalled.delete(threadId);
+    this.recallQueries.delete(threadId);
   }
 
   /**
@@ -660,10 +668,13 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess, 
   override async deleteThread(threadId: string): Promise<void> {
     assertThreadId(threadId);
     const storageId = storageThreadId(this.agentId, threadId);
+    // The registry row first: deleting it locks it, so a turn's write (LOCK_THREAD) and a
+    // fenced job write (thread-fence.ts) either landed before — and are deleted here — or wait
+    // and then find the thread gone (R11.1).
     await this.db.batch([
+      { text: DELETE_THREAD_REGISTRY, params: [this.agentId, threadId] },
       ...DELETE_THREAD.map((text) => ({ text, params: [storageId] })),
       { text: DELETE_THREAD_MEMORY, params: [this.agentId, threadId] },
-      { text: DELETE_THREAD_REGISTRY, params: [this.agentId, threadId] },
       { text: DELETE_THREAD_TRANSCRIPT, params: [this.agentId, threadId] },
     ]);
     this.transcript.forget(threadId);
