@@ -35,6 +35,7 @@ import { InMemorySaver } from "../store/memory-saver.ts";
 import type { PersistentMemory } from "../store/persistent-memory.ts";
 import { SqliteSaver } from "../store/sqlite-saver.ts";
 import type { SqliteExec } from "../store/sqlite-sql.ts";
+import { Generations } from "../store/thread-fence.ts";
 import { AsyncLock } from "./lock.ts";
 import { ObjectRecall } from "./object-recall.ts";
 import type { ThreadIndexHost } from "./thread-index.ts";
@@ -74,6 +75,8 @@ export class Conversation {
   private readonly stores = new Map<string, LocalStore>();
   /** in_memory: conversation recall over the threads kept here (object-recall.ts). */
   private readonly recall: ObjectRecall | undefined;
+  /** Moved by every erase: a summary job that read the thread before is dropped (R11.1). */
+  private readonly generations = new Generations();
 
   constructor(
     private readonly state: DurableObjectState,
@@ -133,6 +136,7 @@ export class Conversation {
               config: turnConfig,
               saver,
               memory: this.memory,
+              fence: this.memory === undefined ? undefined : this.generations.fence(this.memory),
               waitUntil: ctx.waitUntil,
               log: ctx.log,
             }),
@@ -211,6 +215,8 @@ export class Conversation {
     return this.withLock(async () => {
       const store = this.storeFor(agentId);
       if (store === undefined) return { erased: false };
+      // First: a summary job of this thread in flight (not under the turn lock) writes nothing.
+      this.generations.move(threadId);
       await store.saver.deleteThread(threadId);
       this.recall?.forget(threadId);
       if (this.env.THREADS !== undefined) {
@@ -234,7 +240,8 @@ export class Conversation {
       );
     }
     const log = agentRequestContext({ env: this.env }).log.child({ context_id: job.thread_id });
-    return summarizeHere(this.env, job, store.saver, store.memory, { log });
+    const fence = this.generations.fence(store.memory);
+    return summarizeHere(this.env, job, store.saver, store.memory, fence, { log });
   }
 
   /** The latest root checkpoint of `threadId` as `agentId` sees it (R2.3). */

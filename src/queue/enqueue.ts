@@ -33,6 +33,7 @@ import {
   hasTurnMemoryAccess,
   type PersistentMemory,
 } from "../store/persistent-memory.ts";
+import { postgresFence, type ThreadFence } from "../store/thread-fence.ts";
 import { summarizeHere } from "./host.ts";
 import type { SummarizeJob } from "./jobs.ts";
 
@@ -162,6 +163,8 @@ export interface AfterTurnOptions {
   readonly saver: BaseCheckpointSaver | undefined;
   /** persistent_memory for the local fallback; derived from a NeonSaver when omitted. */
   readonly memory?: PersistentMemory | undefined;
+  /** The thread's fence for the local fallback (R11.1); derived from a NeonSaver when omitted. */
+  readonly fence?: ThreadFence | undefined;
   readonly waitUntil?: ((promise: Promise<unknown>) => void) | undefined;
   /** The model of the local fallback; default: the agent's (summarizerModel(env)). */
   readonly model?: BaseChatModel | undefined;
@@ -189,11 +192,13 @@ export async function summaryAfterTurn(
     const memory =
       options.memory ??
       (saver instanceof NeonSaver ? createPostgresMemory(saver.db, agentId) : undefined);
+    const fence =
+      options.fence ?? (saver instanceof NeonSaver ? postgresFence(saver.db, agentId) : undefined);
     const runLocally =
-      memory === undefined
+      memory === undefined || fence === undefined
         ? undefined
         : (job: SummarizeJob) =>
-            summarizeHere(env, job, saver, memory, {
+            summarizeHere(env, job, saver, memory, fence, {
               log,
               ...(options.model ? { model: options.model } : {}),
             });

@@ -18,6 +18,7 @@ import { workerDb } from "../runtime/db.ts";
 import type { Env } from "../runtime/env.ts";
 import { NeonSaver } from "../store/neon-saver.ts";
 import { createPostgresMemory, type PersistentMemory } from "../store/persistent-memory.ts";
+import { postgresFence, type ThreadFence } from "../store/thread-fence.ts";
 import type { SummarizeJob } from "./jobs.ts";
 import { runSummarizeJob, type SummarizeOutcome, savedThread } from "./summarize.ts";
 
@@ -36,18 +37,23 @@ export function summarizerModel(env: Readonly<Record<string, unknown>>): BaseCha
   return model ? model(env) : createModelFromEnv(env).model;
 }
 
-/** Run the job against a thread kept by `saver` and a summary row kept in `memory`. */
+/**
+ * Run the job against a thread kept by `saver` and a summary row kept in `memory`, fenced by
+ * the thread's generation (`fence`, R11.1: an erase while the job runs drops its write).
+ */
 export function summarizeHere(
   env: Readonly<Record<string, unknown>>,
   job: SummarizeJob,
   saver: BaseCheckpointSaver,
   memory: PersistentMemory,
+  fence: ThreadFence,
   options: { model?: BaseChatModel; log?: Logger } = {},
 ): Promise<SummarizeOutcome> {
   return runSummarizeJob(
     {
       thread: savedThread(saver, job.thread_id),
       memory,
+      fence,
       model: options.model ?? summarizerModel(env),
       log: options.log ?? createLogger(),
     },
@@ -63,5 +69,6 @@ export function summarizeInPostgres(
 ): Promise<SummarizeOutcome> {
   const db = workerDb(env);
   const saver = new NeonSaver({ db, agentId: job.agent_id, prefetchMemory: false });
-  return summarizeHere(env, job, saver, createPostgresMemory(db, job.agent_id), options);
+  const memory = createPostgresMemory(db, job.agent_id);
+  return summarizeHere(env, job, saver, memory, postgresFence(db, job.agent_id), options);
 }

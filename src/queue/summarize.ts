@@ -35,6 +35,7 @@ import {
 import { messageText, SUMMARY_MAX_CHARS, summarizerInputOf } from "../memory/summary-input.ts";
 import { readThreadHead, readThreadMessages } from "../store/delta.ts";
 import type { JsonValue, PersistentMemory } from "../store/persistent-memory.ts";
+import type { ThreadFence } from "../store/thread-fence.ts";
 import { hasTranscript } from "../store/transcript.ts";
 import type { SummarizeJob } from "./jobs.ts";
 
@@ -63,6 +64,12 @@ export interface SummarizeDeps {
   loadThread?(): Promise<BaseMessage[]>;
   /** persistent_memory of the job's agent. */
   readonly memory: PersistentMemory;
+  /**
+   * The thread's generation (R11.1): read before the thread, and the summary row is written
+   * only while it holds — a job that read a conversation that was then erased writes nothing.
+   * Every host passes one; without it (unit tests of the range logic) the row is set plainly.
+   */
+  readonly fence?: ThreadFence | undefined;
   /** The agent's model (the summary is made with the agent's LLM). */
   readonly model: BaseChatModel;
   readonly log?: Logger | undefined;
@@ -76,7 +83,9 @@ export type SummarizeSkipReason =
   /** The cached summary already covers `upto` (a duplicate or outdated delivery). */
   | "already_covered"
   /** The messages the job names are not in the stored thread (trimmed, evicted, deleted). */
-  | "not_in_thread";
+  | "not_in_thread"
+  /** The conversation was erased (or pruned) before or while the job ran: nothing written. */
+  | "erased";
 
 /** What a job did; plain data, so it crosses Durable Object RPC. */
 export type SummarizeOutcome =
@@ -255,6 +264,12 @@ export async function runSummarizeJob(
   const where = `agent=${job.agent_id} thread=${threadId} upto=${job.upto}`;
   const reader =
     deps.thread ?? wholeThread(deps.loadThread ?? (async (): Promise<BaseMessage[]> => []));
+  // The generation first: whatever is read after it is of this generation or fenced off.
+  const generation = deps.fence === undefined ? undefined : await deps.fence.generation(threadId);
+  if (deps.fence !== undefined && generation === undefined) {
+    deps.log?.warn(`summary: skipped ${where}: the conversation is not stored (erased or never)`);
+    return { status: "skipped", threadId, reason: "not_in_thread", covers: 0 };
+  }
   const cache = parseSummaryCache(await deps.memory.get(threadId, SUMMARY_KEY));
   const head = await reader.head();
   // How far a summary reaches: its covers, plus what it holds of the group there.
@@ -319,7 +334,13 @@ export async function runSummarizeJob(
           updated_at: now.toISOString(),
           version: 1,
         };
-  await deps.memory.set(threadId, SUMMARY_KEY, value as unknown as JsonValue);
+  const stored = value as unknown as JsonValue;
+  if (deps.fence === undefined || generation === undefined) {
+    await deps.memory.set(threadId, SUMMARY_KEY, stored);
+  } else if (!(await deps.fence.setIfCurrent(threadId, generation, SUMMARY_KEY, stored))) {
+    deps.log?.warn(`summary: dropped ${where}: the conversation was erased while it ran`);
+    return { status: "skipped", threadId, reason: "erased", covers: 0 };
+  }
   const rest = upto < located ? ` (the next job goes on to ${located})` : "";
   const inside =
     range.kind === "inside"

@@ -80,3 +80,28 @@ export const DROP_GONE_THREAD_ROWS = ["persistent_memory", "llamon_messages"].ma
  WHERE m.agent_id = $1 AND m.thread_id = $2
    AND EXISTS (SELECT 1 FROM llamon_threads t WHERE t.agent_id = $1 AND t.thread_id = $2 AND ${HEAD_GONE})`,
 );
+
+/**
+ * The thread's generation (migration 0014) for a job that reads the thread off the request
+ * path; no row when the conversation is not stored (erased, pruned, or deleted behind
+ * llamon's back). Read before anything else of the thread. $1 agent, $2 thread.
+ */
+export const SELECT_THREAD_GENERATION = `SELECT t.generation::text AS generation FROM llamon_threads t
+ WHERE t.agent_id = $1 AND t.thread_id = $2 AND NOT (${HEAD_GONE})`;
+
+/**
+ * Upsert one persistent_memory row of the thread only while the thread's generation is still
+ * $5 (SPEC R11.1). The registry row is locked FOR SHARE: an erase or prune that deletes it
+ * (they take that row first) either ran before — then there is no row and nothing is written —
+ * or waits for this statement, and then deletes the row written here with the rest.
+ * $1 agent, $2 thread, $3 key, $4 value (JSON text), $5 generation. One row back when written.
+ */
+export const UPSERT_MEMORY_FENCED = `WITH fence AS (
+  SELECT 1 FROM llamon_threads t
+   WHERE t.agent_id = $1 AND t.thread_id = $2 AND t.generation = $5::uuid
+     FOR SHARE
+)
+INSERT INTO persistent_memory (agent_id, thread_id, key, value)
+SELECT $1, $2, $3, $4::jsonb FROM fence
+ON CONFLICT (agent_id, thread_id, key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()
+RETURNING 1 AS written`;

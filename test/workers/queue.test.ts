@@ -32,6 +32,7 @@ import { threadObjectName } from "../../src/runtime/objects.ts";
 import { threadKey } from "../../src/runtime/thread-keys.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { createPostgresMemory } from "../../src/store/persistent-memory.ts";
+import { Generations } from "../../src/store/thread-fence.ts";
 import worker from "../../src/worker/index.ts";
 
 const AGENT = env.AGENT_ID;
@@ -199,7 +200,8 @@ describe("summary queue consumer in workerd (R7.5)", () => {
         if (saver === undefined || store === undefined)
           throw new Error("sqlite object keeps no thread");
         const before = await object.threadState(AGENT, "ctx-sqlite");
-        const outcome = await summarizeHere(objectEnv, job("ctx-sqlite", 20), saver, store);
+        const fence = new Generations().fence(store);
+        const outcome = await summarizeHere(objectEnv, job("ctx-sqlite", 20), saver, store, fence);
         expect(outcome).toMatchObject({ status: "summarized", from: 0, covers: 20 });
         const stored = await loadThreadMessages(saver, "ctx-sqlite");
         expect(stored[18]?.id).toBe("m-10"); // [0, 20) ends with turn 10's reply

@@ -1,0 +1,82 @@
+/**
+ * The fence of a conversation's writes off the request path (issue 32, SPEC R11.1): a job (the
+ * rolling summary) reads the thread's generation before anything of the thread, and its write
+ * lands only while the generation is unchanged. Erase and prune move it (on Postgres they
+ * delete the registry row, whose generation is random per row: migration 0014; in a Durable
+ * Object, {@link Generations} counts erasures). So a job that read a conversation before it was
+ * erased is dropped instead of writing what it read back.
+ */
+import type { Db } from "./db.ts";
+import { assertMemoryKey, type JsonValue, type PersistentMemory } from "./persistent-memory.ts";
+import { SELECT_THREAD_GENERATION, UPSERT_MEMORY_FENCED } from "./thread-head-sql.ts";
+import { assertAgentId, assertThreadId } from "./thread-key.ts";
+
+export interface ThreadFence {
+  /** The thread's generation now; undefined when the thread is not stored. */
+  generation(threadId: string): Promise<string | undefined>;
+  /** Set a key of the thread if its generation is still `generation`; false when refused. */
+  setIfCurrent(
+    threadId: string,
+    generation: string,
+    key: string,
+    value: JsonValue,
+  ): Promise<boolean>;
+}
+
+/** The Postgres fence: the registry row's generation (read, and locked by the write). */
+export function postgresFence(db: Db, agentId: string): ThreadFence {
+  assertAgentId(agentId);
+  return {
+    async generation(threadId) {
+      assertThreadId(threadId);
+      const { rows } = await db.query<{ generation: string }>(SELECT_THREAD_GENERATION, [
+        agentId,
+        threadId,
+      ]);
+      return rows[0]?.generation;
+    },
+    async setIfCurrent(threadId, generation, key, value) {
+      assertThreadId(threadId);
+      assertMemoryKey(key);
+      const { rows } = await db.query(UPSERT_MEMORY_FENCED, [
+        agentId,
+        threadId,
+        key,
+        JSON.stringify(value),
+        generation,
+      ]);
+      return rows.length === 1;
+    },
+  };
+}
+
+/**
+ * Generations of the threads one Durable Object keeps (in_memory, sqlite): counted in the
+ * object's memory, which is enough — a job that reads the thread runs inside the same object
+ * instance, and an evicted object ends its jobs with it.
+ */
+export class Generations {
+  private readonly moved = new Map<string, number>();
+
+  current(threadId: string): string {
+    return String(this.moved.get(threadId) ?? 0);
+  }
+
+  /** Erase moved the thread on: every job that read it before is fenced off. */
+  move(threadId: string): void {
+    this.moved.set(threadId, (this.moved.get(threadId) ?? 0) + 1);
+  }
+
+  /** A fence over the object's own persistent_memory. */
+  fence(memory: PersistentMemory): ThreadFence {
+    return {
+      generation: async (threadId) => this.current(threadId),
+      setIfCurrent: async (threadId, generation, key, value) => {
+        if (this.current(threadId) !== generation) return false;
+        // No await between the check and the write's start: the object runs one at a time.
+        await memory.set(threadId, key, value);
+        return true;
+      },
+    };
+  }
+}
