@@ -1,8 +1,9 @@
 /**
  * The key/value role of a THREADS object: an A2A task record written by an earlier release
  * (`task:<key>` objects, one record each; new records live in the owner's task list, see
- * worker/a2a.ts) or an agent's run-time settings (`settings:<agent>`, key `settings`). The
- * values are stored under the caller's key in the object's storage, as they always were.
+ * worker/a2a.ts), and the read of an agent's run-time settings (`settings:<agent>`, key
+ * `settings`; they change only through settings-slot.ts). The values are stored under the
+ * caller's key in the object's storage, as they always were.
  */
 import type { SettingsHost } from "../runtime/runtime-layer.ts";
 
@@ -13,7 +14,7 @@ export interface TaskRecordHost {
   kvDelete(key: string): Promise<void>;
 }
 
-export class KvSlot implements TaskRecordHost, SettingsHost {
+export class KvSlot implements TaskRecordHost, Pick<SettingsHost, "kvGet"> {
   constructor(private readonly storage: DurableObjectStorage) {}
 
   kvGet(key: string): Promise<unknown> {

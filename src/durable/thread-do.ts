@@ -8,6 +8,7 @@
  * | `index:<agent>`             | thread-index.ts                   | noteThread, dropThread, listThreads |
  * | `tasks:<agent>:<principal>` | task-list.ts                      | upsertTaskRow, getTaskRecord, queryTasks, deleteTaskRows, eraseContextTasks |
  * | `task:<key>`, `settings:<agent>` | kv-slot.ts                   | kvGet, kvPut, kvDelete              |
+ * | `settings:<agent>`          | settings-slot.ts                  | changeSettings                      |
  *
  * One class, so objects and data stored by earlier releases keep working without a
  * wrangler migration. Each role module is created on first use: an index or task object
@@ -28,12 +29,13 @@ import type { SummaryHost } from "../queue/host.ts";
 import type { SummarizeJob } from "../queue/jobs.ts";
 import type { SummarizeOutcome } from "../queue/summarize.ts";
 import type { Env } from "../runtime/env.ts";
-import type { SettingsHost } from "../runtime/runtime-layer.ts";
+import type { RuntimeSettings, SettingsChange, SettingsHost } from "../runtime/runtime-layer.ts";
 import type { KeyScope } from "../runtime/thread-keys.ts";
 import type { ThreadSaver } from "../store/do-memory.ts";
 import type { PersistentMemory } from "../store/persistent-memory.ts";
 import { Conversation, type ThreadState } from "./conversation.ts";
 import { KvSlot, type TaskRecordHost } from "./kv-slot.ts";
+import { SettingsSlot } from "./settings-slot.ts";
 import { TaskIndex, type TaskIndexHost } from "./task-index.ts";
 import { TaskList, type TaskListHost } from "./task-list.ts";
 import { type IndexedThread, ThreadIndex, type ThreadIndexHost } from "./thread-index.ts";
@@ -57,6 +59,7 @@ export class ThreadDO
   private threadIndexRole: ThreadIndex | undefined;
   private taskIndexRole: TaskIndex | undefined;
   private kvRole: KvSlot | undefined;
+  private settingsRole: SettingsSlot | undefined;
   private taskListRole: TaskList | undefined;
 
   private get conversation(): Conversation {
@@ -77,6 +80,11 @@ export class ThreadDO
   private get kv(): KvSlot {
     this.kvRole ??= new KvSlot(this.ctx.storage);
     return this.kvRole;
+  }
+
+  private get settings(): SettingsSlot {
+    this.settingsRole ??= new SettingsSlot(this.ctx.storage);
+    return this.settingsRole;
   }
 
   private get taskList(): TaskList {
@@ -191,5 +199,12 @@ export class ThreadDO
 
   kvDelete(key: string): Promise<void> {
     return this.kv.kvDelete(key);
+  }
+
+  // ---- the agent's run-time settings (`settings:<agent>`; read with kvGet) ---------------
+
+  /** One PATCH or DELETE of the run-time layer, applied in one step (R10.2). */
+  changeSettings(change: SettingsChange): Promise<RuntimeSettings> {
+    return this.settings.changeSettings(change);
   }
 }

@@ -8,8 +8,9 @@
  *   (agent_id, thread_id '', key `settings`), value `{"memory": {…}, "updated_at": "…"}`;
  *   patches are merged in one SQL statement, so concurrent PATCHes never lose a key;
  * - other backends: the agent's settings Durable Object `settings:<AGENT_ID>` (THREADS
- *   binding), storage key `settings`, same value (read-modify-write: the last of two
- *   simultaneous PATCHes wins);
+ *   binding), storage key `settings`, same value; a PATCH or DELETE is one RPC that reads,
+ *   changes and writes the value in one storage transaction inside the object
+ *   (durable/settings-slot.ts), so concurrent PATCHes of different keys never lose a key;
  * - neither available: no run-time layer (PATCH answers 501).
  *
  * Propagation bound: each isolate caches the layer for LLAMON_RUNTIME_CONFIG_TTL_SECONDS
@@ -61,10 +62,36 @@ interface RuntimeStore {
 
 const EMPTY: RuntimeSettings = { memory: {}, updated_at: undefined };
 
-/** The settings role of a THREADS object (a small key/value slot; durable/kv-slot.ts). */
+/**
+ * One change of the stored layer: keys to set (a `null` value is kept: it unsets an optional
+ * key at run time), then keys to remove (`"all"`: the whole layer).
+ */
+export interface SettingsChange {
+  readonly set: Readonly<Record<string, unknown>>;
+  readonly remove: readonly string[] | "all";
+  /** The new `updated_at` (ISO time). */
+  readonly now: string;
+}
+
+/** The settings after a change (pure; the settings object applies it in one transaction). */
+export function applySettingsChange(
+  current: RuntimeSettings,
+  change: SettingsChange,
+): RuntimeSettings {
+  const merged: Record<string, unknown> =
+    change.remove === "all" ? { ...change.set } : { ...current.memory, ...change.set };
+  if (change.remove !== "all") for (const key of change.remove) delete merged[key];
+  return { memory: merged, updated_at: change.now };
+}
+
+/**
+ * The settings role of a THREADS object (durable/settings-slot.ts): the stored value, and
+ * one change applied inside the object (read, change and write in one step), answering the
+ * new settings.
+ */
 export interface SettingsHost {
   kvGet(key: string): Promise<unknown>;
-  kvPut(key: string, value: unknown): Promise<void>;
+  changeSettings(change: SettingsChange): Promise<RuntimeSettings>;
 }
 
 /** The stored value (a persistent_memory `settings` row, or the object's slot) as settings. */
@@ -107,24 +134,14 @@ export function runtimeStoreFor(scope: ConfigScope): RuntimeStore | undefined {
   if (env.THREADS === undefined) return undefined;
   const object = () =>
     threadsObject<SettingsHost>(env, settingsObjectName(agentId), "the run-time settings");
-  const read = async () => toSettings(await object().kvGet(RUNTIME_SETTINGS_KEY));
-  const write = async (settings: RuntimeSettings) => {
-    await object().kvPut(RUNTIME_SETTINGS_KEY, settings);
-    return settings;
-  };
+  // Never read here and write back: two PATCHes would interleave and the later write would
+  // drop the earlier one's keys. The object applies each change in one step.
   return {
     kind: "durable_object",
-    read,
-    merge: async (patch, now) =>
-      write({ memory: { ...(await read()).memory, ...patch }, updated_at: now }),
-    reset: async (keys, now) => {
-      const current = await read();
-      const memory =
-        keys.length === 0
-          ? {}
-          : Object.fromEntries(Object.entries(current.memory).filter(([k]) => !keys.includes(k)));
-      return write({ memory, updated_at: now });
-    },
+    read: async () => toSettings(await object().kvGet(RUNTIME_SETTINGS_KEY)),
+    merge: (patch, now) => object().changeSettings({ set: patch, remove: [], now }),
+    reset: (keys, now) =>
+      object().changeSettings({ set: {}, remove: keys.length === 0 ? "all" : [...keys], now }),
   };
 }
 

@@ -1,6 +1,6 @@
 /**
  * The per-isolate cache of the run-time MemoryConfig layer, on the Durable Object store
- * (a stand-in THREADS namespace: only getByName(name).kvGet/kvPut are used).
+ * (a stand-in THREADS namespace: only getByName(name).kvGet/changeSettings are used).
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { isLlamonError } from "../../../src/errors.ts";
@@ -9,16 +9,19 @@ import type { Env } from "../../../src/runtime/env.ts";
 import { settingsObjectName } from "../../../src/runtime/objects.ts";
 import {
   adoptRuntimeSettings,
+  applySettingsChange,
   loadRuntimeLayer,
   loadRuntimeSettings,
   mergeRuntimeLayer,
   resetRuntimeLayer,
+  type SettingsChange,
+  toSettings,
 } from "../../../src/runtime/runtime-layer.ts";
 import { referenceAgent } from "../../../src/worker/reference-agent.ts";
 
 function fakeThreads() {
   const storage = new Map<string, unknown>();
-  const calls = { get: 0, put: 0, names: new Set<string>() };
+  const calls = { get: 0, change: 0, names: new Set<string>() };
   let failing = false;
   return {
     storage,
@@ -35,9 +38,12 @@ function fakeThreads() {
             if (failing) throw new Error("object unreachable");
             return structuredClone(storage.get(`${name}/${key}`));
           },
-          async kvPut(key: string, value: unknown) {
-            calls.put += 1;
-            storage.set(`${name}/${key}`, structuredClone(value));
+          async changeSettings(change: SettingsChange) {
+            calls.change += 1;
+            const slot = `${name}/settings`;
+            const next = applySettingsChange(toSettings(storage.get(slot)), change);
+            storage.set(slot, structuredClone(next));
+            return structuredClone(next);
           },
         };
       },
@@ -80,7 +86,7 @@ describe("run-time config cache (R10.2)", () => {
     expect(await loadRuntimeLayer(reader)).toEqual({ window_size: 4 }); // cached
     vi.setSystemTime(start + 5_001);
     expect(await loadRuntimeLayer(reader)).toEqual({ window_size: 9 }); // after the bound
-    expect(threads.calls.get).toBe(reads + 2); // the writer's merge read, and one refresh
+    expect(threads.calls.get).toBe(reads + 1); // one refresh (a merge is one change, no read)
   });
 
   it("keeps the last value when a read fails, and fails loudly when it has none", async () => {

@@ -17,6 +17,7 @@ import { ANONYMOUS_PRINCIPAL, threadKey } from "../../../src/runtime/thread-keys
 import { createWorker } from "../../../src/worker/create-worker.ts";
 import { referenceAgent } from "../../../src/worker/reference-agent.ts";
 import { firstLine, productDocumentBody, sendRaw } from "../a2a-helpers.ts";
+import { deleteKeysAtOnce, patchEachKeyAtOnce, TEN_KEYS } from "../config-race.ts";
 
 const backend = (env as unknown as { MEMORY_BACKEND: string }).MEMORY_BACKEND;
 
@@ -198,6 +199,19 @@ describe(`management API on the ${backend} backend`, () => {
     expect((await other.api("GET", "/api/v1/memory/config")).body.config).toMatchObject({
       window_size: 20,
     });
+  });
+
+  it("R10.2 issue 32 concurrent PATCHes (and DELETEs) of different keys all take effect in the settings object", async () => {
+    const worker = instance({ AGENT_ID: `do-race-${crypto.randomUUID().slice(0, 8)}` });
+    await patchEachKeyAtOnce(worker.api);
+    const after = await worker.api("GET", "/api/v1/memory/config");
+    expect((after.body.runtime as { layer: unknown }).layer).toEqual(TEN_KEYS);
+    expect(after.body.config).toMatchObject(TEN_KEYS);
+    const dropped = Object.keys(TEN_KEYS).slice(0, 5);
+    await deleteKeysAtOnce(worker.api, dropped);
+    const kept = Object.fromEntries(Object.entries(TEN_KEYS).slice(5));
+    const final = await worker.api("GET", "/api/v1/memory/config");
+    expect((final.body.runtime as { layer: unknown }).layer).toEqual(kept);
   });
 
   it("R10.2 issue 16 recall_semantic is refused here (no vectors in an object), not ignored; nothing is stored", async () => {
