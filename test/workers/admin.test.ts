@@ -13,6 +13,7 @@ import { createPostgresMemory } from "../../src/store/persistent-memory.ts";
 import { createWorker } from "../../src/worker/create-worker.ts";
 import { referenceAgent } from "../../src/worker/reference-agent.ts";
 import { firstLine, productDocumentBody, sendRaw } from "./a2a-helpers.ts";
+import { deleteKeysAtOnce, patchEachKeyAtOnce, TEN_KEYS } from "./config-race.ts";
 
 const TOKEN = "test-admin-token-4f9c1e7a2b";
 
@@ -340,6 +341,17 @@ describe("management API: memory config (R7.6, R10.2)", () => {
     const all = await worker.api("DELETE", "/api/v1/memory/config");
     expect(all.body.runtime).toMatchObject({ layer: {} });
     expect((all.body.sources as Record<string, unknown>).summarize).toBe("env");
+  });
+
+  it("R10.2 issue 32 concurrent PATCHes (and DELETEs) of different keys all take effect (one SQL statement each)", async () => {
+    const agent = agentId("race");
+    const worker = instance({ AGENT_ID: agent });
+    await patchEachKeyAtOnce((method, path, body) => worker.api(method, path, body));
+    expect(await settingsRow(agent)).toMatchObject({ memory: TEN_KEYS });
+    const dropped = Object.keys(TEN_KEYS).slice(0, 5);
+    await deleteKeysAtOnce((method, path) => worker.api(method, path), dropped);
+    const kept = Object.fromEntries(Object.entries(TEN_KEYS).slice(5));
+    expect((await settingsRow(agent)) as { memory: unknown }).toHaveProperty("memory", kept);
   });
 
   it("R10.2 a PATCH is seen by a second Worker instance within the cache bound (5 s)", async () => {
