@@ -5,7 +5,7 @@
  * know. Messages are written for the client ("… must be …") and prefixed with the path.
  */
 import { z } from "zod";
-import { contextIdProblem, MAX_CONTEXT_ID_CHARS } from "../runtime/thread-keys.ts";
+import { idTextProblem, MAX_CONTEXT_ID_CHARS } from "../runtime/thread-keys.ts";
 
 /** Longest accepted user message text (the text parts joined), in UTF-16 code units. */
 export const MAX_MESSAGE_TEXT_CHARS = 32_768;
@@ -19,15 +19,19 @@ export const MAX_REFERENCE_TASK_IDS = 16;
 const must = (text: string) => ({ error: text });
 
 const jsonObject = z.record(z.string(), z.unknown(), must("must be an object"));
-const idString = z
-  .string(must("must be a string"))
-  .min(1, must("must not be empty"))
-  .max(MAX_ID_CHARS, must(`must be at most ${MAX_ID_CHARS} characters`));
-/** 1–256 characters, no control characters, no unpaired surrogates (runtime/thread-keys.ts). */
-const contextId = z.string(must("must be a string")).superRefine((value, ctx) => {
-  const problem = contextIdProblem(value);
-  if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem });
-});
+/**
+ * An id that reaches storage: 1–`max` characters, no control characters (NUL included), no
+ * unpaired surrogates — the one rule of runtime/thread-keys.ts, so a bad id is -32602 here
+ * on every backend, never a database error later.
+ */
+const idText = (max: number) =>
+  z.string(must("must be a string")).superRefine((value, ctx) => {
+    const problem = idTextProblem(value, max);
+    if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem });
+  });
+/** messageId, taskId, referenced task ids, the task methods' `id`. */
+const idString = idText(MAX_ID_CHARS);
+const contextId = idText(MAX_CONTEXT_ID_CHARS);
 const stringList = z.array(z.string(must("must be a string")), must("must be an array"));
 const referenceTaskIds = z
   .array(idString, must("must be an array of task ids"))

@@ -31,8 +31,14 @@ const CONTROL_RE = /[\u0000-\u001f\u007f-\u009f]/;
 /** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
 const LONE_SURROGATE_RE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-/** Why `text` cannot be an id of up to `max` characters, or undefined when it can. */
-function idProblem(text: string, max: number): string | undefined {
+/**
+ * The one rule for an id a client names and storage keeps (contextIds, principals, A2A
+ * messageIds and task ids): why `text` cannot be one of up to `max` characters, or undefined
+ * when it can. Postgres text holds no NUL and UTF-8 no unpaired surrogate, and a control
+ * character could forge the thread-key separator; so such an id is the caller's mistake,
+ * refused up front on every backend alike.
+ */
+export function idTextProblem(text: string, max: number): string | undefined {
   if (text.length === 0) return "must not be empty";
   if (text.length > max) return `must be at most ${max} characters`;
   if (CONTROL_RE.test(text)) return "must not contain control characters";
@@ -42,12 +48,12 @@ function idProblem(text: string, max: number): string | undefined {
 
 /** Why `contextId` is not acceptable (1–256 characters, no control characters), or undefined. */
 export function contextIdProblem(contextId: string): string | undefined {
-  return idProblem(contextId, MAX_CONTEXT_ID_CHARS);
+  return idTextProblem(contextId, MAX_CONTEXT_ID_CHARS);
 }
 
 /** Why `principal` is not acceptable (1–200 characters, no control characters), or undefined. */
 export function principalProblem(principal: string): string | undefined {
-  return idProblem(principal, MAX_PRINCIPAL_CHARS);
+  return idTextProblem(principal, MAX_PRINCIPAL_CHARS);
 }
 
 /** The thread key of (principal, contextId); both must be valid (see the file header). */

@@ -47,8 +47,13 @@ function instance() {
     passThroughOnException: () => {},
     props: {},
   } as unknown as ExecutionContext;
-  async function call(method: string, path: string, body?: BodyInit): Promise<Reply> {
-    const headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` };
+  async function call(
+    method: string,
+    path: string,
+    body?: BodyInit,
+    extra: Record<string, string> = {},
+  ): Promise<Reply> {
+    const headers: Record<string, string> = { authorization: `Bearer ${TOKEN}`, ...extra };
     if (body !== undefined) headers["content-type"] = "application/json";
     const request = new Request(`http://agent.local${path}`, { method, headers, body });
     const res = (await worker.fetch?.(request as never, workerEnv as never, ctx)) as Response;
@@ -64,6 +69,9 @@ function instance() {
     patch: (body: BodyInit) => call("PATCH", "/api/v1/memory/config", body),
     getConfig: () => call("GET", "/api/v1/memory/config"),
     rpc: (body: BodyInit) => call("POST", "/", body),
+    /** An A2A 1.0 HTTP+JSON call (`/rest/…`). */
+    rest: (path: string, body: BodyInit) =>
+      call("POST", `/rest/${path}`, body, { "a2a-version": "1.0" }),
   };
 }
 
@@ -211,6 +219,72 @@ describe("issue 15: hostile A2A bodies store nothing", () => {
     const result = atCap.body.result as { metadata: { seed_report: Record<string, unknown[]> } };
     expect(result.metadata.seed_report.dropped).toHaveLength(SEED_MAX_ITEMS);
     expect(result.metadata.seed_report).toMatchObject({ accepted: 0, truncated: 0 });
+    expect(await stored(worker.agent, contextId)).toMatchObject({ llamon_threads: 1, tasks: 1 });
+  });
+
+  it("R11.2 issue 32: a messageId, taskId or referenced task id with NUL or an unpaired surrogate is -32602 / HTTP 400 on postgres, and stores nothing", async () => {
+    const worker = instance();
+    const contextId = `bad-id-${crypto.randomUUID()}`;
+    const BAD = [
+      { id: "m\u0000x", problem: "must not contain control characters" },
+      { id: "m-\ud83d", problem: "must not contain unpaired surrogates (invalid Unicode)" },
+    ];
+    const v03 = (fields: Record<string, unknown>) => ({
+      contextId,
+      role: "user",
+      parts: [{ kind: "text", text: "hello" }],
+      ...fields,
+    });
+    const v1 = (fields: Record<string, unknown>) => ({
+      contextId,
+      role: "ROLE_USER",
+      parts: [{ text: "hello" }],
+      ...fields,
+    });
+    for (const { id, problem } of BAD) {
+      const rpcCases = [
+        { method: "message/send", message: v03({ messageId: id }), field: "messageId" },
+        { method: "message/stream", message: v03({ messageId: id }), field: "messageId" },
+        { method: "message/send", message: v03({ taskId: id }), field: "taskId" },
+        {
+          method: "message/send",
+          message: v03({ referenceTaskIds: [id] }),
+          field: "referenceTaskIds[0]",
+        },
+        { method: "SendMessage", message: v1({ messageId: id }), field: "messageId" },
+        { method: "SendStreamingMessage", message: v1({ message_id: id }), field: "message_id" },
+      ];
+      for (const { method, message, field } of rpcCases) {
+        const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { message } });
+        const res = await worker.rpc(body);
+        expect(res.status, `${method} ${field}`).toBe(200);
+        expect(res.type, `${method} ${field}`).toContain("application/json");
+        expect(rpcError(res), `${method} ${field}`).toMatchObject({
+          code: -32602,
+          message: `params.message.${field} ${problem}`,
+        });
+      }
+      for (const path of ["message:send", "message:stream"]) {
+        const res = await worker.rest(path, JSON.stringify({ message: v1({ messageId: id }) }));
+        expect(res.status, path).toBe(400);
+        expect(res.body.error, path).toMatchObject({
+          code: 400,
+          status: "INVALID_ARGUMENT",
+          message: `params.message.messageId ${problem}`,
+        });
+      }
+    }
+    expect(await stored(worker.agent, contextId)).toEqual(NOTHING);
+    // The same conversation takes a well-formed id afterwards.
+    const good = await worker.rpc(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "message/send",
+        params: { message: v03({ messageId: "m-😀" }) },
+      }),
+    );
+    expect(good.body.error).toBeUndefined();
     expect(await stored(worker.agent, contextId)).toMatchObject({ llamon_threads: 1, tasks: 1 });
   });
 

@@ -284,6 +284,36 @@ const CASES: Case[] = [
     message: "params.message.contextId must not contain unpaired surrogates (invalid Unicode)",
   },
   {
+    name: "R11.2 issue 32: messageId with NUL",
+    body: send(userMsg({ messageId: "m\u0000x" })),
+    code: INVALID_PARAMS,
+    message: "params.message.messageId must not contain control characters",
+  },
+  {
+    name: "R11.2 issue 32: message/stream messageId with an unpaired surrogate",
+    body: { ...send(userMsg({ messageId: "m-\ud83d" })), method: "message/stream" },
+    code: INVALID_PARAMS,
+    message: "params.message.messageId must not contain unpaired surrogates (invalid Unicode)",
+  },
+  {
+    name: "R11.2 issue 32: v1.0 message_id with NUL",
+    body: v1Send({ role: "ROLE_USER", message_id: "\u0000", parts: [{ text: "x" }] }),
+    code: INVALID_PARAMS,
+    message: "params.message.message_id must not contain control characters",
+  },
+  {
+    name: "issue 32: taskId with an unpaired surrogate",
+    body: send(userMsg({ taskId: "\udc00t" })),
+    code: INVALID_PARAMS,
+    message: "params.message.taskId must not contain unpaired surrogates (invalid Unicode)",
+  },
+  {
+    name: "issue 32: a referenced task id with NUL",
+    body: send(userMsg({ referenceTaskIds: ["t\u0000"] })),
+    code: INVALID_PARAMS,
+    message: "params.message.referenceTaskIds[0] must not contain control characters",
+  },
+  {
     name: "messageId a number",
     body: send(userMsg({ messageId: 1 })),
     code: INVALID_PARAMS,
