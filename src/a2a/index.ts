@@ -7,6 +7,12 @@ export {
 } from "./auth/authenticate.ts";
 export { A2AUser, principalOf } from "./auth/user.ts";
 export { AUTH_EXTENSION_URI, buildAgentCard, legacyAgentCard, wantsLegacyCard } from "./card.ts";
+export {
+  type DeletingTaskStore,
+  GatedTaskStore,
+  type GatedTaskStoreOptions,
+  type TaskKeeping,
+} from "./gated-task-store.ts";
 export { type A2AGuardOptions, a2aGuard, refusal } from "./guard.ts";
 export { describeTurnFailure, type TurnFailure } from "./rpc-errors.ts";
 export {

@@ -20,8 +20,10 @@
  * stored without its history, and one still too large fails with DB_PAYLOAD_TOO_LARGE.
  * Task ids longer than 256 characters are never stored nor looked up.
  *
- * Nothing here deletes tasks. The Worker's backend indexes each task under its conversation,
- * and erasing a conversation (DELETE /api/v1/memory/threads/:contextId) erases its tasks.
+ * Tasks are deleted one by one only by the request that saved them ({@link KvTaskStore.delete}:
+ * a task it turns out not to keep, gated-task-store.ts). The Worker's backend indexes each
+ * task under its conversation, and erasing a conversation (DELETE
+ * /api/v1/memory/threads/:contextId) erases its tasks.
  */
 import { type ListTasksRequest, type ListTasksResponse, Task } from "@a2a-js/sdk";
 import { LegacyA2AError } from "@a2a-js/sdk/compat/v0_3/server";
@@ -56,6 +58,8 @@ export interface KvBackend {
   query?(owner: string, query: TaskListQuery): Promise<TaskListPage>;
   /** Optional: entries whose key starts with `prefix` (ListTasks by scanning, in tests). */
   list?(prefix: string): Promise<Iterable<readonly [string, unknown]>>;
+  /** Optional: remove what `put` stored under `key` for `owner` (none stored: no error). */
+  delete?(key: string, owner: string): Promise<void>;
 }
 
 /** What a backend may index a saved task by (its owner's list, its conversation). */
@@ -77,6 +81,10 @@ export class InMemoryKv implements KvBackend {
 
   async put(key: string, value: unknown): Promise<void> {
     this.entries.set(key, structuredClone(value));
+  }
+
+  async delete(key: string): Promise<void> {
+    this.entries.delete(key);
   }
 
   async list(prefix: string): Promise<Iterable<readonly [string, unknown]>> {
@@ -147,6 +155,18 @@ export class KvTaskStore implements TaskStore {
         record: value,
       },
     });
+  }
+
+  /**
+   * Delete the caller's task `taskId` (a task this request saved and does not keep). A task of
+   * another principal is not touched: the backend files records by owner.
+   */
+  async delete(taskId: string, context?: ServerCallContext): Promise<void> {
+    if (!validTaskId(taskId)) return;
+    if (this.kv.delete === undefined) {
+      throw new LlamonError("INTERNAL", "this task store's backend cannot delete tasks");
+    }
+    await this.kv.delete(this.keyOf(taskId), principalOf(context));
   }
 
   /**

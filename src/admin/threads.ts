@@ -12,7 +12,7 @@
  * | postgres    | llamon_threads, newest first  | NeonSaver (head + a page of the transcript)|
  * | sqlite      | the agent's index object      | ThreadDO RPC `inspect` (a page) / `erase`  |
  * | in_memory   | the agent's index object      | ThreadDO RPC `inspect` (a page) / `erase`  |
- * | off         | 501: nothing is stored        | 501                                        |
+ * | off         | 501: nothing is kept (R11.3)  | 501                                        |
  */
 import {
   type BaseMessage,
@@ -184,7 +184,7 @@ export function decodeCursor(cursor: string): CursorKey | undefined {
 }
 
 const MEMORY_OFF =
-  "memory is off (MEMORY_BACKEND=off): conversations are not stored, so there is nothing to list, show or erase";
+  "memory is off (MEMORY_BACKEND=off): nothing of a conversation is kept after its request, A2A task records included, so there is nothing to list, show or erase";
 const NO_BINDING = "the THREADS Durable Object binding is missing in wrangler.toml";
 const NO_RPC =
   "this deployment's ThreadDO cannot be inspected (it lacks the inspect/erase RPC methods): update llamon and redeploy";

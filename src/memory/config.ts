@@ -21,6 +21,7 @@
 import { memoryConfigFromEnv } from "./config-env.ts";
 import {
   MEMORY_CONFIG_KEYS,
+  type MemoryBackend,
   type MemoryConfig,
   type MemoryConfigKey,
   type MemoryConfigPatch,
@@ -117,4 +118,12 @@ export function summaryPeriod(
 ): number {
   const { summarize_threshold: threshold, window_size: window } = config;
   return threshold <= window ? window : threshold - window;
+}
+
+/**
+ * Where a turn with this config keeps its conversation: `off` when memory is disabled
+ * (`enabled: false` is the same as backend `off`), else the backend.
+ */
+export function effectiveBackend(config: Pick<MemoryConfig, "enabled" | "backend">): MemoryBackend {
+  return config.enabled ? config.backend : "off";
 }

@@ -42,6 +42,8 @@ export interface RequestContext extends ConfigScope {
    * the isolate's cache. When the config was already resolved, that value stays.
    */
   configWith(storedSettings: unknown): Promise<MemoryConfig>;
+  /** {@link config} if the request has resolved it already, else undefined (no read). */
+  configIfResolved(): MemoryConfig | undefined;
 }
 
 /** The context of one turn: a request context plus the conversation and message ids. */
@@ -74,8 +76,12 @@ export function createRequestContext(options: RequestContextOptions): RequestCon
   const scope = configScope(options.env, options.layers);
   const preset = options.config;
   let resolved: Promise<ResolvedMemoryConfig> | undefined;
-  const resolve = (runtime: Parameters<typeof resolveRequestConfig>[2]) =>
-    resolveRequestConfig(scope.env, scope.layers, runtime, scope.agentId);
+  let settled: MemoryConfig | undefined = preset;
+  const resolve = (runtime: Parameters<typeof resolveRequestConfig>[2]) => {
+    const result = resolveRequestConfig(scope.env, scope.layers, runtime, scope.agentId);
+    settled ??= result.config;
+    return result;
+  };
   const context: RequestContext = {
     ...scope,
     vars,
@@ -96,6 +102,7 @@ export function createRequestContext(options: RequestContextOptions): RequestCon
       );
       return context.config();
     },
+    configIfResolved: () => settled,
   };
   return context;
 }

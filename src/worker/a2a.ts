@@ -1,19 +1,21 @@
 /**
  * The Worker's A2A endpoint: the A2A app (src/a2a) with the turn executor of this agent and
- * a task store kept in Durable Objects, one object per task (`task:<agent>:<task key>`), so
- * `tasks/get` works from any isolate. Built once per isolate, at createWorker (in-isolate
- * cancel needs one executor); everything that depends on the env comes per request from
- * the request context: the auth config (A2A_AUTH over `defineAgent({ auth })`), the rate
- * limiter (the A2A_RATE_LIMITER binding), and the caller's principal, which the request
- * context carries from there on.
+ * a task store kept in Durable Objects (each task in its owner's task list), so `tasks/get`
+ * works from any isolate — except with memory off, which keeps no task (R11.3). Built once
+ * per isolate, at createWorker (in-isolate cancel needs one executor); everything that
+ * depends on the env comes per request from the request context: the auth config (A2A_AUTH
+ * over `defineAgent({ auth })`), the rate limiter (the A2A_RATE_LIMITER binding), and the
+ * caller's principal, which the request context carries from there on.
  */
+import type { TaskStore } from "@a2a-js/sdk/server";
 import type { Hono } from "hono";
 import pkg from "../../package.json" with { type: "json" };
-import { createA2AApp, type KvBackend, KvTaskStore } from "../a2a/index.ts";
+import { createA2AApp, GatedTaskStore, type KvBackend, KvTaskStore } from "../a2a/index.ts";
 import type { AgentDefinition } from "../agent/define.ts";
 import type { TaskRecordHost } from "../durable/kv-slot.ts";
 import type { TaskListHost } from "../durable/task-list.ts";
 import type { Logger } from "../log.ts";
+import { effectiveBackend, type MemoryConfig } from "../memory/config.ts";
 import { resolveA2AAuth } from "../runtime/auth-config.ts";
 import { type RequestContext, turnContext, withPrincipal } from "../runtime/context.ts";
 import { requestContextOf } from "../runtime/http.ts";
@@ -37,7 +39,7 @@ export function createWorkerA2AApp(agent: AgentDefinition, log: Logger): Hono {
     request: (c, caller) => withPrincipal(requestContextOf(c), caller.principal),
     requestLog: (ctx) => ctx.log,
     log,
-    taskStore: (ctx) => new KvTaskStore({ kv: durableKv(ctx), agentId: ctx.agentId }),
+    taskStore: taskStoreOf,
     execute: async (input, signal, ctx) => {
       const scenario = scenarioOf(ctx.vars.LLAMON_A2A_SCENARIOS, input);
       if (scenario !== undefined) return runScenario(scenario, input, signal);
@@ -55,6 +57,31 @@ export function createWorkerA2AApp(agent: AgentDefinition, log: Logger): Hono {
         ...(out.inputRequired ? { inputRequired: true } : {}),
         ...(out.flow ? { flow: true } : {}),
       };
+    },
+  });
+}
+
+/**
+ * The task store of one request (a2a/gated-task-store.ts). A task holds the user's message
+ * and the reply, so with memory off nothing of it is kept after the request (R11.3): off at
+ * deploy time, no task is read or written in storage; turned off at run time (`enabled:
+ * false` in the effective config, which the request resolves once and its turn uses too),
+ * this request's tasks are not kept, while tasks kept before stay readable like their
+ * conversations. The decision costs no read: a turn resolves the config anyway (on postgres
+ * from its own read batch), and a streaming send's working task, saved before its turn, is
+ * saved provisionally and deleted after the turn if memory turns out to be off.
+ */
+function taskStoreOf(ctx: RequestContext): TaskStore {
+  if (ctx.deployConfig.backend === "off") return new GatedTaskStore({});
+  const keeps = (config: MemoryConfig) => effectiveBackend(config) !== "off";
+  return new GatedTaskStore({
+    durable: new KvTaskStore({ kv: durableKv(ctx), agentId: ctx.agentId }),
+    keeps: {
+      now: () => {
+        const config = ctx.configIfResolved();
+        return config === undefined ? undefined : keeps(config);
+      },
+      decide: async () => keeps(await ctx.config()),
     },
   });
 }
@@ -83,6 +110,7 @@ function durableKv(ctx: RequestContext): KvBackend {
       }
       return record(key).kvGet(key);
     },
+    delete: (key, owner) => listObject(owner).deleteTaskRows([key]),
     put: async (key, value, meta) => {
       if (meta === undefined || typeof value !== "string") {
         await record(key).kvPut(key, value);

@@ -15,7 +15,7 @@ import {
 } from "../agent/execute.ts";
 import { prefetchRecall } from "../agent/run-turn.ts";
 import { embedderFromEnv } from "../llm/embeddings.ts";
-import type { MemoryConfig } from "../memory/config.ts";
+import { effectiveBackend, type MemoryConfig } from "../memory/config.ts";
 import { embedAfterTurn } from "../queue/embed.ts";
 import { summaryAfterTurn } from "../queue/enqueue.ts";
 import type { TurnContext } from "../runtime/context.ts";
@@ -29,7 +29,7 @@ export async function executeTurn(ctx: TurnContext, input: TurnInput): Promise<T
   if (postgres && ctx.deployConfig.enabled) return postgresTurn(ctx, input);
   // Memory off at deploy time (a run-time layer may still turn it on) or kept in objects.
   const config = await ctx.config();
-  const backend = config.enabled ? config.backend : "off";
+  const backend = effectiveBackend(config);
   if (backend === "off") return executeTurnHere(ctx, input, { checkpointer: undefined, config });
   if (backend === "postgres") return postgresTurn(ctx, input, config);
   const host = threadsObject<TurnHost>(

@@ -1,6 +1,6 @@
 /**
- * Issue 19.2: the ListTasks case every backend runs (list-tasks.test.ts: postgres and off;
- * backends/list-tasks.test.ts: sqlite and in_memory): filters (contextId, status,
+ * Issue 19.2: the ListTasks case every backend that keeps tasks runs (list-tasks.test.ts:
+ * postgres; backends/list-tasks.test.ts: sqlite and in_memory; off keeps none, R11.3): filters (contextId, status,
  * statusTimestampAfter), paging (pageSize, pageToken), the spec's limits, scoped to the
  * caller's principal; erasing a conversation takes its tasks out of the list.
  */
@@ -35,11 +35,8 @@ async function sendAs(worker: Instance, key: string, contextId: string): Promise
   return id;
 }
 
-/**
- * Two principals of their own (fresh names: their task lists start empty) on a Worker with
- * `vars`; `erase`: the backend keeps conversations, so the management API can erase one.
- */
-export async function listTasksCase(vars: Record<string, unknown>, erase: boolean): Promise<void> {
+/** Two principals of their own (fresh names: their task lists start empty) on a Worker with `vars`. */
+export async function listTasksCase(vars: Record<string, unknown>): Promise<void> {
   const run = crypto.randomUUID().slice(0, 8);
   const keys = { alice: `alice-${run}-key`, bob: `bob-${run}-key`, alicePrincipal: `alice-${run}` };
   const worker = instance({
@@ -105,7 +102,6 @@ export async function listTasksCase(vars: Record<string, unknown>, erase: boolea
     expect(res.error?.code, JSON.stringify(params)).toBe(-32602);
   }
 
-  if (!erase) return;
   // Erasing conversation A (alice's) takes its tasks out of alice's list only.
   const erased = await worker.fetch(
     `https://agent.example/api/v1/memory/threads/${encodeURIComponent(a)}?principal=${keys.alicePrincipal}`,

@@ -82,6 +82,22 @@ describe("issue 17: round trips of a turn through the Worker (counted at the pro
     expect(coldAgain.roundTrips).toBe(2);
   });
 
+  it("issue 17, R11.3: a cold streaming turn costs 2 round trips too (whether its task is kept needs no read of its own)", async () => {
+    const contextId = `rt-stream-${crypto.randomUUID()}`;
+    const body = JSON.parse(productDocumentBody(contextId, "hello")) as Record<string, unknown>;
+    const streamed = await counted(async () => {
+      const res = await fetcherFor(coldEnv()).fetch("http://agent.local/", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ ...body, id: 1, method: "message/stream" }),
+      });
+      return res.text();
+    });
+    expect(streamed.result).toContain('"state":"completed"');
+    expect(streamed.result).toContain("offline-model: received=1 has_prior=false");
+    expect(streamed.roundTrips).toBe(2);
+  });
+
   it("issue 17: R10.2 a cold turn takes the run-time layer from its read batch (no third read) and uses it", async () => {
     const admin = fetcherFor(coldEnv());
     const patched = await admin.fetch("http://agent.local/api/v1/memory/config", {
