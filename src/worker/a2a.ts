@@ -51,10 +51,13 @@ export function createWorkerA2AApp(agent: AgentDefinition, log: Logger): Hono {
         text: input.text,
         history: input.history,
       });
+      // A task waits for the user's answer only where it is kept: with memory off, no later
+      // request could continue it (a flow then starts over, as its conversation does).
+      const waits = out.inputRequired === true && (await keepsTasks(ctx));
       return {
         reply: out.reply,
         seedReport: out.seedReport,
-        ...(out.inputRequired ? { inputRequired: true } : {}),
+        ...(waits ? { inputRequired: true } : {}),
         ...(out.flow ? { flow: true } : {}),
       };
     },
@@ -73,17 +76,25 @@ export function createWorkerA2AApp(agent: AgentDefinition, log: Logger): Hono {
  */
 function taskStoreOf(ctx: RequestContext): TaskStore {
   if (ctx.deployConfig.backend === "off") return new GatedTaskStore({});
-  const keeps = (config: MemoryConfig) => effectiveBackend(config) !== "off";
   return new GatedTaskStore({
     durable: new KvTaskStore({ kv: durableKv(ctx), agentId: ctx.agentId }),
     keeps: {
       now: () => {
         const config = ctx.configIfResolved();
-        return config === undefined ? undefined : keeps(config);
+        return config === undefined ? undefined : memoryOn(config);
       },
-      decide: async () => keeps(await ctx.config()),
+      decide: async () => memoryOn(await ctx.config()),
     },
   });
+}
+
+/** Whether the request's tasks are kept after it (its turn has resolved the config). */
+async function keepsTasks(ctx: RequestContext): Promise<boolean> {
+  return ctx.deployConfig.backend !== "off" && memoryOn(await ctx.config());
+}
+
+function memoryOn(config: MemoryConfig): boolean {
+  return effectiveBackend(config) !== "off";
 }
 
 /**

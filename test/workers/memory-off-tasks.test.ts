@@ -9,12 +9,15 @@
  */
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineFlow } from "../../src/agent/flow.ts";
 import { TASK_INDEX_PREFIX } from "../../src/durable/task-index.ts";
 import {
   taskListObjectName,
   taskRecordObjectName,
   threadObjectName,
 } from "../../src/runtime/objects.ts";
+import { createWorker } from "../../src/worker/create-worker.ts";
 import { ADMIN_TOKEN, type Instance, instance } from "./auth-helpers.ts";
 
 const V1 = { "A2A-Version": "1.0" };
@@ -209,5 +212,45 @@ describe("R11.3 memory off keeps no task records", () => {
     // The task kept before memory was turned off is still there.
     expect((await call(worker, "tasks/get", { id: keptTask.id })).result?.id).toBe(keptTask.id);
     expect((await call(worker, "ListTasks", {}, V1)).result?.totalSize).toBe(1);
+  });
+
+  it("R11.3 a flow's question with memory off is not input-required: no kept task could take the answer, so the next message starts a new task", async () => {
+    const flow = defineFlow({
+      name: "off flow",
+      description: "for tests",
+      steps: [{ id: "city", ask: "Which city?", answer: z.string().min(2) }],
+      finish: ({ answers }) => `Going to ${String(answers.city)}.`,
+    });
+    const flowEnv = { ...env, AGENT_ID: `off-flow-${crypto.randomUUID().slice(0, 8)}` };
+    const ctx = { waitUntil: () => {}, passThroughOnException: () => {}, props: {} };
+    const ask = async (body: unknown) => {
+      // Made per request: the test isolate also registers the reference Worker's agent.
+      const res = await createWorker(flow).fetch?.(
+        new Request("https://agent.example/", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        }) as never,
+        { ...flowEnv, MEMORY_BACKEND: "off" } as never,
+        ctx as unknown as ExecutionContext,
+      );
+      return (await (res as Response).json()) as Rpc;
+    };
+    const first = await ask({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "message/send",
+      params: v03Message("hi"),
+    });
+    expect(first.result).toMatchObject({
+      status: { state: "completed", message: { parts: [{ text: "Which city?" }] } },
+    });
+    const answer = v03Message("Busan", String(first.result?.contextId));
+    const named = { message: { ...answer.message, taskId: String(first.result?.id) } };
+    expect(
+      (await ask({ jsonrpc: "2.0", id: 2, method: "message/send", params: named })).error?.code,
+    ).toBe(-32001);
+    const again = await ask({ jsonrpc: "2.0", id: 3, method: "message/send", params: answer });
+    expect(again.result).toMatchObject({ status: { state: "completed" } });
   });
 });
