@@ -18,6 +18,11 @@ export const ERROR_CODES = [
   "MODEL_FAILED",
   /** Another turn saved the same conversation first (compare-and-set on the thread head). */
   "THREAD_CONFLICT",
+  /**
+   * The message's messageId was answered before in this conversation, and that turn was since
+   * deleted by trim (persist_trim_keep_groups): it is not answered a second time (R11.2).
+   */
+  "MESSAGE_ALREADY_ANSWERED",
   /** A migration could not be applied or an applied one was changed afterwards. */
   "MIGRATION_FAILED",
   /** The thing asked for does not exist (a route, a stored conversation). */
@@ -76,6 +81,30 @@ export class LlamonError<D extends object = object> extends Error {
   toJSON(): { code: ErrorCode; message: string; details: D } {
     return { code: this.code, message: this.message, details: this.details };
   }
+}
+
+/** Plain data of a LlamonError ({@link LlamonError.toJSON}), e.g. from across an RPC boundary. */
+export interface LlamonErrorData {
+  readonly code: ErrorCode;
+  readonly message: string;
+  readonly details: object;
+}
+
+/**
+ * The plain data of an error, to cross a boundary that keeps only an Error's message (Durable
+ * Object RPC drops own properties such as `code`): a LlamonError's code, message and details
+ * (as JSON); undefined for anything else.
+ */
+export function llamonErrorData(error: unknown): LlamonErrorData | undefined {
+  if (!isLlamonError(error)) return undefined;
+  const details = JSON.parse(JSON.stringify(error.details ?? {})) as object;
+  return { code: error.code, message: error.message, details };
+}
+
+/** The LlamonError of {@link llamonErrorData} again (an unknown code is INTERNAL). */
+export function llamonErrorFrom(data: LlamonErrorData): LlamonError {
+  const code = (ERROR_CODES as readonly string[]).includes(data.code) ? data.code : "INTERNAL";
+  return new LlamonError(code, data.message, { details: data.details });
 }
 
 export function isLlamonError(value: unknown, code?: ErrorCode): value is LlamonError {

@@ -11,6 +11,7 @@
 
 import type { BaseMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import { type LlamonErrorData, llamonErrorData, llamonErrorFrom } from "../errors.ts";
 import type { Embedder } from "../llm/embeddings.ts";
 import { createModelFromEnv } from "../llm/select.ts";
 import type { MemoryConfig } from "../memory/config.ts";
@@ -52,11 +53,35 @@ export interface TurnOutput {
 }
 
 /**
+ * A turn's outcome as plain data: Durable Object RPC keeps only an error's message, so a
+ * LlamonError crosses as its data and is thrown again on the caller's side ({@link outputOf})
+ * with its code (what the client is answered depends on it).
+ */
+export type TurnOutcome = { readonly output: TurnOutput } | { readonly error: LlamonErrorData };
+
+/**
  * The conversation object's turn role (durable/thread-do.ts implements it): the Worker
  * hands it the turn and the config it resolved for the request.
  */
 export interface TurnHost {
-  turn(input: TurnInput, config: MemoryConfig): Promise<TurnOutput>;
+  turnOutcome(input: TurnInput, config: MemoryConfig): Promise<TurnOutcome>;
+}
+
+/** Run a turn, its LlamonError (if any) as data. Anything else is thrown as is. */
+export async function outcomeOf(turn: () => Promise<TurnOutput>): Promise<TurnOutcome> {
+  try {
+    return { output: await turn() };
+  } catch (error) {
+    const data = llamonErrorData(error);
+    if (data === undefined) throw error;
+    return { error: data };
+  }
+}
+
+/** The output of an outcome, or its LlamonError thrown again. */
+export function outputOf(outcome: TurnOutcome): TurnOutput {
+  if ("error" in outcome) throw llamonErrorFrom(outcome.error);
+  return outcome.output;
 }
 
 /** What runs after a turn that added messages (the summary scheduler, R7.5). */

@@ -23,7 +23,13 @@ import type {
   InspectQuery,
   ThreadInspectionHost,
 } from "../admin/threads.ts";
-import type { TurnHost, TurnInput, TurnOutput } from "../agent/execute.ts";
+import {
+  outcomeOf,
+  type TurnHost,
+  type TurnInput,
+  type TurnOutcome,
+  type TurnOutput,
+} from "../agent/execute.ts";
 import type { MemoryBackend, MemoryConfig } from "../memory/config.ts";
 import type { SummaryHost } from "../queue/host.ts";
 import type { SummarizeJob } from "../queue/jobs.ts";
@@ -121,6 +127,11 @@ export class ThreadDO
   /** Answer one user message (backends in_memory and sqlite), under the lock (R2.4). */
   turn(input: TurnInput, config?: MemoryConfig): Promise<TurnOutput> {
     return this.conversation.turn(input, config);
+  }
+
+  /** {@link turn} for the Worker: its LlamonError comes back as data, code included. */
+  turnOutcome(input: TurnInput, config?: MemoryConfig): Promise<TurnOutcome> {
+    return outcomeOf(() => this.conversation.turn(input, config));
   }
 
   inspect(agentId: string, threadId: string, query?: InspectQuery): Promise<InspectedThread> {

@@ -87,6 +87,12 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorMapping>> = {
     rpcMessage:
       "another message of this conversation was being saved at the same time; retry the message",
   },
+  MESSAGE_ALREADY_ANSWERED: {
+    status: 409,
+    rpc: RPC_INVALID_PARAMS,
+    retryable: false,
+    rpcMessage: null,
+  },
   MIGRATION_FAILED: {
     status: 500,
     rpc: RPC_INTERNAL_ERROR,

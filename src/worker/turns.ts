@@ -9,6 +9,7 @@
  */
 import {
   executeTurnHere,
+  outputOf,
   type TurnHost,
   type TurnInput,
   type TurnOutput,
@@ -37,7 +38,7 @@ export async function executeTurn(ctx: TurnContext, input: TurnInput): Promise<T
     threadObjectName(ctx.agentId, input.threadId),
     `MEMORY_BACKEND=${backend}`,
   );
-  return host.turn(input, config);
+  return outputOf(await host.turnOutcome(input, config));
 }
 
 /** `known`: the config when it was resolved already (no read-first needed). */
