@@ -18,6 +18,7 @@ const SHORT: Record<(typeof PRUNE_TABLES)[number], string> = {
   persistent_memory: "memory",
   llamon_threads: "registry",
   llamon_messages: "transcript",
+  llamon_message_ids: "message ids",
 };
 
 function when(date: Date | null): string {

@@ -8,6 +8,9 @@
  *   scoped to the saver's agent, and `list()` without a thread id lists this agent's only.
  * - `memoryOf` / `stageMemory`: persistent_memory rows in a {@link MemoryMap}; staged writes
  *   are applied with the thread's next `put`.
+ * - Message ids (store/message-ids.ts, R11.2): the id of every user message a turn stored,
+ *   kept for the life of the thread here, so a resend of a turn trimmed away (R4.2) is refused
+ *   rather than answered twice (the whole thread is the checkpoint's: nothing else leaves it).
  */
 import type { RunnableConfig } from "@langchain/core/runnables";
 import {
@@ -21,6 +24,7 @@ import {
   type PendingWrite,
   type SerializerProtocol,
 } from "@langchain/langgraph-checkpoint";
+import { LlamonError } from "../errors.ts";
 import { canPruneOlder } from "./delta.ts";
 import {
   type MemoryMap,
@@ -30,6 +34,12 @@ import {
   writeMapMemory,
 } from "./do-memory.ts";
 import { HeldWrites } from "./held-writes.ts";
+import {
+  type MessageIdEntry,
+  type MessageIdIndex,
+  MessageIdStage,
+  type StoredTurn,
+} from "./message-ids.ts";
 import type { JsonValue, MemoryRows } from "./persistent-memory.ts";
 import { CheckpointSerializer } from "./serde.ts";
 import {
@@ -50,14 +60,20 @@ export interface InMemorySaverOptions {
   readonly keepLatestOnly?: boolean;
 }
 
-export class InMemorySaver extends MemorySaver implements ThreadSaver {
+export class InMemorySaver extends MemorySaver implements ThreadSaver, MessageIdIndex {
   readonly agentId: string;
   readonly memoryRows: MemoryMap;
   private readonly prefetchMemory: boolean;
   /** Keep only the newest checkpoint with each save (trim); settable per turn. */
   keepLatestOnly: boolean;
   private readonly memory = new MemoryStaging();
-  readonly turnWrites = new HeldWrites((threadId) => this.memory.committed(threadId));
+  readonly turnWrites = new HeldWrites((threadId) => {
+    this.memory.committed(threadId);
+    this.messageIds.take(threadId);
+  });
+  private readonly messageIds = new MessageIdStage();
+  /** Per stored thread id: message id → its position and the end of its turn. */
+  private readonly storedIds = new Map<string, Map<string, { seq: number; end: number }>>();
 
   constructor(options: InMemorySaverOptions) {
     // LangGraph's format, read and written with less CPU (./serde.ts).
@@ -77,6 +93,18 @@ export class InMemorySaver extends MemorySaver implements ThreadSaver {
     this.memory.stage(threadId, key, value);
   }
 
+  lookupMessageId(threadId: string, messageId: string): void {
+    this.messageIds.ask(threadId, messageId);
+  }
+
+  storedTurn(threadId: string): StoredTurn | undefined {
+    return this.messageIds.found(threadId);
+  }
+
+  stageMessageId(threadId: string, entry: MessageIdEntry): void {
+    this.messageIds.stage(threadId, entry);
+  }
+
   // A turn's writes, held while it runs (store/held-writes.ts).
   flushTurn = (threadId: string): Promise<void> => this.turnWrites.flush(threadId);
   discardTurn = (threadId: string): void => this.turnWrites.discard(threadId);
@@ -87,6 +115,15 @@ export class InMemorySaver extends MemorySaver implements ThreadSaver {
     assertThreadId(threadId);
     if (this.turnWrites.has(threadId)) await this.turnWrites.flush(threadId);
     const tuple = await super.getTuple(this.inward(config));
+    const ns = config.configurable?.checkpoint_ns ?? "";
+    const messageId = ns === "" ? this.messageIds.takeAsked(threadId) : undefined;
+    if (messageId !== undefined) {
+      const stored = this.storedIds.get(storageThreadId(this.agentId, threadId))?.get(messageId);
+      this.messageIds.setFound(
+        threadId,
+        stored === undefined ? undefined : { seq: stored.seq, end: stored.end, transcript: [] },
+      );
+    }
     if (this.prefetchMemory) {
       this.memory.remember(threadId, readMapMemory(this.memoryRows, this.agentId, threadId));
     }
@@ -134,7 +171,22 @@ export class InMemorySaver extends MemorySaver implements ThreadSaver {
         configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id },
       };
     }
+    const ns = config.configurable?.checkpoint_ns ?? "";
+    const entry = ns === "" ? this.messageIds.take(threadId) : undefined;
+    const storageId = storageThreadId(this.agentId, threadId);
+    const ids = this.storedIds.get(storageId) ?? new Map<string, { seq: number; end: number }>();
+    if (entry !== undefined && ids.has(entry.id)) {
+      throw new LlamonError(
+        "THREAD_CONFLICT",
+        `message "${entry.id}" is already stored in conversation "${threadId}"; nothing of this turn was written`,
+        { details: { threadId } },
+      );
+    }
     const saved = await super.put(this.inward(config), checkpoint, metadata);
+    if (entry !== undefined) {
+      ids.set(entry.id, { seq: entry.seq, end: entry.end });
+      this.storedIds.set(storageId, ids);
+    }
     if (this.keepLatestOnly && canPruneOlder(checkpoint, metadata)) {
       this.pruneOlder(
         storageThreadId(this.agentId, threadId),
@@ -179,12 +231,14 @@ export class InMemorySaver extends MemorySaver implements ThreadSaver {
     }
   }
 
-  /** Erase a conversation of this agent: checkpoints, writes and its memory rows. */
+  /** Erase a conversation of this agent: checkpoints, writes, its memory rows and message ids. */
   override async deleteThread(threadId: string): Promise<void> {
     assertThreadId(threadId);
     await super.deleteThread(storageThreadId(this.agentId, threadId));
     this.memoryRows.delete(storageThreadId(this.agentId, threadId));
+    this.storedIds.delete(storageThreadId(this.agentId, threadId));
     this.memory.forget(threadId);
+    this.messageIds.forget(threadId);
   }
 
   override async getDeltaChannelHistory(options: {

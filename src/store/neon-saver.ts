@@ -38,6 +38,19 @@ import {
   withMessageList,
 } from "./delta.ts";
 import {
+  type MessageIdEntry,
+  type MessageIdIndex,
+  MessageIdStage,
+  type StoredTurn,
+  storedTurnOf,
+} from "./message-ids.ts";
+import {
+  DELETE_THREAD_MESSAGE_IDS,
+  INSERT_MESSAGE_ID,
+  MAX_TURN_ROWS,
+  SELECT_MESSAGE_TURN,
+} from "./message-ids-sql.ts";
+import {
   type JsonValue,
   type MemoryRows,
   memoryThreadColumn,
@@ -180,7 +193,10 @@ interface HeldWrite {
   readonly build: (messageCount: number | null) => SqlStatement[];
 }
 
-export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess, RecallPrefetch {
+export class NeonSaver
+  extends BaseCheckpointSaver
+  implements TranscriptAccess, RecallPrefetch, MessageIdIndex
+{
   readonly db: Db;
   readonly agentId: string;
   private readonly guardHead: boolean;
@@ -199,6 +215,8 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess, 
   /** Recall asked for the thread's next read, and what that read found (recall-prefetch.ts). */
   private readonly recallQueries = new Map<string, RecallQuery>();
   private readonly recalled = new Map<string, PrefetchedRecall>();
+  /** Message ids looked up with the thread's next read, found, and staged for its write. */
+  private readonly messageIds = new MessageIdStage();
   /** See the `materializeMessages` option; the turn runner sets it for a `tail` graph. */
   plainMessages: boolean;
 
@@ -259,6 +277,18 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess, 
     return this.recalled.get(threadId);
   }
 
+  lookupMessageId(threadId: string, messageId: string): void {
+    this.messageIds.ask(threadId, messageId);
+  }
+
+  storedTurn(threadId: string): StoredTurn | undefined {
+    return this.messageIds.found(threadId);
+  }
+
+  stageMessageId(threadId: string, entry: MessageIdEntry): void {
+    this.messageIds.stage(threadId, entry);
+  }
+
   /** The persistent_memory rows read with the last getTuple of this thread. */
   memoryOf(threadId: string): MemoryRows | undefined {
     return this.loadedMemory.get(threadId);
@@ -313,6 +343,15 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess, 
         params: [this.agentId, threadId, vectorLiteral(v.embedding), v.model, v.limit],
       });
     }
+    // The incoming messageId (R11.2): a primary-key probe, and a resend's stored turn.
+    const messageId = ns === ROOT_NS ? this.messageIds.takeAsked(threadId) : undefined;
+    const messageIdAt = messageId !== undefined ? statements.length : -1;
+    if (messageId !== undefined) {
+      statements.push({
+        text: SELECT_MESSAGE_TURN,
+        params: [this.agentId, threadId, messageId, MAX_TURN_ROWS],
+      });
+    }
     // One snapshot for all statements: the history belongs to the checkpoint read with it.
     const results = await this.db
       .batch(statements, { readOnly: true, isolationLevel: "RepeatableRead" })
@@ -340,6 +379,13 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess, 
       const semantic =
         vectorAt >= 0 && !gone ? parseVectorRows(results[vectorAt]?.rows ?? []) : undefined;
       this.recalled.set(threadId, semantic === undefined ? recall : { ...recall, semantic });
+    }
+    if (messageIdAt >= 0) {
+      // A gone thread's ids belong to the old conversation (deleted by the next write).
+      const found = this.goneThreads.has(threadId)
+        ? undefined
+        : (results[messageIdAt]?.rows[0] as Parameters<typeof storedTurnOf>[1]);
+      this.messageIds.setFound(threadId, await storedTurnOf(this.serde, found));
     }
     const row = results[0]?.rows[0] as TupleRow | undefined;
     const history =
@@ -615,15 +661,25 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess, 
     this.staged.delete(threadId);
     this.recalled.delete(threadId);
     this.recallQueries.delete(threadId);
+    this.messageIds.take(threadId);
   }
 
   /**
-   * The transcript writes staged for the thread (rows appended, then a trim's deletion),
-   * taken off the stage. They run after the head compare-and-set of the same batch.
+   * The writes staged for the thread — its user message's id (R11.2), the transcript rows
+   * appended, then a trim's deletion — taken off the stage. They run after the head
+   * compare-and-set of the same batch.
    */
   private async transcriptStatements(threadId: string): Promise<SqlStatement[]> {
     const { rows, trim } = await this.transcript.take(threadId);
     const statements: SqlStatement[] = [];
+    // The turn's user message first: the rows appended after it record ids only where none is.
+    const entry = this.messageIds.take(threadId);
+    if (entry !== undefined) {
+      statements.push({
+        text: INSERT_MESSAGE_ID,
+        params: [this.agentId, threadId, entry.id, entry.seq, entry.end],
+      });
+    }
     if (rows.length > 0) {
       statements.push({
         text: APPEND_TRANSCRIPT,
@@ -664,7 +720,10 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess, 
     this.goneThreads.delete(threadId);
   }
 
-  /** Erase a conversation of this agent everywhere: checkpoints, blobs, writes, memory, registry, transcript. */
+  /**
+   * Erase a conversation of this agent everywhere: checkpoints, blobs, writes, memory, registry,
+   * transcript, message ids.
+   */
   override async deleteThread(threadId: string): Promise<void> {
     assertThreadId(threadId);
     const storageId = storageThreadId(this.agentId, threadId);
@@ -676,8 +735,10 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptAccess, 
       ...DELETE_THREAD.map((text) => ({ text, params: [storageId] })),
       { text: DELETE_THREAD_MEMORY, params: [this.agentId, threadId] },
       { text: DELETE_THREAD_TRANSCRIPT, params: [this.agentId, threadId] },
+      { text: DELETE_THREAD_MESSAGE_IDS, params: [this.agentId, threadId] },
     ]);
     this.transcript.forget(threadId);
+    this.messageIds.forget(threadId);
     this.recalled.delete(threadId);
     this.loadedMemory.delete(threadId);
     this.staged.delete(threadId);

@@ -3,10 +3,11 @@
  *
  * - {@link planPrune} lists what would go: the agent's threads that match the filter, with
  *   the rows and bytes each holds in checkpoints, checkpoint_blobs, checkpoint_writes,
- *   persistent_memory, llamon_threads and llamon_messages (the transcript). It changes nothing.
+ *   persistent_memory, llamon_threads, llamon_messages (the transcript) and llamon_message_ids.
+ *   It changes nothing.
  * - {@link applyPrune} deletes exactly the threads of a plan, in batches of threads, one
  *   transaction per batch. Each batch first locks the threads' registry rows, then deletes
- *   across the six tables in one statement that re-checks the age cut-off, so a thread
+ *   across the seven tables in one statement that re-checks the age cut-off, so a thread
  *   that became active after the plan was made is skipped, not deleted. The same statement
  *   queues the erasure of each deleted conversation's A2A task records, which live in the
  *   Worker's Durable Objects out of this process's reach (llamon_task_erasures, migration
@@ -39,6 +40,7 @@ export const PRUNE_TABLES = [
   "persistent_memory",
   "llamon_threads",
   "llamon_messages",
+  "llamon_message_ids",
 ] as const;
 export type PruneTable = (typeof PRUNE_TABLES)[number];
 
@@ -107,7 +109,7 @@ export const DEFAULT_PRUNE_BATCH_SIZE = 100;
 const DAY_MS = 86_400_000;
 
 type CountColumns = Record<
-  `${"cp" | "bl" | "wr" | "pm" | "rg" | "ms"}_${"rows" | "bytes"}`,
+  `${"cp" | "bl" | "wr" | "pm" | "rg" | "ms" | "mi"}_${"rows" | "bytes"}`,
   string | number
 >;
 
@@ -122,13 +124,14 @@ interface DeleteRow extends CountColumns {
   erasures_queued: string | number;
 }
 
-const PREFIX_OF: Record<PruneTable, "cp" | "bl" | "wr" | "pm" | "rg" | "ms"> = {
+const PREFIX_OF: Record<PruneTable, "cp" | "bl" | "wr" | "pm" | "rg" | "ms" | "mi"> = {
   checkpoints: "cp",
   checkpoint_blobs: "bl",
   checkpoint_writes: "wr",
   persistent_memory: "pm",
   llamon_threads: "rg",
   llamon_messages: "ms",
+  llamon_message_ids: "mi",
 };
 
 export function emptyCounts(): TableCounts {

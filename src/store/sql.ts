@@ -4,6 +4,7 @@
  * row sets travel as one jsonb parameter (`jsonb_to_recordset`) and bytes as base64 text,
  * which both transports encode identically and which keeps a whole write to one statement.
  */
+import { RECORD_TRANSCRIPT_IDS } from "./message-ids-sql.ts";
 import { TRIMMED_KEY } from "./transcript.ts";
 
 /** Columns of one checkpoint tuple; blobs and pending writes come back as base64 in jsonb. */
@@ -234,9 +235,11 @@ export const PRUNE_UNREFERENCED_BLOBS = `DELETE FROM checkpoint_blobs b
  * turn writes from its head's archived count on, and the head compare-and-set that runs first
  * in the same batch makes it the only llamon writer there. A row already at such a position
  * belongs to no conversation: it was moved by a turn whose checkpoint lost the head to a
- * concurrent write of another saver, so it is replaced, index terms included.
+ * concurrent write of another saver, so it is replaced, index terms included. User messages
+ * without a message id row get one (message-ids-sql.ts RECORD_TRANSCRIPT_IDS, R11.2).
  */
-export const APPEND_TRANSCRIPT = `INSERT INTO llamon_messages (agent_id, thread_id, seq, message, search_terms, terms_version, conversation)
+export const APPEND_TRANSCRIPT = `WITH ids AS (${RECORD_TRANSCRIPT_IDS})
+INSERT INTO llamon_messages (agent_id, thread_id, seq, message, search_terms, terms_version, conversation)
 SELECT $1, $2, x.seq, x.message, x.terms, x.version, x.conversation
   FROM jsonb_to_recordset($3::jsonb) AS x(seq bigint, message jsonb, terms text, version smallint, conversation boolean)
 ON CONFLICT (agent_id, thread_id, seq) DO UPDATE
@@ -498,7 +501,8 @@ export const PRUNE_PLAN = `${PRUNE_CANDIDATES}
 SELECT t.thread_id, t.registered, t.last_activity_at,
        cp.rows AS cp_rows, cp.bytes AS cp_bytes, bl.rows AS bl_rows, bl.bytes AS bl_bytes,
        wr.rows AS wr_rows, wr.bytes AS wr_bytes, pm.rows AS pm_rows, pm.bytes AS pm_bytes,
-       rg.rows AS rg_rows, rg.bytes AS rg_bytes, ms.rows AS ms_rows, ms.bytes AS ms_bytes
+       rg.rows AS rg_rows, rg.bytes AS rg_bytes, ms.rows AS ms_rows, ms.bytes AS ms_bytes,
+       mi.rows AS mi_rows, mi.bytes AS mi_bytes
   FROM candidates t
   CROSS JOIN LATERAL (SELECT count(*) AS rows, coalesce(sum(pg_column_size(x.*)), 0) AS bytes
                         FROM checkpoints x WHERE x.thread_id = $2 || t.thread_id) cp
@@ -512,6 +516,8 @@ SELECT t.thread_id, t.registered, t.last_activity_at,
                         FROM llamon_threads x WHERE x.agent_id = $1 AND x.thread_id = t.thread_id) rg
   CROSS JOIN LATERAL (SELECT count(*) AS rows, coalesce(sum(pg_column_size(x.*)), 0) AS bytes
                         FROM llamon_messages x WHERE x.agent_id = $1 AND x.thread_id = t.thread_id) ms
+  CROSS JOIN LATERAL (SELECT count(*) AS rows, coalesce(sum(pg_column_size(x.*)), 0) AS bytes
+                        FROM llamon_message_ids x WHERE x.agent_id = $1 AND x.thread_id = t.thread_id) mi
  WHERE ($4::timestamptz IS NULL OR coalesce(t.last_activity_at, '-infinity') < $4::timestamptz)
    AND ($5::text IS NULL OR starts_with(t.thread_id, $5::text))
    AND ($6::text IS NULL OR NOT starts_with(t.thread_id, $6::text))
@@ -524,7 +530,7 @@ export const PRUNE_LOCK_BATCH = `SELECT thread_id FROM llamon_threads
    FOR UPDATE`;
 
 /**
- * Delete a batch across the six tables, re-checking the cut-off against the (locked)
+ * Delete a batch across the seven tables, re-checking the cut-off against the (locked)
  * registry, and queue the erasure of each deleted conversation's A2A task records (they live
  * in the Worker's Durable Objects; migration 0010) in the same statement:
  * $1 agent, $2 thread ids, $3 "<agent>:", $4 cutoff or NULL.
@@ -552,6 +558,9 @@ export const PRUNE_DELETE_BATCH = `WITH target AS (
 ), ms AS (
   DELETE FROM llamon_messages d USING target t WHERE d.agent_id = $1 AND d.thread_id = t.thread_id
   RETURNING pg_column_size(d.*) AS size
+), mi AS (
+  DELETE FROM llamon_message_ids d USING target t WHERE d.agent_id = $1 AND d.thread_id = t.thread_id
+  RETURNING pg_column_size(d.*) AS size
 ), er AS (
   INSERT INTO llamon_task_erasures (agent_id, thread_id)
   SELECT $1, t.thread_id FROM target t
@@ -565,7 +574,8 @@ SELECT (SELECT coalesce(jsonb_agg(thread_id), '[]'::jsonb) FROM target) AS delet
        (SELECT count(*) FROM wr) AS wr_rows, (SELECT coalesce(sum(size), 0) FROM wr) AS wr_bytes,
        (SELECT count(*) FROM pm) AS pm_rows, (SELECT coalesce(sum(size), 0) FROM pm) AS pm_bytes,
        (SELECT count(*) FROM rg) AS rg_rows, (SELECT coalesce(sum(size), 0) FROM rg) AS rg_bytes,
-       (SELECT count(*) FROM ms) AS ms_rows, (SELECT coalesce(sum(size), 0) FROM ms) AS ms_bytes`;
+       (SELECT count(*) FROM ms) AS ms_rows, (SELECT coalesce(sum(size), 0) FROM ms) AS ms_bytes,
+       (SELECT count(*) FROM mi) AS mi_rows, (SELECT coalesce(sum(size), 0) FROM mi) AS mi_bytes`;
 
 // --- Task-record erasures queued by prune (admin/erasures.ts, migration 0010) --------------
 

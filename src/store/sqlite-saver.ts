@@ -16,6 +16,8 @@
  *   checkpoint, in the transaction of the root checkpoint that no longer holds them, and
  *   conversation recall searches it with FTS5 in the same synchronous read as the checkpoint
  *   (store/recall-prefetch.ts RecallPrefetch, as NeonSaver's read batch).
+ * - Message ids (store/message-ids.ts MessageIdIndex, R11.2): the read looks the turn's
+ *   messageId up with the checkpoint; the root put records a new one in its transaction.
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
@@ -41,11 +43,24 @@ import {
   writeSqliteMemory,
 } from "./do-memory.ts";
 import { HeldWrites } from "./held-writes.ts";
+import {
+  type MessageIdEntry,
+  type MessageIdIndex,
+  MessageIdStage,
+  type StoredTurn,
+  storedTurnOf,
+} from "./message-ids.ts";
 import type { JsonValue, MemoryRows } from "./persistent-memory.ts";
 import type { PrefetchedRecall, RecallPrefetch } from "./recall-prefetch.ts";
 import { checkpointTarget, listQuery, ROOT_NS } from "./saver-target.ts";
 import { serializeBlobs } from "./saver-tuple.ts";
 import { CheckpointSerializer } from "./serde.ts";
+import {
+  findSqliteTurn,
+  insertSqliteMessageId,
+  recordSqliteTranscriptIds,
+} from "./sqlite-message-ids.ts";
+import { SQ_DELETE_THREAD_MESSAGE_IDS } from "./sqlite-message-ids-sql.ts";
 import {
   ensureSqliteSchema,
   rows,
@@ -109,7 +124,7 @@ export interface SqliteSaverOptions {
 
 export class SqliteSaver
   extends BaseCheckpointSaver
-  implements ThreadSaver, TranscriptAccess, RecallPrefetch
+  implements ThreadSaver, TranscriptAccess, RecallPrefetch, MessageIdIndex
 {
   readonly sql: SqliteExec;
   readonly agentId: string;
@@ -121,7 +136,10 @@ export class SqliteSaver
   readonly turnWrites = new HeldWrites((threadId) => {
     this.memory.committed(threadId);
     this.transcript.forget(threadId);
+    this.messageIds.take(threadId);
   });
+  /** Message ids looked up with the thread's next read, found, and staged for its put. */
+  private readonly messageIds = new MessageIdStage();
   /** Transcript rows staged for the thread's next root checkpoint (stageTranscript). */
   private readonly transcript: TranscriptStage;
   /** Recall asked for the thread's next read, and what that read found. */
@@ -186,6 +204,18 @@ export class SqliteSaver
     return this.recalled.get(threadId);
   }
 
+  lookupMessageId(threadId: string, messageId: string): void {
+    this.messageIds.ask(threadId, messageId);
+  }
+
+  storedTurn(threadId: string): StoredTurn | undefined {
+    return this.messageIds.found(threadId);
+  }
+
+  stageMessageId(threadId: string, entry: MessageIdEntry): void {
+    this.messageIds.stage(threadId, entry);
+  }
+
   // A turn's writes, held while it runs (store/held-writes.ts).
   flushTurn = (threadId: string): Promise<void> => this.turnWrites.flush(threadId);
   discardTurn = (threadId: string): void => this.turnWrites.discard(threadId);
@@ -212,6 +242,11 @@ export class SqliteSaver
         threadId,
         searchSqliteTranscript(this.sql, this.agentId, threadId, recallQuery),
       );
+    }
+    const messageId = ns === ROOT_NS ? this.messageIds.takeAsked(threadId) : undefined;
+    if (messageId !== undefined) {
+      const found = findSqliteTurn(this.sql, this.agentId, threadId, messageId);
+      this.messageIds.setFound(threadId, await storedTurnOf(this.serde, found));
     }
     if (row === undefined) return undefined;
     const tuple = await this.toTuple(row, threadId);
@@ -293,6 +328,7 @@ export class SqliteSaver
     // The messages this checkpoint no longer holds join the transcript in its transaction.
     const { rows: transcript, trim } =
       ns === ROOT_NS ? await this.transcript.take(threadId) : { rows: [], trim: undefined };
+    const messageId = ns === ROOT_NS ? this.messageIds.take(threadId) : undefined;
     this.sql.transaction(() => {
       if (ns === ROOT_NS && this.guardHead) {
         const [head] = rows<{ checkpoint_id: string }>(this.sql, SQ_SELECT_HEAD, storageId);
@@ -327,7 +363,11 @@ export class SqliteSaver
           JSON.stringify(checkpoint.channel_versions),
         );
       }
+      // The turn's user message first: the rows appended record ids only where none is.
+      if (messageId !== undefined)
+        insertSqliteMessageId(this.sql, this.agentId, threadId, messageId);
       appendSqliteTranscript(this.sql, this.agentId, threadId, transcript);
+      recordSqliteTranscriptIds(this.sql, this.agentId, threadId, transcript);
       if (trim?.all === true) {
         rows(this.sql, SQ_DELETE_THREAD_TRANSCRIPT, this.agentId, threadId);
         writeSqliteMemory(this.sql, this.agentId, threadId, TRIMMED_KEY, undefined);
@@ -420,8 +460,8 @@ export class SqliteSaver
   }
 
   /**
-   * Erase a conversation of this agent: checkpoints, blobs, writes, its memory rows and its
-   * transcript (its FTS5 index entries go with it, sqlite-transcript-sql.ts).
+   * Erase a conversation of this agent: checkpoints, blobs, writes, its memory rows, its
+   * transcript (its FTS5 index entries go with it, sqlite-transcript-sql.ts) and message ids.
    */
   override async deleteThread(threadId: string): Promise<void> {
     assertThreadId(threadId);
@@ -430,8 +470,10 @@ export class SqliteSaver
       for (const statement of SQ_DELETE_THREAD) rows(this.sql, statement, storageId);
       rows(this.sql, SQ_DELETE_THREAD_MEMORY, this.agentId, threadId);
       rows(this.sql, SQ_DELETE_THREAD_TRANSCRIPT, this.agentId, threadId);
+      rows(this.sql, SQ_DELETE_THREAD_MESSAGE_IDS, this.agentId, threadId);
     });
     this.memory.forget(threadId);
+    this.messageIds.forget(threadId);
     this.transcript.forget(threadId);
     this.recalled.delete(threadId);
   }

@@ -9,6 +9,7 @@
  * versioned in a tiny `llamon_schema` table and applied idempotently.
  */
 import { LlamonError } from "../errors.ts";
+import { SCHEMA_V5 } from "./sqlite-message-ids-sql.ts";
 import { SCHEMA_V3, SCHEMA_V4 } from "./sqlite-transcript-sql.ts";
 
 export type SqliteValue = string | number | null | Uint8Array;
@@ -94,6 +95,8 @@ const SCHEMA: readonly (readonly string[])[] = [
   SCHEMA_V3,
   // v4: the transcript rows' conversation flag, for counting what a partial trim deleted.
   SCHEMA_V4,
+  // v5: message ids, exactly once per messageId for the life of a thread (R11.2).
+  SCHEMA_V5,
 ];
 
 export const SQLITE_SCHEMA_VERSION = SCHEMA.length;

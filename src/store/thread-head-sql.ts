@@ -7,7 +7,8 @@
  * - missing row (a thread the official saver wrote): created by the turn that continues it;
  * - stale head (the official saver wrote after llamon): the turn continues from the real head;
  * - head gone (the official `deleteThread`): the thread's llamon rows (thread memory,
- *   transcript) are the old conversation's and are not read, and the next write deletes them.
+ *   transcript, message ids) are the old conversation's and are not read, and the next write
+ *   deletes them.
  *
  * All of it runs inside the turn's existing read and write batches: no extra round trip.
  */
@@ -75,7 +76,11 @@ export const SELECT_THREAD_GONE = `SELECT 1 AS gone FROM llamon_threads t
  * The rows of a gone conversation, deleted by the write of the turn that starts the thread
  * afresh, before its CAS (only if the registry head is still gone then). $1 agent, $2 thread.
  */
-export const DROP_GONE_THREAD_ROWS = ["persistent_memory", "llamon_messages"].map(
+export const DROP_GONE_THREAD_ROWS = [
+  "persistent_memory",
+  "llamon_messages",
+  "llamon_message_ids",
+].map(
   (table) => `DELETE FROM ${table} m
  WHERE m.agent_id = $1 AND m.thread_id = $2
    AND EXISTS (SELECT 1 FROM llamon_threads t WHERE t.agent_id = $1 AND t.thread_id = $2 AND ${HEAD_GONE})`,

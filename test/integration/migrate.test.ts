@@ -384,6 +384,14 @@ SELECT * FROM llamon_no_such_table;
     }
     await migrate({ connectionString: db.dsn, dir: before });
     const pool = createPgDb({ connectionString: db.dsn });
+    // This build looks every turn's messageId up (R11.2: llamon_message_ids, with its turn's
+    // rows of llamon_messages), which a build from before 0005 did not: stand-ins for the
+    // two tables while the old data is written, dropped before the real migrations run.
+    await pool.query(
+      "CREATE TABLE llamon_messages (agent_id text, thread_id text, seq bigint, message jsonb)",
+    );
+    await pool.query(`CREATE TABLE llamon_message_ids (agent_id text, thread_id text,
+      message_id text, seq bigint, seq_end bigint, PRIMARY KEY (agent_id, thread_id, message_id))`);
     try {
       const turn = (threadId: string, text: string) =>
         runTurn(
@@ -404,6 +412,7 @@ SELECT * FROM llamon_no_such_table;
       const longKey = threadKey("p".repeat(200), "c".repeat(256));
       await expect(turn(longKey, "too long before 0005")).rejects.toThrow();
 
+      await pool.query("DROP TABLE llamon_messages, llamon_message_ids");
       const result = await migrate({ connectionString: db.dsn });
       expect(result.applied).toContain("0005_principal_thread_keys.sql");
       const old = await turn(threadKey("anonymous", "user-alice-session"), "still there?");
@@ -421,5 +430,53 @@ SELECT * FROM llamon_no_such_table;
     } finally {
       await pool.close();
     }
+  });
+
+  it("R11.2 0015 lists the user messages already in transcripts, each with the end of its turn", async () => {
+    const db = await freshDb();
+    const before = await mkdtemp(join(tmpdir(), "llamon-migrations-before-"));
+    tempDirs.push(before);
+    for (const file of await loadMigrations()) {
+      if (file.name < "0015") await writeFile(join(before, file.name), file.sql);
+    }
+    await migrate({ connectionString: db.dsn, dir: before });
+    await withClient(db.dsn, async (c) => {
+      // A transcript as stored before 0015: user, reply, user, tool call, tool result, reply.
+      const kinds = [
+        "HumanMessage",
+        "AIMessage",
+        "HumanMessage",
+        "AIMessage",
+        "ToolMessage",
+        "AIMessage",
+      ];
+      for (const [seq, kind] of kinds.entries()) {
+        await c.query(
+          `INSERT INTO llamon_messages (agent_id, thread_id, seq, message)
+           VALUES ('old', 't', $1::bigint, jsonb_build_object('lc', 1, 'type', 'constructor',
+             'id', jsonb_build_array('langchain_core', 'messages', $2::text),
+             'kwargs', jsonb_build_object('content', 'm' || $1::text, 'id', 'id-' || $1::text)))`,
+          [seq, kind],
+        );
+      }
+    });
+    const result = await migrate({ connectionString: db.dsn });
+    expect(result.applied).toContain("0015_message_ids.sql");
+    await withClient(db.dsn, async (c) => {
+      const { rows } = await c.query(
+        "SELECT message_id, seq::int, seq_end::int FROM llamon_message_ids WHERE agent_id = 'old' ORDER BY seq",
+      );
+      // The last turn's end is not known here: it may go on in the live tail.
+      expect(rows).toEqual([
+        { message_id: "id-0", seq: 0, seq_end: 2 },
+        { message_id: "id-2", seq: 2, seq_end: null },
+      ]);
+      // Idempotent: running the file again adds nothing.
+      await c.query(
+        (await loadMigrations()).find((f) => f.name === "0015_message_ids.sql")?.sql ?? "",
+      );
+      const count = await c.query("SELECT count(*)::int AS n FROM llamon_message_ids");
+      expect(count.rows[0].n).toBe(2);
+    });
   });
 });

@@ -114,14 +114,15 @@ describe("ThreadDO backends (R1)", () => {
         summary: "the user likes tea",
       });
       expect(await object.memory?.get("r1-sqlite", "summary")).toBe("the user likes tea");
-      // Every schema version, each applied once (v4: the transcript's conversation flag).
+      // Every schema version, each applied once (v5: message ids, R11.2).
       expect(state.storage.sql.exec("SELECT v FROM llamon_schema").toArray()).toEqual([
         { v: 1 },
         { v: 2 },
         { v: 3 },
         { v: 4 },
+        { v: 5 },
       ]);
-      expect(SQLITE_SCHEMA_VERSION).toBe(4);
+      expect(SQLITE_SCHEMA_VERSION).toBe(5);
     });
   });
 

@@ -59,6 +59,7 @@ describe("SQLite schema upgrades", () => {
     ensureSqliteSchema(nodeSqlite(db));
     const v3 = nodeSqlite(db);
     rows(v3, "DELETE FROM llamon_schema WHERE v >= 4");
+    rows(v3, "DROP TABLE llamon_message_ids");
     rows(v3, "ALTER TABLE llamon_messages DROP COLUMN conversation");
     rows(
       v3,
@@ -66,7 +67,7 @@ describe("SQLite schema upgrades", () => {
     );
     const v4 = nodeSqlite(db);
     ensureSqliteSchema(v4);
-    expect(rows(v4, "SELECT max(v) AS v FROM llamon_schema")).toEqual([{ v: 4 }]);
+    expect(rows(v4, "SELECT max(v) AS v FROM llamon_schema")).toEqual([{ v: 5 }]);
     expect(rows(v4, "SELECT seq, conversation FROM llamon_messages")).toEqual([
       { seq: 0, conversation: null },
     ]);
