@@ -22,13 +22,7 @@ import { LlamonError } from "../errors.ts";
 import { textOf } from "../llm/offline.ts";
 import type { FlowContext, FlowSpec, FlowStep, PartialAnswers } from "./flow.ts";
 import { normaliseCommand } from "./flow.ts";
-import {
-  type GraphDeps,
-  isAnsweredRetry,
-  latestUserText,
-  turnChannels,
-  turnNodes,
-} from "./graph.ts";
+import { type GraphDeps, latestUserText, turnChannels, turnNodes } from "./graph.ts";
 
 /** Where a conversation is in its flow (graph state, channel `flow`). */
 export interface FlowPosition {
@@ -154,7 +148,7 @@ export function buildFlowGraph(deps: FlowGraphDeps) {
   }
 
   graph.addConditionalEdges("prepare", (state: FlowState) => {
-    if (isAnsweredRetry(state.messages, deps.userMessageId)) return END;
+    if (nodes.answeredBefore(state)) return END;
     const position = state.flow;
     const text = normaliseCommand(latestUserText(state.messages));
     if (position === undefined || flow.restart.includes(text)) return "begin";

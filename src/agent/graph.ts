@@ -6,10 +6,10 @@
  *
  * - prepare: the incoming message arrives in its own ephemeral channel, so nothing reaches the
  *   stored thread before this node decides: a retried message (its messageId already in the
- *   thread) adds nothing — answered, it ends the turn here (no model call; idempotency by
- *   messageId), and a resend under the same id with another text never rewrites what was
- *   stored; otherwise it is appended, after the `metadata.history` seed when the thread
- *   is empty (R5.1);
+ *   live tail, or stored earlier in the thread: `storedAnswer`, R11.2) adds nothing — answered,
+ *   it ends the turn here (no model call; idempotency by messageId), and a resend under the
+ *   same id with another text never rewrites what was stored; otherwise it is appended, after
+ *   the `metadata.history` seed when the thread is empty (R5.1);
  * - agent: rebuilds the model input on every call (window, system prompt, history note,
  *   summary/facts slots, recalled earlier messages — recall-step.ts; R3, R6), logs the
  *   `multiturn:` line right before the call (R3.4);
@@ -115,6 +115,16 @@ export interface GraphDeps {
    * checkpoint (memory/trim.ts). Without it a trim changes only the checkpoint.
    */
   readonly trimTranscript?: ((trim: TranscriptTrim) => void) | undefined;
+  /**
+   * R11.2: the stored turn of this messageId when the thread stored it but the live tail does
+   * not hold it (it left for the transcript), or undefined for a new message. Throws
+   * MESSAGE_ALREADY_ANSWERED when that turn was trimmed away.
+   */
+  readonly storedAnswer?:
+    | ((state: TurnStateView) => readonly BaseMessage[] | undefined)
+    | undefined;
+  /** Called when prepare appends this turn's user message to the thread (a new message). */
+  readonly onUserMessageAdded?: (() => void) | undefined;
 }
 
 /** The user message is already in the thread with a reply after it: a retry. */
@@ -147,11 +157,19 @@ export function turnNodes(deps: GraphDeps) {
     stage: deps.stageMemory,
     log: deps.log,
   });
+  /** The turn's messageId was answered before: in the live tail, or earlier (R11.2). */
+  const answeredBefore = (state: TurnStateView): boolean =>
+    state.messages.some((m) => m.id === deps.userMessageId)
+      ? isAnsweredRetry(state.messages, deps.userMessageId)
+      : deps.storedAnswer?.(state) !== undefined;
   return {
     facts,
+    answeredBefore,
     prepare: async (state: TurnStateView) => {
       const incoming = state.incoming;
       if (incoming === undefined || state.messages.some((m) => m.id === incoming.id)) return {};
+      if (deps.storedAnswer?.(state) !== undefined) return {};
+      deps.onUserMessageAdded?.();
       await facts.update(textOf(incoming));
       const seed = state.seed ?? [];
       if (seed.length === 0 || state.messages.length > 0) return { messages: [incoming] };
@@ -228,12 +246,11 @@ export const TURN_NODE = "turn";
 async function oneStepTurn(
   state: TurnStateView,
   nodes: ReturnType<typeof turnNodes>,
-  deps: GraphDeps,
 ): Promise<{ messages?: BaseMessage[]; archived?: ArchivedPrefix }> {
   const prepared = await nodes.prepare(state);
   const added = prepared.messages ?? [];
   const thread = added.length === 0 ? state.messages : [...state.messages, ...added];
-  if (isAnsweredRetry(thread, deps.userMessageId)) return prepared;
+  if (nodes.answeredBefore({ ...state, messages: thread })) return prepared;
   const reply = uniqueToolCallIds(await nodes.callModel(thread, undefined, state.archived), thread);
   const after: TurnStateView = { ...state, messages: [...thread, reply] };
   const persisted = nodes.persist(after) as { messages?: BaseMessage[]; archived?: ArchivedPrefix };
@@ -253,7 +270,7 @@ export function buildAgentGraph(deps: GraphDeps) {
   if (tools.length === 0) {
     // One step: prepare, the model call and persist in one node (see oneStepTurn).
     return new StateGraph(State)
-      .addNode(TURN_NODE, (state: TurnState["State"]) => oneStepTurn(state, nodes, deps))
+      .addNode(TURN_NODE, (state: TurnState["State"]) => oneStepTurn(state, nodes))
       .addEdge(START, TURN_NODE)
       .addEdge(TURN_NODE, END)
       .compile(deps.checkpointer ? { checkpointer: deps.checkpointer } : {});
@@ -267,7 +284,7 @@ export function buildAgentGraph(deps: GraphDeps) {
     .addNode("persist", nodes.persist)
     .addEdge(START, "prepare")
     .addConditionalEdges("prepare", (state: TurnState["State"]) =>
-      isAnsweredRetry(state.messages, deps.userMessageId) ? END : "agent",
+      nodes.answeredBefore(state) ? END : "agent",
     )
     .addEdge("persist", END);
 

@@ -15,6 +15,11 @@
  * before it (a reply appended from the stale read would ignore them) — unless the new head
  * already answers this messageId (a late commit of an earlier attempt), whose answer is then
  * taken. The model (and the agent's tools) run again for a turn that lost the race.
+ *
+ * Exactly once per messageId (R11.2): a saver with a message id index (store/message-ids.ts)
+ * looks the incoming id up in the turn's read batch, so a resend whose turn left the live tail
+ * is answered from storage (stored-answer.ts) like one still in it; a new message's id is
+ * recorded with the turn's write.
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
@@ -34,6 +39,7 @@ import {
   withTail,
 } from "../memory/recall/index.ts";
 import { isConversationMessage } from "../memory/summary.ts";
+import { hasMessageIdIndex, type MessageIdIndex } from "../store/message-ids.ts";
 import { NeonSaver } from "../store/neon-saver.ts";
 import {
   hasTurnMemoryAccess,
@@ -50,6 +56,7 @@ import { awaitsInput, buildFlowGraph, type FlowPosition } from "./flow-graph.ts"
 import { buildAgentGraph, type GraphDeps, type MessagesStorage } from "./graph.ts";
 import { prefetchRecall } from "./recall-query.ts";
 import { createRecallStep } from "./recall-step.ts";
+import { storedAnswer } from "./stored-answer.ts";
 
 export { prefetchRecall } from "./recall-query.ts";
 
@@ -141,6 +148,11 @@ async function runHeldTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnRe
   let lastPrompt: AssembledPrompt | undefined;
   /** The turn was answered (a model call, or a flow step), not a retry answered before. */
   let answered = false;
+  /** This run appended the user message (a new messageId, recorded with the write). */
+  let userAdded = false;
+  /** A resend whose turn left the live tail: that turn, from storage (R11.2). */
+  let replay: readonly BaseMessage[] | undefined;
+  const ids = hasMessageIdIndex(saver) ? saver : undefined;
   const userMessage = new HumanMessage({
     content: request.text,
     id: request.messageId ?? crypto.randomUUID(),
@@ -215,6 +227,18 @@ async function runHeldTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnRe
     stageMemory: hasTurnMemoryAccess(saver)
       ? (key, value) => saver.stageMemory(request.threadId, key, value)
       : undefined,
+    storedAnswer: ids
+      ? (state) => {
+          const found = ids.storedTurn(request.threadId);
+          if (found === undefined) return undefined;
+          const archived = archivedPrefixOf(state.archived);
+          replay = storedAnswer(userMessage.id as string, found, archived, state.messages);
+          return replay;
+        }
+      : undefined,
+    onUserMessageAdded: () => {
+      userAdded = true;
+    },
   });
   const flow = isFlowAgent(deps.agent);
   // Conversation recall read with the turn's read batch (a saver that prefetches it).
@@ -230,6 +254,8 @@ async function runHeldTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnRe
   // With a saver that holds the turn's writes (NeonSaver deferWrites), the whole turn is
   // written in one atomic batch at the end, or not at all.
   const flush = async (messages: readonly BaseMessage[], before: ArchivedPrefix) => {
+    if (userAdded && ids !== undefined)
+      recordMessageId(ids, request.threadId, userMessage, messages, before);
     if (hasTurnWriteControl(saver)) {
       // What earlier partial trims deleted is not stored any more (this turn's own trim
       // takes its rows off the count in the database, store/sql.ts TRIM_TRANSCRIPT).
@@ -249,6 +275,10 @@ async function runHeldTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnRe
   const attempt = async () => {
     answered = false;
     recallStep.reset();
+    userAdded = false;
+    replay = undefined;
+    // Every run reads again: a run after a lost race may find this id stored by the winner.
+    ids?.lookupMessageId(request.threadId, userMessage.id as string);
     const stream = await graph.stream(
       { incoming: userMessage, seed: [...(request.seed ?? [])] },
       { ...runConfig, streamMode: "values" },
@@ -292,7 +322,7 @@ async function runHeldTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnRe
     }
   }
   if (conflict !== undefined) throw conflict;
-  const added = turnMessages(finalMessages, userMessage);
+  const added = replay === undefined ? turnMessages(finalMessages, userMessage) : [...replay];
 
   const last = [...added].reverse().find((m) => AIMessage.isInstance(m));
   return {
@@ -309,6 +339,27 @@ async function runHeldTurn(deps: TurnDeps, request: TurnRequest): Promise<TurnRe
     archived,
     messageCount: storedPrefix(archived, memoryOf()?.thread).messages + finalMessages.length,
   };
+}
+
+/**
+ * Stage the turn's user message for the write (R11.2): its position in the whole thread
+ * (transcript ++ `messages`, the tail as the turn ends) and the end of its turn.
+ */
+function recordMessageId(
+  ids: MessageIdIndex,
+  threadId: string,
+  user: HumanMessage,
+  messages: readonly BaseMessage[],
+  before: ArchivedPrefix,
+): void {
+  const index = messages.findIndex((m) => m.id === user.id);
+  if (index < 0 || user.id === undefined) return;
+  const next = messages.findIndex((m, i) => i > index && HumanMessage.isInstance(m));
+  ids.stageMessageId(threadId, {
+    id: user.id,
+    seq: before.messages + index,
+    end: before.messages + (next < 0 ? messages.length : next),
+  });
 }
 
 /**

@@ -1,0 +1,179 @@
+/**
+ * R11.2 on the postgres backend: a `messageId` is stored and answered once for the life of the
+ * thread. A resend at any distance — long after its turn left the live tail for the transcript —
+ * gets the stored answer: no model call, nothing written, one read. Trim (R4.2) deletes turns:
+ * a resend of a trimmed turn is refused, never answered a second time. Erase forgets the ids.
+ */
+import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
+import { tool } from "@langchain/core/tools";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { runTurn, type TurnDeps } from "../../src/agent/run-turn.ts";
+import { isLlamonError } from "../../src/errors.ts";
+import { OfflineChatModel } from "../../src/llm/offline.ts";
+import { createMemoryLogger } from "../../src/log.ts";
+import { resolveMemoryConfig } from "../../src/memory/config.ts";
+import { readThreadMessages } from "../../src/store/delta.ts";
+import { NeonSaver } from "../../src/store/neon-saver.ts";
+import { caught } from "../helpers/caught.ts";
+import { testAgent, useTestBackend } from "../helpers/turn-setup.ts";
+
+const backend = useTestBackend();
+const agent = testAgent("Resend agent");
+const echo = tool(async ({ text }: { text: string }) => `echo:${text}`, {
+  name: "echo",
+  description: "echo the text",
+  schema: z.object({ text: z.string() }),
+});
+
+function deps(
+  agentId: string,
+  model: OfflineChatModel,
+  code: Record<string, unknown> = {},
+  overrides: Partial<TurnDeps> = {},
+): TurnDeps {
+  return {
+    agent,
+    config: resolveMemoryConfig({ code: { recall: false, ...code } }).config,
+    model,
+    log: createMemoryLogger(),
+    checkpointer: new NeonSaver({ db: backend.neon, agentId, guardHead: true }),
+    ...overrides,
+  };
+}
+
+async function whole(agentId: string, threadId: string): Promise<BaseMessage[]> {
+  const saver = new NeonSaver({ db: backend.neon, agentId });
+  return (await readThreadMessages(saver, { configurable: { thread_id: threadId } })).messages;
+}
+
+/** Where the messages of a thread are: transcript rows and the head checkpoint's tail. */
+async function stored(agentId: string, threadId: string, id: string) {
+  const { rows } = await backend.pg.query<{ n: string; x: string }>(
+    `SELECT count(*) AS n, count(*) FILTER (WHERE message->'kwargs'->>'id' = $3) AS x
+       FROM llamon_messages WHERE agent_id = $1 AND thread_id = $2`,
+    [agentId, threadId, id],
+  );
+  const saver = new NeonSaver({ db: backend.neon, agentId });
+  const tuple = await saver.getTuple({ configurable: { thread_id: threadId } });
+  const tail = (tuple?.checkpoint.channel_values.messages ?? []) as BaseMessage[];
+  const { rows: registry } = await backend.pg.query<{ count: number }>(
+    "SELECT message_count AS count FROM llamon_threads WHERE agent_id = $1 AND thread_id = $2",
+    [agentId, threadId],
+  );
+  return {
+    transcript: Number(rows[0]?.n ?? 0),
+    tail: tail.length,
+    /** How many stored copies of message `id` there are. */
+    copies: Number(rows[0]?.x ?? 0) + tail.filter((m) => m.id === id).length,
+    registry: Number(registry[0]?.count),
+  };
+}
+
+describe("R11.2 exactly once per messageId (postgres)", () => {
+  for (const { window, later } of [
+    { window: 1, later: 3 },
+    { window: 20, later: 25 },
+  ]) {
+    it(`R11.2 window ${window}: a resend ${later} turns later gets the stored answer, no model call, nothing written, one read`, async () => {
+      const agentId = `resend-w${window}`;
+      const model = new OfflineChatModel();
+      const turn = (text: string, messageId: string) =>
+        runTurn(deps(agentId, model, { window_size: window }), { threadId: "t", text, messageId });
+      const first = await turn("the first question", "x");
+      for (let i = 1; i <= later; i++) {
+        backend.proxy.resetStats();
+        await turn(`later question ${i}`, `m-${i}`);
+        // A normal turn still reads once and writes once.
+        expect(backend.proxy.stats.requests, `turn ${i}`).toBe(2);
+      }
+      const before = await stored(agentId, "t", "x");
+      // The first turn is out of the live tail: only the transcript has it.
+      expect(before.transcript).toBeGreaterThanOrEqual(2);
+      expect(before).toMatchObject({ copies: 1, registry: 2 * (later + 1) });
+      const calls = model.calls.length;
+      backend.proxy.resetStats();
+      const resend = await turn("the first question, sent again", "x");
+      expect(backend.proxy.stats.requests).toBe(1);
+      expect(model.calls.length).toBe(calls);
+      expect(resend.replayed).toBe(true);
+      expect(resend.reply).toBe(first.reply);
+      expect(resend.added.map((m) => m.id)).toEqual(first.added.map((m) => m.id));
+      expect(String(resend.added[0]?.content)).toBe("the first question");
+      expect(await stored(agentId, "t", "x")).toEqual(before);
+      const messages = await whole(agentId, "t");
+      expect(messages).toHaveLength(2 * (later + 1));
+      expect(messages.filter((m) => m.id === "x")).toHaveLength(1);
+    });
+  }
+
+  it("R11.2 a resent tool turn gets its whole stored answer (tool call, result, reply), even split between transcript and tail", async () => {
+    const model = new OfflineChatModel();
+    const toolAgent = testAgent("Resend tool agent", { tools: [echo] });
+    const turn = (text: string, messageId: string) =>
+      runTurn(deps("resend-tool", model, { window_size: 1 }, { agent: toolAgent }), {
+        threadId: "t",
+        text,
+        messageId,
+      });
+    const first = await turn('/tool echo {"text":"kept"}', "x");
+    expect(first.added).toHaveLength(4);
+    for (let i = 1; i <= 4; i++) {
+      const calls = model.calls.length;
+      await turn(`plain ${i}`, `m-${i}`);
+      const resend = await turn('/tool echo {"text":"kept"}', "x");
+      expect(model.calls.length).toBe(calls + 1);
+      expect(resend.replayed).toBe(true);
+      expect(resend.added.map((m) => m.id)).toEqual(first.added.map((m) => m.id));
+      expect(resend.reply).toBe(first.reply);
+    }
+    expect((await whole("resend-tool", "t")).filter((m) => m.id === "x")).toHaveLength(1);
+  });
+
+  it("R11.2 R4.2 with trim, a resend of a turn still kept gets its answer; of a trimmed turn, a non-retryable error and nothing stored", async () => {
+    const model = new OfflineChatModel();
+    const turn = (text: string, messageId: string) =>
+      runTurn(
+        deps("resend-trim", model, { persist_trim_keep_groups: 2 }, { maxMergeAttempts: 3 }),
+        { threadId: "t", text, messageId },
+      );
+    await turn("first", "x");
+    for (let i = 1; i <= 4; i++) await turn(`later ${i}`, `m-${i}`);
+    const kept = await turn("later 4", "m-4");
+    expect(kept.replayed).toBe(true);
+    const before = await whole("resend-trim", "t");
+    expect(before.some((m) => m.id === "x")).toBe(false);
+    const calls = model.calls.length;
+    const error = await caught(turn("first, again", "x"));
+    expect(isLlamonError(error, "MESSAGE_ALREADY_ANSWERED")).toBe(true);
+    expect(String((error as Error).message)).toContain("persist_trim_keep_groups");
+    expect(model.calls.length).toBe(calls);
+    expect((await whole("resend-trim", "t")).map((m) => m.id)).toEqual(before.map((m) => m.id));
+  });
+
+  it("R11.2 R11.1 erasing a conversation forgets its message ids: the same id starts the new conversation", async () => {
+    const model = new OfflineChatModel();
+    const turn = () =>
+      runTurn(deps("resend-erase", model, { window_size: 1 }), {
+        threadId: "t",
+        text: "hello",
+        messageId: "x",
+      });
+    await turn();
+    for (let i = 1; i <= 3; i++) {
+      await runTurn(deps("resend-erase", model, { window_size: 1 }), {
+        threadId: "t",
+        text: `later ${i}`,
+        messageId: `m-${i}`,
+      });
+    }
+    await new NeonSaver({ db: backend.neon, agentId: "resend-erase" }).deleteThread("t");
+    const again = await turn();
+    expect(again.replayed).toBe(false);
+    expect(again.reply.split("\n")[0]).toBe("offline-model: received=1 has_prior=false");
+    const messages = await whole("resend-erase", "t");
+    expect(messages.map((m) => m.id)).toEqual(["x", expect.any(String)]);
+    expect(HumanMessage.isInstance(messages[0] as BaseMessage)).toBe(true);
+    expect(AIMessage.isInstance(messages[1] as BaseMessage)).toBe(true);
+  });
+});
