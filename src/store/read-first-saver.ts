@@ -6,7 +6,8 @@
  *
  * The Worker needs this on postgres: the turn's config depends on the agent's run-time
  * layer, which lives in that very `settings` row, so reading it separately would cost a
- * third round trip per turn.
+ * third round trip per turn. What the turn reads with its head — recall, its messageId
+ * (R11.2) — is asked before readFirst, so it is in that batch.
  */
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { CheckpointTuple } from "@langchain/langgraph-checkpoint";
@@ -33,6 +34,15 @@ export class ReadFirstNeonSaver extends NeonSaver {
   override prefetchRecall(threadId: string, query: RecallQuery) {
     if (this.primed?.threadId === threadId) return;
     super.prefetchRecall(threadId, query);
+  }
+
+  /**
+   * A messageId asked after readFirst read the thread: that read stands (ask before readFirst,
+   * so it is in its batch). A later read of the thread (a turn run again) asks again.
+   */
+  override lookupMessageId(threadId: string, messageId: string) {
+    if (this.primed?.threadId === threadId) return;
+    super.lookupMessageId(threadId, messageId);
   }
 
   /** The head read by readFirst, once; any other read goes to the database. */

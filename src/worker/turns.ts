@@ -69,6 +69,8 @@ async function postgresTurn(
   }
   let config = known;
   if (config === undefined) {
+    // The turn's messageId is looked up in the same batch (R11.2: a resend is answered from it).
+    saver.lookupMessageId(input.threadId, input.messageId);
     const rows = await saver.readFirst(input.threadId);
     config = await ctx.configWith(rows?.agent[RUNTIME_SETTINGS_KEY]);
   }

@@ -15,6 +15,7 @@ import { createMemoryLogger } from "../../src/log.ts";
 import { resolveMemoryConfig } from "../../src/memory/config.ts";
 import { readThreadMessages } from "../../src/store/delta.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
+import { ReadFirstNeonSaver } from "../../src/store/read-first-saver.ts";
 import { caught } from "../helpers/caught.ts";
 import { testAgent, useTestBackend } from "../helpers/turn-setup.ts";
 
@@ -106,6 +107,34 @@ describe("R11.2 exactly once per messageId (postgres)", () => {
       expect(messages.filter((m) => m.id === "x")).toHaveLength(1);
     });
   }
+
+  it("R11.2 the Worker's read-first saver looks the messageId up in its one read: a resend is one round trip, no model call", async () => {
+    const model = new OfflineChatModel();
+    // As worker/turns.ts: the read runs before the turn (the config depends on it).
+    const turn = async (text: string, messageId: string) => {
+      const saver = new ReadFirstNeonSaver({
+        db: backend.neon,
+        agentId: "resend-read-first",
+        guardHead: true,
+        materializeMessages: true,
+      });
+      backend.proxy.resetStats();
+      saver.lookupMessageId("t", messageId);
+      await saver.readFirst("t");
+      const result = await runTurn(
+        deps("resend-read-first", model, { window_size: 1 }, { checkpointer: saver }),
+        { threadId: "t", text, messageId },
+      );
+      return { result, requests: backend.proxy.stats.requests };
+    };
+    const first = await turn("the first question", "x");
+    for (let i = 1; i <= 3; i++) expect((await turn(`later ${i}`, `m-${i}`)).requests).toBe(2);
+    const calls = model.calls.length;
+    const resend = await turn("the first question", "x");
+    expect(model.calls.length).toBe(calls);
+    expect(resend.requests).toBe(1);
+    expect(resend.result).toMatchObject({ replayed: true, merges: 0, reply: first.result.reply });
+  });
 
   it("R11.2 a resent tool turn gets its whole stored answer (tool call, result, reply), even split between transcript and tail", async () => {
     const model = new OfflineChatModel();

@@ -40,6 +40,13 @@ export function agentWorker(vars: Record<string, string> = {}) {
   return { agentId, send };
 }
 
+export interface ResendOptions {
+  /** Env overrides of every Worker instance of the cases. */
+  readonly vars?: Record<string, string>;
+  /** The database round trips so far (postgres: counted at the proxy). */
+  readonly roundTrips?: () => Promise<number>;
+}
+
 /**
  * The cases, for a backend whose stored thread `stored(agentId, contextId)` counts: its
  * messages, and the copies of message `id` among them.
@@ -50,9 +57,15 @@ export function resendCases(
     contextId: string,
     id: string,
   ) => Promise<{ messages: number; copies: number }>,
+  options: ResendOptions = {},
 ): void {
+  const counted = async <T>(call: () => Promise<T>) => {
+    const before = (await options.roundTrips?.()) ?? 0;
+    const result = await call();
+    return { result, roundTrips: ((await options.roundTrips?.()) ?? 0) - before };
+  };
   it("R11.2 message/send X, 25 more turns (window 20), X again: the same answer, no model call, nothing stored", async () => {
-    const { agentId, send } = agentWorker();
+    const { agentId, send } = agentWorker(options.vars);
     const contextId = `resend-${crypto.randomUUID()}`;
     const first = await send(contextId, "the first question", "x");
     expect(first.body.error).toBeUndefined();
@@ -61,8 +74,13 @@ export function resendCases(
       expect(later.body.error, `turn ${i}`).toBeUndefined();
     }
     expect(await stored(agentId, contextId, "x")).toEqual({ messages: 52, copies: 1 });
-    const resend = await send(contextId, "the first question", "x");
+    const { result: resend, roundTrips } = await counted(() =>
+      send(contextId, "the first question", "x"),
+    );
     expect(resend.body.error).toBeUndefined();
+    // Postgres: the turn's one read found the stored answer; a model call would have been
+    // followed by a write (refused: the id is stored) and a second read.
+    if (options.roundTrips !== undefined) expect(roundTrips).toBe(1);
     // The offline model would say received=… for the 53rd message; this is the first answer.
     expect(resend.replyText).toBe(first.replyText);
     expect(firstLine(resend.replyText)).toBe("offline-model: received=1 has_prior=false");
@@ -70,7 +88,10 @@ export function resendCases(
   });
 
   it("R11.2 R4.2 with trim on, a resend of a trimmed turn is a JSON-RPC error that says so (not retryable), and nothing is stored", async () => {
-    const { agentId, send } = agentWorker({ MEMORY_PERSIST_TRIM_KEEP_GROUPS: "2" });
+    const { agentId, send } = agentWorker({
+      ...options.vars,
+      MEMORY_PERSIST_TRIM_KEEP_GROUPS: "2",
+    });
     const contextId = `resend-trim-${crypto.randomUUID()}`;
     await send(contextId, "the first question", "x");
     for (let i = 1; i <= 3; i++) await send(contextId, `later question ${i}`, `m-${i}`);
