@@ -136,6 +136,53 @@ describe("R11.2 exactly once per messageId (postgres)", () => {
     expect(resend.result).toMatchObject({ replayed: true, merges: 0, reply: first.result.reply });
   });
 
+  it("R11.2 the database refuses a second copy of an id: a turn whose read missed it runs again and answers from storage", async () => {
+    const model = new OfflineChatModel();
+    const saver = () =>
+      new ReadFirstNeonSaver({ db: backend.neon, agentId: "resend-refused", guardHead: true });
+    const first = await runTurn(deps("resend-refused", model, { window_size: 1 }), {
+      threadId: "t",
+      text: "the first question",
+      messageId: "x",
+    });
+    for (let i = 1; i <= 3; i++) {
+      await runTurn(deps("resend-refused", model, { window_size: 1 }), {
+        threadId: "t",
+        text: `later ${i}`,
+        messageId: `m-${i}`,
+      });
+    }
+    const before = await stored("resend-refused", "t", "x");
+    // A read that did not look the id up (readFirst before it was asked): the turn answers.
+    const blind = saver();
+    await blind.readFirst("t");
+    const resend = await runTurn(
+      deps("resend-refused", model, { window_size: 1 }, { checkpointer: blind }),
+      { threadId: "t", text: "the first question", messageId: "x" },
+    );
+    // Its write was refused (THREAD_CONFLICT); run again, it found the stored answer.
+    expect(resend).toMatchObject({ replayed: true, merges: 1, reply: first.reply });
+    expect(await stored("resend-refused", "t", "x")).toEqual(before);
+  });
+
+  it("R11.2 R2.4 concurrent sends of one new messageId store it once; every send gets that answer", async () => {
+    const model = new OfflineChatModel();
+    const sends = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        runTurn(deps("resend-concurrent", model), {
+          threadId: "t",
+          text: "hello",
+          messageId: "x",
+        }),
+      ),
+    );
+    const messages = await whole("resend-concurrent", "t");
+    expect(messages).toHaveLength(2);
+    expect(messages[0]?.id).toBe("x");
+    expect(new Set(sends.map((s) => s.reply))).toEqual(new Set([sends[0]?.reply]));
+    expect(sends.filter((s) => !s.replayed)).toHaveLength(1);
+  });
+
   it("R11.2 a resent tool turn gets its whole stored answer (tool call, result, reply), even split between transcript and tail", async () => {
     const model = new OfflineChatModel();
     const toolAgent = testAgent("Resend tool agent", { tools: [echo] });
