@@ -79,7 +79,9 @@ export function printPlan(
       formatBytes(t.bytes),
     ];
   });
-  for (const line of formatTable(headers, rows, [3, 4, 5, 6, 7, 8])) info(line);
+  // The row counts, right-aligned.
+  const counts = PRUNE_TABLES.map((_, i) => 3 + i);
+  for (const line of formatTable(headers, rows, counts)) info(line);
   if (plan.threads.some((t) => !t.registered)) {
     info("* not in the thread registry: last activity taken from its newest stored row");
   }
