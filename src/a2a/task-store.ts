@@ -69,6 +69,11 @@ export interface TaskMeta {
   readonly owner: string;
   /** The row of the owner's task list (record = the value put). */
   readonly row: TaskListRow;
+  /**
+   * The generation of the conversation the task's turn read and wrote (R11.1), once the turn
+   * has run: a backend refuses the save when an erase has retired it since.
+   */
+  readonly generation?: string | undefined;
 }
 
 /** A KvBackend in memory (tests; one isolate only). Values are copied like real storage. */
@@ -103,15 +108,19 @@ export interface KvTaskStoreOptions {
   kv: KvBackend;
   agentId: string;
   maxTaskBytes?: number;
+  /** The conversation generation this request's turn saw (undefined before it ran). */
+  generation?: (() => string | undefined) | undefined;
 }
 
 export class KvTaskStore implements TaskStore {
   private readonly kv: KvBackend;
   private readonly prefix: string;
   private readonly maxTaskBytes: number;
+  private readonly generation: () => string | undefined;
 
   constructor(options: KvTaskStoreOptions) {
     assertAgentId(options.agentId);
+    this.generation = options.generation ?? (() => undefined);
     this.kv = options.kv;
     this.prefix = `${TASK_KEY_PREFIX}${options.agentId}:`;
     this.maxTaskBytes = options.maxTaskBytes ?? DEFAULT_MAX_TASK_BYTES;
@@ -154,6 +163,7 @@ export class KvTaskStore implements TaskStore {
         timestamp: normaliseTimestamp(task.status?.timestamp),
         record: value,
       },
+      generation: this.generation(),
     });
   }
 

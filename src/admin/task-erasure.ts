@@ -22,14 +22,16 @@ interface IndexedTasks {
 
 /** The owner's task list (durable/task-list.ts). */
 interface ListedTasks {
-  eraseContextTasks(contextId: string, before?: number): Promise<string[]>;
+  eraseContextTasks(contextId: string, before?: number, generation?: string): Promise<string[]>;
 }
 
 /**
  * Erase the task records of conversation `threadId` (a thread key) of `agentId`; with
  * `before` (epoch ms), only those last written before then (a conversation begun again under
  * the same contextId after a prune queued the erasure keeps its new tasks). Returns how many
- * were erased. `purpose` names the caller in the error a missing binding gives.
+ * were erased. `purpose` names the caller in the error a missing binding gives. `generations`:
+ * the conversation's generations the erase retired (store/thread-fence.ts): a turn that read
+ * one of them cannot save its task record afterwards (R11.1).
  */
 export async function eraseConversationTasks(
   env: Env,
@@ -37,6 +39,7 @@ export async function eraseConversationTasks(
   threadId: string,
   purpose: string,
   before?: number,
+  generations: readonly string[] = [],
 ): Promise<number> {
   const indexed = await threadsObject<IndexedTasks>(
     env,
@@ -44,10 +47,11 @@ export async function eraseConversationTasks(
     purpose,
   ).eraseTasks(before);
   const { principal, contextId } = decodeThreadKey(threadId);
-  const listed = await threadsObject<ListedTasks>(
-    env,
-    taskListObjectName(agentId, principal),
-    purpose,
-  ).eraseContextTasks(contextId, before);
-  return indexed + listed.length;
+  const list = threadsObject<ListedTasks>(env, taskListObjectName(agentId, principal), purpose);
+  // Each retired generation is remembered by the list; the rows go with the first call.
+  const erased = new Set(await list.eraseContextTasks(contextId, before, generations[0]));
+  for (const generation of generations.slice(1)) {
+    for (const key of await list.eraseContextTasks(contextId, before, generation)) erased.add(key);
+  }
+  return indexed + erased.size;
 }

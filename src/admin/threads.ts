@@ -98,7 +98,7 @@ export interface InspectQuery extends MessagePage {
 
 export interface ThreadInspectionHost {
   inspect(agentId: string, threadId: string, query?: InspectQuery): Promise<InspectedThread>;
-  erase(agentId: string, threadId: string): Promise<{ erased: boolean }>;
+  erase(agentId: string, threadId: string): Promise<{ erased: boolean; generation?: string }>;
   /** Erase the A2A task records an earlier release indexed in the object; how many. */
   eraseTasks(before?: number): Promise<number>;
 }
@@ -369,14 +369,23 @@ export async function eraseThread(
   const { agentId } = ctx;
   assertThreadId(threadId);
   if (backend === "off") throw notAvailable(MEMORY_OFF);
+  // The generation the erase retired: a turn that read it cannot save its task record after.
+  let generation: string | undefined;
   if (backend === "postgres") {
-    await new NeonSaver({ db: ctx.db(), agentId }).deleteThread(threadId);
+    generation = await new NeonSaver({ db: ctx.db(), agentId }).eraseThread(threadId);
   } else {
-    await viaRpc(() => inspectionHost(ctx, threadId).erase(agentId, threadId));
+    ({ generation } = await viaRpc(() => inspectionHost(ctx, threadId).erase(agentId, threadId)));
   }
   if (ctx.env.THREADS === undefined) return { tasksErased: 0 };
   const tasksErased = await viaRpc(() =>
-    eraseConversationTasks(ctx.env, agentId, threadId, "erasing a conversation's task records"),
+    eraseConversationTasks(
+      ctx.env,
+      agentId,
+      threadId,
+      "erasing a conversation's task records",
+      undefined,
+      generation === undefined ? [] : [generation],
+    ),
   );
   return { tasksErased };
 }

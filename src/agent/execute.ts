@@ -50,6 +50,11 @@ export interface TurnOutput {
   readonly inputRequired?: boolean | undefined;
   /** The turn ran a flow (defineFlow). */
   readonly flow?: boolean | undefined;
+  /**
+   * The generation of the conversation the turn read and wrote (store/thread-fence.ts), where
+   * the backend keeps one: the turn's task record carries it (R11.1).
+   */
+  readonly generation?: string | undefined;
 }
 
 /**

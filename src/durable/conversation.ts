@@ -144,8 +144,9 @@ export class Conversation {
       } finally {
         this.recall?.endTurn(input.threadId);
       }
-      if (saver !== undefined) this.noteInIndex(ctx, saver.agentId, out.messageCount);
-      return out;
+      if (saver === undefined) return out;
+      this.noteInIndex(ctx, saver.agentId, out.messageCount);
+      return { ...out, generation: this.generations.current(input.threadId) };
     });
   }
 
@@ -210,13 +211,16 @@ export class Conversation {
     };
   }
 
-  /** Erase everything of one conversation of `agentId` kept here. */
-  erase(agentId: string, threadId: string): Promise<{ erased: boolean }> {
+  /**
+   * Erase everything of one conversation of `agentId` kept here. `generation`: the one the
+   * erase retired (a task record of a turn that read it is refused afterwards).
+   */
+  erase(agentId: string, threadId: string): Promise<{ erased: boolean; generation?: string }> {
     return this.withLock(async () => {
       const store = this.storeFor(agentId);
       if (store === undefined) return { erased: false };
       // First: a summary job of this thread in flight (not under the turn lock) writes nothing.
-      this.generations.move(threadId);
+      const generation = this.generations.move(threadId);
       await store.saver.deleteThread(threadId);
       this.recall?.forget(threadId);
       if (this.env.THREADS !== undefined) {
@@ -226,7 +230,7 @@ export class Conversation {
           "the conversation list",
         ).dropThread(threadId);
       }
-      return { erased: true };
+      return { erased: true, generation };
     });
   }
 

@@ -21,7 +21,13 @@ import type { TaskListPage, TaskListQuery, TaskListRow } from "../a2a/task-list-
 
 /** What the Worker's task store asks of a task list object. */
 export interface TaskListHost {
-  upsertTaskRow(row: TaskListRow): Promise<void>;
+  /**
+   * Save a task's row. `generation`: the generation of the conversation its turn read and
+   * wrote (store/thread-fence.ts); a generation an erase has retired is refused — the row is
+   * deleted instead, and false comes back (R11.1: a turn that read the conversation before
+   * the erase cannot bring it back as a task record).
+   */
+  upsertTaskRow(row: TaskListRow, generation?: string): Promise<boolean>;
   /** The stored record of task `key` in this list, or undefined. */
   getTaskRecord(key: string): Promise<string | undefined>;
   queryTasks(query: TaskListQuery): Promise<TaskListPage>;
@@ -33,9 +39,11 @@ export interface TaskListHost {
   /**
    * Delete the rows of conversation `contextId`; with `before` (epoch ms) only those this
    * object wrote before then (a row without `written_ms` is left to the conversation's index,
-   * which knows when it was written). Returns the keys deleted.
+   * which knows when it was written). `generation`: the conversation's generation the erase
+   * retired; a later save of a task of that generation is refused (see upsertTaskRow).
+   * Returns the keys deleted.
    */
-  eraseContextTasks(contextId: string, before?: number): Promise<string[]>;
+  eraseContextTasks(contextId: string, before?: number, generation?: string): Promise<string[]>;
 }
 
 const SCHEMA = [
@@ -48,7 +56,20 @@ const SCHEMA = [
    )`,
   "CREATE INDEX IF NOT EXISTS a2a_task_list_order ON a2a_task_list (ts DESC, key DESC)",
   "CREATE INDEX IF NOT EXISTS a2a_task_list_context ON a2a_task_list (context_id, ts DESC, key DESC)",
+  // Conversation generations retired by an erase: a late save of a task of one is refused.
+  `CREATE TABLE IF NOT EXISTS a2a_retired_generations (
+     context_id TEXT NOT NULL,
+     generation TEXT NOT NULL,
+     retired_ms INTEGER NOT NULL,
+     PRIMARY KEY (context_id, generation)
+   )`,
 ];
+
+/**
+ * How long a retired generation is remembered: far longer than any turn between its read and
+ * its task save (minutes at most), short enough that the table stays small.
+ */
+const RETIRED_KEEP_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** The column later releases added (a table made before has it added on first use). */
 const WRITTEN_MS = "written_ms";
@@ -75,8 +96,13 @@ export class TaskList implements TaskListHost {
     return sql;
   }
 
-  async upsertTaskRow(row: TaskListRow): Promise<void> {
-    this.sql().exec(
+  async upsertTaskRow(row: TaskListRow, generation?: string): Promise<boolean> {
+    const sql = this.sql();
+    if (generation !== undefined && this.retired(row.contextId, generation)) {
+      sql.exec("DELETE FROM a2a_task_list WHERE key = ?", row.key);
+      return false;
+    }
+    sql.exec(
       `INSERT INTO a2a_task_list (key, context_id, state, ts, record, written_ms)
        VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (key) DO UPDATE SET context_id = excluded.context_id, state = excluded.state,
@@ -87,6 +113,19 @@ export class TaskList implements TaskListHost {
       row.timestamp,
       row.record,
       Date.now(),
+    );
+    return true;
+  }
+
+  private retired(contextId: string, generation: string): boolean {
+    return (
+      this.sql()
+        .exec(
+          "SELECT 1 FROM a2a_retired_generations WHERE context_id = ? AND generation = ?",
+          contextId,
+          generation,
+        )
+        .toArray().length > 0
     );
   }
 
@@ -147,8 +186,23 @@ export class TaskList implements TaskListHost {
     }
   }
 
-  async eraseContextTasks(contextId: string, before?: number): Promise<string[]> {
+  async eraseContextTasks(
+    contextId: string,
+    before?: number,
+    generation?: string,
+  ): Promise<string[]> {
     const sql = this.sql();
+    if (generation !== undefined) {
+      const now = Date.now();
+      sql.exec(
+        `INSERT INTO a2a_retired_generations (context_id, generation, retired_ms) VALUES (?, ?, ?)
+         ON CONFLICT (context_id, generation) DO UPDATE SET retired_ms = excluded.retired_ms`,
+        contextId,
+        generation,
+        now,
+      );
+      sql.exec("DELETE FROM a2a_retired_generations WHERE retired_ms < ?", now - RETIRED_KEEP_MS);
+    }
     const deleted =
       before === undefined
         ? sql.exec<{ key: string }>(

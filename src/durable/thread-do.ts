@@ -138,7 +138,7 @@ export class ThreadDO
     return this.conversation.inspect(agentId, threadId, query);
   }
 
-  erase(agentId: string, threadId: string): Promise<{ erased: boolean }> {
+  erase(agentId: string, threadId: string): Promise<{ erased: boolean; generation?: string }> {
     return this.conversation.erase(agentId, threadId);
   }
 
@@ -178,8 +178,8 @@ export class ThreadDO
 
   // ---- a principal's task list (`tasks:<agent>:<principal>`) ----------------------------
 
-  upsertTaskRow(row: TaskListRow): Promise<void> {
-    return this.taskList.upsertTaskRow(row);
+  upsertTaskRow(row: TaskListRow, generation?: string): Promise<boolean> {
+    return this.taskList.upsertTaskRow(row, generation);
   }
 
   getTaskRecord(key: string): Promise<string | undefined> {
@@ -194,8 +194,8 @@ export class ThreadDO
     return this.taskList.deleteTaskRows(keys, before);
   }
 
-  eraseContextTasks(contextId: string, before?: number): Promise<string[]> {
-    return this.taskList.eraseContextTasks(contextId, before);
+  eraseContextTasks(contextId: string, before?: number, generation?: string): Promise<string[]> {
+    return this.taskList.eraseContextTasks(contextId, before, generation);
   }
 
   // ---- key/value slots (`task:<key>`, `settings:<agent>`) --------------------------------

@@ -51,20 +51,29 @@ export function postgresFence(db: Db, agentId: string): ThreadFence {
 }
 
 /**
- * Generations of the threads one Durable Object keeps (in_memory, sqlite): counted in the
- * object's memory, which is enough — a job that reads the thread runs inside the same object
- * instance, and an evicted object ends its jobs with it.
+ * Generations of the threads one Durable Object keeps (in_memory, sqlite): random values kept
+ * in the object's memory, which is enough — a job that reads the thread runs inside the same
+ * object instance, and an evicted object ends its jobs with it; a new instance makes new
+ * values, so one never comes back after an erase retired it (task records remember retired
+ * ones: durable/task-list.ts).
  */
 export class Generations {
-  private readonly moved = new Map<string, number>();
+  private readonly current_ = new Map<string, string>();
 
   current(threadId: string): string {
-    return String(this.moved.get(threadId) ?? 0);
+    let generation = this.current_.get(threadId);
+    if (generation === undefined) {
+      generation = crypto.randomUUID();
+      this.current_.set(threadId, generation);
+    }
+    return generation;
   }
 
-  /** Erase moved the thread on: every job that read it before is fenced off. */
-  move(threadId: string): void {
-    this.moved.set(threadId, (this.moved.get(threadId) ?? 0) + 1);
+  /** Erase moved the thread on: every job that read it before is fenced off. Returns the old one. */
+  move(threadId: string): string {
+    const retired = this.current(threadId);
+    this.current_.set(threadId, crypto.randomUUID());
+    return retired;
   }
 
   /** A fence over the object's own persistent_memory. */

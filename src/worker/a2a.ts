@@ -51,6 +51,7 @@ export function createWorkerA2AApp(agent: AgentDefinition, log: Logger): Hono {
         text: input.text,
         history: input.history,
       });
+      if (out.generation !== undefined) turnGenerations.set(ctx, out.generation);
       // A task waits for the user's answer only where it is kept: with memory off, no later
       // request could continue it (a flow then starts over, as its conversation does).
       const waits = out.inputRequired === true && (await keepsTasks(ctx));
@@ -74,10 +75,21 @@ export function createWorkerA2AApp(agent: AgentDefinition, log: Logger): Hono {
  * from its own read batch), and a streaming send's working task, saved before its turn, is
  * saved provisionally and deleted after the turn if memory turns out to be off.
  */
+/**
+ * The conversation generation each request's turn read and wrote (store/thread-fence.ts): its
+ * task saves carry it, and the task list refuses one that an erase retired meanwhile, so a
+ * turn racing an erase cannot bring the erased conversation back as a task record (R11.1).
+ */
+const turnGenerations = new WeakMap<RequestContext, string>();
+
 function taskStoreOf(ctx: RequestContext): TaskStore {
   if (ctx.deployConfig.backend === "off") return new GatedTaskStore({});
   return new GatedTaskStore({
-    durable: new KvTaskStore({ kv: durableKv(ctx), agentId: ctx.agentId }),
+    durable: new KvTaskStore({
+      kv: durableKv(ctx),
+      agentId: ctx.agentId,
+      generation: () => turnGenerations.get(ctx),
+    }),
     keeps: {
       now: () => {
         const config = ctx.configIfResolved();
@@ -127,7 +139,12 @@ function durableKv(ctx: RequestContext): KvBackend {
         await record(key).kvPut(key, value);
         return;
       }
-      await listObject(meta.owner).upsertTaskRow(meta.row);
+      const saved = await listObject(meta.owner).upsertTaskRow(meta.row, meta.generation);
+      if (!saved) {
+        ctx.log.warn("a2a: a task of an erased conversation was not saved (R11.1)", {
+          context_id: meta.row.contextId,
+        });
+      }
     },
     query: (owner, query) => listObject(owner).queryTasks(query),
   };

@@ -42,7 +42,7 @@ describe(`erase fences a summary job in the object (${backend})`, () => {
       });
       await summarizer.reached;
       expect(summarizer.firstInput.map((m) => String(m.content)).join("\n")).toContain(SECRET);
-      expect(await object.erase(env.AGENT_ID, contextId)).toEqual({ erased: true });
+      expect(await object.erase(env.AGENT_ID, contextId)).toMatchObject({ erased: true });
       summarizer.release();
       expect(await job).toMatchObject({ status: "skipped", reason: "erased" });
       const inspected = await object.inspect(env.AGENT_ID, contextId);
