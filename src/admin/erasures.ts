@@ -41,6 +41,8 @@ interface QueuedRow {
   thread_id: string;
   queued_ms: number | string;
   queued_at: string;
+  /** The conversation generations the prune retired (migration 0016). */
+  generations: string[] | null;
 }
 
 const NO_TABLE =
@@ -89,6 +91,7 @@ export async function drainTaskErasures(
           row.thread_id,
           "erasing pruned task records",
           Number(row.queued_ms),
+          row.generations ?? [],
         );
         await query(ctx, DELETE_TASK_ERASURE, [agentId, row.thread_id, row.queued_at]);
         return erased;

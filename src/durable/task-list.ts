@@ -71,8 +71,10 @@ const SCHEMA = [
  */
 const RETIRED_KEEP_MS = 7 * 24 * 60 * 60 * 1000;
 
-/** The column later releases added (a table made before has it added on first use). */
+/** The columns later releases added (a table made before has them added on first use). */
 const WRITTEN_MS = "written_ms";
+/** The conversation generation the task's turn saw (R11.1), or null. */
+const GENERATION = "generation";
 
 /** Epoch ms no row is written at or after: "every row" for a missing `before`. */
 const NO_LIMIT = Number.MAX_SAFE_INTEGER;
@@ -86,11 +88,15 @@ export class TaskList implements TaskListHost {
     const sql = this.storage.sql;
     if (!this.ready) {
       for (const statement of SCHEMA) sql.exec(statement);
-      const added = sql
-        .exec("SELECT 1 FROM pragma_table_info('a2a_task_list') WHERE name = ?", WRITTEN_MS)
-        .toArray();
-      if (added.length === 0)
-        sql.exec(`ALTER TABLE a2a_task_list ADD COLUMN ${WRITTEN_MS} INTEGER`);
+      for (const [column, type] of [
+        [WRITTEN_MS, "INTEGER"],
+        [GENERATION, "TEXT"],
+      ] as const) {
+        const added = sql
+          .exec("SELECT 1 FROM pragma_table_info('a2a_task_list') WHERE name = ?", column)
+          .toArray();
+        if (added.length === 0) sql.exec(`ALTER TABLE a2a_task_list ADD COLUMN ${column} ${type}`);
+      }
       this.ready = true;
     }
     return sql;
@@ -103,16 +109,18 @@ export class TaskList implements TaskListHost {
       return false;
     }
     sql.exec(
-      `INSERT INTO a2a_task_list (key, context_id, state, ts, record, written_ms)
-       VALUES (?, ?, ?, ?, ?, ?)
+      `INSERT INTO a2a_task_list (key, context_id, state, ts, record, written_ms, generation)
+       VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (key) DO UPDATE SET context_id = excluded.context_id, state = excluded.state,
-         ts = excluded.ts, record = excluded.record, written_ms = excluded.written_ms`,
+         ts = excluded.ts, record = excluded.record, written_ms = excluded.written_ms,
+         generation = coalesce(excluded.generation, a2a_task_list.generation)`,
       row.key,
       row.contextId,
       row.state,
       row.timestamp,
       row.record,
       Date.now(),
+      generation ?? null,
     );
     return true;
   }
@@ -210,9 +218,12 @@ export class TaskList implements TaskListHost {
             contextId,
           )
         : sql.exec<{ key: string }>(
-            "DELETE FROM a2a_task_list WHERE context_id = ? AND written_ms < ? RETURNING key",
+            // A row of the retired generation goes whenever it was written (a late save).
+            `DELETE FROM a2a_task_list
+              WHERE context_id = ? AND (written_ms < ? OR generation = ?) RETURNING key`,
             contextId,
             before,
+            generation ?? null,
           );
     return deleted.toArray().map((row) => row.key);
   }

@@ -215,6 +215,8 @@ export class NeonSaver
   /** Recall asked for the thread's next read, and what that read found (recall-prefetch.ts). */
   private readonly recallQueries = new Map<string, RecallQuery>();
   private readonly recalled = new Map<string, PrefetchedRecall>();
+  /** The registry generation of each thread, as last read or written (generationOf). */
+  private readonly generations = new Map<string, string>();
   /** Message ids looked up with the thread's next read, found, and staged for its write. */
   private readonly messageIds = new MessageIdStage();
   /** See the `materializeMessages` option; the turn runner sets it for a `tail` graph. */
@@ -366,7 +368,12 @@ export class NeonSaver
       );
     }
     if (goneAt >= 0) {
-      if ((results[goneAt]?.rows.length ?? 0) > 0) this.goneThreads.add(threadId);
+      const registry = results[goneAt]?.rows[0] as
+        | { gone: boolean; llamon_generation: string }
+        | undefined;
+      if (registry === undefined) this.generations.delete(threadId);
+      else this.generations.set(threadId, registry.llamon_generation);
+      if (registry?.gone === true) this.goneThreads.add(threadId);
       else this.goneThreads.delete(threadId);
     }
     // A thread another saver deleted starts fresh: its old transcript (deleted by the next
@@ -703,7 +710,14 @@ export class NeonSaver
   /** One atomic batch: the statements, then the memory rows staged for the thread. */
   private async write(threadId: string, statements: SqlStatement[]): Promise<void> {
     try {
-      await this.db.batch([...statements, ...this.stagedStatements(threadId)]);
+      const results = await this.db.batch([...statements, ...this.stagedStatements(threadId)]);
+      // The head compare-and-set answers the generation the write landed in.
+      for (const result of results) {
+        const row = result.rows[0] as { llamon_generation?: unknown } | undefined;
+        if (typeof row?.llamon_generation === "string") {
+          this.generations.set(threadId, row.llamon_generation);
+        }
+      }
     } catch (error) {
       // Staged memory writes stay staged, so a retried put still carries them.
       if (dbErrorFields(error)?.sqlstate === SQLSTATE_HEAD_MOVED) {
@@ -725,12 +739,20 @@ export class NeonSaver
    * transcript, message ids.
    */
   override async deleteThread(threadId: string): Promise<void> {
+    await this.eraseThread(threadId);
+  }
+
+  /**
+   * {@link deleteThread}, answering the generation the erase retired (undefined when llamon
+   * had no registry row): the conversation's task records refuse it from then on (R11.1).
+   */
+  async eraseThread(threadId: string): Promise<string | undefined> {
     assertThreadId(threadId);
     const storageId = storageThreadId(this.agentId, threadId);
     // The registry row first: deleting it locks it, so a turn's write (LOCK_THREAD) and a
     // fenced job write (thread-fence.ts) either landed before — and are deleted here — or wait
     // and then find the thread gone (R11.1).
-    await this.db.batch([
+    const [registry] = await this.db.batch([
       { text: DELETE_THREAD_REGISTRY, params: [this.agentId, threadId] },
       ...DELETE_THREAD.map((text) => ({ text, params: [storageId] })),
       { text: DELETE_THREAD_MEMORY, params: [this.agentId, threadId] },
@@ -742,6 +764,17 @@ export class NeonSaver
     this.recalled.delete(threadId);
     this.loadedMemory.delete(threadId);
     this.staged.delete(threadId);
+    this.generations.delete(threadId);
+    const row = registry?.rows[0] as { generation?: unknown } | undefined;
+    return typeof row?.generation === "string" ? row.generation : undefined;
+  }
+
+  /**
+   * The thread's generation as this saver last read or wrote it (guarded reads and turn
+   * writes; store/thread-fence.ts), or undefined.
+   */
+  generationOf(threadId: string): string | undefined {
+    return this.generations.get(threadId);
   }
 
   /** Statements for the memory writes staged for this thread's put (its keys and agent keys). */

@@ -210,7 +210,7 @@ export const DELETE_THREAD = [
 export const DELETE_THREAD_MEMORY =
   "DELETE FROM persistent_memory WHERE agent_id = $1 AND thread_id = $2";
 export const DELETE_THREAD_REGISTRY =
-  "DELETE FROM llamon_threads WHERE agent_id = $1 AND thread_id = $2";
+  "DELETE FROM llamon_threads WHERE agent_id = $1 AND thread_id = $2 RETURNING generation::text AS generation";
 
 /**
  * Keep only the newest checkpoint of a thread namespace (trim, R4.2: what was cut must be
@@ -554,7 +554,7 @@ export const PRUNE_DELETE_BATCH = `WITH target AS (
   RETURNING pg_column_size(d.*) AS size
 ), rg AS (
   DELETE FROM llamon_threads d USING target t WHERE d.agent_id = $1 AND d.thread_id = t.thread_id
-  RETURNING pg_column_size(d.*) AS size
+  RETURNING d.thread_id, d.generation::text AS generation, pg_column_size(d.*) AS size
 ), ms AS (
   DELETE FROM llamon_messages d USING target t WHERE d.agent_id = $1 AND d.thread_id = t.thread_id
   RETURNING pg_column_size(d.*) AS size
@@ -562,9 +562,12 @@ export const PRUNE_DELETE_BATCH = `WITH target AS (
   DELETE FROM llamon_message_ids d USING target t WHERE d.agent_id = $1 AND d.thread_id = t.thread_id
   RETURNING pg_column_size(d.*) AS size
 ), er AS (
-  INSERT INTO llamon_task_erasures (agent_id, thread_id)
-  SELECT $1, t.thread_id FROM target t
-  ON CONFLICT (agent_id, thread_id) DO UPDATE SET queued_at = now()
+  INSERT INTO llamon_task_erasures (agent_id, thread_id, generations)
+  SELECT $1, t.thread_id,
+         coalesce((SELECT array_agg(r.generation) FROM rg r WHERE r.thread_id = t.thread_id), '{}')
+    FROM target t
+  ON CONFLICT (agent_id, thread_id) DO UPDATE
+     SET queued_at = now(), generations = llamon_task_erasures.generations || EXCLUDED.generations
   RETURNING 1
 )
 SELECT (SELECT coalesce(jsonb_agg(thread_id), '[]'::jsonb) FROM target) AS deleted,
@@ -582,7 +585,7 @@ SELECT (SELECT coalesce(jsonb_agg(thread_id), '[]'::jsonb) FROM target) AS delet
 /** The oldest queued erasures of an agent: $1 agent, $2 how many. */
 export const SELECT_TASK_ERASURES = `SELECT thread_id,
        (extract(epoch FROM queued_at) * 1000)::float8 AS queued_ms,
-       queued_at::text AS queued_at
+       queued_at::text AS queued_at, generations
   FROM llamon_task_erasures
  WHERE agent_id = $1
  ORDER BY queued_at, thread_id

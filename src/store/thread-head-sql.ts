@@ -63,14 +63,18 @@ export const CAS_CHECKPOINT_HEAD = `WITH head AS (
   RETURNING 1
 )
 SELECT llamon_require((SELECT count(*) FROM upd) = 1,
-                      'llamon: the thread head moved during this turn') AS ok`;
+                      'llamon: the thread head moved during this turn') AS ok,
+       (SELECT t.generation::text FROM llamon_threads t
+         WHERE t.agent_id = $1 AND t.thread_id = $2) AS llamon_generation`;
 
 /**
- * Whether the thread was deleted behind llamon's back ({@link HEAD_GONE}); read in the turn's
- * read batch. $1 agent, $2 thread.
+ * The registry row as the turn's read batch reads it: whether the thread was deleted behind
+ * llamon's back ({@link HEAD_GONE}), and its generation (migration 0014; the turn's task
+ * record carries it). No row for a thread llamon has not written. $1 agent, $2 thread.
  */
-export const SELECT_THREAD_GONE = `SELECT 1 AS gone FROM llamon_threads t
- WHERE t.agent_id = $1 AND t.thread_id = $2 AND ${HEAD_GONE}`;
+export const SELECT_THREAD_GONE = `SELECT (${HEAD_GONE}) AS gone, t.generation::text AS llamon_generation
+  FROM llamon_threads t
+ WHERE t.agent_id = $1 AND t.thread_id = $2`;
 
 /**
  * The rows of a gone conversation, deleted by the write of the turn that starts the thread

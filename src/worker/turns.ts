@@ -80,7 +80,7 @@ async function postgresTurn(
   }
   saver.keepLatestOnly = config.persist_trim_keep_groups !== undefined;
   const embedder = semantic(config);
-  return executeTurnHere(ctx, input, {
+  const out = await executeTurnHere(ctx, input, {
     checkpointer: saver,
     config,
     embedder,
@@ -104,4 +104,6 @@ async function postgresTurn(
       });
     },
   });
+  // The generation the turn read and wrote: its task record carries it (R11.1).
+  return { ...out, generation: saver.generationOf(input.threadId) };
 }

@@ -19,6 +19,7 @@ import { applyPrune, planPrune } from "../../src/store/prune.ts";
 import { createWorker } from "../../src/worker/create-worker.ts";
 import { referenceAgent } from "../../src/worker/reference-agent.ts";
 import { productDocumentBody, sendRaw } from "./a2a-helpers.ts";
+import { lateTaskSaveIsRefused } from "./task-fence-cases.ts";
 
 const TOKEN = "test-admin-token-erasures-5c2d";
 
@@ -82,6 +83,15 @@ function instance(vars: Record<string, unknown> = {}) {
 async function prune(agentId: string, contextIds: string[]) {
   const plan = await planPrune(db(), { agentId, threadIds: contextIds });
   return applyPrune(db(), plan);
+}
+
+/** The conversation's generation in the registry (migration 0014), or undefined. */
+async function generation(agentId: string, contextId: string): Promise<string | undefined> {
+  const { rows } = await db().query<{ generation: string }>(
+    "SELECT generation::text AS generation FROM llamon_threads WHERE agent_id = $1 AND thread_id = $2",
+    [agentId, contextId],
+  );
+  return rows[0]?.generation;
 }
 
 async function queued(agentId: string): Promise<string[]> {
@@ -180,6 +190,37 @@ describe("task records of pruned conversations", () => {
     expect((await worker.drain()).body).toMatchObject({ conversations: 1, tasks_erased: 1 });
     expect((await worker.getTask(old)).error?.code).toBe(-32001);
     expect((await worker.getTask(fresh)).result?.id).toBe(fresh);
+  });
+
+  it("R11.1 a task record saved after its conversation was erased (by a turn that read it before) is refused", async () => {
+    const worker = instance();
+    await lateTaskSaveIsRefused({
+      fetch: worker.fetch,
+      agentId: worker.agentId,
+      contextId: "fenced",
+      storedGeneration: () => generation(worker.agentId, "fenced"),
+      erase: async () => {
+        const res = await worker.fetch("http://agent.local/api/v1/memory/threads/fenced", {
+          method: "DELETE",
+          headers: { authorization: `Bearer ${TOKEN}` },
+        });
+        expect(res.status).toBe(200);
+      },
+    });
+  });
+
+  it("R11.1 a task record saved after its conversation was pruned and drained is refused", async () => {
+    const worker = instance();
+    await lateTaskSaveIsRefused({
+      fetch: worker.fetch,
+      agentId: worker.agentId,
+      contextId: "pruned",
+      storedGeneration: () => generation(worker.agentId, "pruned"),
+      erase: async () => {
+        await prune(worker.agentId, ["pruned"]);
+        expect((await worker.drain()).body).toMatchObject({ conversations: 1 });
+      },
+    });
   });
 
   it("the cron trigger (scheduled) drains the queue", async () => {

@@ -18,6 +18,7 @@ import { createWorker } from "../../../src/worker/create-worker.ts";
 import { referenceAgent } from "../../../src/worker/reference-agent.ts";
 import { firstLine, productDocumentBody, sendRaw } from "../a2a-helpers.ts";
 import { deleteKeysAtOnce, patchEachKeyAtOnce, TEN_KEYS } from "../config-race.ts";
+import { lateTaskSaveIsRefused } from "../task-fence-cases.ts";
 
 const backend = (env as unknown as { MEMORY_BACKEND: string }).MEMORY_BACKEND;
 
@@ -119,6 +120,20 @@ describe(`management API on the ${backend} backend`, () => {
     expect((await allThreads(worker)).some((t) => t.context_id === contextId)).toBe(false);
     const again = await sendRaw(productDocumentBody(contextId, "again"), worker);
     expect(firstLine(again.replyText)).toBe("offline-model: received=1 has_prior=false");
+  });
+
+  it(`R11.1 a task record saved after its conversation was erased (by a turn that read it before) is refused (${backend})`, async () => {
+    const worker = instance();
+    const contextId = `fence-${crypto.randomUUID()}`;
+    await lateTaskSaveIsRefused({
+      fetch: worker.fetch,
+      agentId: env.AGENT_ID,
+      contextId,
+      erase: async () => {
+        const erased = await worker.api("DELETE", `/api/v1/memory/threads/${contextId}`);
+        expect(erased.status).toBe(200);
+      },
+    });
   });
 
   it("issue 14 a thread view crosses the object boundary as one page and the head, never the whole thread; pages join down to the first message and the window is the whole thread's", async () => {
