@@ -385,13 +385,17 @@ SELECT * FROM llamon_no_such_table;
     await migrate({ connectionString: db.dsn, dir: before });
     const pool = createPgDb({ connectionString: db.dsn });
     // This build looks every turn's messageId up (R11.2: llamon_message_ids, with its turn's
-    // rows of llamon_messages), which a build from before 0005 did not: stand-ins for the
-    // two tables while the old data is written, dropped before the real migrations run.
+    // rows of llamon_messages) and reads the thread's generation (R11.1, 0014), which a build
+    // from before 0005 did not: stand-ins for the two tables and the column while the old data
+    // is written, dropped before the real migrations run.
     await pool.query(
       "CREATE TABLE llamon_messages (agent_id text, thread_id text, seq bigint, message jsonb)",
     );
     await pool.query(`CREATE TABLE llamon_message_ids (agent_id text, thread_id text,
       message_id text, seq bigint, seq_end bigint, PRIMARY KEY (agent_id, thread_id, message_id))`);
+    await pool.query(
+      "ALTER TABLE llamon_threads ADD COLUMN generation uuid NOT NULL DEFAULT gen_random_uuid()",
+    );
     try {
       const turn = (threadId: string, text: string) =>
         runTurn(
@@ -413,6 +417,7 @@ SELECT * FROM llamon_no_such_table;
       await expect(turn(longKey, "too long before 0005")).rejects.toThrow();
 
       await pool.query("DROP TABLE llamon_messages, llamon_message_ids");
+      await pool.query("ALTER TABLE llamon_threads DROP COLUMN generation");
       const result = await migrate({ connectionString: db.dsn });
       expect(result.applied).toContain("0005_principal_thread_keys.sql");
       const old = await turn(threadKey("anonymous", "user-alice-session"), "still there?");
