@@ -40,3 +40,18 @@ export class GatedModel extends OfflineChatModel {
     return super._generate(messages);
   }
 }
+
+/**
+ * An offline model that answers a few milliseconds later (a timer, not a microtask), so that
+ * whatever else runs on the conversation meanwhile — an erase — interleaves with its call.
+ */
+export class DelayedModel extends OfflineChatModel {
+  constructor(private readonly delayMs = 3) {
+    super();
+  }
+
+  override async _generate(messages: BaseMessage[]): Promise<ChatResult> {
+    await new Promise((resolve) => setTimeout(resolve, this.delayMs));
+    return super._generate(messages);
+  }
+}
