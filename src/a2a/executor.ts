@@ -48,6 +48,8 @@ import { describeTurnFailure } from "./rpc-errors.ts";
 import type { A2ATurnInput, A2ATurnOutput, ExecuteTurn } from "./types.ts";
 
 const REPLY_ARTIFACT_NAME = "reply";
+/** JSON-RPC "invalid params": the request was the caller's mistake. */
+const INVALID_PARAMS = -32602;
 
 interface Running {
   readonly contextId: string;
@@ -244,7 +246,10 @@ export class TurnExecutor implements AgentExecutor {
     } catch (error) {
       if (entry.canceled) return;
       const failure = describeTurnFailure(error);
-      (call?.log ?? this.log).error("a2a: turn failed", {
+      // The caller's mistake (invalid params: a bad seed, a resend of a trimmed turn) is a
+      // warning; the agent's or the platform's failure is an error.
+      const level = failure.code === INVALID_PARAMS ? "warn" : "error";
+      (call?.log ?? this.log)[level]("a2a: turn failed", {
         code: failure.reason,
         retryable: failure.retryable,
         context_id: contextId,

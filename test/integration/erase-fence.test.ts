@@ -68,6 +68,23 @@ async function rowsContaining(agentId: string, threadId: string, needle: string)
   return rows.map((r) => r.source);
 }
 
+/** A summary job (the queue consumer's postgres path), held inside its model call. */
+async function summaryAtItsModelCall(agentId: string, threadId: string) {
+  const summarizer = new GatedModel();
+  const env = {
+    AGENT_ID: agentId,
+    POSTGRES_MEMORY_DSN: NEON_STYLE_DSN,
+    LLAMON_NEON_FETCH_ENDPOINT: backend.proxy.url,
+  };
+  const job = summarizeInPostgres(
+    env,
+    { type: "summarize", agent_id: agentId, thread_id: threadId, upto: 10 },
+    { model: summarizer },
+  );
+  await summarizer.reached;
+  return { summarizer, job };
+}
+
 const allText = (messages: readonly BaseMessage[]) =>
   messages.map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
 
@@ -97,18 +114,7 @@ describe("erase is a fence on Postgres (R11.1)", () => {
   it("R11.1 a summary job that read the thread before an erase writes nothing", async () => {
     const agentId = "fence-sum";
     await conversationWithSecret(agentId, "s");
-    const summarizer = new GatedModel();
-    const env = {
-      AGENT_ID: agentId,
-      POSTGRES_MEMORY_DSN: NEON_STYLE_DSN,
-      LLAMON_NEON_FETCH_ENDPOINT: backend.proxy.url,
-    };
-    const job = summarizeInPostgres(
-      env,
-      { type: "summarize", agent_id: agentId, thread_id: "s", upto: 10 },
-      { model: summarizer },
-    );
-    await summarizer.reached;
+    const { summarizer, job } = await summaryAtItsModelCall(agentId, "s");
     expect(allText(summarizer.firstInput).join("\n")).toContain(SECRET);
     await new NeonSaver({ db: backend.neon, agentId }).deleteThread("s");
     summarizer.release();
@@ -125,18 +131,7 @@ describe("erase is a fence on Postgres (R11.1)", () => {
   it("R11.1 the job is dropped also when the conversation was begun again before its write", async () => {
     const agentId = "fence-again";
     await conversationWithSecret(agentId, "s");
-    const summarizer = new GatedModel();
-    const env = {
-      AGENT_ID: agentId,
-      POSTGRES_MEMORY_DSN: NEON_STYLE_DSN,
-      LLAMON_NEON_FETCH_ENDPOINT: backend.proxy.url,
-    };
-    const job = summarizeInPostgres(
-      env,
-      { type: "summarize", agent_id: agentId, thread_id: "s", upto: 10 },
-      { model: summarizer },
-    );
-    await summarizer.reached;
+    const { summarizer, job } = await summaryAtItsModelCall(agentId, "s");
     await new NeonSaver({ db: backend.neon, agentId }).deleteThread("s");
     await runTurn(deps(agentId), { threadId: "s", text: "a new conversation" });
     summarizer.release();
