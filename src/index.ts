@@ -14,7 +14,7 @@ export {
   isFlowAgent,
   type PartialAnswers,
 } from "./agent/flow.ts";
-export type { FlowPosition } from "./agent/flow-graph.ts";
+export type { FlowPosition } from "./agent/turn/flow-graph.ts";
 export { type ErrorCode, isLlamonError, LlamonError } from "./errors.ts";
 export * from "./memory/index.ts";
 export {

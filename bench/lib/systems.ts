@@ -18,8 +18,8 @@ import { type BaseCheckpointSaver, REMOVE_ALL_MESSAGES } from "@langchain/langgr
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import type pg from "pg";
 import { currentSkills } from "../../src/agent/define.ts";
-import { buildAgentGraph, type MessagesStorage, TURN_NODE } from "../../src/agent/graph.ts";
-import { runTurn } from "../../src/agent/run-turn.ts";
+import { buildAgentGraph, type MessagesStorage, TURN_NODE } from "../../src/agent/turn/graph.ts";
+import { runTurn } from "../../src/agent/turn/pipeline.ts";
 import { createLogger, type Logger, silentSink } from "../../src/log.ts";
 import type { MemoryConfig } from "../../src/memory/config.ts";
 import {

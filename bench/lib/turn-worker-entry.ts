@@ -14,7 +14,7 @@
  */
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import pg from "pg";
-import { runTurn, type TurnDeps } from "../../src/agent/run-turn.ts";
+import { runTurn, type TurnDeps } from "../../src/agent/turn/pipeline.ts";
 import { OfflineChatModel } from "../../src/llm/offline.ts";
 import { createLogger, silentSink } from "../../src/log.ts";
 import { createNeonDb } from "../../src/store/db-neon.ts";

@@ -1,7 +1,7 @@
 /**
  * Where a flow (defineFlow) stands in one conversation, for the management API's thread view
  * and Studio: read from the `flow` channel of the conversation's head checkpoint (the flow's
- * state lives in graph state, agent/flow-graph.ts), never rebuilt from the messages.
+ * state lives in graph state, agent/turn/flow-graph.ts), never rebuilt from the messages.
  */
 import { z } from "zod";
 import type { AgentDefinition } from "../agent/define.ts";

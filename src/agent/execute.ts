@@ -10,18 +10,16 @@
  */
 
 import type { BaseMessage } from "@langchain/core/messages";
-import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { type LlamonErrorData, llamonErrorData, llamonErrorFrom } from "../errors.ts";
-import type { Embedder } from "../llm/embeddings.ts";
 import { createModelFromEnv } from "../llm/select.ts";
 import type { MemoryConfig } from "../memory/config.ts";
 import type { ArchivedPrefix } from "../memory/live-tail.ts";
 import type { MultiturnSignals } from "../memory/prompt.ts";
-import type { RecallSource } from "../memory/recall/index.ts";
-import { parseHistorySeed, type SeedReport } from "../memory/seed.ts";
+import type { SeedReport } from "../memory/seed.ts";
 import type { TurnContext } from "../runtime/context.ts";
+import type { ThreadStore } from "../store/thread-store.ts";
 import { registeredAgent } from "./registry.ts";
-import { runTurn, type TurnDeps } from "./run-turn.ts";
+import { runTurn, type TurnDeps } from "./turn/pipeline.ts";
 
 /** One user message to answer; plain data, so it can cross into a Durable Object. */
 export interface TurnInput {
@@ -101,49 +99,47 @@ export type AfterTurn = (
 ) => Promise<unknown>;
 
 export interface TurnHere {
-  /** undefined = no memory (`off`). */
-  readonly checkpointer: BaseCheckpointSaver | undefined;
+  /** Where the thread lives (store/saver-thread-store.ts; OFF_THREAD_STORE keeps nothing). */
+  readonly store: ThreadStore;
+  /** The turn's config, or the guess its load is made with when `resolveConfig` is given. */
   readonly config: MemoryConfig;
+  /** The config from the agent-level rows read with the thread (turn/pipeline.ts). */
+  readonly resolveConfig?: TurnDeps["resolveConfig"];
   readonly afterTurn?: AfterTurn | undefined;
-  /** The backend's conversation search (issue 16); undefined = no recall block. */
-  readonly recall?: RecallSource | undefined;
-  /** A search over the thread the turn holds (run-turn.ts `recallOnThread`). */
-  readonly recallOnThread?: TurnDeps["recallOnThread"];
-  /** Semantic recall's embedder (Postgres, `recall_semantic`). */
-  readonly embedder?: Embedder | undefined;
+  /** Conversation recall over the thread the turn holds (the in_memory backend). */
+  readonly conversationRecallOnThread?: TurnDeps["conversationRecallOnThread"];
+  /** Semantic recall's embedder for a config (Postgres, `recall_semantic`). */
+  readonly embedder?: TurnDeps["embedder"];
 }
 
-/** Run a turn in this isolate with the given checkpointer and config. */
+/** Run a turn in this isolate on the given store. */
 export async function executeTurnHere(
   ctx: TurnContext,
   input: TurnInput,
   here: TurnHere,
 ): Promise<TurnOutput> {
   const { agent, model } = registeredAgent();
-  const { config, checkpointer, afterTurn, recall, recallOnThread, embedder } = here;
-  const seed =
-    input.history === undefined
-      ? undefined
-      : parseHistorySeed(input.history, { maxMessages: config.a2a_history_max_messages });
+  const { afterTurn } = here;
   const result = await runTurn(
     {
       agent,
-      config,
+      config: here.config,
+      resolveConfig: here.resolveConfig,
       model: model ? model(ctx.env) : createModelFromEnv(ctx.env).model,
-      checkpointer,
+      store: here.store,
       log: ctx.log,
-      recall,
-      recallOnThread,
-      embedder,
+      conversationRecallOnThread: here.conversationRecallOnThread,
+      embedder: here.embedder,
     },
     {
       threadId: input.threadId,
       text: input.text,
       messageId: input.messageId,
-      seed: seed?.messages,
+      history: input.history,
     },
   );
-  if (!result.replayed && afterTurn !== undefined) {
+  // A turn answered without memory (turned off at run time) schedules nothing.
+  if (!result.replayed && result.config.enabled && afterTurn !== undefined) {
     // Only enqueues (or starts in the background); never waits for the summary itself.
     await afterTurn(
       {
@@ -152,16 +148,17 @@ export async function executeTurnHere(
         added: result.added.length,
         archived: result.archived,
       },
-      config,
+      result.config,
     );
   }
   return {
     reply: result.reply,
     signals: result.signals,
-    seedReport: seed?.report,
+    seedReport: result.seedReport,
     merges: result.merges,
     messageCount: result.messageCount,
     ...(result.inputRequired ? { inputRequired: true } : {}),
     ...(result.flow ? { flow: true } : {}),
+    ...(result.generation !== undefined ? { generation: result.generation } : {}),
   };
 }

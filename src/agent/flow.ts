@@ -2,12 +2,12 @@
  * defineFlow: a multi-step LangGraph workflow served like an agent (memory, A2A, the CLI
  * scaffold). A flow asks one question per step, checks each answer with its zod schema and
  * keeps its place — the step it waits for and the answers so far — in graph state (the `flow`
- * channel of flow-graph.ts, saved by the checkpointer with the turn), never rebuilt from the
+ * channel of turn/flow-graph.ts, saved by the checkpointer with the turn), never rebuilt from the
  * window. Between steps the A2A task is `input-required`; after the final step, `completed`.
  *
  * Why a state channel and not LangGraph's `interrupt()` + `Command({ resume })`: every llamon
  * turn is one complete graph run written once at its end (`durability: "exit"`), retried by
- * messageId and merged by compare-and-set on the thread head (run-turn.ts). An interrupted run
+ * messageId and merged by compare-and-set on the thread head (turn/pipeline.ts). An interrupted run
  * would leave pending writes of an unfinished step between requests, which those savers and
  * the merge do not keep, and a resumed node runs again from its beginning. A channel is plain
  * checkpointed data: each turn runs prepare → the step's node → persist and ends, so retries,

@@ -33,9 +33,15 @@ import { readThreadMessages } from "../store/delta.ts";
 import { createMapMemory, createSqliteMemory, type ThreadSaver } from "../store/do-memory.ts";
 import { InMemorySaver } from "../store/memory-saver.ts";
 import type { PersistentMemory } from "../store/persistent-memory.ts";
+import {
+  memoryThreadStore,
+  OFF_THREAD_STORE,
+  sqliteThreadStore,
+} from "../store/saver-thread-store.ts";
 import { SqliteSaver } from "../store/sqlite-saver.ts";
 import type { SqliteExec } from "../store/sqlite-sql.ts";
 import { Generations } from "../store/thread-fence.ts";
+import type { ThreadStore } from "../store/thread-store.ts";
 import { AsyncLock } from "./lock.ts";
 import { ObjectRecall } from "./object-recall.ts";
 import type { ThreadIndexHost } from "./thread-index.ts";
@@ -50,6 +56,8 @@ export interface ThreadState {
 interface LocalStore {
   readonly saver: ThreadSaver;
   readonly memory: PersistentMemory;
+  /** What a turn reads and writes through (store/thread-store.ts). */
+  readonly turns: ThreadStore;
 }
 
 /** A Durable Object's SQLite storage behind the SqliteExec interface. */
@@ -127,9 +135,12 @@ export class Conversation {
       let out: TurnOutput;
       try {
         out = await executeTurnHere(ctx, input, {
-          checkpointer: saver,
+          store:
+            this.agentId === undefined
+              ? OFF_THREAD_STORE
+              : (this.storeFor(this.agentId)?.turns ?? OFF_THREAD_STORE),
           config: effective,
-          recallOnThread: this.recall?.forTurn(input.threadId),
+          conversationRecallOnThread: this.recall?.forTurn(input.threadId),
           afterTurn: (turn, turnConfig) =>
             summaryAfterTurn(turn, {
               env: this.env,
@@ -144,9 +155,8 @@ export class Conversation {
       } finally {
         this.recall?.endTurn(input.threadId);
       }
-      if (saver === undefined) return out;
-      this.noteInIndex(ctx, saver.agentId, out.messageCount);
-      return { ...out, generation: this.generations.current(input.threadId) };
+      if (saver !== undefined) this.noteInIndex(ctx, saver.agentId, out.messageCount);
+      return out;
     });
   }
 
@@ -266,15 +276,22 @@ export class Conversation {
   private storeFor(agentId: string): LocalStore | undefined {
     const known = this.stores.get(agentId);
     if (known !== undefined) return known;
+    const generation = (threadId: string) => this.generations.current(threadId);
     let store: LocalStore;
     if (this.sql !== undefined) {
+      const saver = new SqliteSaver({ sql: this.sql, agentId, keepLatestOnly: this.trim });
       store = {
-        saver: new SqliteSaver({ sql: this.sql, agentId, keepLatestOnly: this.trim }),
+        saver,
         memory: createSqliteMemory(this.sql, agentId),
+        turns: sqliteThreadStore(saver, generation),
       };
     } else if (this.backend === "in_memory") {
       const saver = new InMemorySaver({ agentId, keepLatestOnly: this.trim });
-      store = { saver, memory: createMapMemory(saver.memoryRows, agentId) };
+      store = {
+        saver,
+        memory: createMapMemory(saver.memoryRows, agentId),
+        turns: memoryThreadStore(saver, generation),
+      };
     } else {
       return undefined;
     }

@@ -12,7 +12,7 @@ export class ObjectRecall {
   readonly #lists = new Map<string, readonly StoredMessage[]>();
   readonly #source = new ListRecallSource((threadId) => this.#lists.get(threadId));
 
-  /** The source of one turn of `threadId` over the thread the turn holds (`recallOnThread`). */
+  /** The source of one turn of `threadId` over the thread the turn holds (`conversationRecallOnThread`). */
   forTurn(threadId: string): (thread: readonly StoredMessage[]) => RecallSource {
     return (thread) => {
       this.#lists.set(threadId, thread);

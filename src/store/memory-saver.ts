@@ -12,6 +12,7 @@
  *   kept for the life of the thread here, so a resend of a turn trimmed away (R4.2) is refused
  *   rather than answered twice (the whole thread is the checkpoint's: nothing else leaves it).
  */
+
 import type { RunnableConfig } from "@langchain/core/runnables";
 import {
   type ChannelVersions,
@@ -41,6 +42,7 @@ import {
   type StoredTurn,
 } from "./message-ids.ts";
 import type { JsonValue, MemoryRows } from "./persistent-memory.ts";
+import { PrimedHead } from "./primed-head.ts";
 import { CheckpointSerializer } from "./serde.ts";
 import {
   assertAgentId,
@@ -66,6 +68,8 @@ export class InMemorySaver extends MemorySaver implements ThreadSaver, MessageId
   private readonly prefetchMemory: boolean;
   /** Keep only the newest checkpoint with each save (trim); settable per turn. */
   keepLatestOnly: boolean;
+  /** The head a ThreadStore read ahead of the graph (store/primed-head.ts). */
+  readonly primedHead = new PrimedHead();
   private readonly memory = new MemoryStaging();
   readonly turnWrites = new HeldWrites((threadId) => {
     this.memory.committed(threadId);
@@ -112,6 +116,9 @@ export class InMemorySaver extends MemorySaver implements ThreadSaver, MessageId
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     const threadId = config.configurable?.thread_id;
     if (threadId === undefined) return undefined;
+    // The head a ThreadStore's load read for the turn (store/primed-head.ts).
+    const primed = this.primedHead.take(config);
+    if (primed !== undefined) return primed.tuple;
     assertThreadId(threadId);
     if (this.turnWrites.has(threadId)) await this.turnWrites.flush(threadId);
     const tuple = await super.getTuple(this.inward(config));

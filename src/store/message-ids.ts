@@ -45,16 +45,6 @@ export interface MessageIdIndex {
   stageMessageId(threadId: string, entry: MessageIdEntry): void;
 }
 
-export function hasMessageIdIndex(saver: unknown): saver is MessageIdIndex {
-  return (
-    typeof saver === "object" &&
-    saver !== null &&
-    typeof (saver as Partial<MessageIdIndex>).lookupMessageId === "function" &&
-    typeof (saver as Partial<MessageIdIndex>).storedTurn === "function" &&
-    typeof (saver as Partial<MessageIdIndex>).stageMessageId === "function"
-  );
-}
-
 /**
  * The lookups asked for, what the reads found, and the entries staged for writes, per thread:
  * the bookkeeping every saver with a {@link MessageIdIndex} shares.

@@ -11,6 +11,7 @@
  * (optionally a compare-and-set on the head), the blobs, the checkpoint and any memory rows
  * staged during the turn in one atomic batch. So a turn costs two database round trips.
  */
+
 import { Buffer } from "node:buffer";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
@@ -56,6 +57,7 @@ import {
   memoryThreadColumn,
   toMemoryRows,
 } from "./persistent-memory.ts";
+import { PrimedHead } from "./primed-head.ts";
 import {
   type PrefetchedRecall,
   parseRecallRow,
@@ -203,6 +205,8 @@ export class NeonSaver
   private readonly prefetchMemory: boolean;
   /** See the option; a turn whose config is known only after its read sets it then. */
   keepLatestOnly: boolean;
+  /** The head a ThreadStore read ahead of the graph (store/primed-head.ts). */
+  readonly primedHead = new PrimedHead();
   private readonly deltaChannels: readonly string[];
   private readonly deferWrites: boolean;
   private held: HeldWrite[] = [];
@@ -310,6 +314,9 @@ export class NeonSaver
 
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     if (config.configurable?.thread_id === undefined) return undefined;
+    // The head a ThreadStore's load read for the turn (store/primed-head.ts).
+    const primed = this.primedHead.take(config);
+    if (primed !== undefined) return primed.tuple;
     const { threadId, ns, checkpointId } = checkpointTarget(config);
     if (this.held.some((h) => h.threadId === threadId)) await this.flushTurn(threadId);
     const storageId = storageThreadId(this.agentId, threadId);

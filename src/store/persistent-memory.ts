@@ -117,19 +117,6 @@ export interface TurnWriteControl {
   discardTurn(threadId: string): void;
 }
 
-/**
- * A saver that holds writes only while a turn runs (the object backends, store/held-writes.ts):
- * the turn runner turns `turnWrites.holding` on for the turn, then off.
- */
-export interface TurnScopedHolding extends TurnWriteControl {
-  readonly turnWrites: { holding: boolean };
-}
-
-export function holdsTurnWrites(saver: unknown): saver is TurnScopedHolding {
-  const held = (saver as Partial<TurnScopedHolding> | undefined)?.turnWrites;
-  return hasTurnWriteControl(saver) && typeof held?.holding === "boolean";
-}
-
 export function hasTurnWriteControl(saver: unknown): saver is TurnWriteControl {
   return (
     typeof saver === "object" &&

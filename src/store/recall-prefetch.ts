@@ -59,15 +59,6 @@ export interface RecallPrefetch {
   prefetchedRecall(threadId: string): PrefetchedRecall | undefined;
 }
 
-export function hasRecallPrefetch(saver: unknown): saver is RecallPrefetch {
-  return (
-    typeof saver === "object" &&
-    saver !== null &&
-    typeof (saver as Partial<RecallPrefetch>).prefetchRecall === "function" &&
-    typeof (saver as Partial<RecallPrefetch>).prefetchedRecall === "function"
-  );
-}
-
 function count(value: unknown): number {
   const n = typeof value === "string" ? Number(value) : value;
   return typeof n === "number" && Number.isFinite(n) && n >= 0 ? n : 0;

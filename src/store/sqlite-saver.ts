@@ -19,6 +19,7 @@
  * - Message ids (store/message-ids.ts MessageIdIndex, R11.2): the read looks the turn's
  *   messageId up with the checkpoint; the root put records a new one in its transaction.
  */
+
 import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import {
@@ -51,6 +52,7 @@ import {
   storedTurnOf,
 } from "./message-ids.ts";
 import type { JsonValue, MemoryRows } from "./persistent-memory.ts";
+import { PrimedHead } from "./primed-head.ts";
 import type { PrefetchedRecall, RecallPrefetch } from "./recall-prefetch.ts";
 import { checkpointTarget, listQuery, ROOT_NS } from "./saver-target.ts";
 import { serializeBlobs } from "./saver-tuple.ts";
@@ -132,6 +134,8 @@ export class SqliteSaver
   private readonly prefetchMemory: boolean;
   /** Keep only the newest checkpoint with each save (trim); settable per turn. */
   keepLatestOnly: boolean;
+  /** The head a ThreadStore read ahead of the graph (store/primed-head.ts). */
+  readonly primedHead = new PrimedHead();
   private readonly memory = new MemoryStaging();
   readonly turnWrites = new HeldWrites((threadId) => {
     this.memory.committed(threadId);
@@ -222,6 +226,9 @@ export class SqliteSaver
 
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     if (config.configurable?.thread_id === undefined) return undefined;
+    // The head a ThreadStore's load read for the turn (store/primed-head.ts).
+    const primed = this.primedHead.take(config);
+    if (primed !== undefined) return primed.tuple;
     const { threadId, ns, checkpointId } = checkpointTarget(config);
     if (this.turnWrites.has(threadId)) await this.turnWrites.flush(threadId);
     const storageId = storageThreadId(this.agentId, threadId);

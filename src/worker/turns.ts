@@ -2,10 +2,11 @@
  * Dispatch of a turn to where it runs: postgres and off in this isolate, in_memory and
  * sqlite in the conversation's Durable Object (SPEC R1).
  *
- * Postgres reads first: the turn's read batch (checkpoint + persistent_memory rows, which
- * include the agent's run-time `settings` row) runs before the config is resolved, and the
- * config is resolved from that row (runtime/runtime-layer.ts). A turn is then the read and
- * the write — two round trips, cold isolate or warm — and it always sees the latest PATCH.
+ * Postgres reads first: the turn's load (checkpoint + persistent_memory rows, which include
+ * the agent's run-time `settings` row) runs before the config is resolved, and the config is
+ * resolved from that row (runtime/runtime-layer.ts, agent/turn/pipeline.ts `resolveConfig`).
+ * A turn is then the load and the commit — two round trips, cold isolate or warm — and it
+ * always sees the latest PATCH.
  */
 import {
   executeTurnHere,
@@ -14,7 +15,6 @@ import {
   type TurnInput,
   type TurnOutput,
 } from "../agent/execute.ts";
-import { prefetchRecall } from "../agent/run-turn.ts";
 import { embedderFromEnv } from "../llm/embeddings.ts";
 import { effectiveBackend, type MemoryConfig } from "../memory/config.ts";
 import { embedAfterTurn } from "../queue/embed.ts";
@@ -22,7 +22,8 @@ import { summaryAfterTurn } from "../queue/enqueue.ts";
 import type { TurnContext } from "../runtime/context.ts";
 import { threadObjectName, threadsObject } from "../runtime/objects.ts";
 import { RUNTIME_SETTINGS_KEY, runtimeStoreKind } from "../runtime/runtime-layer.ts";
-import { ReadFirstNeonSaver } from "../store/read-first-saver.ts";
+import { NeonSaver } from "../store/neon-saver.ts";
+import { OFF_THREAD_STORE, postgresThreadStore } from "../store/saver-thread-store.ts";
 
 /** Run a turn on the configured backend. */
 export async function executeTurn(ctx: TurnContext, input: TurnInput): Promise<TurnOutput> {
@@ -31,7 +32,7 @@ export async function executeTurn(ctx: TurnContext, input: TurnInput): Promise<T
   // Memory off at deploy time (a run-time layer may still turn it on) or kept in objects.
   const config = await ctx.config();
   const backend = effectiveBackend(config);
-  if (backend === "off") return executeTurnHere(ctx, input, { checkpointer: undefined, config });
+  if (backend === "off") return executeTurnHere(ctx, input, { store: OFF_THREAD_STORE, config });
   if (backend === "postgres") return postgresTurn(ctx, input, config);
   const host = threadsObject<TurnHost>(
     ctx.env,
@@ -41,13 +42,16 @@ export async function executeTurn(ctx: TurnContext, input: TurnInput): Promise<T
   return outputOf(await host.turnOutcome(input, config));
 }
 
-/** `known`: the config when it was resolved already (no read-first needed). */
+/**
+ * A turn on Postgres. `known`: the config when it was resolved already; otherwise it is
+ * resolved from the agent's rows read with the thread (the turn's load, agent/turn/load.ts).
+ */
 async function postgresTurn(
   ctx: TurnContext,
   input: TurnInput,
   known?: MemoryConfig,
 ): Promise<TurnOutput> {
-  const saver = new ReadFirstNeonSaver({
+  const saver = new NeonSaver({
     db: ctx.db(),
     agentId: ctx.agentId,
     guardHead: true,
@@ -55,36 +59,19 @@ async function postgresTurn(
     // are read as one (memory/live-tail.ts).
     materializeMessages: true,
   });
-  // Recall is read in the same batch; with the config still unknown (it depends on the row
-  // read), it is read in case the run-time layer has it on.
-  const guess = known ?? ctx.deployConfig;
   // The question's embedding (semantic recall) is one provider call before the read.
-  const semantic = (config: MemoryConfig) =>
+  const embedderFor = (config: MemoryConfig) =>
     config.recall && config.recall_semantic ? embedderFromEnv(config, ctx.env) : undefined;
-  if (known === undefined || known.recall) {
-    await prefetchRecall(saver, input.threadId, input.text, guess, {
-      embedder: semantic(guess),
-      log: ctx.log,
-    });
-  }
-  let config = known;
-  if (config === undefined) {
-    // The turn's messageId is looked up in the same batch (R11.2: a resend is answered from it).
-    saver.lookupMessageId(input.threadId, input.messageId);
-    const rows = await saver.readFirst(input.threadId);
-    config = await ctx.configWith(rows?.agent[RUNTIME_SETTINGS_KEY]);
-  }
-  if (!config.enabled) {
-    // Turned off at run time: answer without memory (the read above is all it cost).
-    return executeTurnHere(ctx, input, { checkpointer: undefined, config });
-  }
-  saver.keepLatestOnly = config.persist_trim_keep_groups !== undefined;
-  const embedder = semantic(config);
-  const out = await executeTurnHere(ctx, input, {
-    checkpointer: saver,
-    config,
-    embedder,
+  return executeTurnHere(ctx, input, {
+    store: postgresThreadStore(saver),
+    config: known ?? ctx.deployConfig,
+    resolveConfig:
+      known === undefined
+        ? (agentRows) => ctx.configWith(agentRows[RUNTIME_SETTINGS_KEY])
+        : undefined,
+    embedder: embedderFor,
     afterTurn: (turn, config) => {
+      const embedder = embedderFor(config);
       if (embedder !== undefined) {
         void embedAfterTurn({
           db: saver.db,
@@ -104,6 +91,4 @@ async function postgresTurn(
       });
     },
   });
-  // The generation the turn read and wrote: its task record carries it (R11.1).
-  return { ...out, generation: saver.generationOf(input.threadId) };
 }

@@ -17,7 +17,7 @@ import { join, resolve } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineAgent } from "../../src/agent/define.ts";
-import { runTurn } from "../../src/agent/run-turn.ts";
+import { runTurn } from "../../src/agent/turn/pipeline.ts";
 import { type NeonProxy, startNeonProxy } from "../../src/dev/neon-http-proxy.ts";
 import { OfflineChatModel } from "../../src/llm/offline.ts";
 import { createMemoryLogger } from "../../src/log.ts";

@@ -1,7 +1,7 @@
 /** Fact recall on real turns (R8), postgres backend through the proxy, offline model. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineAgent } from "../../src/agent/define.ts";
-import { runTurn } from "../../src/agent/run-turn.ts";
+import { runTurn } from "../../src/agent/turn/pipeline.ts";
 import { OfflineChatModel } from "../../src/llm/offline.ts";
 import { resolveMemoryConfig } from "../../src/memory/config.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";

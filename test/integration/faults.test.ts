@@ -19,7 +19,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createA2AApp, InMemoryKv, KvTaskStore } from "../../src/a2a/index.ts";
 import { defineAgent } from "../../src/agent/define.ts";
-import { runTurn } from "../../src/agent/run-turn.ts";
+import { runTurn } from "../../src/agent/turn/pipeline.ts";
 import { type FaultKind, type FaultProxy, startFaultProxy } from "../../src/dev/fault-proxy.ts";
 import { OfflineChatModel } from "../../src/llm/offline.ts";
 import { createMemoryLogger } from "../../src/log.ts";

@@ -8,7 +8,7 @@ import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineFlow } from "../../src/agent/flow.ts";
-import { runTurn, type TurnDeps } from "../../src/agent/run-turn.ts";
+import { runTurn, type TurnDeps } from "../../src/agent/turn/pipeline.ts";
 import { OfflineChatModel } from "../../src/llm/offline.ts";
 import { resolveMemoryConfig } from "../../src/memory/config.ts";
 import { readThreadMessages } from "../../src/store/delta.ts";

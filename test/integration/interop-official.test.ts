@@ -9,7 +9,7 @@ import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messa
 import { END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
 import type { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runTurn, type TurnDeps } from "../../src/agent/run-turn.ts";
+import { runTurn, type TurnDeps } from "../../src/agent/turn/pipeline.ts";
 import { OfflineChatModel } from "../../src/llm/offline.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import { resolveMemoryConfig } from "../../src/memory/config.ts";

@@ -9,8 +9,8 @@
  */
 import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
-import { buildAgentGraph, TURN_NODE } from "../../src/agent/graph.ts";
-import { runTurn, type TurnDeps } from "../../src/agent/run-turn.ts";
+import { buildAgentGraph, TURN_NODE } from "../../src/agent/turn/graph.ts";
+import { runTurn, type TurnDeps } from "../../src/agent/turn/pipeline.ts";
 import { OfflineChatModel } from "../../src/llm/offline.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import { resolveMemoryConfig } from "../../src/memory/config.ts";

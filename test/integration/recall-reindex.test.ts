@@ -4,7 +4,7 @@
  * them the terms a turn would have written, in bounded batches, and a second run finds nothing.
  */
 import { describe, expect, it } from "vitest";
-import { runTurn, type TurnDeps } from "../../src/agent/run-turn.ts";
+import { runTurn, type TurnDeps } from "../../src/agent/turn/pipeline.ts";
 import { OfflineChatModel } from "../../src/llm/offline.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import { resolveMemoryConfig } from "../../src/memory/config.ts";

@@ -11,7 +11,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runTurn, type TurnDeps } from "../../src/agent/run-turn.ts";
+import { runTurn, type TurnDeps } from "../../src/agent/turn/pipeline.ts";
 import { databaseChecks } from "../../src/cli/doctor/database.ts";
 import { startEmbeddedPostgres } from "../../src/dev/embedded-postgres.ts";
 import { type NeonProxy, startNeonProxy } from "../../src/dev/neon-http-proxy.ts";

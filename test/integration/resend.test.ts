@@ -8,14 +8,15 @@ import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messa
 import { tool } from "@langchain/core/tools";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { runTurn, type TurnDeps } from "../../src/agent/run-turn.ts";
+import { runTurn, type TurnDeps } from "../../src/agent/turn/pipeline.ts";
 import { isLlamonError } from "../../src/errors.ts";
 import { OfflineChatModel } from "../../src/llm/offline.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import { resolveMemoryConfig } from "../../src/memory/config.ts";
 import { readThreadMessages } from "../../src/store/delta.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
-import { ReadFirstNeonSaver } from "../../src/store/read-first-saver.ts";
+import { postgresThreadStore } from "../../src/store/saver-thread-store.ts";
+import type { ThreadStore } from "../../src/store/thread-store.ts";
 import { caught } from "../helpers/caught.ts";
 import { testAgent, useTestBackend } from "../helpers/turn-setup.ts";
 
@@ -110,19 +111,18 @@ describe("R11.2 exactly once per messageId (postgres)", () => {
 
   it("R11.2 the Worker's read-first saver looks the messageId up in its one read: a resend is one round trip, no model call", async () => {
     const model = new OfflineChatModel();
-    // As worker/turns.ts: the read runs before the turn (the config depends on it).
+    // As worker/turns.ts: the config is resolved from the turn's load (it depends on it).
     const turn = async (text: string, messageId: string) => {
-      const saver = new ReadFirstNeonSaver({
+      const saver = new NeonSaver({
         db: backend.neon,
         agentId: "resend-read-first",
         guardHead: true,
         materializeMessages: true,
       });
       backend.proxy.resetStats();
-      saver.lookupMessageId("t", messageId);
-      await saver.readFirst("t");
+      const base = deps("resend-read-first", model, { window_size: 1 }, { checkpointer: saver });
       const result = await runTurn(
-        deps("resend-read-first", model, { window_size: 1 }, { checkpointer: saver }),
+        { ...base, resolveConfig: async () => base.config },
         { threadId: "t", text, messageId },
       );
       return { result, requests: backend.proxy.stats.requests };
@@ -138,8 +138,6 @@ describe("R11.2 exactly once per messageId (postgres)", () => {
 
   it("R11.2 the database refuses a second copy of an id: a turn whose read missed it runs again and answers from storage", async () => {
     const model = new OfflineChatModel();
-    const saver = () =>
-      new ReadFirstNeonSaver({ db: backend.neon, agentId: "resend-refused", guardHead: true });
     const first = await runTurn(deps("resend-refused", model, { window_size: 1 }), {
       threadId: "t",
       text: "the first question",
@@ -153,13 +151,35 @@ describe("R11.2 exactly once per messageId (postgres)", () => {
       });
     }
     const before = await stored("resend-refused", "t", "x");
-    // A read that did not look the id up (readFirst before it was asked): the turn answers.
-    const blind = saver();
-    await blind.readFirst("t");
+    // A first load that missed the id (as if it was stored just after the read): the turn
+    // answers, and its commit is what finds the id.
+    const inner = postgresThreadStore(
+      new NeonSaver({ db: backend.neon, agentId: "resend-refused", guardHead: true }),
+    );
+    let loads = 0;
+    const blind: ThreadStore = {
+      get checkpointer() {
+        return inner.checkpointer;
+      },
+      keepsTranscript: inner.keepsTranscript,
+      recallInLoad: inner.recallInLoad,
+      configure: (options) => inner.configure(options),
+      begin: () => inner.begin(),
+      load: async (query) => {
+        const snapshot = await inner.load(query);
+        loads += 1;
+        return loads === 1 ? { ...snapshot, storedTurn: undefined } : snapshot;
+      },
+      stage: (threadId) => inner.stage(threadId),
+      commit: (threadId, commit) => inner.commit(threadId, commit),
+      discard: (threadId) => inner.discard(threadId),
+      generation: (threadId) => inner.generation(threadId),
+    };
     const resend = await runTurn(
-      deps("resend-refused", model, { window_size: 1 }, { checkpointer: blind }),
+      deps("resend-refused", model, { window_size: 1 }, { store: blind }),
       { threadId: "t", text: "the first question", messageId: "x" },
     );
+    expect(loads).toBe(2);
     // Its write was refused (THREAD_CONFLICT); run again, it found the stored answer.
     expect(resend).toMatchObject({ replayed: true, merges: 1, reply: first.reply });
     expect(await stored("resend-refused", "t", "x")).toEqual(before);

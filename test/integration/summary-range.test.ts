@@ -8,7 +8,7 @@ import { tool } from "@langchain/core/tools";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { runTurn, type TurnDeps } from "../../src/agent/run-turn.ts";
+import { runTurn, type TurnDeps } from "../../src/agent/turn/pipeline.ts";
 import { OfflineChatModel } from "../../src/llm/offline.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import { resolveMemoryConfig } from "../../src/memory/config.ts";

@@ -9,7 +9,7 @@ import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { inspectThread } from "../../src/admin/inspect.ts";
 import { readThread } from "../../src/admin/threads.ts";
-import { runTurn, type TurnDeps } from "../../src/agent/run-turn.ts";
+import { runTurn, type TurnDeps } from "../../src/agent/turn/pipeline.ts";
 import { OfflineChatModel } from "../../src/llm/offline.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import { type MemoryConfigPatch, resolveMemoryConfig } from "../../src/memory/config.ts";

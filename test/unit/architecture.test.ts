@@ -123,6 +123,26 @@ describe("issue 17: the layers of src/ (docs/architecture.md)", () => {
     expect(cycles).toEqual([]);
   });
 
+  it("R11.1 R11.2 the turn reaches its thread only through the ThreadStore port: agent/ imports no saver", () => {
+    const savers: string[] = [];
+    for (const [file, targets] of graph) {
+      if (folderOf(file) !== "agent") continue;
+      for (const target of targets) {
+        if (
+          /^store\/.*-saver\.ts$/.test(rel(target)) &&
+          rel(target) !== "store/saver-thread-store.ts"
+        )
+          savers.push(`${rel(file)} -> ${rel(target)}`);
+      }
+    }
+    expect(savers).toEqual([]);
+    // The pipeline's file is where a backend check would creep back in.
+    const pipeline = readFileSync(join(SRC, "agent/turn/pipeline.ts"), "utf8");
+    expect(pipeline).not.toMatch(
+      /instanceof\s+\w*Saver|\bhas(TurnMemoryAccess|Transcript|RecallPrefetch|MessageIdIndex)\(/,
+    );
+  });
+
   it("issue 17: the checker sees imports, type-only and re-exports included", () => {
     const worker = join(SRC, "worker/index.ts");
     expect(graph.get(worker)).toContain(join(SRC, "durable/thread-do.ts"));

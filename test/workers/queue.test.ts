@@ -17,7 +17,7 @@ import {
 } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { defineAgent } from "../../src/agent/define.ts";
-import { runTurn } from "../../src/agent/run-turn.ts";
+import { runTurn } from "../../src/agent/turn/pipeline.ts";
 import { ThreadDO } from "../../src/durable/thread-do.ts";
 import { OfflineChatModel } from "../../src/llm/offline.ts";
 import { createMemoryLogger } from "../../src/log.ts";

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineFlow, isFlowAgent } from "../../../src/agent/flow.ts";
-import { runTurn, type TurnDeps } from "../../../src/agent/run-turn.ts";
+import { runTurn, type TurnDeps } from "../../../src/agent/turn/pipeline.ts";
 import { OfflineChatModel } from "../../../src/llm/offline.ts";
 import { resolveMemoryConfig } from "../../../src/memory/config.ts";
 import { InMemorySaver } from "../../../src/store/memory-saver.ts";

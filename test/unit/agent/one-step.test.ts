@@ -10,7 +10,7 @@ import { MemorySaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineAgent } from "../../../src/agent/define.ts";
-import { buildAgentGraph, TURN_NODE } from "../../../src/agent/graph.ts";
+import { buildAgentGraph, TURN_NODE } from "../../../src/agent/turn/graph.ts";
 import { OfflineChatModel } from "../../../src/llm/offline.ts";
 import { createMemoryLogger } from "../../../src/log.ts";
 import { resolveMemoryConfig } from "../../../src/memory/config.ts";

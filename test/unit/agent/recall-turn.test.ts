@@ -10,7 +10,7 @@ import { tool } from "@langchain/core/tools";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { type AgentDefinition, defineAgent } from "../../../src/agent/define.ts";
-import { runTurn } from "../../../src/agent/run-turn.ts";
+import { runTurn } from "../../../src/agent/turn/pipeline.ts";
 import { isLlamonError } from "../../../src/errors.ts";
 import { OfflineChatModel } from "../../../src/llm/offline.ts";
 import { createLogger, type LogRecord } from "../../../src/log.ts";
@@ -57,7 +57,7 @@ function conversation(options: {
         config,
         model,
         checkpointer: saver,
-        recall: source,
+        conversationRecall: source,
         log: createLogger({ sink: (r) => records.push(r) }),
       },
       { threadId, text },

@@ -4,7 +4,7 @@
  */
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
-import { storedAnswer } from "../../../src/agent/stored-answer.ts";
+import { storedAnswer } from "../../../src/agent/turn/stored-answer.ts";
 import { isLlamonError } from "../../../src/errors.ts";
 import type { StoredTurn } from "../../../src/store/message-ids.ts";
 

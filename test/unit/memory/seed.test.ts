@@ -3,7 +3,7 @@ import { MemorySaver } from "@langchain/langgraph";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { defineAgent } from "../../../src/agent/define.ts";
-import { runTurn } from "../../../src/agent/run-turn.ts";
+import { runTurn } from "../../../src/agent/turn/pipeline.ts";
 import { isLlamonError } from "../../../src/errors.ts";
 import { OfflineChatModel } from "../../../src/llm/offline.ts";
 import { createMemoryLogger } from "../../../src/log.ts";

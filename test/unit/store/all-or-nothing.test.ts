@@ -10,7 +10,7 @@ import { tool } from "@langchain/core/tools";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineAgent } from "../../../src/agent/define.ts";
-import { runTurn } from "../../../src/agent/run-turn.ts";
+import { runTurn } from "../../../src/agent/turn/pipeline.ts";
 import { OfflineChatModel } from "../../../src/llm/offline.ts";
 import { createMemoryLogger } from "../../../src/log.ts";
 import { resolveMemoryConfig } from "../../../src/memory/config.ts";

@@ -12,7 +12,7 @@ import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messa
 import { emptyCheckpoint, uuid6 } from "@langchain/langgraph-checkpoint";
 import { describe, expect, it } from "vitest";
 import { defineAgent } from "../../../src/agent/define.ts";
-import { runTurn, type TurnDeps } from "../../../src/agent/run-turn.ts";
+import { runTurn, type TurnDeps } from "../../../src/agent/turn/pipeline.ts";
 import { OfflineChatModel } from "../../../src/llm/offline.ts";
 import { createMemoryLogger } from "../../../src/log.ts";
 import { resolveMemoryConfig } from "../../../src/memory/config.ts";

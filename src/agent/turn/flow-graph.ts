@@ -18,10 +18,10 @@
  */
 import { AIMessage } from "@langchain/core/messages";
 import { Annotation, Command, END, START, StateGraph } from "@langchain/langgraph";
-import { LlamonError } from "../errors.ts";
-import { textOf } from "../llm/offline.ts";
-import type { FlowContext, FlowSpec, FlowStep, PartialAnswers } from "./flow.ts";
-import { normaliseCommand } from "./flow.ts";
+import { LlamonError } from "../../errors.ts";
+import { textOf } from "../../llm/offline.ts";
+import type { FlowContext, FlowSpec, FlowStep, PartialAnswers } from "../flow.ts";
+import { normaliseCommand } from "../flow.ts";
 import { type GraphDeps, latestUserText, turnChannels, turnNodes } from "./graph.ts";
 
 /** Where a conversation is in its flow (graph state, channel `flow`). */

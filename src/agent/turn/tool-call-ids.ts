@@ -8,7 +8,7 @@
  * else depends on the provider's value.
  */
 import { AIMessage, type BaseMessage, ToolMessage } from "@langchain/core/messages";
-import { newToolCallId } from "../llm/common.ts";
+import { newToolCallId } from "../../llm/common.ts";
 
 export function uniqueToolCallIds(reply: AIMessage, thread: readonly BaseMessage[]): AIMessage {
   const calls = reply.tool_calls ?? [];

@@ -9,9 +9,9 @@
  * refused with MESSAGE_ALREADY_ANSWERED: answering it again would store the id twice.
  */
 import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
-import { LlamonError } from "../errors.ts";
-import type { ArchivedPrefix } from "../memory/live-tail.ts";
-import type { StoredTurn } from "../store/message-ids.ts";
+import { LlamonError } from "../../errors.ts";
+import type { ArchivedPrefix } from "../../memory/live-tail.ts";
+import type { StoredTurn } from "../../store/message-ids.ts";
 
 /**
  * The turn of `messageId` (user message first): the transcript's rows of `found` below

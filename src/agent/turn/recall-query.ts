@@ -1,17 +1,17 @@
 /**
- * The recall query of a turn on a saver that searches its transcript in the thread's read
- * batch (NeonSaver, store/recall-prefetch.ts): the new message's query terms and, with
- * semantic recall on, its embedding — one HTTP call to the provider before the read batch,
- * so the database round trips stay those of the turn (≤ 2).
+ * The conversation recall query of a turn, for a store that searches its transcript with the
+ * turn's read (ThreadStore `recallInLoad`, store/recall-prefetch.ts): the new message's query
+ * terms and, with semantic recall on, its embedding — one HTTP call to the provider before the
+ * load, so the database round trips stay those of the turn (≤ 2).
  *
  * A failing or slow provider never fails the turn: it is logged and the turn recalls
- * lexically only. A database without pgvector is the read batch's CONFIG_INVALID error.
+ * lexically only. A database without pgvector is the load's CONFIG_INVALID error.
  */
-import type { Embedder } from "../llm/embeddings.ts";
-import { createLogger, type Logger } from "../log.ts";
-import type { MemoryConfig } from "../memory/config.ts";
-import { queryTerms } from "../memory/recall/index.ts";
-import { hasRecallPrefetch, type RecallVectorQuery } from "../store/recall-prefetch.ts";
+import type { Embedder } from "../../llm/embeddings.ts";
+import { createLogger, type Logger } from "../../log.ts";
+import type { MemoryConfig } from "../../memory/config.ts";
+import { queryTerms } from "../../memory/recall/index.ts";
+import type { RecallQuery, RecallVectorQuery } from "../../store/recall-prefetch.ts";
 
 /** Nearest messages read per recalled item wanted (semantic recall), and at least. */
 const VECTOR_MATCHES_PER_ITEM = 2;
@@ -26,31 +26,25 @@ export interface RecallQueryOptions {
 }
 
 /**
- * Ask a saver that searches its transcript in the thread's read batch (NeonSaver) to read
- * recall for this user message with the turn's first read: no round trip of its own.
+ * The recall query for this user message (undefined: nothing to search for), read with the
+ * turn's load — no round trip of its own.
  */
-export async function prefetchRecall(
-  saver: unknown,
-  threadId: string,
+export async function conversationRecallQuery(
   text: string,
   config: Pick<MemoryConfig, "recall_max_items" | "recall_semantic">,
   options: RecallQueryOptions = {},
-): Promise<void> {
+): Promise<RecallQuery | undefined> {
   const maxItems = config.recall_max_items;
-  if (!hasRecallPrefetch(saver) || maxItems < 1) return;
+  if (maxItems < 1) return undefined;
   const terms = queryTerms(text);
-  if (terms.length === 0) return;
+  if (terms.length === 0) return undefined;
   const vector =
     config.recall_semantic && options.embedder !== undefined
       ? await queryVector(options.embedder, text, maxItems, options.log)
       : undefined;
-  saver.prefetchRecall(threadId, {
-    terms,
-    // The database ranks (sql.ts SELECT_RECALL): the transcript's best items are enough, since
-    // the turn's block holds at most maxItems of the transcript and the tail together.
-    limit: maxItems,
-    vector,
-  });
+  // The database ranks (sql.ts SELECT_RECALL): the transcript's best items are enough, since
+  // the turn's block holds at most maxItems of the transcript and the tail together.
+  return { terms, limit: maxItems, vector };
 }
 
 async function queryVector(

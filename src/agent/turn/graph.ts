@@ -11,7 +11,7 @@
  *   same id with another text never rewrites what was stored; otherwise it is appended, after
  *   the `metadata.history` seed when the thread is empty (R5.1);
  * - agent: rebuilds the model input on every call (window, system prompt, history note,
- *   summary/facts slots, recalled earlier messages — recall-step.ts; R3, R6), logs the
+ *   summary/facts slots, recalled earlier messages — conversation-recall.ts; R3, R6), logs the
  *   `multiturn:` line right before the call (R3.4);
  * - tools: LangGraph's ToolNode when the agent has tools;
  * - persist: trims the stored thread to its last N groups when configured (R4.2); with
@@ -30,24 +30,24 @@ import {
 } from "@langchain/langgraph";
 import { EphemeralValue } from "@langchain/langgraph/channels";
 import { ToolNode } from "@langchain/langgraph/prebuilt";
-import { textOf } from "../llm/offline.ts";
-import type { Logger } from "../log.ts";
-import type { MemoryConfig } from "../memory/config.ts";
+import { textOf } from "../../llm/offline.ts";
+import type { Logger } from "../../log.ts";
+import type { MemoryConfig } from "../../memory/config.ts";
 import {
   type ArchivedPrefix,
   EMPTY_PREFIX,
   extendPrefix,
   liveTailStart,
-} from "../memory/live-tail.ts";
-import { type AssembledPrompt, assemblePrompt, multiturnLogLine } from "../memory/prompt.ts";
-import { parseSummaryCache, SUMMARY_KEY, summaryTextOf } from "../memory/summary.ts";
-import { planTrim } from "../memory/trim.ts";
-import { messagesChannel } from "../store/delta.ts";
-import type { JsonValue, MemoryRows } from "../store/persistent-memory.ts";
-import { storedPrefix, type TranscriptTrim } from "../store/transcript.ts";
-import { type AgentDefinition, currentSkills } from "./define.ts";
-import { createFactsStep } from "./facts-step.ts";
-import type { RecallStep } from "./recall-step.ts";
+} from "../../memory/live-tail.ts";
+import { type AssembledPrompt, assemblePrompt, multiturnLogLine } from "../../memory/prompt.ts";
+import { parseSummaryCache, SUMMARY_KEY, summaryTextOf } from "../../memory/summary.ts";
+import { planTrim } from "../../memory/trim.ts";
+import { messagesChannel } from "../../store/delta.ts";
+import type { JsonValue, MemoryRows } from "../../store/persistent-memory.ts";
+import { storedPrefix, type TranscriptTrim } from "../../store/transcript.ts";
+import { type AgentDefinition, currentSkills } from "../define.ts";
+import type { ConversationRecallStep } from "./conversation-recall.ts";
+import { createFactRecallStep } from "./fact-recall.ts";
 import { uniqueToolCallIds } from "./tool-call-ids.ts";
 
 /**
@@ -103,8 +103,8 @@ export interface GraphDeps {
   readonly stageMemory?: ((key: string, value: JsonValue) => void) | undefined;
   /** Default `delta`. */
   readonly messagesStorage?: MessagesStorage | undefined;
-  /** Conversation recall (issue 16); undefined = no recalled messages. */
-  readonly recall?: RecallStep | undefined;
+  /** Conversation recall; undefined = no recalled messages. */
+  readonly conversationRecall?: ConversationRecallStep | undefined;
   /**
    * `tail` storage: stage messages leaving the live tail for the transcript at positions
    * `from`, … (saved with the turn's checkpoint, store/transcript.ts).
@@ -150,7 +150,7 @@ export function turnNodes(deps: GraphDeps) {
   const tools = deps.agent.tools ?? [];
   const model: Runnable<BaseMessage[], AIMessage> =
     tools.length > 0 && deps.model.bindTools ? deps.model.bindTools([...tools]) : deps.model;
-  const facts = createFactsStep({
+  const facts = createFactRecallStep({
     config: deps.config,
     model: deps.model,
     memory: deps.memory,
@@ -193,7 +193,8 @@ export function turnNodes(deps: GraphDeps) {
       const rows = deps.memory();
       const summary = summaryTextOf(rows?.thread[SUMMARY_KEY]);
       const question = latestUserText(thread);
-      const recalled = (await deps.recall?.items(thread, question, archived?.messages)) ?? [];
+      const recalled =
+        (await deps.conversationRecall?.items(thread, question, archived?.messages)) ?? [];
       const own = deps.agent.system;
       const prompt = assemblePrompt({
         systemText:

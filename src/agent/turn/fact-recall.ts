@@ -7,8 +7,8 @@
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
-import type { Logger } from "../log.ts";
-import type { MemoryConfig } from "../memory/config.ts";
+import type { Logger } from "../../log.ts";
+import type { MemoryConfig } from "../../memory/config.ts";
 import {
   applyRetractions,
   extractRetractions,
@@ -22,23 +22,23 @@ import {
   parseStoredFacts,
   recallFacts,
   updateFacts,
-} from "../memory/facts/index.ts";
-import type { JsonValue, MemoryRows } from "../store/persistent-memory.ts";
+} from "../../memory/facts/index.ts";
+import type { JsonValue, MemoryRows } from "../../store/persistent-memory.ts";
 
-export interface FactsStep {
+export interface FactRecallStep {
   /** Update the thread's facts with the user's message; returns the facts now known. */
   update(utterance: string): Promise<readonly Fact[]>;
   /** Texts of the facts that match the question (at most fact_recall_max_items). */
   recall(question: string): string[];
 }
 
-export function createFactsStep(deps: {
+export function createFactRecallStep(deps: {
   config: MemoryConfig;
   model: BaseChatModel;
   memory: () => MemoryRows | undefined;
   stage: ((key: string, value: JsonValue) => void) | undefined;
   log: Logger;
-}): FactsStep {
+}): FactRecallStep {
   let known: readonly Fact[] = [];
   return {
     async update(utterance) {

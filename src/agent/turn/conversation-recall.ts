@@ -1,5 +1,5 @@
 /**
- * Conversation recall inside a turn (issue 16): before the first model call, the earlier
+ * Conversation recall inside a turn: before the first model call, the earlier
  * messages most relevant to the new user message, from the backend's recall source
  * (memory/recall/source.ts), for the `[이전 대화 발췌]` block (memory/prompt-recall.ts).
  *
@@ -9,16 +9,16 @@
  * - Once per run of the turn: the tool loop's later model calls reuse the first answer (the
  *   question has not changed), so the prompt of one turn stays the same and recall costs one
  *   query. A turn that lost the head runs again on a new read and forgets it ({@link
- *   RecallStep.reset}): an erase may have run meanwhile (R11.1).
+ *   ConversationRecallStep.reset}): an erase may have run meanwhile (R11.1).
  * - A failing source never fails the turn: it is logged and the turn goes on without a block.
  */
 import type { BaseMessage } from "@langchain/core/messages";
-import type { Logger } from "../log.ts";
-import type { MemoryConfig } from "../memory/config.ts";
-import { promptWindow, type RecalledItem } from "../memory/prompt.ts";
-import { type RecallSource, recallForTurn, type StoredMessage } from "../memory/recall/index.ts";
+import type { Logger } from "../../log.ts";
+import type { MemoryConfig } from "../../memory/config.ts";
+import { promptWindow, type RecalledItem } from "../../memory/prompt.ts";
+import { type RecallSource, recallForTurn, type StoredMessage } from "../../memory/recall/index.ts";
 
-export interface RecallStep {
+export interface ConversationRecallStep {
   /**
    * The recalled messages of this turn, best first ([] without a source). `from`: the
    * position of `thread[0]` in the whole conversation (the live tail's start; default 0).
@@ -32,14 +32,14 @@ export interface RecallStep {
   reset(): void;
 }
 
-export function createRecallStep(deps: {
+export function createConversationRecallStep(deps: {
   config: MemoryConfig;
   source: RecallSource | undefined;
   /** A source built on the turn's thread (a backend whose search needs the live tail). */
   sourceFor?: ((tail: readonly StoredMessage[]) => RecallSource | undefined) | undefined;
   threadId: string;
   log: Logger;
-}): RecallStep {
+}): ConversationRecallStep {
   let answer: Promise<readonly RecalledItem[]> | undefined;
   const { config } = deps;
   return {
