@@ -28,7 +28,6 @@
 import { A2A_VERSION_HEADER } from "@a2a-js/sdk";
 import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
 import {
-  DefaultRequestHandler,
   JsonRpcTransportHandler,
   type ServerCallContext,
   type TaskStore,
@@ -42,6 +41,7 @@ import { buildAgentCard } from "./card.ts";
 import { mountCardRoutes } from "./card-route.ts";
 import { TurnExecutor } from "./executor.ts";
 import { a2aGuard } from "./guard.ts";
+import { LlamonRequestHandler } from "./request-handler.ts";
 import { type Dispatched, mountRestRoutes } from "./rest-route.ts";
 import {
   type Dialect,
@@ -84,7 +84,7 @@ export function createA2AApp<R = undefined>(options: A2AAppOptions<R>): Hono {
     typeof taskStoreOption === "function" ? taskStoreOption : () => taskStoreOption;
   // The card the handler serves; its supportedInterfaces are the versions negotiated.
   const servedCard = buildAgentCard(options.card, options.card.url ?? "/");
-  const requestHandler = new DefaultRequestHandler(
+  const requestHandler = new LlamonRequestHandler(
     servedCard,
     new RequestScopedTaskStore(typeof taskStoreOption === "function" ? undefined : taskStoreOption),
     new TurnExecutor(options.execute as ExecuteTurn<unknown>, log),

@@ -12,6 +12,7 @@
  * | `POST /rest/tasks/{id}:cancel`     | CancelTask             |
  * | `GET\|POST /rest/tasks/{id}:subscribe` | SubscribeToTask (SSE) |
  * | `GET  /rest/extendedAgentCard`     | GetExtendedAgentCard   |
+ * | `POST\|GET /rest/tasks/{id}/pushNotificationConfigs`, `GET\|DELETE …/{configId}` | the push notification config methods: PushNotificationNotSupported (400), this agent sends none |
  *
  * Only A2A 1.0 (`A2A-Version: 1.0`; absent means 0.3, which this binding does not serve:
  * VersionNotSupported). A call becomes the JSON-RPC request of its method (validated like
@@ -82,6 +83,8 @@ function routeOf(verb: string, path: string, query: Record<string, string>): Rou
     }
     return { method: "ListTasks", params, body: false };
   }
+  const push = pushRoute(verb, path);
+  if (push !== undefined) return push;
   const task = /^\/tasks\/([^/:]+)(?::(cancel|subscribe))?$/.exec(path);
   if (task === null) return undefined;
   let id: string;
@@ -104,6 +107,35 @@ function routeOf(verb: string, path: string, query: Record<string, string>): Rou
   return undefined;
 }
 
+/** The push notification config routes (A2A 1.0 HTTP+JSON), answered by their methods. */
+function pushRoute(verb: string, path: string): Route | undefined {
+  const match = /^\/tasks\/([^/:]+)\/pushNotificationConfigs(?:\/([^/:]+))?$/.exec(path);
+  if (match === null) return undefined;
+  let taskId: string;
+  let configId: string | undefined;
+  try {
+    taskId = decodeURIComponent(match[1] ?? "");
+    configId = match[2] === undefined ? undefined : decodeURIComponent(match[2]);
+  } catch {
+    return undefined;
+  }
+  if (configId === undefined) {
+    if (verb === "POST") {
+      return { method: "CreateTaskPushNotificationConfig", params: { taskId }, body: true };
+    }
+    if (verb === "GET") {
+      return { method: "ListTaskPushNotificationConfigs", params: { taskId }, body: false };
+    }
+    return undefined;
+  }
+  const params = { taskId, id: configId };
+  if (verb === "GET") return { method: "GetTaskPushNotificationConfig", params, body: false };
+  if (verb === "DELETE") {
+    return { method: "DeleteTaskPushNotificationConfig", params, body: false };
+  }
+  return undefined;
+}
+
 function queryValue(name: string, value: string): unknown {
   if (NUMBER_QUERY.has(name) && /^\d{1,9}$/.test(value)) return Number(value);
   if (name === "includeArtifacts" && (value === "true" || value === "false")) {
@@ -112,18 +144,24 @@ function queryValue(name: string, value: string): unknown {
   return value;
 }
 
-/** HTTP status and google.rpc status name of each JSON-RPC error code. */
+/**
+ * HTTP status and google.rpc status name of each JSON-RPC error code: the A2A 1.0 error
+ * mapping table for the A2A errors (TaskNotCancelable 409, ContentTypeNotSupported 415,
+ * InvalidAgentResponse 502), 400 for the others of the caller's making.
+ */
 const STATUS_OF: Readonly<Record<number, readonly [number, string]>> = {
   [-32700]: [400, "INVALID_ARGUMENT"],
   [-32600]: [400, "INVALID_ARGUMENT"],
   [-32602]: [400, "INVALID_ARGUMENT"],
   [-32601]: [404, "NOT_FOUND"],
   [-32001]: [404, "NOT_FOUND"],
-  [-32002]: [400, "FAILED_PRECONDITION"],
+  [-32002]: [409, "FAILED_PRECONDITION"],
   [-32003]: [400, "FAILED_PRECONDITION"],
   [-32004]: [400, "FAILED_PRECONDITION"],
-  [-32005]: [400, "INVALID_ARGUMENT"],
+  [-32005]: [415, "INVALID_ARGUMENT"],
+  [-32006]: [502, "INTERNAL"],
   [-32007]: [400, "FAILED_PRECONDITION"],
+  [-32008]: [400, "FAILED_PRECONDITION"],
   [-32009]: [400, "FAILED_PRECONDITION"],
   [-32040]: [401, "UNAUTHENTICATED"],
   [-32041]: [401, "UNAUTHENTICATED"],
@@ -157,7 +195,7 @@ const REST_SSE: SseFormat = {
 };
 
 export function mountRestRoutes(app: Hono, guard: MiddlewareHandler, dispatch: RestDispatch): void {
-  app.on(["GET", "POST"], `${REST_PATH}/*`, guard, async (c) => {
+  app.on(["GET", "POST", "DELETE"], `${REST_PATH}/*`, guard, async (c) => {
     const path = new URL(c.req.url).pathname;
     const rest = path.slice(path.indexOf(REST_PATH) + REST_PATH.length);
     const route = routeOf(c.req.method, rest, c.req.query());

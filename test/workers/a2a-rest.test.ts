@@ -142,7 +142,7 @@ describe("issue 19.4: HTTP+JSON binding", () => {
         message: { role: "ROLE_USER", parts: [{ url: "https://x/a.png" }], messageId: "m-1" },
       }),
     });
-    expect(media.status).toBe(400);
+    expect(media.status).toBe(415); // ContentTypeNotSupported (A2A 1.0 error mapping)
     expect(((await media.json()) as { error: { message: string } }).error.message).toContain(
       "text only",
     );

@@ -7,7 +7,16 @@ import { Role, TaskState } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
 import { InMemoryKv, type KvBackend, KvTaskStore } from "../../../src/a2a/index.ts";
 import { LlamonError } from "../../../src/errors.ts";
-import { AGENT_ID, fakeTurns, makeApp, PRODUCT_DOC_BODY, post, readSse, rpc } from "./helpers.ts";
+import {
+  AGENT_ID,
+  BASE_URL,
+  fakeTurns,
+  makeApp,
+  PRODUCT_DOC_BODY,
+  post,
+  readSse,
+  rpc,
+} from "./helpers.ts";
 
 async function sendOne(t: ReturnType<typeof makeApp>, contextId = "ctx-1") {
   const reply = await rpc(t.app, {
@@ -210,13 +219,29 @@ describe("tasks of finished turns", () => {
       params: { id: "running-1" },
     });
     expect(canceled.body.result).toMatchObject({ id: "running-1", status: { state: "canceled" } });
-    const again = await rpc(t.app, {
-      jsonrpc: "2.0",
-      id: 3,
-      method: "tasks/cancel",
-      params: { id: "running-1" },
+    // A canceled task cannot be canceled again (A2A: TaskNotCancelableError), in both versions.
+    for (const method of ["tasks/cancel", "CancelTask"]) {
+      const again = await rpc(t.app, {
+        jsonrpc: "2.0",
+        id: 3,
+        method,
+        params: { id: "running-1" },
+      });
+      expect(again.body.result, method).toBeUndefined();
+      expect(again.body.error, method).toMatchObject({ code: -32002 });
+      expect(again.body.error?.message, method).toContain("already canceled");
+    }
+    const rest = await t.app.fetch(
+      new Request(`${BASE_URL}/rest/tasks/running-1:cancel`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "A2A-Version": "1.0" },
+        body: "{}",
+      }),
+    );
+    expect(rest.status).toBe(409);
+    expect(await rest.json()).toMatchObject({
+      error: { code: 409, status: "FAILED_PRECONDITION" },
     });
-    expect(again.body.result).toMatchObject({ status: { state: "canceled" } });
   });
 
   it("cancel of a task whose streaming turn runs in this isolate aborts the turn's signal", async () => {
