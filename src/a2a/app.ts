@@ -56,7 +56,14 @@ import {
   turnErrorObject,
   withStateNames,
 } from "./rpc-errors.ts";
-import { type Envelope, type StreamErrors, streamResponse, waitUntilOf } from "./sse.ts";
+import {
+  type Envelope,
+  JSON_RPC_SSE,
+  JSON_RPC_SSE_ALWAYS,
+  type StreamErrors,
+  streamResponse,
+  waitUntilOf,
+} from "./sse.ts";
 import type { A2AAppOptions, ExecuteTurn } from "./types.ts";
 import { type ValidCall, validateRpcBody } from "./validate.ts";
 import { negotiateVersion, type VersionOutcome } from "./version.ts";
@@ -150,14 +157,15 @@ export function createA2AApp<R = undefined>(options: A2AAppOptions<R>): Hono {
           ? undefined
           : turnErrorObject(call.dialect, state.failure.error),
     };
-    return { kind: "stream", stream: result, id: call.id, errors };
+    return { kind: "stream", stream: result, id: call.id, method: call.method, errors };
   };
 
   app.post("/", guard, async (c) => {
     const version = negotiateVersion(c.req.header(A2A_VERSION_HEADER), servedCard, "JSONRPC");
     const out = await dispatch(c, decodeUtf8(await c.req.arrayBuffer()), version);
     if (out.kind === "envelope") return c.json(out.envelope);
-    return streamResponse(out.stream, out.id, out.errors, waitUntilOf(c));
+    const format = out.method === "tasks/resubscribe" ? JSON_RPC_SSE_ALWAYS : JSON_RPC_SSE;
+    return streamResponse(out.stream, out.id, out.errors, waitUntilOf(c), format);
   });
 
   // HTTP+JSON (rest-route.ts): the same guard, the same handler, the same memory.

@@ -38,6 +38,8 @@ export type Dispatched =
       kind: "stream";
       stream: AsyncGenerator<Envelope, void, undefined>;
       id: JsonRpcId;
+      /** The JSON-RPC method called. */
+      method: string;
       errors: StreamErrors;
     };
 
@@ -192,6 +194,13 @@ const REST_SSE: SseFormat = {
   event: (envelope) => `data: ${JSON.stringify(envelope.result)}\n\n`,
   error: (envelope) =>
     `event: error\ndata: ${JSON.stringify(restErrorBody(envelope.error as JsonRpcErrorObject).body)}\n\n`,
+  refusal: (envelope) => {
+    const { status, body } = restErrorBody(envelope.error as JsonRpcErrorObject);
+    return new Response(JSON.stringify(body), {
+      status,
+      headers: { "Content-Type": "application/json" },
+    });
+  },
 };
 
 export function mountRestRoutes(app: Hono, guard: MiddlewareHandler, dispatch: RestDispatch): void {

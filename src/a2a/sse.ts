@@ -1,10 +1,12 @@
 /**
  * Server-sent events of the streaming methods (`message/stream`, `tasks/resubscribe`,
- * `SendStreamingMessage`, `SubscribeToTask`): every answer of a streaming call that reached
- * the SDK is `text/event-stream`, errors included. An error before the first event (an
- * unknown task, a task already in a terminal state, a failed turn) is one SSE event carrying
- * the JSON-RPC error, then the end of the stream — what both SDK clients and the a2a-tck
- * read. Errors found before the SDK (parse, version, params) stay plain JSON-RPC answers.
+ * `SendStreamingMessage`, `SubscribeToTask`). No stream opens for a call that fails before
+ * its first event (an unknown task, a task already in a terminal state, a failed turn): it
+ * gets the binding's plain error answer instead — a JSON-RPC error object (HTTP 200), or on
+ * HTTP+JSON the mapped HTTP status — as @a2a-js/sdk's own server handlers answer and A2A 1.0
+ * asks (the a2a-tck's STREAM-SUB-003). The exception is 0.3's `tasks/resubscribe`, whose
+ * clients read an SSE stream even for an error (the SDK's 0.3 handler streams it too). An
+ * error after the first event is an SSE error event, then the end of the stream.
  */
 import { formatSSEErrorEvent, formatSSEEvent } from "@a2a-js/sdk";
 import type { Context } from "hono";
@@ -34,21 +36,26 @@ export interface StreamErrors {
 export interface SseFormat {
   event(envelope: Envelope): string;
   error(envelope: Envelope): string;
+  /** The answer to a call that failed before its first event (no stream opens). */
+  refusal(envelope: Envelope): Response;
 }
 
-export const JSON_RPC_SSE: SseFormat = { event: formatSSEEvent, error: formatSSEErrorEvent };
+export const JSON_RPC_SSE: SseFormat = {
+  event: formatSSEEvent,
+  error: formatSSEErrorEvent,
+  refusal: (envelope) =>
+    new Response(JSON.stringify(envelope), {
+      status: 200,
+      headers: { "Content-Type": "application/json" },
+    }),
+};
 
-/** One SSE event carrying a JSON-RPC error, then the end of the stream. */
-export function sseError(
-  id: JsonRpcId,
-  error: JsonRpcErrorObject,
-  format: SseFormat = JSON_RPC_SSE,
-): Response {
-  return new Response(format.error(errorResponse(id, error)), {
-    status: 200,
-    headers: SSE_RESPONSE_HEADERS,
-  });
-}
+/** 0.3's `tasks/resubscribe`: even an error before the first event is an SSE stream. */
+export const JSON_RPC_SSE_ALWAYS: SseFormat = {
+  ...JSON_RPC_SSE,
+  refusal: (envelope) =>
+    new Response(formatSSEErrorEvent(envelope), { status: 200, headers: SSE_RESPONSE_HEADERS }),
+};
 
 /** The Worker's `ctx.waitUntil` when running in workerd; undefined elsewhere (Node tests). */
 export function waitUntilOf(c: Context): ((promise: Promise<unknown>) => void) | undefined {
@@ -71,10 +78,10 @@ export async function streamResponse(
   try {
     first = await stream.next();
   } catch (error) {
-    return sseError(id, errors.thrown(error), format);
+    return format.refusal(errorResponse(id, errors.thrown(error)));
   }
   const failed = first.done ? errors.failure() : undefined;
-  if (failed !== undefined) return sseError(id, failed, format);
+  if (failed !== undefined) return format.refusal(errorResponse(id, failed));
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     start(controller) {

@@ -249,11 +249,20 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   {
     id: "STREAM-SUB-004",
-    title: "SubscribeToTask of an unknown id is TaskNotFoundError, as SSE",
+    title: "SubscribeToTask of an unknown id is TaskNotFoundError, a plain error (no stream opens)",
     version: "1.0",
     method: "SubscribeToTask",
     params: () => ({ id: crypto.randomUUID() }),
-    expect: { error: -32001, sse: true },
+    expect: { error: -32001, sse: false },
+  },
+  {
+    id: "STREAM-SUB-003",
+    title: "SubscribeToTask of a terminal task is refused with a plain error (no stream opens)",
+    version: "1.0",
+    setup: "completed",
+    method: "SubscribeToTask",
+    params: (p) => ({ id: p.taskId }),
+    expect: { error: -32004, sse: false },
   },
   {
     id: "VER-SERVER-002",
@@ -316,12 +325,12 @@ export const CONFORMANCE_CASES: ConformanceCase[] = [
   },
   {
     id: "test_message_stream_terminal_task",
-    title: "message/stream naming a terminal task answers SSE carrying the error",
+    title: "message/stream naming a terminal task answers a plain error (no stream opens)",
     version: "0.3",
     setup: "completed",
     method: "message/stream",
     params: (p) => v03Message("more", { taskId: p.taskId }),
-    expect: { error: -32004, sse: true },
+    expect: { error: -32004, sse: false },
   },
   {
     id: "test_content_type_not_supported_error_32005",

@@ -88,4 +88,18 @@ describe("HTTP+JSON error statuses (A2A 1.0 error mapping)", () => {
       });
     }
   });
+
+  it("SubscribeToTask of a finished or unknown task answers its status as JSON, no stream opens", async () => {
+    const t = makeApp();
+    const id = await sent(t);
+    for (const [task, status] of [
+      [id, 400],
+      ["nope", 404],
+    ] as const) {
+      const res = await rest(t, "GET", `/tasks/${task}:subscribe`);
+      expect(res.status, task).toBe(status);
+      expect(res.headers.get("content-type"), task).toMatch(/^application\/json/);
+      expect(((await res.json()) as { error: { code: number } }).error.code, task).toBe(status);
+    }
+  });
 });

@@ -28,6 +28,22 @@ async function sendOne(t: ReturnType<typeof makeApp>, contextId = "ctx-1") {
   return reply.body.result as { id: string; contextId: string };
 }
 
+/**
+ * The error answer of a streaming call that failed before its first event: a plain JSON-RPC
+ * error (no stream opens), except 0.3's tasks/resubscribe, which answers one SSE error event.
+ */
+async function earlyError(res: Response, sse: boolean) {
+  if (sse) {
+    expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const events = await readSse(res);
+    expect(events).toHaveLength(1);
+    return events[0]?.data;
+  }
+  expect(res.status).toBe(200);
+  expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+  return (await res.json()) as { id: unknown; error?: { code: number; message: string } };
+}
+
 describe("tasks of finished turns", () => {
   it("tasks/get and GetTask return the stored task, with historyLength applied", async () => {
     const t = makeApp();
@@ -88,7 +104,7 @@ describe("tasks of finished turns", () => {
     expect(after.body.result).toMatchObject({ status: { state: "completed" } });
   });
 
-  it("issue 15.2: tasks/resubscribe and SubscribeToTask of a finished task answer SSE carrying UnsupportedOperation (-32004), the state named in the version spoken", async () => {
+  it("issue 15.2: tasks/resubscribe and SubscribeToTask of a finished task answer UnsupportedOperation (-32004) without opening a stream (0.3's resubscribe: one SSE event), the state named in the version spoken", async () => {
     const t = makeApp();
     const task = await sendOne(t);
     for (const [method, state] of [
@@ -102,10 +118,7 @@ describe("tasks of finished turns", () => {
         { jsonrpc: "2.0", id: 5, method, params: { id: task.id } },
         headers,
       );
-      expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
-      const events = await readSse(res);
-      expect(events).toHaveLength(1);
-      const body = events[0]?.data;
+      const body = await earlyError(res, method === "tasks/resubscribe");
       expect(body?.id).toBe(5);
       expect(body?.error?.code).toBe(-32004);
       expect(body?.error?.message).toContain(`terminal state ${state}`);
@@ -113,7 +126,7 @@ describe("tasks of finished turns", () => {
     }
   });
 
-  it("unknown task ids are TaskNotFound (-32001) for get, cancel and resubscribe (resubscribe as SSE)", async () => {
+  it("unknown task ids are TaskNotFound (-32001) for get, cancel and resubscribe (a plain error; 0.3's resubscribe as SSE)", async () => {
     const t = makeApp();
     for (const method of ["tasks/get", "tasks/cancel", "GetTask", "CancelTask"]) {
       const reply = await rpc(t.app, { jsonrpc: "2.0", id: 1, method, params: { id: "nope" } });
@@ -121,16 +134,12 @@ describe("tasks of finished turns", () => {
     }
     for (const method of ["tasks/resubscribe", "SubscribeToTask"]) {
       const res = await post(t.app, { jsonrpc: "2.0", id: 1, method, params: { id: "nope" } });
-      expect(res.headers.get("content-type"), method).toMatch(/^text\/event-stream/);
-      const events = await readSse(res);
-      expect(
-        events.map((e) => e.data.error?.code),
-        method,
-      ).toEqual([-32001]);
+      const body = await earlyError(res, method === "tasks/resubscribe");
+      expect(body?.error?.code, method).toBe(-32001);
     }
   });
 
-  it("issue 15.2: message/stream naming an unknown or a finished task answers SSE carrying the error", async () => {
+  it("issue 15.2: message/stream naming an unknown or a finished task answers a plain JSON-RPC error, no stream", async () => {
     const t = makeApp();
     const task = await sendOne(t);
     for (const [taskId, code] of [
@@ -143,9 +152,8 @@ describe("tasks of finished turns", () => {
         method: "message/stream",
         params: { message: { taskId, role: "user", parts: [{ kind: "text", text: "more" }] } },
       });
-      expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
-      const events = await readSse(res);
-      expect(events.map((e) => [e.data.id, e.data.error?.code])).toEqual([[2, code]]);
+      const body = await earlyError(res, false);
+      expect([body?.id, body?.error?.code]).toEqual([2, code]);
     }
     expect(t.turns.inputs).toHaveLength(1);
   });
