@@ -7,6 +7,12 @@
  * body, so the v0.3 and v1.0 shapes have different tags) and `Cache-Control: public,
  * max-age=300`; a request whose `If-None-Match` names the current tag (or `*`) gets 304
  * without a body. `Vary: A2A-Version`, since the header picks the shape.
+ *
+ * `Last-Modified` (a MAY) is when this isolate first served that exact body: a Worker has no
+ * build time of its own, and a later date than the card's real change is what HTTP allows
+ * (RFC 9110 §8.8.2.1: never later than the answer's Date). `If-Modified-Since` is honoured
+ * only without `If-None-Match` (RFC 9110 §13.1.3); a card that changed has a new body, so a
+ * new, later date, and is never answered 304 against an older one.
  */
 import { A2A_VERSION_HEADER, AgentCard } from "@a2a-js/sdk";
 import type { Context, Hono } from "hono";
@@ -19,6 +25,27 @@ import type { A2AAppOptions } from "./types.ts";
 export const AGENT_CARD_PATHS = ["/.well-known/agent-card.json", "/.well-known/agent.json"];
 
 const CACHE_CONTROL = "public, max-age=300";
+
+/** When this isolate first served each card body (by its ETag), as an HTTP date. */
+const firstServed = new Map<string, number>();
+const MAX_REMEMBERED_CARDS = 16;
+
+function lastModifiedOf(etag: string): number {
+  const known = firstServed.get(etag);
+  if (known !== undefined) return known;
+  // Whole seconds: HTTP dates have no finer resolution.
+  const now = Math.floor(Date.now() / 1000) * 1000;
+  if (firstServed.size >= MAX_REMEMBERED_CARDS) firstServed.clear();
+  firstServed.set(etag, now);
+  return now;
+}
+
+/** RFC 9110 §13.1.3: unmodified since the client's date (an unparsable date never matches). */
+function notModifiedSince(header: string | undefined, lastModified: number): boolean {
+  if (header === undefined) return false;
+  const since = Date.parse(header);
+  return Number.isFinite(since) && lastModified <= since;
+}
 
 export function mountCardRoutes<R>(
   app: Hono,
@@ -45,10 +72,19 @@ export function mountCardRoutes<R>(
           : AgentCard.toJSON(card),
       );
       const etag = await entityTag(body);
-      const headers = { ETag: etag, Vary: A2A_VERSION_HEADER, "Cache-Control": CACHE_CONTROL };
-      if (matchesIfNoneMatch(c.req.header("If-None-Match"), etag)) {
-        return c.body(null, 304, headers);
-      }
+      const lastModified = lastModifiedOf(etag);
+      const headers = {
+        ETag: etag,
+        "Last-Modified": new Date(lastModified).toUTCString(),
+        Vary: A2A_VERSION_HEADER,
+        "Cache-Control": CACHE_CONTROL,
+      };
+      const ifNoneMatch = c.req.header("If-None-Match");
+      const unchanged =
+        ifNoneMatch !== undefined
+          ? matchesIfNoneMatch(ifNoneMatch, etag)
+          : notModifiedSince(c.req.header("If-Modified-Since"), lastModified);
+      if (unchanged) return c.body(null, 304, headers);
       return c.body(body, 200, { ...headers, "Content-Type": "application/json" });
     });
   }

@@ -197,12 +197,17 @@ export class TurnExecutor implements AgentExecutor {
       if (output.flow && ctx.task === undefined && call !== undefined) {
         await closeWaitingTasks(call.taskStore, ctx.context, contextId, taskId);
       }
+      if (output.message === true && !streaming && ctx.task === undefined) {
+        // A direct Message answer: no task is created (A2A: SendMessage returns a Message).
+        bus.publish(AgentEvent.message({ ...agentMessage("", contextId, output.reply) }));
+        return;
+      }
       const reply = agentMessage(taskId, contextId, output.reply);
       const artifact = {
         artifactId: crypto.randomUUID(),
         name: REPLY_ARTIFACT_NAME,
         description: "",
-        parts: [textPart(output.reply)],
+        parts: output.artifactParts ?? [textPart(output.reply)],
         metadata: undefined,
         extensions: [],
       };

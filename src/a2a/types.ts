@@ -2,6 +2,7 @@
  * The contract between the A2A surface (this module) and the agent turn behind it. The
  * Worker wiring supplies `execute` (one turn of one conversation) and a durable TaskStore.
  */
+import type { Part } from "@a2a-js/sdk";
 import type { TaskStore } from "@a2a-js/sdk/server";
 import type { Context } from "hono";
 import type { Logger } from "../log.ts";
@@ -59,6 +60,18 @@ export interface A2ATurnOutput {
    * answered by this message, sent without its taskId) is completed, pointing at this task.
    */
   flow?: boolean;
+  /**
+   * The parts of the reply artifact (A2A 1.0 parts: text, raw bytes, url or data, with their
+   * media type and file name) instead of the reply text. The reply text stays the message of
+   * the task's final status.
+   */
+  artifactParts?: Part[];
+  /**
+   * Answer a blocking send with a Message (the reply text) instead of a Task: nothing is kept
+   * as a task. A streaming send still completes its task (its stream has already announced
+   * one), with the reply as the final status message.
+   */
+  message?: boolean;
 }
 
 /**

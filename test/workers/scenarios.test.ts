@@ -193,4 +193,68 @@ describe("issue 15.2: conformance scenarios of the reference agent", () => {
     expect((res.body.result as { status: { state: string } }).status.state).toBe("completed");
     expect(res.firstLine).toMatch(/^offline-model: received=1/);
   });
+
+  it("the a2a-tck's data model scenarios: artifacts of each part kind, in both versions, and a direct Message answer that keeps no task", async () => {
+    const worker = instance({ LLAMON_A2A_SCENARIOS: "on" });
+    const v1 = (messageId: string, method = "SendMessage") =>
+      worker
+        .fetch("https://agent.example/", {
+          method: "POST",
+          headers: { "content-type": "application/json", "A2A-Version": "1.0" },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method,
+            params: { message: { role: "ROLE_USER", parts: [{ text: "tck" }], messageId } },
+          }),
+        })
+        .then((r) => r.json() as Promise<{ result: Record<string, unknown> }>);
+    const partOf = async (prefix: string) => {
+      const { result } = await v1(`${prefix}-${crypto.randomUUID()}`);
+      const task = result.task as { artifacts: { artifactId: string; parts: unknown[] }[] };
+      expect(task.artifacts[0]?.artifactId).toBeTruthy();
+      return task.artifacts[0]?.parts[0];
+    };
+    expect(await partOf("tck-artifact-text")).toMatchObject({ text: "Generated text content" });
+    expect(await partOf("tck-artifact-file")).toMatchObject({
+      raw: btoa("tck"),
+      mediaType: "text/plain",
+      filename: "output.txt",
+    });
+    expect(await partOf("tck-artifact-file-url")).toMatchObject({
+      url: "https://example.com/output.txt",
+      mediaType: "text/plain",
+      filename: "output.txt",
+    });
+    expect(await partOf("tck-artifact-data")).toMatchObject({ data: { key: "value", count: 42 } });
+    // 0.3 clients get the same artifacts in 0.3's part shapes.
+    const legacy = (await (
+      await post(worker, {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "message/send",
+        params: message("tck", { messageId: `tck-artifact-data-${crypto.randomUUID()}` }),
+      })
+    ).json()) as { result: { kind: string; artifacts: { parts: unknown[] }[] } };
+    expect(legacy.result.kind).toBe("task");
+    expect(legacy.result.artifacts[0]?.parts[0]).toMatchObject({
+      kind: "data",
+      data: { key: "value", count: 42 },
+    });
+    const direct = await v1(`tck-message-response-${crypto.randomUUID()}`);
+    expect(direct.result.task).toBeUndefined();
+    expect(direct.result.message).toMatchObject({
+      role: "ROLE_AGENT",
+      parts: [{ text: "Direct message response" }],
+    });
+    const listed = (await (
+      await worker.fetch("https://agent.example/", {
+        method: "POST",
+        headers: { "content-type": "application/json", "A2A-Version": "1.0" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "ListTasks", params: {} }),
+      })
+    ).json()) as { result: { tasks: { artifacts?: { parts: { text?: string }[] }[] }[] } };
+    const texts = JSON.stringify(listed.result.tasks);
+    expect(texts).not.toContain("Direct message response");
+  });
 });

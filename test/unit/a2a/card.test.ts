@@ -156,4 +156,35 @@ describe("issue 19.3: the card's ETag and conditional GET", () => {
     expect(stale.headers.get("content-type")).toMatch(/^application\/json/);
     expect(((await stale.json()) as { name: string }).name).toBe("Test agent");
   });
+
+  it("carries Last-Modified (when this isolate first served that card); If-Modified-Since is honoured without If-None-Match", async () => {
+    const { app } = makeApp();
+    const first = await get(app, { "A2A-Version": "1.0" });
+    const lastModified = first.headers.get("last-modified") ?? "";
+    expect(lastModified).toMatch(
+      /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/,
+    );
+    expect(Date.parse(lastModified)).toBeLessThanOrEqual(Date.now());
+    // The same card keeps its date.
+    expect((await get(app, { "A2A-Version": "1.0" })).headers.get("last-modified")).toBe(
+      lastModified,
+    );
+    const since = await get(app, { "A2A-Version": "1.0", "If-Modified-Since": lastModified });
+    expect(since.status).toBe(304);
+    expect(await since.text()).toBe("");
+    const earlier = new Date(Date.parse(lastModified) - 60_000).toUTCString();
+    expect((await get(app, { "A2A-Version": "1.0", "If-Modified-Since": earlier })).status).toBe(
+      200,
+    );
+    expect((await get(app, { "A2A-Version": "1.0", "If-Modified-Since": "garbage" })).status).toBe(
+      200,
+    );
+    // If-None-Match wins: a stale tag is answered in full whatever the date says.
+    const stale = await get(app, {
+      "A2A-Version": "1.0",
+      "If-None-Match": '"stale"',
+      "If-Modified-Since": lastModified,
+    });
+    expect(stale.status).toBe(200);
+  });
 });
