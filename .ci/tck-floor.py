@@ -21,8 +21,6 @@ ALLOWED_1_0 = {
     "ContentTypeNotSupportedError (-32005) is counted as a failed operation",
     "JSONRPC-SSE-002": "suite: sends a Python repr as text/plain; the guard answers 415 before "
     "JSON-RPC, and -32005 is for media types of message parts",
-    "STREAM-SUB-002": "llamon: a subscription to a task that is not terminal gets its snapshot, "
-    "not the later updates of other requests (not built yet)",
 }
 
 ALLOWED_0_3 = {

@@ -165,7 +165,7 @@ export function createA2AApp<R = undefined>(options: A2AAppOptions<R>): Hono {
     const out = await dispatch(c, decodeUtf8(await c.req.arrayBuffer()), version);
     if (out.kind === "envelope") return c.json(out.envelope);
     const format = out.method === "tasks/resubscribe" ? JSON_RPC_SSE_ALWAYS : JSON_RPC_SSE;
-    return streamResponse(out.stream, out.id, out.errors, waitUntilOf(c), format);
+    return streamResponse(out.stream, out.id, out.errors, waitUntilOf(c), format, out.method);
   });
 
   // HTTP+JSON (rest-route.ts): the same guard, the same handler, the same memory.

@@ -16,6 +16,7 @@
 import type { ListTasksRequest, ListTasksResponse, Task } from "@a2a-js/sdk";
 import { ServerCallContext, type TaskStore, type User } from "@a2a-js/sdk/server";
 import type { Logger } from "../log.ts";
+import { canFollow } from "./task-follow.ts";
 
 /** The validated message send of one request (a2a/validate.ts). */
 export interface TurnState {
@@ -100,5 +101,15 @@ export class RequestScopedTaskStore implements TaskStore {
 
   list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
     return this.storeOf(context).list(params, context);
+  }
+
+  /** The request's store's following of a task (task-follow.ts), if it can. */
+  follow(
+    taskId: string,
+    context: ServerCallContext,
+    signal: AbortSignal,
+  ): AsyncIterable<Task> | undefined {
+    const store = this.storeOf(context);
+    return canFollow(store) ? store.follow(taskId, context, signal) : undefined;
   }
 }

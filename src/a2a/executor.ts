@@ -25,11 +25,10 @@
  * marks the stored task canceled (SDK) and the late "completed" is ignored. Either way the
  * turn may already have been stored in the conversation: cancel is best effort.
  *
- * Resubscribe (`tasks/resubscribe`, `SubscribeToTask`): for a terminal task the SDK answers
+ * Resubscribe (`tasks/resubscribe`, `SubscribeToTask`): for a terminal task the answer is
  * UnsupportedOperation (-32004, "… is in a terminal state …"), which is what A2A specifies;
- * use `tasks/get` for the result. A "working" task yields its stored snapshot and, only in the
- * isolate running its turn, the live events; elsewhere the stream ends after the snapshot.
- * Following a turn from any isolate would need the request handler inside a Durable Object.
+ * use `tasks/get` for the result. A task that is not terminal yields its stored snapshot, then
+ * every later save of it from any request and isolate (request-handler.ts, task-follow.ts).
  */
 import { type ListTasksRequest, type Message, Role, type Task, TaskState } from "@a2a-js/sdk";
 import {

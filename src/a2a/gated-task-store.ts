@@ -22,6 +22,7 @@
  */
 import { type ListTasksRequest, type ListTasksResponse, type Task, TaskState } from "@a2a-js/sdk";
 import type { ServerCallContext, TaskStore } from "@a2a-js/sdk/server";
+import { canFollow } from "./task-follow.ts";
 import { listTasksResponse, taskListQuery } from "./task-list-query.ts";
 
 /** A task store that can also delete one of the caller's tasks (KvTaskStore). */
@@ -84,6 +85,17 @@ export class GatedTaskStore implements TaskStore {
     // Nothing is kept, so nothing is listed; a forged page token is still -32602.
     taskListQuery(params, (taskId) => taskId);
     return listTasksResponse(params, [], { total: 0, more: false });
+  }
+
+  /** Following a kept task (task-follow.ts); a task kept only by this request is not followed. */
+  follow(
+    taskId: string,
+    context: ServerCallContext,
+    signal: AbortSignal,
+  ): AsyncIterable<Task> | undefined {
+    const { durable } = this.options;
+    if (this.own.has(taskId) || durable === undefined || !canFollow(durable)) return undefined;
+    return durable.follow(taskId, context, signal);
   }
 
   /** Whether `task` is kept: true or false once decided, undefined while provisional. */

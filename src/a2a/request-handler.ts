@@ -4,6 +4,9 @@
  * - Cancelling a task that is already canceled is TaskNotCancelableError (-32002; HTTP 409 on
  *   the HTTP+JSON binding): the spec lists `canceled` among the states a task cannot be
  *   canceled from, while the SDK returns the task unchanged.
+ * - A subscription to a task that is not terminal follows it until it is (task-follow.ts),
+ *   whichever request and isolate change it; the SDK's follows only the events of a turn
+ *   running in the same isolate, and otherwise waits on nothing.
  */
 import { TaskState } from "@a2a-js/sdk";
 import { TaskNotCancelableError } from "@a2a-js/sdk/errors";
@@ -13,8 +16,11 @@ import {
   type ServerCallContext,
   type TaskStore,
 } from "@a2a-js/sdk/server";
+import { canFollow, followTask } from "./task-follow.ts";
 
 type Card = ConstructorParameters<typeof DefaultRequestHandler>[0];
+type SubscribeRequest = Parameters<DefaultRequestHandler["resubscribe"]>[0];
+type Subscription = ReturnType<DefaultRequestHandler["resubscribe"]>;
 type CancelTaskRequest = Parameters<DefaultRequestHandler["cancelTask"]>[0];
 type Task = Awaited<ReturnType<DefaultRequestHandler["cancelTask"]>>;
 
@@ -32,5 +38,21 @@ export class LlamonRequestHandler extends DefaultRequestHandler {
       throw new TaskNotCancelableError(`Task not cancelable: ${params.id} is already canceled`);
     }
     return super.cancelTask(params, context);
+  }
+
+  override async *resubscribe(params: SubscribeRequest, context: ServerCallContext): Subscription {
+    const tasks = this.#tasks;
+    const stop = new AbortController();
+    // Following starts before the snapshot is read: no save between the two is missed.
+    const follow = canFollow(tasks) ? tasks.follow(params.id, context, stop.signal) : undefined;
+    if (follow === undefined) {
+      yield* super.resubscribe(params, context);
+      return;
+    }
+    try {
+      yield* followTask(tasks, follow, params.id, context);
+    } finally {
+      stop.abort();
+    }
   }
 }

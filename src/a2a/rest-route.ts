@@ -226,7 +226,7 @@ export function mountRestRoutes(app: Hono, guard: MiddlewareHandler, dispatch: R
     }
     const out = await dispatch(c, params, route.method);
     if (out.kind === "stream") {
-      return streamResponse(out.stream, out.id, out.errors, waitUntilOf(c), REST_SSE);
+      return streamResponse(out.stream, out.id, out.errors, waitUntilOf(c), REST_SSE, out.method);
     }
     if (out.envelope.error !== undefined && out.envelope.error !== null) {
       return restError(c, out.envelope.error as JsonRpcErrorObject);

@@ -67,12 +67,20 @@ export function waitUntilOf(c: Context): ((promise: Promise<unknown>) => void) |
   }
 }
 
+/** How often a stream waiting for its next event sends an SSE comment, so no proxy drops it. */
+export const KEEP_ALIVE_MS = 15_000;
+const KEEP_ALIVE = ": keep-alive\n\n";
+
+/** A subscription's methods: a client that goes away ends it (nothing to record). */
+const SUBSCRIPTIONS = new Set(["tasks/resubscribe", "SubscribeToTask"]);
+
 export async function streamResponse(
   stream: AsyncGenerator<Envelope, void, undefined>,
   id: JsonRpcId,
   errors: StreamErrors,
   waitUntil: ((promise: Promise<unknown>) => void) | undefined,
   format: SseFormat = JSON_RPC_SSE,
+  method = "",
 ): Promise<Response> {
   let first: IteratorResult<Envelope, void>;
   try {
@@ -83,26 +91,47 @@ export async function streamResponse(
   const failed = first.done ? errors.failure() : undefined;
   if (failed !== undefined) return format.refusal(errorResponse(id, failed));
   const encoder = new TextEncoder();
+  /** The event being waited for, across keep-alive ticks. */
+  let pending: Promise<IteratorResult<Envelope, void>> | undefined;
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       if (first.done) controller.close();
       else controller.enqueue(encoder.encode(format.event(first.value)));
     },
     async pull(controller) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
       try {
-        const next = await stream.next();
+        pending ??= stream.next();
+        const tick = new Promise<"tick">((resolve) => {
+          timer = setTimeout(() => resolve("tick"), KEEP_ALIVE_MS);
+        });
+        const next = await Promise.race([pending, tick]);
+        if (next === "tick") {
+          controller.enqueue(encoder.encode(KEEP_ALIVE));
+          return;
+        }
+        pending = undefined;
         if (next.done) controller.close();
         else controller.enqueue(encoder.encode(format.event(next.value)));
       } catch (error) {
+        pending = undefined;
         controller.enqueue(encoder.encode(format.error(errorResponse(id, errors.thrown(error)))));
         controller.close();
+      } finally {
+        clearTimeout(timer);
       }
     },
     cancel() {
-      // The client went away. Keep consuming the events so the SDK still records how the
-      // task ends (the turn itself is aborted through the request's signal where the runtime
-      // provides one); otherwise the stored task would stay "working" for ever.
+      if (SUBSCRIPTIONS.has(method)) {
+        // A subscriber went away: stop following (the task goes on without it).
+        waitUntil?.(stream.return(undefined).catch(() => undefined));
+        return;
+      }
+      // The client of a send went away. Keep consuming the events so the SDK still records
+      // how the task ends (the turn itself is aborted through the request's signal where the
+      // runtime provides one); otherwise the stored task would stay "working" for ever.
       const rest = (async () => {
+        if (pending !== undefined) await pending;
         for await (const _event of stream) {
           // drained
         }

@@ -60,6 +60,11 @@ export interface KvBackend {
   list?(prefix: string): Promise<Iterable<readonly [string, unknown]>>;
   /** Optional: remove what `put` stored under `key` for `owner` (none stored: no error). */
   delete?(key: string, owner: string): Promise<void>;
+  /**
+   * Optional: each value `put` under `key` for `owner` from now on, until the backend stops
+   * (the record erased, its idle bound) or `signal` aborts (a subscription, task-follow.ts).
+   */
+  follow?(key: string, owner: string, signal: AbortSignal): AsyncIterable<unknown>;
 }
 
 /** What a backend may index a saved task by (its owner's list, its conversation). */
@@ -79,6 +84,7 @@ export interface TaskMeta {
 /** A KvBackend in memory (tests; one isolate only). Values are copied like real storage. */
 export class InMemoryKv implements KvBackend {
   readonly entries = new Map<string, unknown>();
+  private readonly puts = new EventTarget();
 
   async get(key: string): Promise<unknown> {
     return structuredClone(this.entries.get(key));
@@ -86,6 +92,29 @@ export class InMemoryKv implements KvBackend {
 
   async put(key: string, value: unknown): Promise<void> {
     this.entries.set(key, structuredClone(value));
+    this.puts.dispatchEvent(new CustomEvent(key, { detail: structuredClone(value) }));
+  }
+
+  async *follow(key: string, _owner: string, signal: AbortSignal): AsyncIterable<unknown> {
+    const queue: unknown[] = [];
+    let wake: (() => void) | undefined;
+    const onPut = (event: Event) => {
+      queue.push((event as CustomEvent).detail);
+      wake?.();
+    };
+    const onAbort = () => wake?.();
+    this.puts.addEventListener(key, onPut);
+    signal.addEventListener("abort", onAbort);
+    try {
+      while (!signal.aborted) {
+        const next = queue.shift();
+        if (next !== undefined) yield next;
+        else await new Promise<void>((resolve) => (wake = resolve));
+      }
+    } finally {
+      this.puts.removeEventListener(key, onPut);
+      signal.removeEventListener("abort", onAbort);
+    }
   }
 
   async delete(key: string): Promise<void> {
@@ -165,6 +194,27 @@ export class KvTaskStore implements TaskStore {
       },
       generation: this.generation(),
     });
+  }
+
+  /**
+   * The caller's task `taskId` as each later save stores it (task-follow.ts), when the backend
+   * can follow; another principal's records are never yielded.
+   */
+  follow(
+    taskId: string,
+    context: ServerCallContext,
+    signal: AbortSignal,
+  ): AsyncIterable<Task> | undefined {
+    const kv = this.kv;
+    if (kv.follow === undefined || !validTaskId(taskId)) return undefined;
+    const owner = principalOf(context);
+    const values = kv.follow(this.keyOf(taskId), owner, signal);
+    return (async function* () {
+      for await (const value of values) {
+        const record = decode(value, taskId);
+        if (record?.owner === owner) yield record.task;
+      }
+    })();
   }
 
   /**

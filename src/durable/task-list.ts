@@ -18,6 +18,7 @@
  * descending — the order of the SDK's in-memory store, with a keyset cursor (ts, key).
  */
 import type { TaskListPage, TaskListQuery, TaskListRow } from "../a2a/task-list-query.ts";
+import { TaskFollowers } from "./task-followers.ts";
 
 /** What the Worker's task store asks of a task list object. */
 export interface TaskListHost {
@@ -36,6 +37,8 @@ export interface TaskListHost {
    * `before` (epoch ms), a row this object wrote at or after it is kept.
    */
   deleteTaskRows(keys: string[], before?: number): Promise<void>;
+  /** The saves of task record `key` from now on, one JSON line each (a subscription). */
+  followTask(key: string): ReadableStream<Uint8Array>;
   /**
    * Delete the rows of conversation `contextId`; with `before` (epoch ms) only those this
    * object wrote before then (a row without `written_ms` is left to the conversation's index,
@@ -81,6 +84,8 @@ const NO_LIMIT = Number.MAX_SAFE_INTEGER;
 
 export class TaskList implements TaskListHost {
   private ready = false;
+  /** Subscriptions following a task of this list (task-followers.ts). */
+  private readonly followers = new TaskFollowers();
 
   constructor(private readonly storage: DurableObjectStorage) {}
 
@@ -106,6 +111,7 @@ export class TaskList implements TaskListHost {
     const sql = this.sql();
     if (generation !== undefined && this.retired(row.contextId, generation)) {
       sql.exec("DELETE FROM a2a_task_list WHERE key = ?", row.key);
+      this.followers.gone([row.key]);
       return false;
     }
     sql.exec(
@@ -122,7 +128,13 @@ export class TaskList implements TaskListHost {
       Date.now(),
       generation ?? null,
     );
+    this.followers.saved(row.key, row.record, row.state);
     return true;
+  }
+
+  /** The saves of task record `key` from now on, one JSON line each (task-followers.ts). */
+  followTask(key: string): ReadableStream<Uint8Array> {
+    return this.followers.follow(key);
   }
 
   private retired(contextId: string, generation: string): boolean {
@@ -192,6 +204,7 @@ export class TaskList implements TaskListHost {
         before ?? NO_LIMIT,
       );
     }
+    this.followers.gone(keys);
   }
 
   async eraseContextTasks(
@@ -225,6 +238,8 @@ export class TaskList implements TaskListHost {
             before,
             generation ?? null,
           );
-    return deleted.toArray().map((row) => row.key);
+    const keys = deleted.toArray().map((row) => row.key);
+    this.followers.gone(keys);
+    return keys;
   }
 }

@@ -6,7 +6,7 @@
  * |-----------------------------|-----------------------------------|-------------------------------------|
  * | `thread:<agent>:<context>`  | conversation.ts (+ task-index.ts) | turn, inspect, erase, summarize, threadState, backend; indexTask (earlier releases), eraseTasks |
  * | `index:<agent>`             | thread-index.ts                   | noteThread, dropThread, listThreads |
- * | `tasks:<agent>:<principal>` | task-list.ts                      | upsertTaskRow, getTaskRecord, queryTasks, deleteTaskRows, eraseContextTasks |
+ * | `tasks:<agent>:<principal>` | task-list.ts                      | upsertTaskRow, getTaskRecord, queryTasks, deleteTaskRows, eraseContextTasks, followTask |
  * | `task:<key>`, `settings:<agent>` | kv-slot.ts                   | kvGet, kvPut, kvDelete              |
  * | `settings:<agent>`          | settings-slot.ts                  | changeSettings                      |
  *
@@ -192,6 +192,10 @@ export class ThreadDO
 
   deleteTaskRows(keys: string[], before?: number): Promise<void> {
     return this.taskList.deleteTaskRows(keys, before);
+  }
+
+  followTask(key: string): ReadableStream<Uint8Array> {
+    return this.taskList.followTask(key);
   }
 
   eraseContextTasks(contextId: string, before?: number, generation?: string): Promise<string[]> {

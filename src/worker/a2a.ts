@@ -147,5 +147,35 @@ function durableKv(ctx: RequestContext): KvBackend {
       }
     },
     query: (owner, query) => listObject(owner).queryTasks(query),
+    follow: (key, owner, signal) => followLines(listObject(owner).followTask(key), signal),
   };
+}
+
+/**
+ * The records a task list object streams to a subscription (durable/task-followers.ts): one
+ * JSON text per line, until the object ends the stream or `signal` aborts.
+ */
+async function* followLines(
+  stream: ReadableStream<Uint8Array> | Promise<ReadableStream<Uint8Array>>,
+  signal: AbortSignal,
+): AsyncGenerator<string, void, undefined> {
+  const reader = (await stream).pipeThrough(new TextDecoderStream()).getReader();
+  const stop = () => void reader.cancel().catch(() => undefined);
+  signal.addEventListener("abort", stop, { once: true });
+  let buffer = "";
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      buffer += value;
+      for (let end = buffer.indexOf("\n"); end >= 0; end = buffer.indexOf("\n")) {
+        const line = buffer.slice(0, end);
+        buffer = buffer.slice(end + 1);
+        if (line !== "") yield line;
+      }
+    }
+  } finally {
+    signal.removeEventListener("abort", stop);
+    stop();
+  }
 }

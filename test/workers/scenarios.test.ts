@@ -141,14 +141,15 @@ describe("issue 15.2: conformance scenarios of the reference agent", () => {
       params: { id: taskId },
     });
     expect(resub.headers.get("content-type")).toMatch(/^text\/event-stream/);
-    const followed = await events(resub).rest();
+    // The subscription follows what the task's own stream saves, as its client reads it.
+    const [followed, original] = await Promise.all([events(resub).rest(), stream.rest()]);
     expect(followed[0]?.result).toMatchObject({
       kind: "task",
       id: taskId,
       status: { state: "working" },
     });
     expect(stateOf(followed.at(-1))).toBe("completed");
-    expect(stateOf((await stream.rest()).at(-1))).toBe("completed");
+    expect(stateOf(original.at(-1))).toBe("completed");
   });
 
   it("issue 15.2: LLAMON_A2A_SCENARIOS=input-required: every new task asks first, and can be continued or canceled", async () => {
@@ -256,5 +257,52 @@ describe("issue 15.2: conformance scenarios of the reference agent", () => {
     ).json()) as { result: { tasks: { artifacts?: { parts: { text?: string }[] }[] }[] } };
     const texts = JSON.stringify(listed.result.tasks);
     expect(texts).not.toContain("Direct message response");
+  });
+
+  it("SubscribeToTask and tasks/resubscribe follow an input-required task that another request answers, to its end", async () => {
+    const worker = instance({ LLAMON_A2A_SCENARIOS: "on" });
+    for (const [method, version] of [
+      ["SubscribeToTask", "1.0"],
+      ["tasks/resubscribe", "0.3"],
+    ] as const) {
+      const first = await worker.rpc({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "message/send",
+        params: message("/input-required please"),
+      });
+      const task = first.body.result as { id: string; contextId: string };
+      const headers: Record<string, string> = { "content-type": "application/json" };
+      if (version === "1.0") headers["A2A-Version"] = "1.0";
+      const subscribed = await worker.fetch("https://agent.example/", {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ jsonrpc: "2.0", id: 2, method, params: { id: task.id } }),
+      });
+      expect(subscribed.headers.get("content-type")).toMatch(/^text\/event-stream/);
+      const followed = events(subscribed);
+      const snapshot = await followed.next();
+      expect(JSON.stringify(snapshot?.result)).toContain(task.id);
+      // Another request (another client) answers the task; the subscription sees it happen.
+      const answered = await worker.rpc({
+        jsonrpc: "2.0",
+        id: 3,
+        method: "message/send",
+        params: message("here is the answer", { taskId: task.id, contextId: task.contextId }),
+      });
+      expect((answered.body.result as { status: { state: string } }).status.state).toBe(
+        "completed",
+      );
+      const rest = await followed.rest();
+      const text = JSON.stringify(rest);
+      expect(text, method).toContain("offline-model: received=");
+      const last = rest.at(-1)?.result as {
+        status?: { state?: string };
+        statusUpdate?: { status?: { state?: string } };
+        final?: boolean;
+      };
+      if (version === "1.0") expect(last.statusUpdate?.status?.state).toBe("TASK_STATE_COMPLETED");
+      else expect(last).toMatchObject({ status: { state: "completed" }, final: true });
+    }
   });
 });

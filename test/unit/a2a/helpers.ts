@@ -100,6 +100,8 @@ export async function readSse(res: Response): Promise<{ type: string; data: RpcR
       if (line.startsWith("event:")) type = line.slice(6).trim();
       else if (line.startsWith("data:")) data.push(line.slice(5).trimStart());
     }
+    // A comment-only block (`: keep-alive`) carries no event.
+    if (data.length === 0) continue;
     events.push({ type, data: JSON.parse(data.join("\n")) as RpcReply });
   }
   return events;

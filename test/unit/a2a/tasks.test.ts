@@ -189,7 +189,7 @@ describe("tasks of finished turns", () => {
     expect(t.turns.inputs).toHaveLength(1);
   });
 
-  it("a working task (turn still streaming elsewhere) can be resubscribed and canceled from another isolate", async () => {
+  it("a working task (turn still streaming elsewhere) can be resubscribed and canceled from another request; the subscription follows it to its end", async () => {
     const kv = new InMemoryKv();
     await new KvTaskStore({ kv, agentId: AGENT_ID }).save({
       id: "running-1",
@@ -197,7 +197,7 @@ describe("tasks of finished turns", () => {
       status: {
         state: TaskState.TASK_STATE_WORKING,
         message: undefined,
-        timestamp: new Date().toISOString(),
+        timestamp: new Date(Date.now() - 1000).toISOString(),
       },
       artifacts: [],
       history: [],
@@ -211,15 +211,8 @@ describe("tasks of finished turns", () => {
       params: { id: "running-1" },
     });
     expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
-    const events = await readSse(res);
-    // The snapshot; live events exist only in the isolate running the turn.
-    expect(events.map((e) => e.data.result)).toEqual([
-      expect.objectContaining({
-        kind: "task",
-        id: "running-1",
-        status: expect.objectContaining({ state: "working" }),
-      }),
-    ]);
+    // The subscription stays open: its events arrive as another request changes the task.
+    const followed = readSse(res);
     const canceled = await rpc(t.app, {
       jsonrpc: "2.0",
       id: 2,
@@ -227,6 +220,20 @@ describe("tasks of finished turns", () => {
       params: { id: "running-1" },
     });
     expect(canceled.body.result).toMatchObject({ id: "running-1", status: { state: "canceled" } });
+    const events = await followed;
+    expect(events.map((e) => e.data.result)).toEqual([
+      expect.objectContaining({
+        kind: "task",
+        id: "running-1",
+        status: expect.objectContaining({ state: "working" }),
+      }),
+      expect.objectContaining({
+        kind: "status-update",
+        taskId: "running-1",
+        status: expect.objectContaining({ state: "canceled" }),
+        final: true,
+      }),
+    ]);
     // A canceled task cannot be canceled again (A2A: TaskNotCancelableError), in both versions.
     for (const method of ["tasks/cancel", "CancelTask"]) {
       const again = await rpc(t.app, {
