@@ -147,7 +147,18 @@ function durableKv(ctx: RequestContext): KvBackend {
       }
     },
     query: (owner, query) => listObject(owner).queryTasks(query),
-    follow: (key, owner, signal) => followLines(listObject(owner).followTask(key), signal),
+    follow: (key, owner, signal) => {
+      // Asked now (the subscription follows before it reads the snapshot); a subscription that
+      // ends before reading it (a terminal or unknown task) still releases the object's stream.
+      const stream = listObject(owner).followTask(key);
+      const release = () =>
+        void Promise.resolve(stream)
+          .then((s) => s.cancel())
+          .catch(() => undefined);
+      if (signal.aborted) release();
+      else signal.addEventListener("abort", release, { once: true });
+      return followLines(stream, signal);
+    },
   };
 }
 
