@@ -151,4 +151,33 @@ describe("a flow over A2A with the official client", () => {
     expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(sdkReply(done)).toBe("Booked 3 nights in Busan.");
   });
+
+  it("a subscription to an input-required flow task follows it while another client answers, to completed", async () => {
+    const asker = await client();
+    const first = (await asker.sendMessage(sdkRequest("hello"))) as Task;
+    expect(first.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const { id: taskId, contextId } = first;
+    const watcher = await client();
+    const subscription = watcher.resubscribeTask({ tenant: "", id: taskId });
+    const events: StreamResponse[] = [];
+    const read = (async () => {
+      for await (const event of subscription) events.push(event);
+    })();
+    // The snapshot first; then another client (the asker) answers both steps.
+    while (events.length === 0) await new Promise((r) => setTimeout(r, 10));
+    expect(events[0]?.payload?.$case).toBe("task");
+    const second = (await asker.sendMessage(sdkRequest("Busan", contextId, taskId))) as Task;
+    expect(sdkReply(second)).toBe("How many nights in Busan?");
+    const done = (await asker.sendMessage(sdkRequest("3", contextId, taskId))) as Task;
+    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    await read;
+    const states = events.flatMap((e) =>
+      e.payload?.$case === "statusUpdate" ? [e.payload.value.status?.state] : [],
+    );
+    expect(states).toContain(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(states.at(-1)).toBe(TaskState.TASK_STATE_COMPLETED);
+    const said = JSON.stringify(events);
+    expect(said).toContain("How many nights in Busan?");
+    expect(said).toContain("Booked 3 nights in Busan.");
+  });
 });
