@@ -198,8 +198,16 @@ async function loadAndRun(
     store.discard(request.threadId);
     throw error;
   }
-  const config = await deps.resolveConfig(snapshot.memory?.agent ?? {});
-  const seed = seedOf(request, config);
+  let config: MemoryConfig;
+  let seed: TurnSeed;
+  try {
+    config = await deps.resolveConfig(snapshot.memory?.agent ?? {});
+    seed = seedOf(request, config);
+  } catch (error) {
+    // A bad run-time layer or a bad seed: nothing of the load stays behind.
+    store.discard(request.threadId);
+    throw error;
+  }
   if (!config.enabled) {
     // Turned off at run time: answered without memory (the read is all it cost).
     store.discard(request.threadId);
