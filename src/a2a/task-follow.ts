@@ -46,7 +46,7 @@ export function isTerminal(state: TaskState | undefined): boolean {
 
 /**
  * The stream of a subscription to `taskId`: its snapshot, then its changes until a terminal
- * state. `follow` is undefined when the store cannot follow (the caller falls back).
+ * state. `follow`: the saves of the task, asked before this reads the snapshot.
  */
 export async function* followTask(
   store: TaskStore,
