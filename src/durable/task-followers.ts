@@ -48,7 +48,13 @@ export class TaskFollowers {
       start: (controller) => {
         const self: Follower = {
           send: (line) => {
-            controller.enqueue(line);
+            try {
+              controller.enqueue(line);
+            } catch {
+              // A stream its reader has gone from: forget it. A save never fails for a follower.
+              self.end();
+              return;
+            }
             self.arm();
           },
           end: () => {
