@@ -152,7 +152,7 @@ describe("a flow over A2A with the official client", () => {
     expect(sdkReply(done)).toBe("Booked 3 nights in Busan.");
   });
 
-  it("a subscription to an input-required flow task follows it while another client answers, to completed", async () => {
+  it("R12.2 a subscription to an input-required flow task follows it while another client answers, to completed", async () => {
     const asker = await client();
     const first = (await asker.sendMessage(sdkRequest("hello"))) as Task;
     expect(first.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);

@@ -195,7 +195,7 @@ describe("issue 15.2: conformance scenarios of the reference agent", () => {
     expect(res.firstLine).toMatch(/^offline-model: received=1/);
   });
 
-  it("the a2a-tck's data model scenarios: artifacts of each part kind, in both versions, and a direct Message answer that keeps no task", async () => {
+  it("R12.3 the a2a-tck's data model scenarios: artifacts of each part kind, in both versions, and a direct Message answer that keeps no task", async () => {
     const worker = instance({ LLAMON_A2A_SCENARIOS: "on" });
     const v1 = (messageId: string, method = "SendMessage") =>
       worker
@@ -259,7 +259,7 @@ describe("issue 15.2: conformance scenarios of the reference agent", () => {
     expect(texts).not.toContain("Direct message response");
   });
 
-  it("SubscribeToTask and tasks/resubscribe follow an input-required task that another request answers, to its end", async () => {
+  it("R12.2 SubscribeToTask and tasks/resubscribe follow an input-required task that another request answers, to its end", async () => {
     const worker = instance({ LLAMON_A2A_SCENARIOS: "on" });
     for (const [method, version] of [
       ["SubscribeToTask", "1.0"],

@@ -157,7 +157,7 @@ describe("issue 19.3: the card's ETag and conditional GET", () => {
     expect(((await stale.json()) as { name: string }).name).toBe("Test agent");
   });
 
-  it("carries Last-Modified (when this isolate first served that card); If-Modified-Since is honoured without If-None-Match", async () => {
+  it("R12.3 carries Last-Modified (when this isolate first served that card); If-Modified-Since is honoured without If-None-Match", async () => {
     const { app } = makeApp();
     const first = await get(app, { "A2A-Version": "1.0" });
     const lastModified = first.headers.get("last-modified") ?? "";

@@ -38,7 +38,7 @@ async function sent(t: ReturnType<typeof makeApp>): Promise<string> {
   return task.task.id;
 }
 
-describe("HTTP+JSON error statuses (A2A 1.0 error mapping)", () => {
+describe("R12.3 HTTP+JSON error statuses (A2A 1.0 error mapping)", () => {
   it("CancelTask of a completed task is 409 TaskNotCancelable", async () => {
     const t = makeApp();
     const id = await sent(t);
@@ -89,7 +89,7 @@ describe("HTTP+JSON error statuses (A2A 1.0 error mapping)", () => {
     }
   });
 
-  it("SubscribeToTask of a finished or unknown task answers its status as JSON, no stream opens", async () => {
+  it("R12.2 SubscribeToTask of a finished or unknown task answers its status as JSON, no stream opens", async () => {
     const t = makeApp();
     const id = await sent(t);
     for (const [task, status] of [

@@ -104,7 +104,7 @@ describe("tasks of finished turns", () => {
     expect(after.body.result).toMatchObject({ status: { state: "completed" } });
   });
 
-  it("issue 15.2: tasks/resubscribe and SubscribeToTask of a finished task answer UnsupportedOperation (-32004) without opening a stream (0.3's resubscribe: one SSE event), the state named in the version spoken", async () => {
+  it("R12.2 tasks/resubscribe and SubscribeToTask of a finished task answer UnsupportedOperation (-32004) without opening a stream (0.3's resubscribe: one SSE event), the state named in the version spoken", async () => {
     const t = makeApp();
     const task = await sendOne(t);
     for (const [method, state] of [
@@ -139,7 +139,7 @@ describe("tasks of finished turns", () => {
     }
   });
 
-  it("issue 15.2: message/stream naming an unknown or a finished task answers a plain JSON-RPC error, no stream", async () => {
+  it("R12.2 message/stream naming an unknown or a finished task answers a plain JSON-RPC error, no stream", async () => {
     const t = makeApp();
     const task = await sendOne(t);
     for (const [taskId, code] of [
@@ -189,7 +189,7 @@ describe("tasks of finished turns", () => {
     expect(t.turns.inputs).toHaveLength(1);
   });
 
-  it("a working task (turn still streaming elsewhere) can be resubscribed and canceled from another request; the subscription follows it to its end", async () => {
+  it("R12.2 a working task (turn still streaming elsewhere) can be resubscribed and canceled from another request; the subscription follows it to its end", async () => {
     const kv = new InMemoryKv();
     await new KvTaskStore({ kv, agentId: AGENT_ID }).save({
       id: "running-1",

@@ -12,7 +12,7 @@ async function lines(stream: ReadableStream<Uint8Array>): Promise<string[]> {
   return text.split("\n").filter((line) => line !== "");
 }
 
-describe("task followers", () => {
+describe("R12.2 task followers", () => {
   it("every follower of a task gets each later save; a terminal state ends the stream", async () => {
     const followers = new TaskFollowers(60_000);
     const a = lines(followers.follow("k1"));
