@@ -128,17 +128,15 @@ export class Conversation {
       );
       // The Worker always sends its request's config; a bare call gets the deploy-time one.
       const effective = config ?? request.deployConfig;
-      const saver = this.saver;
+      const local = this.agentId === undefined ? undefined : this.storeFor(this.agentId);
+      const saver = local?.saver;
       if (saver !== undefined) {
         saver.keepLatestOnly = effective.persist_trim_keep_groups !== undefined;
       }
       let out: TurnOutput;
       try {
         out = await executeTurnHere(ctx, input, {
-          store:
-            this.agentId === undefined
-              ? OFF_THREAD_STORE
-              : (this.storeFor(this.agentId)?.turns ?? OFF_THREAD_STORE),
+          store: local?.turns ?? OFF_THREAD_STORE,
           config: effective,
           conversationRecallOnThread: this.recall?.forTurn(input.threadId),
           afterTurn: (turn, turnConfig) =>

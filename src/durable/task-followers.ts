@@ -9,17 +9,10 @@
  * waits; its client gets SSE keep-alive comments meanwhile). Followers live in the object's
  * memory: the object stays up while a stream is open.
  */
-import { TaskState } from "@a2a-js/sdk";
+import { isTerminal } from "../a2a/task-follow.ts";
 
 /** How long a subscription waits for the next save of its task. */
 export const FOLLOW_IDLE_MS = 10 * 60 * 1000;
-
-const TERMINAL = new Set<number>([
-  TaskState.TASK_STATE_COMPLETED,
-  TaskState.TASK_STATE_FAILED,
-  TaskState.TASK_STATE_CANCELED,
-  TaskState.TASK_STATE_REJECTED,
-]);
 
 interface Follower {
   readonly send: (line: Uint8Array) => void;
@@ -87,7 +80,7 @@ export class TaskFollowers {
     const line = this.encoder.encode(`${record}\n`);
     for (const follower of [...set]) {
       follower.send(line);
-      if (TERMINAL.has(state)) follower.end();
+      if (isTerminal(state)) follower.end();
     }
   }
 

@@ -43,18 +43,28 @@ export function storedCount(
   return storedPrefix(archived, memory?.thread).messages + messages.length;
 }
 
+/**
+ * Where the turn of user message `userId` lies in `messages`: from that message up to the next
+ * user message (exclusive), or undefined when the message is not there.
+ */
+export function turnSpan(
+  messages: readonly BaseMessage[],
+  userId: string,
+): { readonly start: number; readonly end: number } | undefined {
+  const start = messages.findIndex((m) => m.id === userId);
+  if (start < 0) return undefined;
+  const next = messages.findIndex((m, i) => i > start && HumanMessage.isInstance(m));
+  return { start, end: next < 0 ? messages.length : next };
+}
+
 /** The user message's position in the whole thread and the end of its turn (exclusive). */
 function messageIdEntry(
   user: HumanMessage,
   messages: readonly BaseMessage[],
   before: ArchivedPrefix,
 ): MessageIdEntry | undefined {
-  const index = messages.findIndex((m) => m.id === user.id);
-  if (index < 0 || user.id === undefined) return undefined;
-  const next = messages.findIndex((m, i) => i > index && HumanMessage.isInstance(m));
-  return {
-    id: user.id,
-    seq: before.messages + index,
-    end: before.messages + (next < 0 ? messages.length : next),
-  };
+  if (user.id === undefined) return undefined;
+  const span = turnSpan(messages, user.id);
+  if (span === undefined) return undefined;
+  return { id: user.id, seq: before.messages + span.start, end: before.messages + span.end };
 }

@@ -48,7 +48,7 @@ import { assertThreadId } from "../../store/thread-key.ts";
 import type { ThreadStore, TurnSnapshot } from "../../store/thread-store.ts";
 import type { AgentDefinition } from "../define.ts";
 import { isFlowAgent } from "../flow.ts";
-import { commitTurn, storedCount } from "./commit.ts";
+import { commitTurn, storedCount, turnSpan } from "./commit.ts";
 import { createConversationRecallStep } from "./conversation-recall.ts";
 import { awaitsInput, buildFlowGraph, type FlowPosition } from "./flow-graph.ts";
 import { buildAgentGraph, type GraphDeps, type MessagesStorage } from "./graph.ts";
@@ -404,10 +404,9 @@ async function runLoaded(
  * message (a retried messageId finds its earlier answer in the middle of the thread).
  */
 function turnMessages(messages: readonly BaseMessage[], user: HumanMessage): BaseMessage[] {
-  const index = messages.findIndex((m) => m.id === user.id);
-  if (index < 0) {
+  const span = turnSpan(messages, user.id as string);
+  if (span === undefined) {
     throw new LlamonError("INTERNAL", "the turn's user message is missing from the graph state");
   }
-  const next = messages.findIndex((m, i) => i > index && HumanMessage.isInstance(m));
-  return messages.slice(index, next < 0 ? undefined : next);
+  return messages.slice(span.start, span.end);
 }
