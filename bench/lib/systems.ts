@@ -37,9 +37,10 @@ import { isConversationMessage } from "../../src/memory/summary.ts";
 import type { Db } from "../../src/store/db.ts";
 import { createNeonDb } from "../../src/store/db-neon.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
-import { hasTurnMemoryAccess, hasTurnWriteControl } from "../../src/store/persistent-memory.ts";
+import { threadStoreOf } from "../../src/store/saver-thread-store.ts";
 import { storageThreadId } from "../../src/store/thread-key.ts";
-import { hasTranscript } from "../../src/store/transcript.ts";
+import type { TurnSnapshot, TurnStage } from "../../src/store/thread-store.ts";
+import type { ArchivedPrefix } from "../../src/store/transcript.ts";
 import { agent, memoryConfig } from "./bench-agent.ts";
 import {
   countingPool,
@@ -128,11 +129,57 @@ export async function prefillThread(
     userMessageId: `${threadId}-prefill`,
   });
   const runConfig = { configurable: { thread_id: threadId } };
-  const state = await graph.getState(runConfig);
-  let thread: BaseMessage[] = [...((state.values as { messages?: BaseMessage[] }).messages ?? [])];
-  const prior = archivedPrefixOf((state.values as { archived?: unknown }).archived);
-  const memory = hasTurnMemoryAccess(checkpointer) ? checkpointer : undefined;
-  const storedFacts = parseStoredFacts(memory?.memoryOf(threadId)?.thread[FACTS_MEMORY_KEY]);
+  // Written as a turn writes: its thread store's load, stage and commit (store/thread-store.ts).
+  const store = threadStoreOf(checkpointer);
+  const end = store.begin();
+  try {
+    const snapshot = await store.load({ threadId, messageId: `${threadId}-prefill` });
+    const stage = store.stage(threadId);
+    const state = await graph.getState(runConfig);
+    const { archived, kept } = await prefillMessages(state.values, snapshot, stage, {
+      model,
+      config,
+      threadId,
+      from,
+      to,
+      messagesStorage,
+    });
+    await graph.updateState(
+      runConfig,
+      { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...kept], archived },
+      TURN_NODE,
+    );
+    await store.commit(threadId, { messageCount: archived.messages + kept.length, messages: kept });
+  } catch (error) {
+    store.discard(threadId);
+    throw error;
+  } finally {
+    end();
+  }
+  // The summaries the queue consumer would have made of the prefilled messages.
+  if (checkpointer instanceof NeonSaver) {
+    await summarizeWhileDue(checkpointer.db, AGENT_ID, threadId, config, model);
+  }
+}
+
+/** The prefill's turns on the thread as read: what the head keeps, the transcript's prefix. */
+async function prefillMessages(
+  values: unknown,
+  snapshot: TurnSnapshot,
+  stage: TurnStage,
+  turns: {
+    model: TimedOfflineModel;
+    config: MemoryConfig;
+    threadId: string;
+    from: number;
+    to: number;
+    messagesStorage: MessagesStorage;
+  },
+): Promise<{ archived: ArchivedPrefix; kept: BaseMessage[] }> {
+  const { model, config, threadId, from, to, messagesStorage } = turns;
+  let thread: BaseMessage[] = [...((values as { messages?: BaseMessage[] }).messages ?? [])];
+  const prior = archivedPrefixOf((values as { archived?: unknown }).archived);
+  const storedFacts = parseStoredFacts(snapshot.memory?.thread[FACTS_MEMORY_KEY]);
   let facts: readonly Fact[] = storedFacts;
   for (let i = from; i <= to; i++) {
     thread.push(new HumanMessage({ content: userText(i), id: `${threadId}-m${i}` }));
@@ -151,12 +198,12 @@ export async function prefillThread(
     const keep = config.persist_trim_keep_groups;
     if (keep !== undefined) thread = trimToLastGroups(thread, keep).kept;
   }
-  if (memory && JSON.stringify(factsToJson(facts)) !== JSON.stringify(factsToJson(storedFacts))) {
-    memory.stageMemory(threadId, FACTS_MEMORY_KEY, factsToJson(facts));
+  if (JSON.stringify(factsToJson(facts)) !== JSON.stringify(factsToJson(storedFacts))) {
+    stage.memory?.(FACTS_MEMORY_KEY, factsToJson(facts));
   }
   let kept = thread;
   let archived = prior;
-  if (messagesStorage === "tail" && hasTranscript(checkpointer)) {
+  if (messagesStorage === "tail" && stage.archive !== undefined) {
     // The live tail, as a turn leaves it: older messages go to the transcript.
     let cut = 0;
     for (let more = liveTailStart(thread, config); more > 0; ) {
@@ -166,7 +213,7 @@ export async function prefillThread(
     // With the recall index entries a turn writes (run-turn.ts), so recall searches the
     // prefilled history as it would a real one.
     const moved = thread.slice(0, cut);
-    checkpointer.stageTranscript(threadId, prior.messages, moved, {
+    stage.archive(prior.messages, moved, {
       version: TERMS_VERSION,
       terms: moved.map(indexTermsOf),
       conversation: moved.map(isConversationMessage),
@@ -174,18 +221,7 @@ export async function prefillThread(
     archived = extendPrefix(prior, thread.slice(0, cut));
     kept = thread.slice(cut);
   }
-  await graph.updateState(
-    runConfig,
-    { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...kept], archived },
-    TURN_NODE,
-  );
-  if (hasTurnWriteControl(checkpointer)) {
-    await checkpointer.flushTurn(threadId, { messageCount: archived.messages + kept.length });
-  }
-  // The summaries the queue consumer would have made of the prefilled messages.
-  if (checkpointer instanceof NeonSaver) {
-    await summarizeWhileDue(checkpointer.db, AGENT_ID, threadId, config, model);
-  }
+  return { archived, kept };
 }
 
 /** A NeonSaver of the bench's agent, as the Worker makes one per request. */

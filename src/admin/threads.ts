@@ -31,7 +31,9 @@ import {
   principalKeyScope,
 } from "../runtime/thread-keys.ts";
 import { NeonSaver } from "../store/neon-saver.ts";
+import { toMemoryRows } from "../store/persistent-memory.ts";
 import { LIST_THREADS, SELECT_THREAD_ROW } from "../store/sql.ts";
+import { SELECT_LIVE_MEMORY_ROWS } from "../store/thread-head-sql.ts";
 import { assertThreadId } from "../store/thread-key.ts";
 import { notAvailable } from "./errors.ts";
 import { eraseConversationTasks } from "./task-erasure.ts";
@@ -295,12 +297,21 @@ export async function readThread(
   if (backend === "postgres") {
     const db = ctx.db();
     const saver = new NeonSaver({ db, agentId });
-    const [read, registry] = await Promise.all([
+    // The registry row and the thread's memory rows in one read, beside the page's.
+    const [read, [registry, memoryRows]] = await Promise.all([
       readThreadPage(saver, threadId, page),
-      db.query<Row>(SELECT_THREAD_ROW, [agentId, threadId]),
+      db.batch(
+        [
+          { text: SELECT_THREAD_ROW, params: [agentId, threadId] },
+          { text: SELECT_LIVE_MEMORY_ROWS, params: [agentId, threadId] },
+        ],
+        { readOnly: true },
+      ),
     ]);
-    const memory = saver.memoryOf(threadId)?.thread ?? {};
-    const row = registry.rows[0];
+    const memory = toMemoryRows(
+      (memoryRows?.rows ?? []) as { thread_id: string; key: string; value: unknown }[],
+    ).thread;
+    const row = registry?.rows[0] as Row | undefined;
     if (read.tuple === undefined && row === undefined && Object.keys(memory).length === 0) {
       return undefined;
     }

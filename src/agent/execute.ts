@@ -17,6 +17,7 @@ import type { ArchivedPrefix } from "../memory/live-tail.ts";
 import type { MultiturnSignals } from "../memory/prompt.ts";
 import type { SeedReport } from "../memory/seed.ts";
 import type { TurnContext } from "../runtime/context.ts";
+import type { JsonValue } from "../store/persistent-memory.ts";
 import type { ThreadStore } from "../store/thread-store.ts";
 import { registeredAgent } from "./registry.ts";
 import { runTurn, type TurnDeps } from "./turn/pipeline.ts";
@@ -94,6 +95,8 @@ export type AfterTurn = (
     thread: readonly BaseMessage[];
     added: number;
     archived: ArchivedPrefix;
+    /** The thread's memory rows the turn read (its summary row). */
+    memory: Readonly<Record<string, JsonValue>> | undefined;
   },
   config: MemoryConfig,
 ) => Promise<unknown>;
@@ -147,6 +150,7 @@ export async function executeTurnHere(
         thread: result.thread,
         added: result.added.length,
         archived: result.archived,
+        memory: result.memory?.thread,
       },
       result.config,
     );

@@ -30,7 +30,7 @@ import { type Env, parseWorkerVars } from "../runtime/env.ts";
 import { NeonSaver } from "../store/neon-saver.ts";
 import {
   createPostgresMemory,
-  hasTurnMemoryAccess,
+  type JsonValue,
   type PersistentMemory,
 } from "../store/persistent-memory.ts";
 import { postgresFence, type ThreadFence } from "../store/thread-fence.ts";
@@ -154,12 +154,14 @@ export interface SavedTurn {
   readonly added: number;
   /** The transcript before `thread` when the thread is a live tail. */
   readonly archived?: TranscriptPrefix | undefined;
+  /** The thread's persistent_memory rows the turn read with its head (its summary row). */
+  readonly memory?: Readonly<Record<string, JsonValue>> | undefined;
 }
 
 export interface AfterTurnOptions {
   readonly env: Env;
   readonly config: SummaryScheduleConfig;
-  /** The turn's checkpointer (its `memoryOf` holds the summary row read with the checkpoint). */
+  /** The turn's checkpointer. */
   readonly saver: BaseCheckpointSaver | undefined;
   /** persistent_memory for the local fallback; derived from a NeonSaver when omitted. */
   readonly memory?: PersistentMemory | undefined;
@@ -186,9 +188,7 @@ export async function summaryAfterTurn(
     // Our savers (NeonSaver, SqliteSaver, InMemorySaver) know their agent.
     const own = (saver as { agentId?: unknown }).agentId;
     const agentId = typeof own === "string" ? own : parseWorkerVars(env).AGENT_ID;
-    const cache = hasTurnMemoryAccess(saver)
-      ? saver.memoryOf(turn.threadId)?.thread[SUMMARY_KEY]
-      : undefined;
+    const cache = turn.memory?.[SUMMARY_KEY];
     const memory =
       options.memory ??
       (saver instanceof NeonSaver ? createPostgresMemory(saver.db, agentId) : undefined);

@@ -68,7 +68,7 @@ export function summarizeInPostgres(
   options: { model?: BaseChatModel; log?: Logger } = {},
 ): Promise<SummarizeOutcome> {
   const db = workerDb(env);
-  const saver = new NeonSaver({ db, agentId: job.agent_id, prefetchMemory: false });
+  const saver = new NeonSaver({ db, agentId: job.agent_id });
   const memory = createPostgresMemory(db, job.agent_id);
   return summarizeHere(env, job, saver, memory, postgresFence(db, job.agent_id), options);
 }

@@ -53,7 +53,7 @@ export async function adoptThreads(db: Db, agentId: string): Promise<AdoptReport
     checkpoint_id: string;
     registered: boolean;
   }>(SELECT_UNREGISTERED_HEADS, [`${agentId}:`, agentId]);
-  const saver = new NeonSaver({ db, agentId, prefetchMemory: false });
+  const saver = new NeonSaver({ db, agentId });
   const registered: string[] = [];
   const repaired: string[] = [];
   const skipped: string[] = [];

@@ -199,7 +199,7 @@ export async function rebuildMessages(
 /**
  * The tuple with its delta-stored `messages` rebuilt as a plain list (a thread stored before
  * the live tail, read by a `tail` graph, whose channel is a plain list: NeonSaver's
- * `materializeMessages`, TranscriptAccess.plainMessages).
+ * `materializeMessages`, TranscriptReader.plainMessages).
  */
 export async function withMessageList(
   saver: BaseCheckpointSaver,

@@ -3,9 +3,8 @@
  * {@link PersistentMemory} API as Postgres, over the object's SQLite storage (`sqlite`) or a
  * Map in the object's memory (`in_memory`, lost with the object). One row per key; rows
  * belong to (agent, thread) and `threadId: null` addresses the agent-level keys.
- *
- * Also the staging helper shared by the two Durable Object checkpointers, so
- * `stageMemory(...)` writes land atomically with the next `put`, exactly like NeonSaver.
+ * The thread stores of the two backends (sqlite-thread-store.ts, memory-thread-store.ts) read
+ * and write a turn's rows with the helpers below, with the turn's checkpoint.
  */
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import {
@@ -27,65 +26,14 @@ import {
 } from "./sqlite-sql.ts";
 import { assertAgentId, assertThreadId, storageThreadId } from "./thread-key.ts";
 
-/** What a turn needs from any checkpointer of ours (NeonSaver, SqliteSaver, InMemorySaver). */
+/** A checkpointer of the Durable Object backends (SqliteSaver, InMemorySaver). */
 export interface ThreadSaver extends BaseCheckpointSaver {
   readonly agentId: string;
-  /** The persistent_memory rows read with the last getTuple of this thread. */
-  memoryOf(threadId: string): MemoryRows | undefined;
-  /** Stage a memory write (null deletes) for the thread's next put; null thread = agent key. */
-  stageMemory(threadId: string | null, key: string, value: JsonValue | null): void;
   /**
    * Keep only the newest checkpoint of a thread with each save (trim, R4.2). Settable: the
    * object applies the turn's effective configuration (run-time layer included) to it.
    */
   keepLatestOnly: boolean;
-}
-
-/** One staged write: the stored thread column ('' = agent level), key, value (undefined deletes). */
-export type StagedWrite = readonly [column: string, key: string, value: JsonValue | undefined];
-
-/** Staged and last-loaded memory rows of a checkpointer (NeonSaver semantics). */
-export class MemoryStaging {
-  private readonly loaded = new Map<string, MemoryRows>();
-  private readonly staged = new Map<string, Map<string, JsonValue | null>>();
-
-  loadedRows(threadId: string): MemoryRows | undefined {
-    return this.loaded.get(threadId);
-  }
-
-  remember(threadId: string, memory: MemoryRows): void {
-    this.loaded.set(threadId, memory);
-  }
-
-  stage(threadId: string | null, key: string, value: JsonValue | null): void {
-    assertMemoryKey(key);
-    const column = memoryThreadColumn(threadId);
-    const bucket = this.staged.get(column) ?? new Map<string, JsonValue | null>();
-    bucket.set(key, value);
-    this.staged.set(column, bucket);
-  }
-
-  /** The writes the next put of this thread carries: its own keys and the agent keys. */
-  pending(threadId: string): StagedWrite[] {
-    const out: StagedWrite[] = [];
-    for (const column of [threadId, ""]) {
-      for (const [key, value] of this.staged.get(column) ?? []) {
-        out.push([column, key, value === null ? undefined : value]);
-      }
-    }
-    return out;
-  }
-
-  /** After a successful put: those writes are stored. (A failed put keeps them staged.) */
-  committed(threadId: string): void {
-    this.staged.delete(threadId);
-    this.staged.delete("");
-  }
-
-  forget(threadId: string): void {
-    this.loaded.delete(threadId);
-    this.staged.delete(threadId);
-  }
 }
 
 // ---- sqlite ----------------------------------------------------------------------------

@@ -2,7 +2,8 @@
  * A turn's writes held until the turn ends, for the object backends' savers (InMemorySaver,
  * SqliteSaver): all-or-nothing turns (issue 15 item 4), as NeonSaver's `deferWrites`. While
  * the turn runner has `holding` on, `put` and `putWrites` are queued per thread;
- * `flushTurn` applies them in order once the turn succeeded, `discardTurn` drops them (a
+ * `flushTurn` applies them in order once the turn succeeded (the thread store's rows go in
+ * the root checkpoint's write), `discardTurn` drops them (a
  * model or tool failure leaves the thread exactly as it was: no orphan user message). A read
  * of a thread with held writes applies them first, so the saver never answers stale.
  *
@@ -12,9 +13,6 @@ export class HeldWrites {
   /** Set by the turn runner for the length of a turn (the object's lock serialises turns). */
   holding = false;
   private readonly held = new Map<string, (() => Promise<unknown>)[]>();
-
-  /** `onDiscard`: also drop what the saver staged for the thread (memory rows). */
-  constructor(private readonly onDiscard: (threadId: string) => void = () => {}) {}
 
   /** Queue `apply` for the thread when holding; false when the caller must write now. */
   hold(threadId: string, apply: () => Promise<unknown>): boolean {
@@ -45,6 +43,5 @@ export class HeldWrites {
 
   discard(threadId: string): void {
     this.held.delete(threadId);
-    this.onDiscard(threadId);
   }
 }

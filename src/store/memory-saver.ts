@@ -6,11 +6,12 @@
  *
  * - Ownership (R2.3): thread ids are stored as `<agent_id>:<thread_id>`; reads and writes are
  *   scoped to the saver's agent, and `list()` without a thread id lists this agent's only.
- * - `memoryOf` / `stageMemory`: persistent_memory rows in a {@link MemoryMap}; staged writes
- *   are applied with the thread's next `put`.
- * - Message ids (store/message-ids.ts, R11.2): the id of every user message a turn stored,
- *   kept for the life of the thread here, so a resend of a turn trimmed away (R4.2) is refused
- *   rather than answered twice (the whole thread is the checkpoint's: nothing else leaves it).
+ * - Storage of what a turn keeps besides its checkpoint, read and written by its thread store
+ *   (store/memory-thread-store.ts): persistent_memory rows in a {@link MemoryMap}, and the id
+ *   of every user message a turn stored (store/message-ids.ts, R11.2), kept for the life of the
+ *   thread, so a resend of a turn trimmed away (R4.2) is refused rather than answered twice.
+ * - A turn's writes are held until its store commits them ({@link InMemorySaver.flushTurn}).
+ *   The saver keeps nothing else of a turn.
  */
 
 import type { RunnableConfig } from "@langchain/core/runnables";
@@ -27,21 +28,9 @@ import {
 } from "@langchain/langgraph-checkpoint";
 import { LlamonError } from "../errors.ts";
 import { canPruneOlder } from "./delta.ts";
-import {
-  type MemoryMap,
-  MemoryStaging,
-  readMapMemory,
-  type ThreadSaver,
-  writeMapMemory,
-} from "./do-memory.ts";
+import type { MemoryMap, ThreadSaver } from "./do-memory.ts";
 import { HeldWrites } from "./held-writes.ts";
-import {
-  type MessageIdEntry,
-  type MessageIdIndex,
-  MessageIdStage,
-  type StoredTurn,
-} from "./message-ids.ts";
-import type { JsonValue, MemoryRows } from "./persistent-memory.ts";
+import type { MessageIdEntry } from "./message-ids.ts";
 import { PrimedHead } from "./primed-head.ts";
 import { CheckpointSerializer } from "./serde.ts";
 import {
@@ -56,26 +45,28 @@ export interface InMemorySaverOptions {
   readonly serde?: SerializerProtocol;
   /** Where the memory rows live; pass one Map to share it with a PersistentMemory. */
   readonly memoryRows?: MemoryMap;
-  /** Load the thread's memory rows with every getTuple. Default true. */
-  readonly prefetchMemory?: boolean;
   /** Keep only the newest checkpoint of each thread (trim, R4.2). Default false. */
   readonly keepLatestOnly?: boolean;
 }
 
-export class InMemorySaver extends MemorySaver implements ThreadSaver, MessageIdIndex {
+/** What a thread store writes with a turn's root checkpoint (see flushTurn). */
+export interface RootWrite {
+  /** Before the checkpoint is stored: throws to refuse the whole write. */
+  readonly check: () => void;
+  /** After it was stored. */
+  readonly apply: () => void;
+}
+
+export class InMemorySaver extends MemorySaver implements ThreadSaver {
   readonly agentId: string;
   readonly memoryRows: MemoryMap;
-  private readonly prefetchMemory: boolean;
   /** Keep only the newest checkpoint with each save (trim); settable per turn. */
   keepLatestOnly: boolean;
   /** The head a ThreadStore read ahead of the graph (store/primed-head.ts). */
   readonly primedHead = new PrimedHead();
-  private readonly memory = new MemoryStaging();
-  readonly turnWrites = new HeldWrites((threadId) => {
-    this.memory.committed(threadId);
-    this.messageIds.take(threadId);
-  });
-  private readonly messageIds = new MessageIdStage();
+  readonly turnWrites = new HeldWrites();
+  /** While flushTurn runs: what its caller writes with the thread's root checkpoint. */
+  #rootWrite: { readonly threadId: string; write: RootWrite | undefined } | undefined;
   /** Per stored thread id: message id → its position and the end of its turn. */
   private readonly storedIds = new Map<string, Map<string, { seq: number; end: number }>>();
 
@@ -85,33 +76,49 @@ export class InMemorySaver extends MemorySaver implements ThreadSaver, MessageId
     assertAgentId(options.agentId);
     this.agentId = options.agentId;
     this.memoryRows = options.memoryRows ?? new Map();
-    this.prefetchMemory = options.prefetchMemory ?? true;
     this.keepLatestOnly = options.keepLatestOnly ?? false;
   }
 
-  memoryOf(threadId: string): MemoryRows | undefined {
-    return this.memory.loadedRows(threadId);
+  /** The stored turn of `messageId` in the thread (R11.2): its position and its turn's end. */
+  messageIdOf(threadId: string, messageId: string): { seq: number; end: number } | undefined {
+    return this.storedIds.get(storageThreadId(this.agentId, threadId))?.get(messageId);
   }
 
-  stageMemory(threadId: string | null, key: string, value: JsonValue | null): void {
-    this.memory.stage(threadId, key, value);
+  /** A message id the thread stored already is THREAD_CONFLICT (R11.2): nothing is written. */
+  assertNewMessageId(threadId: string, messageId: string): void {
+    if (this.messageIdOf(threadId, messageId) === undefined) return;
+    throw new LlamonError(
+      "THREAD_CONFLICT",
+      `message "${messageId}" is already stored in conversation "${threadId}"; nothing of this turn was written`,
+      { details: { threadId } },
+    );
   }
 
-  lookupMessageId(threadId: string, messageId: string): void {
-    this.messageIds.ask(threadId, messageId);
+  /** Record a turn's user message for the life of the thread. */
+  recordMessageId(threadId: string, entry: MessageIdEntry): void {
+    const storageId = storageThreadId(this.agentId, threadId);
+    const ids = this.storedIds.get(storageId) ?? new Map<string, { seq: number; end: number }>();
+    ids.set(entry.id, { seq: entry.seq, end: entry.end });
+    this.storedIds.set(storageId, ids);
   }
 
-  storedTurn(threadId: string): StoredTurn | undefined {
-    return this.messageIds.found(threadId);
+  /**
+   * Apply the writes held for the thread (store/held-writes.ts), with `root` around its root
+   * checkpoint: `check` before it is stored (a refusal writes nothing), `apply` after.
+   * Nothing held: nothing is written, `root` included.
+   */
+  async flushTurn(threadId: string, root?: RootWrite): Promise<void> {
+    this.#rootWrite = { threadId, write: root };
+    try {
+      await this.turnWrites.flush(threadId);
+    } finally {
+      this.#rootWrite = undefined;
+    }
   }
 
-  stageMessageId(threadId: string, entry: MessageIdEntry): void {
-    this.messageIds.stage(threadId, entry);
+  discardTurn(threadId: string): void {
+    this.turnWrites.discard(threadId);
   }
-
-  // A turn's writes, held while it runs (store/held-writes.ts).
-  flushTurn = (threadId: string): Promise<void> => this.turnWrites.flush(threadId);
-  discardTurn = (threadId: string): void => this.turnWrites.discard(threadId);
 
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     const threadId = config.configurable?.thread_id;
@@ -122,18 +129,6 @@ export class InMemorySaver extends MemorySaver implements ThreadSaver, MessageId
     assertThreadId(threadId);
     if (this.turnWrites.has(threadId)) await this.turnWrites.flush(threadId);
     const tuple = await super.getTuple(this.inward(config));
-    const ns = config.configurable?.checkpoint_ns ?? "";
-    const messageId = ns === "" ? this.messageIds.takeAsked(threadId) : undefined;
-    if (messageId !== undefined) {
-      const stored = this.storedIds.get(storageThreadId(this.agentId, threadId))?.get(messageId);
-      this.messageIds.setFound(
-        threadId,
-        stored === undefined ? undefined : { seq: stored.seq, end: stored.end, transcript: [] },
-      );
-    }
-    if (this.prefetchMemory) {
-      this.memory.remember(threadId, readMapMemory(this.memoryRows, this.agentId, threadId));
-    }
     return tuple === undefined ? undefined : this.outwardTuple(tuple);
   }
 
@@ -179,21 +174,12 @@ export class InMemorySaver extends MemorySaver implements ThreadSaver, MessageId
       };
     }
     const ns = config.configurable?.checkpoint_ns ?? "";
-    const entry = ns === "" ? this.messageIds.take(threadId) : undefined;
-    const storageId = storageThreadId(this.agentId, threadId);
-    const ids = this.storedIds.get(storageId) ?? new Map<string, { seq: number; end: number }>();
-    if (entry !== undefined && ids.has(entry.id)) {
-      throw new LlamonError(
-        "THREAD_CONFLICT",
-        `message "${entry.id}" is already stored in conversation "${threadId}"; nothing of this turn was written`,
-        { details: { threadId } },
-      );
-    }
+    // A flushTurn's writes go with the root checkpoint (taken once).
+    const root = this.#rootWrite;
+    const write = ns === "" && root?.threadId === threadId ? root.write : undefined;
+    if (write !== undefined && root !== undefined) root.write = undefined;
+    write?.check();
     const saved = await super.put(this.inward(config), checkpoint, metadata);
-    if (entry !== undefined) {
-      ids.set(entry.id, { seq: entry.seq, end: entry.end });
-      this.storedIds.set(storageId, ids);
-    }
     if (this.keepLatestOnly && canPruneOlder(checkpoint, metadata)) {
       this.pruneOlder(
         storageThreadId(this.agentId, threadId),
@@ -201,10 +187,7 @@ export class InMemorySaver extends MemorySaver implements ThreadSaver, MessageId
         checkpoint.id,
       );
     }
-    for (const [column, key, value] of this.memory.pending(threadId)) {
-      writeMapMemory(this.memoryRows, this.agentId, column, key, value);
-    }
-    this.memory.committed(threadId);
+    write?.apply();
     return this.outward(saved);
   }
 
@@ -244,8 +227,6 @@ export class InMemorySaver extends MemorySaver implements ThreadSaver, MessageId
     await super.deleteThread(storageThreadId(this.agentId, threadId));
     this.memoryRows.delete(storageThreadId(this.agentId, threadId));
     this.storedIds.delete(storageThreadId(this.agentId, threadId));
-    this.memory.forget(threadId);
-    this.messageIds.forget(threadId);
   }
 
   override async getDeltaChannelHistory(options: {

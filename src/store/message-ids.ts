@@ -1,12 +1,12 @@
 /**
- * Exactly once per `messageId` (SPEC R11.2): a saver that implements {@link MessageIdIndex}
- * keeps, for the life of a thread, every user message's id with its position (Postgres
- * `llamon_message_ids`, migration 0015; the Durable Object's SQLite, schema v5; the in_memory
- * object's map). The turn asks for its incoming id before its read; the read finds it in the
- * same batch (no round trip of its own) together with the turn's messages that have left the
- * live tail, so a resend at any distance is answered from storage (agent/stored-answer.ts).
- * The turn's write records its own id in the same atomic write as its messages; a second copy
- * of an id is refused there (THREAD_CONFLICT: the turn runs again and finds the first).
+ * Exactly once per `messageId` (SPEC R11.2): each of llamon's thread stores keeps, for the life
+ * of a thread, every user message's id with its position (Postgres `llamon_message_ids`,
+ * migration 0015; the Durable Object's SQLite, schema v5; the in_memory object's map). The
+ * turn's load looks its incoming id up with the head (no round trip of its own) together with
+ * the turn's messages that have left the live tail, so a resend at any distance is answered
+ * from storage (agent/turn/stored-answer.ts). The turn's commit records its own id in the same
+ * atomic write as its messages; a second copy of an id is refused there (THREAD_CONFLICT: the
+ * turn runs again and finds the first).
  *
  * Ids carry no text: a trim (R4.2) deletes a turn's messages and keeps its id, so a resend of a
  * trimmed turn is refused instead of being answered a second time. Erase deletes the ids.
@@ -34,63 +34,6 @@ export interface MessageIdEntry {
   readonly id: string;
   readonly seq: number;
   readonly end: number;
-}
-
-export interface MessageIdIndex {
-  /** Look `messageId` up with the thread's next read (in its batch). */
-  lookupMessageId(threadId: string, messageId: string): void;
-  /** What that read found; undefined when the id is not stored (or nothing was asked). */
-  storedTurn(threadId: string): StoredTurn | undefined;
-  /** Record a turn's user message with the thread's next turn write (or drop it with it). */
-  stageMessageId(threadId: string, entry: MessageIdEntry): void;
-}
-
-/**
- * The lookups asked for, what the reads found, and the entries staged for writes, per thread:
- * the bookkeeping every saver with a {@link MessageIdIndex} shares.
- */
-export class MessageIdStage {
-  readonly #asked = new Map<string, string>();
-  readonly #found = new Map<string, StoredTurn>();
-  readonly #staged = new Map<string, MessageIdEntry>();
-
-  ask(threadId: string, messageId: string): void {
-    this.#found.delete(threadId);
-    this.#asked.set(threadId, messageId);
-  }
-
-  /** The id asked for the thread's read, taken off (a read answers it once). */
-  takeAsked(threadId: string): string | undefined {
-    const id = this.#asked.get(threadId);
-    this.#asked.delete(threadId);
-    return id;
-  }
-
-  setFound(threadId: string, turn: StoredTurn | undefined): void {
-    if (turn === undefined) this.#found.delete(threadId);
-    else this.#found.set(threadId, turn);
-  }
-
-  found(threadId: string): StoredTurn | undefined {
-    return this.#found.get(threadId);
-  }
-
-  stage(threadId: string, entry: MessageIdEntry): void {
-    this.#staged.set(threadId, entry);
-  }
-
-  /** The entry staged for the thread's write, taken off. */
-  take(threadId: string): MessageIdEntry | undefined {
-    const entry = this.#staged.get(threadId);
-    this.#staged.delete(threadId);
-    return entry;
-  }
-
-  forget(threadId: string): void {
-    this.#asked.delete(threadId);
-    this.#found.delete(threadId);
-    this.#staged.delete(threadId);
-  }
 }
 
 /** An integer column (Postgres bigint arrives as text); null when absent or malformed. */

@@ -5,11 +5,13 @@
  * Ownership (R2.3): threads are stored as `<agent_id>:<thread_id>`; every read and write is
  * scoped to the saver's agent, so agents sharing a database never see each other's threads.
  *
- * Round trips (DESIGN.md): with `durability: "exit"` a turn calls `getTuple` then `put`.
- * `getTuple` reads the checkpoint (with blobs and pending writes) *and* the thread's
- * persistent_memory rows in one read-only batch; `put` writes the thread registry
- * (optionally a compare-and-set on the head), the blobs, the checkpoint and any memory rows
- * staged during the turn in one atomic batch. So a turn costs two database round trips.
+ * Round trips (DESIGN.md): a turn reads its head with {@link NeonSaver.readHead} — the
+ * checkpoint (with blobs, pending writes and delta history) and the statements its thread
+ * store adds (memory rows, recall, its messageId: store/postgres-thread-store.ts) in one
+ * read-only batch — and writes with {@link NeonSaver.flushTurn}: the thread registry (a
+ * compare-and-set on the head), the blobs, the checkpoint and the store's statements in one
+ * atomic batch. So a turn costs two database round trips. The saver keeps no state of a turn
+ * but LangGraph's own held writes: what the turn read and staged is its store's.
  */
 
 import { Buffer } from "node:buffer";
@@ -29,7 +31,7 @@ import {
   WRITES_IDX_MAP,
 } from "@langchain/langgraph-checkpoint";
 import { dbErrorFields, LlamonError } from "../errors.ts";
-import type { Db, SqlStatement } from "./db.ts";
+import type { Db, QueryResult, SqlStatement } from "./db.ts";
 import {
   assembleDeltaHistory,
   canPruneOlder,
@@ -38,44 +40,16 @@ import {
   storedMessageCount,
   withMessageList,
 } from "./delta.ts";
-import {
-  type MessageIdEntry,
-  type MessageIdIndex,
-  MessageIdStage,
-  type StoredTurn,
-  storedTurnOf,
-} from "./message-ids.ts";
-import {
-  DELETE_THREAD_MESSAGE_IDS,
-  INSERT_MESSAGE_ID,
-  MAX_TURN_ROWS,
-  SELECT_MESSAGE_TURN,
-} from "./message-ids-sql.ts";
-import {
-  type JsonValue,
-  type MemoryRows,
-  memoryThreadColumn,
-  toMemoryRows,
-} from "./persistent-memory.ts";
+import { DELETE_THREAD_MESSAGE_IDS } from "./message-ids-sql.ts";
 import { PrimedHead } from "./primed-head.ts";
-import {
-  type PrefetchedRecall,
-  parseRecallRow,
-  parseVectorRows,
-  type RecallPrefetch,
-  type RecallQuery,
-} from "./recall-prefetch.ts";
 import { checkpointTarget, listQuery, ROOT_NS } from "./saver-target.ts";
 import { assembleTuple, serializeBlobs } from "./saver-tuple.ts";
 import { CheckpointSerializer } from "./serde.ts";
 import {
-  APPEND_TRANSCRIPT,
-  DELETE_MEMORY_KEYS,
   DELETE_THREAD,
   DELETE_THREAD_MEMORY,
   DELETE_THREAD_REGISTRY,
   DELETE_THREAD_TRANSCRIPT,
-  DELETE_TRIMMED_COUNT,
   INSERT_BLOBS,
   INSERT_WRITES,
   LIST_TUPLES,
@@ -83,22 +57,18 @@ import {
   PRUNE_OLDER_WRITES,
   PRUNE_UNREFERENCED_BLOBS,
   SELECT_DELTA_HISTORY,
-  SELECT_RECALL,
   SELECT_TRANSCRIPT,
   SELECT_TUPLE,
   SET_THREAD_MESSAGE_COUNT,
   SQLSTATE_HEAD_MOVED,
   TOUCH_THREAD,
-  TRIM_TRANSCRIPT,
   UPSERT_CHECKPOINT,
-  UPSERT_MEMORY,
   UPSERT_WRITES,
 } from "./sql.ts";
 import {
   CAS_CHECKPOINT_HEAD,
   DROP_GONE_THREAD_ROWS,
   LOCK_THREAD,
-  SELECT_LIVE_MEMORY_ROWS,
   SELECT_THREAD_GONE,
 } from "./thread-head-sql.ts";
 import {
@@ -107,15 +77,7 @@ import {
   storageThreadId,
   threadIdFromStorage,
 } from "./thread-key.ts";
-import {
-  fromTranscriptRows,
-  type TranscriptAccess,
-  type TranscriptIndex,
-  TranscriptStage,
-  type TranscriptTrim,
-} from "./transcript.ts";
-import { SELECT_RECALL_VECTORS } from "./vector-sql.ts";
-import { semanticRecallError, vectorLiteral } from "./vectors.ts";
+import { fromTranscriptRows, type TranscriptReader } from "./transcript.ts";
 
 export interface NeonSaverOptions {
   readonly db: Db;
@@ -128,8 +90,6 @@ export interface NeonSaverOptions {
    * time travel (writing from an older checkpoint) need it off.
    */
   readonly guardHead?: boolean;
-  /** Load the thread's persistent_memory rows with every getTuple (one batch). Default true. */
-  readonly prefetchMemory?: boolean;
   /**
    * Keep only the newest checkpoint of each thread (in the same atomic write). Required
    * for `persist_trim_keep_groups` (R4.2): trimmed turns must not survive in older
@@ -144,7 +104,7 @@ export interface NeonSaverOptions {
   readonly deltaChannels?: readonly string[];
   /**
    * Hold every `put` and `putWrites` until {@link NeonSaver.flushTurn}, which writes them all
-   * in one atomic batch (with the head compare-and-set and the staged memory rows); a failed
+   * in one atomic batch (with the head compare-and-set and the caller's statements); a failed
    * turn calls {@link NeonSaver.discardTurn} and nothing of it is stored. The turn runner
    * turns this on (LangGraph's `durability: "exit"` writes only at the end of a run). Never
    * use it without calling flushTurn: held writes are not visible to other savers.
@@ -172,7 +132,16 @@ interface TupleRow {
   pending_sends: [string, string][] | null;
 }
 
-type StagedMemory = Map<string, JsonValue | null>;
+/**
+ * What {@link NeonSaver.readHead} read in one snapshot: the thread's newest root checkpoint,
+ * the thread's registry row and the results of the caller's statements, in their order.
+ */
+export interface HeadRead {
+  readonly tuple: CheckpointTuple | undefined;
+  /** llamon's registry row of the thread; undefined when there is none. */
+  readonly registry: { readonly gone: boolean; readonly generation: string } | undefined;
+  readonly extra: readonly QueryResult[];
+}
 
 interface DeltaHistoryRow {
   target_id: string | null;
@@ -195,14 +164,10 @@ interface HeldWrite {
   readonly build: (messageCount: number | null) => SqlStatement[];
 }
 
-export class NeonSaver
-  extends BaseCheckpointSaver
-  implements TranscriptAccess, RecallPrefetch, MessageIdIndex
-{
+export class NeonSaver extends BaseCheckpointSaver implements TranscriptReader {
   readonly db: Db;
   readonly agentId: string;
   private readonly guardHead: boolean;
-  private readonly prefetchMemory: boolean;
   /** See the option; a turn whose config is known only after its read sets it then. */
   keepLatestOnly: boolean;
   /** The head a ThreadStore read ahead of the graph (store/primed-head.ts). */
@@ -211,47 +176,22 @@ export class NeonSaver
   private readonly deferWrites: boolean;
   private held: HeldWrite[] = [];
   private prefetched: PrefetchedHistory | undefined;
-  private readonly loadedMemory = new Map<string, MemoryRows>();
-  private readonly staged = new Map<string, StagedMemory>();
-  private readonly transcript: TranscriptStage;
   /** Threads whose registry head the last read found deleted (by another saver). */
   private readonly goneThreads = new Set<string>();
-  /** Recall asked for the thread's next read, and what that read found (recall-prefetch.ts). */
-  private readonly recallQueries = new Map<string, RecallQuery>();
-  private readonly recalled = new Map<string, PrefetchedRecall>();
-  /** The registry generation of each thread, as last read or written (generationOf). */
-  private readonly generations = new Map<string, string>();
-  /** Message ids looked up with the thread's next read, found, and staged for its write. */
-  private readonly messageIds = new MessageIdStage();
   /** See the `materializeMessages` option; the turn runner sets it for a `tail` graph. */
   plainMessages: boolean;
 
   constructor(options: NeonSaverOptions) {
     // LangGraph's format, read and written with less CPU (./serde.ts).
     super(options.serde ?? new CheckpointSerializer());
-    this.transcript = new TranscriptStage(this.serde);
     assertAgentId(options.agentId);
     this.db = options.db;
     this.agentId = options.agentId;
     this.guardHead = options.guardHead ?? false;
-    this.prefetchMemory = options.prefetchMemory ?? true;
     this.keepLatestOnly = options.keepLatestOnly ?? false;
     this.deltaChannels = options.deltaChannels ?? ["messages"];
     this.deferWrites = options.deferWrites ?? this.guardHead;
     this.plainMessages = options.materializeMessages ?? false;
-  }
-
-  stageTranscript(
-    threadId: string,
-    from: number,
-    messages: readonly BaseMessage[],
-    index?: TranscriptIndex,
-  ): void {
-    this.transcript.stage(threadId, from, messages, index);
-  }
-
-  stageTranscriptTrim(threadId: string, trim: TranscriptTrim): void {
-    this.transcript.stageTrim(threadId, trim);
   }
 
   async readTranscript(threadId: string, from: number, to?: number): Promise<BaseMessage[]> {
@@ -265,59 +205,31 @@ export class NeonSaver
     return fromTranscriptRows(this.serde, rows);
   }
 
-  prefetchRecall(threadId: string, query: RecallQuery): void {
-    this.recalled.delete(threadId);
-    if (query.terms.length === 0 || query.limit < 1) return;
-    const vector =
-      query.vector !== undefined && query.vector.embedding.length > 0 && query.vector.limit >= 1
-        ? { ...query.vector, limit: Math.floor(query.vector.limit) }
-        : undefined;
-    this.recallQueries.set(threadId, {
-      terms: [...query.terms],
-      limit: Math.floor(query.limit),
-      vector,
-    });
-  }
-
-  prefetchedRecall(threadId: string): PrefetchedRecall | undefined {
-    return this.recalled.get(threadId);
-  }
-
-  lookupMessageId(threadId: string, messageId: string): void {
-    this.messageIds.ask(threadId, messageId);
-  }
-
-  storedTurn(threadId: string): StoredTurn | undefined {
-    return this.messageIds.found(threadId);
-  }
-
-  stageMessageId(threadId: string, entry: MessageIdEntry): void {
-    this.messageIds.stage(threadId, entry);
-  }
-
-  /** The persistent_memory rows read with the last getTuple of this thread. */
-  memoryOf(threadId: string): MemoryRows | undefined {
-    return this.loadedMemory.get(threadId);
-  }
-
-  /**
-   * Stage a persistent_memory write (null deletes) for the thread's next `put`, so it lands
-   * atomically with the checkpoint. Use `threadId: null` for an agent-level key — it is
-   * written with the next put of whichever thread comes first.
-   */
-  stageMemory(threadId: string | null, key: string, value: JsonValue | null): void {
-    const column = memoryThreadColumn(threadId);
-    const bucket = this.staged.get(column) ?? new Map<string, JsonValue | null>();
-    bucket.set(key, value);
-    this.staged.set(column, bucket);
-  }
-
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     if (config.configurable?.thread_id === undefined) return undefined;
     // The head a ThreadStore's load read for the turn (store/primed-head.ts).
     const primed = this.primedHead.take(config);
     if (primed !== undefined) return primed.tuple;
     const { threadId, ns, checkpointId } = checkpointTarget(config);
+    return (await this.read(threadId, ns, checkpointId, [])).tuple;
+  }
+
+  /**
+   * The thread's newest root checkpoint, its registry row and the results of `extra` (read
+   * only), in one snapshot and one round trip: a thread store's load (the statements of
+   * what a turn reads besides its head). Held writes of the thread are written first.
+   */
+  readHead(threadId: string, extra: readonly SqlStatement[]): Promise<HeadRead> {
+    assertThreadId(threadId);
+    return this.read(threadId, ROOT_NS, undefined, extra);
+  }
+
+  private async read(
+    threadId: string,
+    ns: string,
+    checkpointId: string | undefined,
+    extra: readonly SqlStatement[],
+  ): Promise<HeadRead> {
     if (this.held.some((h) => h.threadId === threadId)) await this.flushTurn(threadId);
     const storageId = storageThreadId(this.agentId, threadId);
     const statements: SqlStatement[] = [
@@ -329,77 +241,28 @@ export class NeonSaver
         params: [storageId, ns, checkpointId ?? null, [...this.deltaChannels], true, null],
       });
     }
-    const memoryAt = statements.length;
-    if (this.prefetchMemory)
-      statements.push({ text: SELECT_LIVE_MEMORY_ROWS, params: [this.agentId, threadId] });
-    const goneAt = this.guardHead && ns === ROOT_NS ? statements.length : -1;
-    if (goneAt >= 0)
+    const registryAt =
+      (this.guardHead || extra.length > 0) && ns === ROOT_NS ? statements.length : -1;
+    if (registryAt >= 0)
       statements.push({ text: SELECT_THREAD_GONE, params: [this.agentId, threadId] });
-    const recallAt = statements.length;
-    const recallQuery = ns === ROOT_NS ? this.recallQueries.get(threadId) : undefined;
-    if (recallQuery !== undefined) {
-      this.recallQueries.delete(threadId);
-      statements.push({
-        text: SELECT_RECALL,
-        params: [this.agentId, threadId, recallQuery.terms, recallQuery.limit],
-      });
-    }
-    const vectorAt = recallQuery?.vector !== undefined ? statements.length : -1;
-    if (recallQuery?.vector !== undefined) {
-      const v = recallQuery.vector;
-      statements.push({
-        text: SELECT_RECALL_VECTORS,
-        params: [this.agentId, threadId, vectorLiteral(v.embedding), v.model, v.limit],
-      });
-    }
-    // The incoming messageId (R11.2): a primary-key probe, and a resend's stored turn.
-    const messageId = ns === ROOT_NS ? this.messageIds.takeAsked(threadId) : undefined;
-    const messageIdAt = messageId !== undefined ? statements.length : -1;
-    if (messageId !== undefined) {
-      statements.push({
-        text: SELECT_MESSAGE_TURN,
-        params: [this.agentId, threadId, messageId, MAX_TURN_ROWS],
-      });
-    }
+    const extraAt = statements.length;
+    statements.push(...extra);
     // One snapshot for all statements: the history belongs to the checkpoint read with it.
-    const results = await this.db
-      .batch(statements, { readOnly: true, isolationLevel: "RepeatableRead" })
-      .catch((error: unknown) => {
-        throw vectorAt >= 0 ? semanticRecallError(error) : error;
-      });
-    const memory = this.prefetchMemory ? results[memoryAt] : undefined;
-    if (memory) {
-      this.loadedMemory.set(
-        threadId,
-        toMemoryRows(memory.rows as { thread_id: string; key: string; value: unknown }[]),
-      );
-    }
-    if (goneAt >= 0) {
-      const registry = results[goneAt]?.rows[0] as
+    const results = await this.db.batch(statements, {
+      readOnly: true,
+      isolationLevel: "RepeatableRead",
+    });
+    let registry: HeadRead["registry"];
+    if (registryAt >= 0) {
+      const row = results[registryAt]?.rows[0] as
         | { gone: boolean; llamon_generation: string }
         | undefined;
-      if (registry === undefined) this.generations.delete(threadId);
-      else this.generations.set(threadId, registry.llamon_generation);
+      registry =
+        row === undefined
+          ? undefined
+          : { gone: row.gone === true, generation: row.llamon_generation };
       if (registry?.gone === true) this.goneThreads.add(threadId);
       else this.goneThreads.delete(threadId);
-    }
-    // A thread another saver deleted starts fresh: its old transcript (deleted by the next
-    // write) must not be quoted to the model, so its recall answer is dropped.
-    if (recallQuery !== undefined) {
-      const gone = this.goneThreads.has(threadId);
-      const recall = gone
-        ? parseRecallRow(undefined)
-        : parseRecallRow(results[recallAt]?.rows[0]?.recall);
-      const semantic =
-        vectorAt >= 0 && !gone ? parseVectorRows(results[vectorAt]?.rows ?? []) : undefined;
-      this.recalled.set(threadId, semantic === undefined ? recall : { ...recall, semantic });
-    }
-    if (messageIdAt >= 0) {
-      // A gone thread's ids belong to the old conversation (deleted by the next write).
-      const found = this.goneThreads.has(threadId)
-        ? undefined
-        : (results[messageIdAt]?.rows[0] as Parameters<typeof storedTurnOf>[1]);
-      this.messageIds.setFound(threadId, await storedTurnOf(this.serde, found));
     }
     const row = results[0]?.rows[0] as TupleRow | undefined;
     const history =
@@ -414,9 +277,12 @@ export class NeonSaver
             row: history,
           }
         : undefined;
-    if (row === undefined) return undefined;
-    const tuple = await this.toTuple(row, threadId);
-    return this.plainMessages && ns === ROOT_NS ? withMessageList(this, tuple) : tuple;
+    let tuple: CheckpointTuple | undefined;
+    if (row !== undefined) {
+      tuple = await this.toTuple(row, threadId);
+      if (this.plainMessages && ns === ROOT_NS) tuple = await withMessageList(this, tuple);
+    }
+    return { tuple, registry, extra: results.slice(extraAt) };
   }
 
   /**
@@ -644,89 +510,43 @@ export class NeonSaver
   }
 
   /**
-   * Write everything held for this thread (deferWrites) in one atomic batch, with the memory
-   * rows staged for it. `messageCount` is the thread's length after the turn, for the
-   * registry when the checkpoint does not store the whole list. THREAD_CONFLICT when another
-   * turn moved the head first: then nothing was written and the held writes are dropped.
+   * Write everything held for this thread (deferWrites) in one atomic batch, followed by
+   * `after` (the statements of what the turn staged, run after the head compare-and-set).
+   * `messageCount` is the thread's length after the turn, for the registry when the
+   * checkpoint does not store the whole list. THREAD_CONFLICT when another turn moved the head
+   * first: then nothing was written and the held writes are dropped. Resolves to the
+   * generation the write landed in (the compare-and-set answers it), or undefined when nothing
+   * was held (then nothing is written, `after` included).
    */
   async flushTurn(
     threadId: string,
-    options: { messageCount?: number; messages?: readonly unknown[] } = {},
-  ): Promise<void> {
+    options: { messageCount?: number; after?: readonly SqlStatement[] } = {},
+  ): Promise<{ readonly generation: string | undefined } | undefined> {
     const mine = this.held.filter((h) => h.threadId === threadId);
-    if (mine.length === 0) return;
+    if (mine.length === 0) return undefined;
     this.held = this.held.filter((h) => h.threadId !== threadId);
-    const transcript = await this.transcriptStatements(threadId);
-    await this.write(threadId, [
+    const generation = await this.write(threadId, [
       ...mine.flatMap((h) => h.build(options.messageCount ?? null)),
-      ...transcript,
+      ...(options.after ?? []),
     ]);
+    return { generation };
   }
 
-  /**
-   * Drop what is held for this thread (a failed turn stores nothing), with everything the
-   * turn read or staged from its read: the memory rows it staged and the recall it quoted
-   * belong to the head it read, which may since have been erased (R11.1) — a turn that runs
-   * again reads and stages them afresh.
-   */
+  /** Drop what is held for this thread (a failed turn stores nothing). */
   discardTurn(threadId: string): void {
     this.held = this.held.filter((h) => h.threadId !== threadId);
-    this.transcript.forget(threadId);
-    this.staged.delete(threadId);
-    this.recalled.delete(threadId);
-    this.recallQueries.delete(threadId);
-    this.messageIds.take(threadId);
   }
 
-  /**
-   * The writes staged for the thread — its user message's id (R11.2), the transcript rows
-   * appended, then a trim's deletion — taken off the stage. They run after the head
-   * compare-and-set of the same batch.
-   */
-  private async transcriptStatements(threadId: string): Promise<SqlStatement[]> {
-    const { rows, trim } = await this.transcript.take(threadId);
-    const statements: SqlStatement[] = [];
-    // The turn's user message first: the rows appended after it record ids only where none is.
-    const entry = this.messageIds.take(threadId);
-    if (entry !== undefined) {
-      statements.push({
-        text: INSERT_MESSAGE_ID,
-        params: [this.agentId, threadId, entry.id, entry.seq, entry.end],
-      });
-    }
-    if (rows.length > 0) {
-      statements.push({
-        text: APPEND_TRANSCRIPT,
-        params: [this.agentId, threadId, JSON.stringify(rows)],
-      });
-    }
-    if (trim?.all === true) {
-      statements.push(
-        { text: DELETE_THREAD_TRANSCRIPT, params: [this.agentId, threadId] },
-        { text: DELETE_TRIMMED_COUNT, params: [this.agentId, threadId] },
-      );
-    } else if (trim !== undefined) {
-      statements.push({
-        text: TRIM_TRANSCRIPT,
-        params: [this.agentId, threadId, trim.before, trim.keepGroups, trim.archived],
-      });
-    }
-    return statements;
-  }
-
-  /** One atomic batch: the statements, then the memory rows staged for the thread. */
-  private async write(threadId: string, statements: SqlStatement[]): Promise<void> {
+  /** One atomic batch; resolves to the generation a head compare-and-set answered. */
+  private async write(threadId: string, statements: SqlStatement[]): Promise<string | undefined> {
+    let generation: string | undefined;
     try {
-      const results = await this.db.batch([...statements, ...this.stagedStatements(threadId)]);
-      // The head compare-and-set answers the generation the write landed in.
+      const results = await this.db.batch(statements);
       for (const result of results) {
         const row = result.rows[0] as { llamon_generation?: unknown } | undefined;
-        if (typeof row?.llamon_generation === "string") {
-          this.generations.set(threadId, row.llamon_generation);
-        }
+        if (typeof row?.llamon_generation === "string") generation = row.llamon_generation;
       }
     } catch (error) {
-      // Staged memory writes stay staged, so a retried put still carries them.
       if (dbErrorFields(error)?.sqlstate === SQLSTATE_HEAD_MOVED) {
         throw new LlamonError(
           "THREAD_CONFLICT",
@@ -736,9 +556,8 @@ export class NeonSaver
       }
       throw error;
     }
-    this.staged.delete(threadId);
-    this.staged.delete("");
     this.goneThreads.delete(threadId);
+    return generation;
   }
 
   /**
@@ -766,43 +585,9 @@ export class NeonSaver
       { text: DELETE_THREAD_TRANSCRIPT, params: [this.agentId, threadId] },
       { text: DELETE_THREAD_MESSAGE_IDS, params: [this.agentId, threadId] },
     ]);
-    this.transcript.forget(threadId);
-    this.messageIds.forget(threadId);
-    this.recalled.delete(threadId);
-    this.loadedMemory.delete(threadId);
-    this.staged.delete(threadId);
-    this.generations.delete(threadId);
+    this.discardTurn(threadId);
     const row = registry?.rows[0] as { generation?: unknown } | undefined;
     return typeof row?.generation === "string" ? row.generation : undefined;
-  }
-
-  /**
-   * The thread's generation as this saver last read or wrote it (guarded reads and turn
-   * writes; store/thread-fence.ts), or undefined.
-   */
-  generationOf(threadId: string): string | undefined {
-    return this.generations.get(threadId);
-  }
-
-  /** Statements for the memory writes staged for this thread's put (its keys and agent keys). */
-  private stagedStatements(threadId: string): SqlStatement[] {
-    const statements: SqlStatement[] = [];
-    for (const column of [threadId, ""]) {
-      const bucket = this.staged.get(column);
-      if (!bucket || bucket.size === 0) continue;
-      const entries = [...bucket];
-      const upserts = entries
-        .filter(([, v]) => v !== null)
-        .map(([key, value]) => ({ thread_id: column, key, value }));
-      const deletes = entries.filter(([, v]) => v === null).map(([key]) => key);
-      if (upserts.length > 0) {
-        statements.push({ text: UPSERT_MEMORY, params: [this.agentId, JSON.stringify(upserts)] });
-      }
-      if (deletes.length > 0) {
-        statements.push({ text: DELETE_MEMORY_KEYS, params: [this.agentId, column, deletes] });
-      }
-    }
-    return statements;
   }
 
   private toTuple(row: TupleRow, threadId: string): Promise<CheckpointTuple> {

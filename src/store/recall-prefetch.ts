@@ -1,7 +1,7 @@
 /**
- * Conversation recall read with the thread (migration 0008, sql.ts SELECT_RECALL): a saver
- * that implements {@link RecallPrefetch} adds the recall query to the read batch of the
- * thread's next getTuple when the turn asked for it first, so recall costs no round trip.
+ * Conversation recall read with the thread (migration 0008, sql.ts SELECT_RECALL): the
+ * Postgres and SQLite thread stores read the recall a turn asks for in its load, with the
+ * head, so recall costs no round trip.
  * The shapes mirror the recall port (memory/recall/source.ts), which this layer cannot import.
  */
 
@@ -49,14 +49,18 @@ export interface RecallQuery {
   readonly vector?: RecallVectorQuery | undefined;
 }
 
-export interface RecallPrefetch {
-  /**
-   * Read recall for `terms` (queryTerms of the new message) with the thread's next read: the
-   * transcript's best `limit` items (and, with `vector`, its nearest messages).
-   */
-  prefetchRecall(threadId: string, query: RecallQuery): void;
-  /** What that read found; undefined when nothing was asked or read for the thread. */
-  prefetchedRecall(threadId: string): PrefetchedRecall | undefined;
+/**
+ * The recall a thread store reads with the head for `query` (whole limits; the vector part
+ * only with an embedding), or undefined when it asks for nothing.
+ */
+export function recallToRead(query: RecallQuery | undefined): RecallQuery | undefined {
+  if (query === undefined || query.terms.length === 0 || query.limit < 1) return undefined;
+  const v = query.vector;
+  const vector =
+    v !== undefined && v.embedding.length > 0 && v.limit >= 1
+      ? { ...v, limit: Math.floor(v.limit) }
+      : undefined;
+  return { terms: [...query.terms], limit: Math.floor(query.limit), vector };
 }
 
 function count(value: unknown): number {

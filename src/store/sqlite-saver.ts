@@ -5,19 +5,17 @@
  *
  * - Ownership (R2.3): threads are stored as `<agent_id>:<thread_id>` and every read and
  *   write is scoped to the saver's agent, so agents sharing one storage never meet.
- * - `put` writes blobs, the checkpoint and the memory rows staged with `stageMemory` in one
- *   transaction; `getTuple` also loads the thread's persistent_memory rows (`memoryOf`).
+ * - `put` writes blobs and the checkpoint in one transaction; a turn's writes are held until
+ *   its thread store commits them ({@link SqliteSaver.flushTurn}), with what the store adds in
+ *   the root checkpoint's transaction (store/sqlite-thread-store.ts: memory rows, transcript,
+ *   the messageId); the store's load reads its rows in the head's synchronous read
+ *   ({@link SqliteSaver.readHead}). The saver keeps nothing of a turn but its held writes.
  * - Pending writes come back in writesSortKey order (task_path, task_id, idx); checkpoints
  *   before format v4 get their Send packets migrated into the TASKS channel on read.
  * - `getDeltaChannelHistory` (how LangGraph rebuilds the thread's messages, a DeltaChannel)
  *   walks the ancestors in one recursive query instead of a getTuple per ancestor.
- * - The live tail (memory/live-tail.ts): a transcript (store/transcript.ts TranscriptAccess;
- *   table `llamon_messages`, sqlite-transcript-sql.ts) takes the messages that leave the
- *   checkpoint, in the transaction of the root checkpoint that no longer holds them, and
- *   conversation recall searches it with FTS5 in the same synchronous read as the checkpoint
- *   (store/recall-prefetch.ts RecallPrefetch, as NeonSaver's read batch).
- * - Message ids (store/message-ids.ts MessageIdIndex, R11.2): the read looks the turn's
- *   messageId up with the checkpoint; the root put records a new one in its transaction.
+ * - The live tail (memory/live-tail.ts): a transcript (table `llamon_messages`,
+ *   sqlite-transcript-sql.ts) read by position ({@link SqliteSaver.readTranscript}).
  */
 
 import type { BaseMessage } from "@langchain/core/messages";
@@ -37,31 +35,12 @@ import {
 } from "@langchain/langgraph-checkpoint";
 import { LlamonError } from "../errors.ts";
 import { assembleDeltaHistory, canPruneOlder, withMessageList } from "./delta.ts";
-import {
-  MemoryStaging,
-  readSqliteMemory,
-  type ThreadSaver,
-  writeSqliteMemory,
-} from "./do-memory.ts";
+import type { ThreadSaver } from "./do-memory.ts";
 import { HeldWrites } from "./held-writes.ts";
-import {
-  type MessageIdEntry,
-  type MessageIdIndex,
-  MessageIdStage,
-  type StoredTurn,
-  storedTurnOf,
-} from "./message-ids.ts";
-import type { JsonValue, MemoryRows } from "./persistent-memory.ts";
 import { PrimedHead } from "./primed-head.ts";
-import type { PrefetchedRecall, RecallPrefetch } from "./recall-prefetch.ts";
 import { checkpointTarget, listQuery, ROOT_NS } from "./saver-target.ts";
 import { serializeBlobs } from "./saver-tuple.ts";
 import { CheckpointSerializer } from "./serde.ts";
-import {
-  findSqliteTurn,
-  insertSqliteMessageId,
-  recordSqliteTranscriptIds,
-} from "./sqlite-message-ids.ts";
 import { SQ_DELETE_THREAD_MESSAGE_IDS } from "./sqlite-message-ids-sql.ts";
 import {
   ensureSqliteSchema,
@@ -79,12 +58,8 @@ import {
   SQ_UPSERT_WRITE,
   type SqliteExec,
 } from "./sqlite-sql.ts";
-import {
-  appendSqliteTranscript,
-  readSqliteTranscript,
-  searchSqliteTranscript,
-} from "./sqlite-transcript.ts";
-import { SQ_DELETE_THREAD_TRANSCRIPT, SQ_TRIM_TRANSCRIPT } from "./sqlite-transcript-sql.ts";
+import { readSqliteTranscript } from "./sqlite-transcript.ts";
+import { SQ_DELETE_THREAD_TRANSCRIPT } from "./sqlite-transcript-sql.ts";
 import {
   type CheckpointRow,
   jsonContains,
@@ -97,15 +72,7 @@ import {
   storageThreadId,
   threadIdFromStorage,
 } from "./thread-key.ts";
-import {
-  fromTranscriptRows,
-  TRIMMED_KEY,
-  type TranscriptAccess,
-  type TranscriptIndex,
-  TranscriptStage,
-  type TranscriptTrim,
-  trimmedCountOf,
-} from "./transcript.ts";
+import { fromTranscriptRows, type TranscriptReader } from "./transcript.ts";
 
 export interface SqliteSaverOptions {
   readonly sql: SqliteExec;
@@ -118,75 +85,36 @@ export interface SqliteSaverOptions {
    * turns; this is the same safety net NeonSaver offers. Forks and time travel need it off.
    */
   readonly guardHead?: boolean;
-  /** Load the thread's persistent_memory rows with every getTuple. Default true. */
-  readonly prefetchMemory?: boolean;
   /** Keep only the newest checkpoint of each thread (trim, R4.2), in the same transaction. */
   readonly keepLatestOnly?: boolean;
 }
 
-export class SqliteSaver
-  extends BaseCheckpointSaver
-  implements ThreadSaver, TranscriptAccess, RecallPrefetch, MessageIdIndex
-{
+export class SqliteSaver extends BaseCheckpointSaver implements ThreadSaver, TranscriptReader {
   readonly sql: SqliteExec;
   readonly agentId: string;
   private readonly guardHead: boolean;
-  private readonly prefetchMemory: boolean;
   /** Keep only the newest checkpoint with each save (trim); settable per turn. */
   keepLatestOnly: boolean;
   /** The head a ThreadStore read ahead of the graph (store/primed-head.ts). */
   readonly primedHead = new PrimedHead();
-  private readonly memory = new MemoryStaging();
-  readonly turnWrites = new HeldWrites((threadId) => {
-    this.memory.committed(threadId);
-    this.transcript.forget(threadId);
-    this.messageIds.take(threadId);
-  });
-  /** Message ids looked up with the thread's next read, found, and staged for its put. */
-  private readonly messageIds = new MessageIdStage();
-  /** Transcript rows staged for the thread's next root checkpoint (stageTranscript). */
-  private readonly transcript: TranscriptStage;
-  /** Recall asked for the thread's next read, and what that read found. */
-  private readonly recallQueries = new Map<string, { terms: string[]; limit: number }>();
-  private readonly recalled = new Map<string, PrefetchedRecall>();
+  readonly turnWrites = new HeldWrites();
+  /** While flushTurn runs: what its caller adds to the thread's root checkpoint transaction. */
+  #rootWrite: { readonly threadId: string; run: (() => void) | undefined } | undefined;
   /**
    * Deliver a root checkpoint's `messages` as a plain list even when stored as deltas (a
-   * thread stored before the live tail); the turn runner sets it for a `tail` graph.
+   * thread stored before the live tail); the turn's store sets it for a `tail` graph.
    */
   plainMessages = false;
 
   constructor(options: SqliteSaverOptions) {
     // LangGraph's format, read and written with less CPU (./serde.ts).
     super(options.serde ?? new CheckpointSerializer());
-    this.transcript = new TranscriptStage(this.serde);
     assertAgentId(options.agentId);
     this.sql = options.sql;
     this.agentId = options.agentId;
     this.guardHead = options.guardHead ?? false;
-    this.prefetchMemory = options.prefetchMemory ?? true;
     this.keepLatestOnly = options.keepLatestOnly ?? false;
     ensureSqliteSchema(this.sql);
-  }
-
-  memoryOf(threadId: string): MemoryRows | undefined {
-    return this.memory.loadedRows(threadId);
-  }
-
-  stageMemory(threadId: string | null, key: string, value: JsonValue | null): void {
-    this.memory.stage(threadId, key, value);
-  }
-
-  stageTranscript(
-    threadId: string,
-    from: number,
-    messages: readonly BaseMessage[],
-    index?: TranscriptIndex,
-  ): void {
-    this.transcript.stage(threadId, from, messages, index);
-  }
-
-  stageTranscriptTrim(threadId: string, trim: TranscriptTrim): void {
-    this.transcript.stageTrim(threadId, trim);
   }
 
   async readTranscript(threadId: string, from: number, to?: number): Promise<BaseMessage[]> {
@@ -198,31 +126,40 @@ export class SqliteSaver
     );
   }
 
-  prefetchRecall(threadId: string, query: { terms: readonly string[]; limit: number }): void {
-    this.recalled.delete(threadId);
-    if (query.terms.length === 0 || query.limit < 1) return;
-    this.recallQueries.set(threadId, { terms: [...query.terms], limit: Math.floor(query.limit) });
+  /**
+   * Apply the writes held for the thread (store/held-writes.ts); `inRootWrite` runs inside the
+   * transaction of its root checkpoint, after it (a thread store's rows: they land with the
+   * checkpoint or not at all). Nothing held: nothing is written, `inRootWrite` included.
+   */
+  async flushTurn(threadId: string, inRootWrite?: () => void): Promise<void> {
+    this.#rootWrite = { threadId, run: inRootWrite };
+    try {
+      await this.turnWrites.flush(threadId);
+    } finally {
+      this.#rootWrite = undefined;
+    }
   }
 
-  prefetchedRecall(threadId: string): PrefetchedRecall | undefined {
-    return this.recalled.get(threadId);
+  discardTurn(threadId: string): void {
+    this.turnWrites.discard(threadId);
   }
 
-  lookupMessageId(threadId: string, messageId: string): void {
-    this.messageIds.ask(threadId, messageId);
+  /**
+   * The thread's newest root checkpoint, and what `extra` reads of the object's SQLite in the
+   * same synchronous read (a thread store's rows: nothing else runs between the two).
+   */
+  async readHead<T>(
+    threadId: string,
+    extra: () => T,
+  ): Promise<{ readonly tuple: CheckpointTuple | undefined; readonly extra: T }> {
+    assertThreadId(threadId);
+    if (this.turnWrites.has(threadId)) await this.turnWrites.flush(threadId);
+    const storageId = storageThreadId(this.agentId, threadId);
+    const [row] = rows<CheckpointRow>(this.sql, SQ_SELECT_CHECKPOINT, storageId, ROOT_NS, null);
+    const read = extra();
+    if (row === undefined) return { tuple: undefined, extra: read };
+    return { tuple: await this.headTuple(row, threadId, ROOT_NS), extra: read };
   }
-
-  storedTurn(threadId: string): StoredTurn | undefined {
-    return this.messageIds.found(threadId);
-  }
-
-  stageMessageId(threadId: string, entry: MessageIdEntry): void {
-    this.messageIds.stage(threadId, entry);
-  }
-
-  // A turn's writes, held while it runs (store/held-writes.ts).
-  flushTurn = (threadId: string): Promise<void> => this.turnWrites.flush(threadId);
-  discardTurn = (threadId: string): void => this.turnWrites.discard(threadId);
 
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     if (config.configurable?.thread_id === undefined) return undefined;
@@ -239,23 +176,10 @@ export class SqliteSaver
       ns,
       checkpointId ?? null,
     );
-    if (this.prefetchMemory) {
-      this.memory.remember(threadId, readSqliteMemory(this.sql, this.agentId, threadId));
-    }
-    const recallQuery = ns === ROOT_NS ? this.recallQueries.get(threadId) : undefined;
-    if (recallQuery !== undefined) {
-      this.recallQueries.delete(threadId);
-      this.recalled.set(
-        threadId,
-        searchSqliteTranscript(this.sql, this.agentId, threadId, recallQuery),
-      );
-    }
-    const messageId = ns === ROOT_NS ? this.messageIds.takeAsked(threadId) : undefined;
-    if (messageId !== undefined) {
-      const found = findSqliteTurn(this.sql, this.agentId, threadId, messageId);
-      this.messageIds.setFound(threadId, await storedTurnOf(this.serde, found));
-    }
-    if (row === undefined) return undefined;
+    return row === undefined ? undefined : this.headTuple(row, threadId, ns);
+  }
+
+  private async headTuple(row: CheckpointRow, threadId: string, ns: string) {
     const tuple = await this.toTuple(row, threadId);
     return this.plainMessages && ns === ROOT_NS ? withMessageList(this, tuple) : tuple;
   }
@@ -331,11 +255,10 @@ export class SqliteSaver
     );
     const [, metaBytes] = await this.serde.dumpsTyped(metadata);
     const metadataJson = new TextDecoder().decode(metaBytes);
-    const staged = this.memory.pending(threadId);
-    // The messages this checkpoint no longer holds join the transcript in its transaction.
-    const { rows: transcript, trim } =
-      ns === ROOT_NS ? await this.transcript.take(threadId) : { rows: [], trim: undefined };
-    const messageId = ns === ROOT_NS ? this.messageIds.take(threadId) : undefined;
+    // A flushTurn's rows join the root checkpoint's transaction (taken once).
+    const root = this.#rootWrite;
+    const inRootWrite = ns === ROOT_NS && root?.threadId === threadId ? root.run : undefined;
+    if (inRootWrite !== undefined && root !== undefined) root.run = undefined;
     this.sql.transaction(() => {
       if (ns === ROOT_NS && this.guardHead) {
         const [head] = rows<{ checkpoint_id: string }>(this.sql, SQ_SELECT_HEAD, storageId);
@@ -370,57 +293,11 @@ export class SqliteSaver
           JSON.stringify(checkpoint.channel_versions),
         );
       }
-      // The turn's user message first: the rows appended record ids only where none is.
-      if (messageId !== undefined)
-        insertSqliteMessageId(this.sql, this.agentId, threadId, messageId);
-      appendSqliteTranscript(this.sql, this.agentId, threadId, transcript);
-      recordSqliteTranscriptIds(this.sql, this.agentId, threadId, transcript);
-      if (trim?.all === true) {
-        rows(this.sql, SQ_DELETE_THREAD_TRANSCRIPT, this.agentId, threadId);
-        writeSqliteMemory(this.sql, this.agentId, threadId, TRIMMED_KEY, undefined);
-      } else if (trim !== undefined) {
-        const { before, keepGroups, archived } = trim;
-        const gone = rows<{ conversation: number | null }>(
-          this.sql,
-          SQ_TRIM_TRANSCRIPT,
-          this.agentId,
-          threadId,
-          before,
-          keepGroups,
-          archived,
-        );
-        if (gone.length > 0) this.countTrimmed(threadId, gone);
-      }
-      for (const [column, key, value] of staged) {
-        writeSqliteMemory(this.sql, this.agentId, column, key, value);
-      }
+      inRootWrite?.();
     });
-    this.memory.committed(threadId);
     return {
       configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id },
     };
-  }
-
-  /**
-   * Add rows a partial trim deleted to the thread's `trimmed` count (inside put's
-   * transaction), and to the rows the turn loaded, so what it reports after the write (the
-   * thread index's message count) is the stored thread's.
-   */
-  private countTrimmed(threadId: string, gone: readonly { conversation: number | null }[]): void {
-    const stored = readSqliteMemory(this.sql, this.agentId, threadId);
-    const before = trimmedCountOf(stored.thread[TRIMMED_KEY]);
-    const count = {
-      messages: before.messages + gone.length,
-      conversation: before.conversation + gone.filter((row) => Boolean(row.conversation)).length,
-    };
-    writeSqliteMemory(this.sql, this.agentId, threadId, TRIMMED_KEY, count);
-    const loaded = this.memory.loadedRows(threadId);
-    if (loaded !== undefined) {
-      this.memory.remember(threadId, {
-        ...loaded,
-        thread: { ...loaded.thread, [TRIMMED_KEY]: count },
-      });
-    }
   }
 
   override async putWrites(
@@ -479,10 +356,6 @@ export class SqliteSaver
       rows(this.sql, SQ_DELETE_THREAD_TRANSCRIPT, this.agentId, threadId);
       rows(this.sql, SQ_DELETE_THREAD_MESSAGE_IDS, this.agentId, threadId);
     });
-    this.memory.forget(threadId);
-    this.messageIds.forget(threadId);
-    this.transcript.forget(threadId);
-    this.recalled.delete(threadId);
   }
 
   private toTuple(row: CheckpointRow, threadId: string): Promise<CheckpointTuple> {

@@ -2,8 +2,8 @@
  * The transcript (issue 14; memory/live-tail.ts): a conversation's messages older than the
  * live tail, append-only, by position in the whole thread. On Postgres the table
  * `llamon_messages` (migration 0006); a saver that keeps one implements
- * {@link TranscriptAccess}, and the turn runner moves the messages that leave the tail into
- * it in the same atomic write as the checkpoint that no longer holds them.
+ * {@link TranscriptReader}, and the turn's thread store moves the messages that leave the tail
+ * into it in the same atomic write as the checkpoint that no longer holds them.
  *
  * Messages are stored in LangChain's serialised form (the checkpoint serializer's JSON), so a
  * transcript row revives to the same message the checkpoint held.
@@ -13,26 +13,8 @@ import type { BaseMessage } from "@langchain/core/messages";
 import type { SerializerProtocol } from "@langchain/langgraph-checkpoint";
 import { LlamonError } from "../errors.ts";
 
-export interface TranscriptAccess {
-  /**
-   * Stage `messages` for positions `from`, `from + 1`, … of the thread's transcript; they are
-   * written with the thread's next turn write (flushTurn), or dropped with discardTurn.
-   * `index.terms[i]`: the recall index terms of `messages[i]` joined by spaces, or null when
-   * it is not indexed (memory/recall/memory-source.ts `indexTermsOf`), made by terms version
-   * `index.version`.
-   */
-  stageTranscript(
-    threadId: string,
-    from: number,
-    messages: readonly BaseMessage[],
-    index?: TranscriptIndex,
-  ): void;
-  /**
-   * Stage the deletion of transcript rows a trim (`persist_trim_keep_groups`) no longer
-   * keeps, written with the thread's next turn write (flushTurn), or dropped with
-   * discardTurn. See {@link TranscriptTrim}.
-   */
-  stageTranscriptTrim(threadId: string, trim: TranscriptTrim): void;
+/** A saver that keeps a transcript: its rows are read by position (admin, summary, delta.ts). */
+export interface TranscriptReader {
   /** Transcript messages at positions [from, to) (to: the end when omitted), in order. */
   readTranscript(threadId: string, from: number, to?: number): Promise<BaseMessage[]>;
   /**
@@ -60,7 +42,11 @@ export type TranscriptTrim =
       readonly archived: number;
     };
 
-/** The recall index entries of staged messages (see stageTranscript). */
+/**
+ * The recall index entries of staged messages (TranscriptStage.stage): `terms[i]` is the
+ * recall index terms of `messages[i]` joined by spaces, or null when it is not indexed
+ * (memory/recall/memory-source.ts `indexTermsOf`), made by terms version `version`.
+ */
 export interface TranscriptIndex {
   readonly version: number;
   readonly terms: readonly (string | null)[];
@@ -72,9 +58,10 @@ export interface TranscriptIndex {
 }
 
 /**
- * What a saver holds for a thread's next root write (TranscriptAccess' two `stage…` calls):
- * the rows appended and a trim's deletion, taken together by the write or forgotten when the
- * turn fails or the thread is erased. Shared by NeonSaver and SqliteSaver.
+ * What a thread store holds of a turn for the transcript until its commit: the rows appended
+ * (messages leaving the live tail, at positions `from`, `from + 1`, …) and a trim's deletion,
+ * taken together by the commit or forgotten when the turn fails or the thread is erased.
+ * Shared by the Postgres and SQLite stores.
  */
 export class TranscriptStage {
   readonly #rows = new Map<string, Promise<TranscriptRow[]>[]>();
@@ -111,14 +98,12 @@ export class TranscriptStage {
 /** The one key of a row whose message JSON holds U+0000 (jsonb cannot): base64 bytes. */
 const BASE64_KEY = "llamon_json_base64";
 
-export function hasTranscript(saver: unknown): saver is TranscriptAccess {
+export function hasTranscript(saver: unknown): saver is TranscriptReader {
   return (
     typeof saver === "object" &&
     saver !== null &&
-    typeof (saver as Partial<TranscriptAccess>).stageTranscript === "function" &&
-    typeof (saver as Partial<TranscriptAccess>).readTranscript === "function" &&
-    typeof (saver as Partial<TranscriptAccess>).stageTranscriptTrim === "function" &&
-    typeof (saver as Partial<TranscriptAccess>).plainMessages === "boolean"
+    typeof (saver as Partial<TranscriptReader>).readTranscript === "function" &&
+    typeof (saver as Partial<TranscriptReader>).plainMessages === "boolean"
   );
 }
 

@@ -222,7 +222,7 @@ describe("interop with the official PostgresSaver (issue 18)", () => {
     // The back office writes while the turn runs: after its read, before its write.
     let interleaved = false;
     class Interleaved extends NeonSaver {
-      override async flushTurn(...args: Parameters<NeonSaver["flushTurn"]>): Promise<void> {
+      override async flushTurn(...args: Parameters<NeonSaver["flushTurn"]>) {
         if (!interleaved) {
           interleaved = true;
           await office("io-g", "t", "office meanwhile");

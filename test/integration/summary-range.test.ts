@@ -96,7 +96,7 @@ describe("summary job reads a bounded range (Postgres)", () => {
     const outcomes: SummarizeOutcome[] = [];
     const reads: { rows: number; bytes: number }[] = [];
     for (let run = 0; run < 10; run++) {
-      const saver = new CountingSaver({ db: backend.neon, agentId: "sr-a", prefetchMemory: false });
+      const saver = new CountingSaver({ db: backend.neon, agentId: "sr-a" });
       backend.proxy.resetStats();
       const outcome = await runSummarizeJob(
         { thread: savedThread(saver, "t"), memory, model, maxMessages: cap },
@@ -160,7 +160,7 @@ describe("summary job reads a bounded range (Postgres)", () => {
     const cap = 10;
     let reached = 0;
     for (let run = 0; run < 20; run++) {
-      const saver = new CountingSaver({ db: backend.neon, agentId: "sr-w", prefetchMemory: false });
+      const saver = new CountingSaver({ db: backend.neon, agentId: "sr-w" });
       const outcome = await runSummarizeJob(
         { thread: savedThread(saver, "w"), memory, model, maxMessages: cap },
         job,

@@ -78,6 +78,7 @@ async function turn(options: TurnOptions) {
       threadId: options.threadId,
       thread: await storedMessages(options.agentId, options.threadId),
       added: result.added.length,
+      memory: result.memory?.thread,
     },
     {
       env: workerEnv(options.agentId),

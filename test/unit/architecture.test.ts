@@ -143,6 +143,23 @@ describe("issue 17: the layers of src/ (docs/architecture.md)", () => {
     );
   });
 
+  it("R11.1 R11.2 the savers carry no side channels: a turn's reads and stages are its thread store's", () => {
+    // What the turn read besides its head (memory rows, recall, its messageId's stored turn)
+    // and what it staged (memory rows, transcript, message id) live in the thread stores
+    // (store/*-thread-store.ts); a saver holds nothing of a turn but LangGraph's own writes.
+    const sideChannels =
+      /\b(stageMemory|memoryOf|stageTranscript|stageTranscriptTrim|prefetchRecall|prefetchedRecall|lookupMessageId|storedTurn|stageMessageId|generationOf)\s*\(/;
+    const offenders = ["neon-saver.ts", "sqlite-saver.ts", "memory-saver.ts"].filter((file) =>
+      sideChannels.test(readFileSync(join(SRC, "store", file), "utf8")),
+    );
+    expect(offenders).toEqual([]);
+    for (const file of ["neon-saver.ts", "sqlite-saver.ts", "memory-saver.ts"]) {
+      const text = readFileSync(join(SRC, "store", file), "utf8");
+      // No per-thread maps of a turn's state: only LangGraph's held writes and storage.
+      expect(text).not.toMatch(/MessageIdStage|MemoryStaging|TranscriptStage|recallQueries/);
+    }
+  });
+
   it("issue 17: the checker sees imports, type-only and re-exports included", () => {
     const worker = join(SRC, "worker/index.ts");
     expect(graph.get(worker)).toContain(join(SRC, "durable/thread-do.ts"));

@@ -17,6 +17,7 @@ import { queryTerms } from "../../src/memory/recall/index.ts";
 import { SUMMARY_JOB_MAX_MESSAGES } from "../../src/queue/summarize.ts";
 import { SqliteSaver } from "../../src/store/sqlite-saver.ts";
 import type { SqliteExec } from "../../src/store/sqlite-sql.ts";
+import { sqliteThreadStore } from "../../src/store/sqlite-thread-store.ts";
 
 const { THREADS: _threads, ...vars } = env;
 const sqliteEnv = { ...vars, MEMORY_BACKEND: "sqlite" };
@@ -60,11 +61,16 @@ function counting(storage: DurableObjectStorage): SqliteExec & { rowsRead: numbe
 async function coldRead(state: DurableObjectState, threadId: string, question?: string) {
   const sql = counting(state.storage);
   const saver = new SqliteSaver({ sql, agentId: AGENT });
-  saver.plainMessages = true;
-  if (question !== undefined) {
-    saver.prefetchRecall(threadId, { terms: queryTerms(question), limit: 10 });
-  }
+  const store = sqliteThreadStore(saver);
+  store.configure({ liveTail: true, keepLatestOnly: false });
   const before = sql.rowsRead;
+  // A turn's load: the head, its memory rows, its messageId and (asked) recall, in one read.
+  await store.load({
+    threadId,
+    messageId: crypto.randomUUID(),
+    recall: question === undefined ? undefined : { terms: queryTerms(question), limit: 10 },
+  });
+  // The graph's read of the head is answered from the load's (no rows).
   const tuple = await saver.getTuple({ configurable: { thread_id: threadId } });
   const messages = (tuple?.checkpoint.channel_values.messages ?? []) as unknown[];
   return { rowsRead: sql.rowsRead - before, held: messages.length };

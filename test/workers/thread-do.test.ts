@@ -19,9 +19,10 @@ import { describe, expect, it } from "vitest";
 import { durableObjectSqlite, ThreadDO } from "../../src/durable/thread-do.ts";
 import { isLlamonError } from "../../src/errors.ts";
 import { readThreadMessages } from "../../src/store/delta.ts";
-import type { ThreadSaver } from "../../src/store/do-memory.ts";
+import { createSqliteMemory, type ThreadSaver } from "../../src/store/do-memory.ts";
 import { SqliteSaver } from "../../src/store/sqlite-saver.ts";
 import { SQLITE_SCHEMA_VERSION } from "../../src/store/sqlite-sql.ts";
+import { sqliteThreadStore } from "../../src/store/sqlite-thread-store.ts";
 
 type LocalBackend = "sqlite" | "in_memory";
 
@@ -88,7 +89,7 @@ describe("ThreadDO backends (R1)", () => {
     const before = await inObject(name, "sqlite", async (object, _state, runtime) => {
       expect(object.backend()).toBe("sqlite");
       const saver = object.saver as ThreadSaver;
-      saver.stageMemory("r1-sqlite", "summary", "the user likes tea");
+      await object.memory?.set("r1-sqlite", "summary", "the user likes tea");
       const id = await saveTurn(saver, "r1-sqlite", ["hi", "hello", "tea?"]);
       expect(await object.threadState(AGENT, "r1-sqlite")).toEqual({
         checkpointId: id,
@@ -110,9 +111,6 @@ describe("ThreadDO backends (R1)", () => {
       });
       expect(messages.map((m) => m.content)).toEqual(["hi", "hello", "tea?"]);
       expect(messages[0]).toBeInstanceOf(HumanMessage);
-      expect(object.saver?.memoryOf("r1-sqlite")?.thread).toEqual({
-        summary: "the user likes tea",
-      });
       expect(await object.memory?.get("r1-sqlite", "summary")).toBe("the user likes tea");
       // Every schema version, each applied once (v5: message ids, R11.2).
       expect(state.storage.sql.exec("SELECT v FROM llamon_schema").toArray()).toEqual([
@@ -169,27 +167,37 @@ describe("ThreadDO backends (R1)", () => {
     });
   });
 
-  it("writes staged memory only together with the checkpoint (one transaction)", async () => {
+  it("R11.1 a refused turn's staged memory rows go with it; they land only with its checkpoint (one transaction)", async () => {
     await inObject(`${AGENT}:atomic`, "sqlite", async (_object, state) => {
-      const saver = new SqliteSaver({
-        sql: durableObjectSqlite(state.storage),
-        agentId: AGENT,
-        guardHead: true,
-      });
+      const sql = durableObjectSqlite(state.storage);
+      const saver = new SqliteSaver({ sql, agentId: AGENT, guardHead: true });
+      const memory = createSqliteMemory(sql, AGENT);
+      const store = sqliteThreadStore(saver);
       const head = await saveTurn(saver, "atomic", ["hi", "hello"]);
-      saver.stageMemory("atomic", "facts", ["likes tea"]);
+      /** A turn through the store: load, a memory row staged, its put (held), commit. */
+      const turn = async (texts: string[], parent?: string) => {
+        const end = store.begin();
+        try {
+          await store.load({ threadId: "atomic", messageId: crypto.randomUUID() });
+          store.stage("atomic").memory?.("facts", ["likes tea"]);
+          await saveTurn(saver, "atomic", texts, parent);
+          return await store.commit("atomic", { messageCount: texts.length, messages: [] });
+        } catch (error) {
+          store.discard("atomic");
+          throw error;
+        } finally {
+          end();
+        }
+      };
       // A turn that started before `head` was saved: compare-and-set fails, nothing lands.
-      const stale = await saveTurn(saver, "atomic", ["hi", "other"]).catch(
-        (error: unknown) => error,
-      );
+      const stale = await turn(["hi", "other"]).catch((error: unknown) => error);
       expect(isLlamonError(stale, "THREAD_CONFLICT")).toBe(true);
       const tuple = await saver.getTuple({ configurable: { thread_id: "atomic" } });
       expect(tuple?.checkpoint.id).toBe(head);
-      expect(saver.memoryOf("atomic")?.thread).toEqual({});
-      // The staged write is still pending and lands with the next good put.
-      await saveTurn(saver, "atomic", ["hi", "hello", "more"], head);
-      await saver.getTuple({ configurable: { thread_id: "atomic" } });
-      expect(saver.memoryOf("atomic")?.thread).toEqual({ facts: ["likes tea"] });
+      expect((await memory.load("atomic")).thread).toEqual({});
+      // The refused turn's rows are gone with it; the next good turn stages and writes them.
+      await turn(["hi", "hello", "more"], head);
+      expect((await memory.load("atomic")).thread).toEqual({ facts: ["likes tea"] });
     });
   });
 });
@@ -201,7 +209,7 @@ describe("ownership inside one object's storage (R2.3)", () => {
       const a = new SqliteSaver({ sql, agentId: "agent-a" });
       const b = new SqliteSaver({ sql, agentId: "agent-b" });
       const id = await saveTurn(a, "same-context", ["hi", "hello"]);
-      a.stageMemory("same-context", "summary", "a's summary");
+      await createSqliteMemory(sql, "agent-a").set("same-context", "summary", "a's summary");
       await saveTurn(a, "same-context", ["hi", "hello", "again"], id);
 
       expect(await b.getTuple({ configurable: { thread_id: "same-context" } })).toBeUndefined();
@@ -214,8 +222,10 @@ describe("ownership inside one object's storage (R2.3)", () => {
       expect(await collect(a.list({ configurable: { thread_id: "same-context" } }))).toHaveLength(
         2,
       );
-      await a.getTuple({ configurable: { thread_id: "same-context" } });
-      expect(a.memoryOf("same-context")?.thread).toEqual({ summary: "a's summary" });
+      expect((await createSqliteMemory(sql, "agent-a").load("same-context")).thread).toEqual({
+        summary: "a's summary",
+      });
+      expect((await createSqliteMemory(sql, "agent-b").load("same-context")).thread).toEqual({});
     });
   });
 

@@ -139,6 +139,8 @@ export interface TurnResult {
   readonly seedReport: SeedReport | undefined;
   /** The thread's generation the turn read and wrote, where the backend keeps one (R11.1). */
   readonly generation: string | undefined;
+  /** The thread's and the agent's memory rows after the commit, as the store knows them. */
+  readonly memory: MemoryRows | undefined;
 }
 
 /** The part of a compiled graph a turn uses (an agent's graph or a flow's). */
@@ -396,6 +398,7 @@ async function runLoaded(
     messageCount: storedCount(committed ?? current().memory, archived, finalMessages),
     seedReport: turn.seed.report,
     generation: store.generation(threadId),
+    memory: committed ?? current().memory,
   };
 }
 
