@@ -4,8 +4,10 @@
  * the turn runner has `holding` on, `put` and `putWrites` are queued per thread;
  * `flushTurn` applies them in order once the turn succeeded (the thread store's rows go in
  * the root checkpoint's write), `discardTurn` drops them (a
- * model or tool failure leaves the thread exactly as it was: no orphan user message). A read
- * of a thread with held writes applies them first, so the saver never answers stale.
+ * model or tool failure leaves the thread exactly as it was: no orphan user message). Reads
+ * never apply them: held writes are the running turn's, and a read by anything else (the thread
+ * view, a summary job in the object) sees the thread as stored — applying them there would
+ * store the turn's checkpoint without the rows its store writes with it.
  *
  * Outside a turn (`holding` off: admin, validation suites) every write applies at once.
  */
@@ -21,10 +23,6 @@ export class HeldWrites {
     list.push(apply);
     this.held.set(threadId, list);
     return true;
-  }
-
-  has(threadId: string): boolean {
-    return (this.held.get(threadId)?.length ?? 0) > 0;
   }
 
   /** Apply the thread's held writes, in order (taken off the queue first). */

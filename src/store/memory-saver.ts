@@ -127,7 +127,6 @@ export class InMemorySaver extends MemorySaver implements ThreadSaver {
     const primed = this.primedHead.take(config);
     if (primed !== undefined) return primed.tuple;
     assertThreadId(threadId);
-    if (this.turnWrites.has(threadId)) await this.turnWrites.flush(threadId);
     const tuple = await super.getTuple(this.inward(config));
     return tuple === undefined ? undefined : this.outwardTuple(tuple);
   }

@@ -217,7 +217,8 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptReader {
   /**
    * The thread's newest root checkpoint, its registry row and the results of `extra` (read
    * only), in one snapshot and one round trip: a thread store's load (the statements of
-   * what a turn reads besides its head). Held writes of the thread are written first.
+   * what a turn reads besides its head). Held writes are not read: they are the running
+   * turn's, stored by its commit or never.
    */
   readHead(threadId: string, extra: readonly SqlStatement[]): Promise<HeadRead> {
     assertThreadId(threadId);
@@ -230,7 +231,6 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptReader {
     checkpointId: string | undefined,
     extra: readonly SqlStatement[],
   ): Promise<HeadRead> {
-    if (this.held.some((h) => h.threadId === threadId)) await this.flushTurn(threadId);
     const storageId = storageThreadId(this.agentId, threadId);
     const statements: SqlStatement[] = [
       { text: SELECT_TUPLE, params: [storageId, ns, checkpointId ?? null] },

@@ -119,7 +119,6 @@ export class SqliteSaver extends BaseCheckpointSaver implements ThreadSaver, Tra
 
   async readTranscript(threadId: string, from: number, to?: number): Promise<BaseMessage[]> {
     assertThreadId(threadId);
-    if (this.turnWrites.has(threadId)) await this.turnWrites.flush(threadId);
     return fromTranscriptRows(
       this.serde,
       readSqliteTranscript(this.sql, this.agentId, threadId, from, to),
@@ -153,7 +152,6 @@ export class SqliteSaver extends BaseCheckpointSaver implements ThreadSaver, Tra
     extra: () => T,
   ): Promise<{ readonly tuple: CheckpointTuple | undefined; readonly extra: T }> {
     assertThreadId(threadId);
-    if (this.turnWrites.has(threadId)) await this.turnWrites.flush(threadId);
     const storageId = storageThreadId(this.agentId, threadId);
     const [row] = rows<CheckpointRow>(this.sql, SQ_SELECT_CHECKPOINT, storageId, ROOT_NS, null);
     const read = extra();
@@ -167,7 +165,6 @@ export class SqliteSaver extends BaseCheckpointSaver implements ThreadSaver, Tra
     const primed = this.primedHead.take(config);
     if (primed !== undefined) return primed.tuple;
     const { threadId, ns, checkpointId } = checkpointTarget(config);
-    if (this.turnWrites.has(threadId)) await this.turnWrites.flush(threadId);
     const storageId = storageThreadId(this.agentId, threadId);
     const [row] = rows<CheckpointRow>(
       this.sql,

@@ -117,4 +117,33 @@ describe.each(backends)("all-or-nothing turns on %s", (_name, make) => {
     const types = (await thread(saver)).map((m) => m.getType());
     expect(types).toEqual(["human", "ai", "human", "ai", "tool", "ai"]);
   });
+
+  it("R11.2 a read of the thread while a turn's writes are held stores nothing; the commit writes the checkpoint with its message id", async () => {
+    const saver = make();
+    // Something else in the object reads the thread (a summary job, the thread view) after the
+    // turn's graph put its checkpoint and before the turn committed: it sees the stored thread.
+    const seen: number[] = [];
+    const put = saver.put.bind(saver);
+    const held = (saver as unknown as { turnWrites: { holding: boolean } }).turnWrites;
+    saver.put = async (...args: Parameters<ThreadSaver["put"]>) => {
+      const saved = await put(...args);
+      if (held.holding) seen.push((await thread(saver)).length);
+      return saved;
+    };
+    const log = createMemoryLogger();
+    const turn = (text: string, messageId: string) =>
+      runTurn(
+        { agent: plain, config, model: new OfflineChatModel(), checkpointer: saver, log },
+        { threadId: "t", text, messageId },
+      );
+    await turn("first", "m-1");
+    await turn("second", "m-2");
+    // The turn's own messages were never readable before its commit.
+    expect([...new Set(seen)]).toEqual([0, 2]);
+    expect(await thread(saver)).toHaveLength(4);
+    // Its message id was written with it: the resend is answered from storage.
+    const again = await turn("first", "m-1");
+    expect(again.replayed).toBe(true);
+    expect(await thread(saver)).toHaveLength(4);
+  });
 });
