@@ -33,10 +33,11 @@ export interface TurnCheckpointer extends BaseCheckpointSaver {
   /** Drop the writes held for the thread (a failed or refused turn stores nothing). */
   discardTurn(threadId: string): void;
   /**
-   * The object backends hold a turn's writes only while it runs (the object's lock serialises
-   * turns; held-writes.ts); NeonSaver holds them always (`deferWrites`).
+   * Whether the saver holds writes now: on for the length of a turn (begin), so the turn's
+   * checkpoint is written only by its commit, with the store's rows (held-writes.ts; NeonSaver
+   * may hold them always, `deferWrites`).
    */
-  readonly turnWrites?: { holding: boolean };
+  readonly turnWrites: { holding: boolean };
 }
 
 /** What a turn staged, taken off the store by its commit. */
@@ -74,9 +75,10 @@ export abstract class LocalThreadStore<S extends TurnCheckpointer> implements Th
 
   begin(): () => void {
     const held = this.saver.turnWrites;
-    if (held !== undefined) held.holding = true;
+    const before = held.holding;
+    held.holding = true;
     return () => {
-      if (held !== undefined) held.holding = false;
+      held.holding = before;
       // A head read for a turn that ended before its graph read it is never served later.
       this.saver.primedHead.clear();
     };

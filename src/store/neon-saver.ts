@@ -173,7 +173,11 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptReader {
   /** The head a ThreadStore read ahead of the graph (store/primed-head.ts). */
   readonly primedHead = new PrimedHead();
   private readonly deltaChannels: readonly string[];
-  private readonly deferWrites: boolean;
+  /**
+   * Whether writes are held now (the `deferWrites` option; a thread store turns it on for the
+   * length of a turn, so a turn's checkpoint always lands with its rows, in one batch).
+   */
+  readonly turnWrites: { holding: boolean };
   private held: HeldWrite[] = [];
   private prefetched: PrefetchedHistory | undefined;
   /** Threads whose registry head the last read found deleted (by another saver). */
@@ -190,7 +194,7 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptReader {
     this.guardHead = options.guardHead ?? false;
     this.keepLatestOnly = options.keepLatestOnly ?? false;
     this.deltaChannels = options.deltaChannels ?? ["messages"];
-    this.deferWrites = options.deferWrites ?? this.guardHead;
+    this.turnWrites = { holding: options.deferWrites ?? this.guardHead };
     this.plainMessages = options.materializeMessages ?? false;
   }
 
@@ -444,7 +448,7 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptReader {
     const result = {
       configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id },
     };
-    if (this.deferWrites) {
+    if (this.turnWrites.holding) {
       this.held.push(
         ns === ROOT_NS ? { threadId, build, head: checkpoint.id } : { threadId, build },
       );
@@ -502,7 +506,7 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptReader {
         JSON.stringify(rows),
       ],
     };
-    if (this.deferWrites) {
+    if (this.turnWrites.holding) {
       this.held.push({ threadId, build: () => [statement] });
       return;
     }

@@ -73,6 +73,35 @@ async function stored(agentId: string, threadId: string, id: string) {
 }
 
 describe("R11.2 exactly once per messageId (postgres)", () => {
+  it("R11.2 a turn on a NeonSaver made without guardHead still writes its message id and memory rows with its checkpoint", async () => {
+    const agentId = "resend-unguarded";
+    const model = new OfflineChatModel();
+    // A caller's own saver, as the SDK allows: no compare-and-set, no deferWrites option.
+    const turn = (text: string, messageId: string) =>
+      runTurn(
+        deps(agentId, model, {}, { checkpointer: new NeonSaver({ db: backend.neon, agentId }) }),
+        { threadId: "t", text, messageId },
+      );
+    const first = await turn("the first question", "x");
+    await turn("a second question", "y");
+    const { rows: ids } = await backend.pg.query<{ message_id: string }>(
+      "SELECT message_id FROM llamon_message_ids WHERE agent_id = $1 AND thread_id = $2 ORDER BY seq",
+      [agentId, "t"],
+    );
+    expect(ids.map((r) => r.message_id)).toEqual(["x", "y"]);
+    const { rows: memory } = await backend.pg.query<{ key: string }>(
+      "SELECT key FROM persistent_memory WHERE agent_id = $1 AND thread_id = $2",
+      [agentId, "t"],
+    );
+    expect(memory.map((r) => r.key)).toContain("last_turn");
+    const calls = model.calls.length;
+    const resend = await turn("the first question, sent again", "x");
+    expect(resend.replayed).toBe(true);
+    expect(resend.reply).toBe(first.reply);
+    expect(model.calls.length).toBe(calls);
+    expect(await whole(agentId, "t")).toHaveLength(4);
+  });
+
   for (const { window, later } of [
     { window: 1, later: 3 },
     { window: 20, later: 25 },
