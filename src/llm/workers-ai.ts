@@ -14,8 +14,14 @@
  * Workers AI caps replies at 256 tokens unless `max_tokens` is sent; we send 1024 by default.
  */
 import type { BaseChatModelParams } from "@langchain/core/language_models/chat_models";
-import { AIMessage, type BaseMessage, type ToolCall, ToolMessage } from "@langchain/core/messages";
-import { LlamonError } from "../errors.ts";
+import {
+  AIMessage,
+  type AIMessageChunk,
+  type BaseMessage,
+  type ToolCall,
+  ToolMessage,
+} from "@langchain/core/messages";
+import { isLlamonError, LlamonError } from "../errors.ts";
 import { LlamonChatModel } from "./chat-model.ts";
 import {
   type LlamonChatCallOptions,
@@ -26,6 +32,8 @@ import {
 } from "./common.ts";
 import { clip, DEFAULT_TIMEOUT_MS, modelError } from "./http.ts";
 import { parseOpenAIChatCompletion, toOpenAIMessages, toOpenAITool } from "./openai-compatible.ts";
+import { sseEvents } from "./sse.ts";
+import { wholeAnswerChunks, workersAIStreamChunks } from "./workers-ai-stream.ts";
 
 /** The part of the Workers AI binding (`env.AI`) this adapter uses. */
 export interface WorkersAIBinding {
@@ -114,6 +122,45 @@ export class WorkersAIChatModel extends LlamonChatModel {
       throw workersAIError(error, this.model, timeout.aborted ? this.timeoutMs : undefined);
     }
     return parseWorkersAIOutput(output);
+  }
+
+  /** `stream: true` (workers-ai-stream.ts); the binding's errors mapped as for `_reply`. */
+  protected async *_replyChunks(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+  ): AsyncGenerator<AIMessageChunk> {
+    const timeout = AbortSignal.timeout(this.timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    const fail = (error: unknown) => {
+      if (options.signal?.aborted || isLlamonError(error)) return error;
+      return workersAIError(error, this.model, timeout.aborted ? this.timeoutMs : undefined);
+    };
+    let output: unknown;
+    try {
+      output = await raceAbort(
+        this.#binding.run(
+          this.model,
+          { ...this.requestBody(messages, options), stream: true },
+          { ...this.#runOptions, signal },
+        ),
+        signal,
+      );
+    } catch (error) {
+      throw fail(error);
+    }
+    if (!(output instanceof ReadableStream)) {
+      yield* wholeAnswerChunks(parseWorkersAIOutput(output));
+      return;
+    }
+    // The signal also stops reading a stream the binding does not stop itself.
+    const body = (output as ReadableStream<Uint8Array>).pipeThrough(new TransformStream(), {
+      signal,
+    });
+    try {
+      yield* workersAIStreamChunks(sseEvents(body));
+    } catch (error) {
+      throw fail(error);
+    }
   }
 }
 
