@@ -22,6 +22,8 @@ export function workersProject(
     globalSetup?: string;
     /** Bind TEST_EMBEDDINGS_URL (the setup's fake embeddings server). */
     embeddings?: boolean;
+    /** Bind TEST_FAKE_LLM_URL (global-setup's fake streaming chat model, test/helpers/fake-llm.ts). */
+    fakeLlm?: boolean;
   },
 ): TestProjectInlineConfiguration {
   return defineProject({
@@ -39,6 +41,7 @@ export function workersProject(
             TEST_JWKS_URL: inject<string>("jwksUrl"),
             TEST_JWT_PRIVATE_JWK: inject<string>("jwtPrivateJwk"),
             ...(options.embeddings ? { TEST_EMBEDDINGS_URL: inject<string>("embeddingsUrl") } : {}),
+            ...(options.fakeLlm ? { TEST_FAKE_LLM_URL: inject<string>("fakeLlmUrl") } : {}),
             ...options.vars,
           },
           // Not A2A_RATE_LIMITER: only the test that passes it as that binding is limited.
@@ -65,6 +68,7 @@ export const workersProjects: TestProjectInlineConfiguration[] = [
   workersProject("workers", {
     include: ["test/workers/**/*.test.ts"],
     exclude: [...DO_BACKEND_TESTS, ...SEMANTIC_TESTS],
+    fakeLlm: true,
   }),
   workersProject("workers-sqlite", {
     include: DO_BACKEND_TESTS,

@@ -16,6 +16,7 @@
 import type { ListTasksRequest, ListTasksResponse, Task } from "@a2a-js/sdk";
 import { ServerCallContext, type TaskStore, type User } from "@a2a-js/sdk/server";
 import type { Logger } from "../log.ts";
+import { ReplyChunks } from "./reply-chunks.ts";
 import { canFollow } from "./task-follow.ts";
 
 /** The validated message send of one request (a2a/validate.ts). */
@@ -26,7 +27,7 @@ export interface TurnState {
   readonly hasHistory: boolean;
   /** message/stream, SendStreamingMessage: publish progress before the reply. */
   readonly streaming: boolean;
-  /** Aborts when the client goes away. */
+  /** Aborts when the client goes away (a blocking send's turn stops; a streaming one goes on). */
   readonly signal: AbortSignal | undefined;
   /** Why the turn failed; the HTTP layer answers a blocking send with the mapped error. */
   failure?: { error: unknown };
@@ -42,6 +43,8 @@ export class A2ACallContext<R = unknown> extends ServerCallContext {
   newTaskId: string | undefined;
   /** Tasks saved by this request. */
   readonly saved = new Map<string, Task>();
+  /** A streaming send's reply chunks, on their way to the client (reply-chunks.ts). */
+  readonly replyChunks: ReplyChunks | undefined;
 
   constructor(options: {
     requestedVersion: string;
@@ -56,6 +59,7 @@ export class A2ACallContext<R = unknown> extends ServerCallContext {
     this.turn = options.turn;
     this.taskStore = options.taskStore;
     this.log = options.log;
+    this.replyChunks = options.turn?.streaming ? new ReplyChunks() : undefined;
   }
 }
 

@@ -10,7 +10,16 @@
  *   the turn ends, since the completed task is their first event: a Worker could not keep
  *   running the turn after its response anyway (no waitUntil here).
  * - Streaming sends: a working Task first (the client learns taskId/contextId at once), then
- *   the "reply" artifact and the completed status.
+ *   the reply as the model writes it — `artifact-update` chunks of the "reply" artifact, the
+ *   first of each model call with `append: false` (it replaces the text streamed before: a
+ *   tool call's preamble, a run repeated after a conflict), the rest `append: true` — then the
+ *   whole reply as the artifact's last chunk (`append: false`, `lastChunk: true`: the artifact
+ *   a client holds at the end, and the one stored with the task, is exactly the reply), then
+ *   the completed (or input-required) status. The chunks go to the client past the task store
+ *   (reply-chunks.ts); the task is saved at its states, as for any send.
+ * - A streaming client that goes away does not stop its turn: the turn runs to its end, is
+ *   stored, and its task is recorded as it ended (R2.4; sse.ts drains the events). A blocking
+ *   send's turn is aborted with its request. Only `tasks/cancel` cancels a streaming turn.
  * - A streaming turn may publish progress notes (`A2ATurnInput.progress`) as working status
  *   updates before its reply.
  * - A failed turn: blocking sends publish nothing and the HTTP layer answers with the mapped
@@ -166,6 +175,30 @@ export class TurnExecutor implements AgentExecutor {
     };
     if (state?.hasHistory) input.history = state.history;
     if (ctx.task !== undefined) input.continuesTask = true;
+    const artifactId = crypto.randomUUID();
+    const chunks = call?.replyChunks;
+    if (streaming && chunks !== undefined) {
+      input.replyText = ({ text, restart }) => {
+        if (entry.canceled) return;
+        const artifact = {
+          artifactId,
+          name: REPLY_ARTIFACT_NAME,
+          description: "",
+          parts: [textPart(text)],
+          metadata: undefined,
+          extensions: [],
+        };
+        const value = {
+          taskId,
+          contextId,
+          artifact,
+          append: !restart,
+          lastChunk: false,
+          metadata: undefined,
+        };
+        chunks.push({ payload: { $case: "artifactUpdate", value } });
+      };
+    }
     if (streaming) {
       input.progress = (text) => {
         if (entry.canceled) return;
@@ -176,9 +209,11 @@ export class TurnExecutor implements AgentExecutor {
     }
     const history = ctx.task !== undefined ? [...ctx.task.history] : [user];
     const entry: Running = { contextId, controller: new AbortController(), canceled: false };
+    // A blocking send's turn ends with its request; a streaming one is finished and stored.
     const onClientGone = () => entry.controller.abort(state?.signal?.reason);
-    if (state?.signal?.aborted) onClientGone();
-    state?.signal?.addEventListener("abort", onClientGone, { once: true });
+    const clientSignal = streaming ? undefined : state?.signal;
+    if (clientSignal?.aborted) onClientGone();
+    clientSignal?.addEventListener("abort", onClientGone, { once: true });
     this.running.set(taskId, entry);
     try {
       if (streaming) {
@@ -203,7 +238,7 @@ export class TurnExecutor implements AgentExecutor {
       }
       const reply = agentMessage(taskId, contextId, output.reply);
       const artifact = {
-        artifactId: crypto.randomUUID(),
+        artifactId,
         name: REPLY_ARTIFACT_NAME,
         description: "",
         parts: output.artifactParts ?? [textPart(output.reply)],
@@ -277,7 +312,7 @@ export class TurnExecutor implements AgentExecutor {
         );
       }
     } finally {
-      state?.signal?.removeEventListener("abort", onClientGone);
+      clientSignal?.removeEventListener("abort", onClientGone);
       this.running.delete(taskId);
     }
   };

@@ -7,6 +7,8 @@
  * - A subscription to a task that is not terminal follows it until it is (task-follow.ts),
  *   whichever request and isolate change it; the SDK's follows only the events of a turn
  *   running in the same isolate, and otherwise waits on nothing.
+ * - A streaming send carries the reply's artifact chunks as the model writes them, merged into
+ *   the SDK's events past its task store (reply-chunks.ts).
  */
 import { TaskState } from "@a2a-js/sdk";
 import { TaskNotCancelableError } from "@a2a-js/sdk/errors";
@@ -16,12 +18,16 @@ import {
   type ServerCallContext,
   type TaskStore,
 } from "@a2a-js/sdk/server";
+import { callContextOf } from "./call-context.ts";
+import { withReplyChunks } from "./reply-chunks.ts";
 import { canFollow, followTask } from "./task-follow.ts";
 
 type Card = ConstructorParameters<typeof DefaultRequestHandler>[0];
 type SubscribeRequest = Parameters<DefaultRequestHandler["resubscribe"]>[0];
 type Subscription = ReturnType<DefaultRequestHandler["resubscribe"]>;
 type CancelTaskRequest = Parameters<DefaultRequestHandler["cancelTask"]>[0];
+type SendRequest = Parameters<DefaultRequestHandler["sendMessageStream"]>[0];
+type SendStream = ReturnType<DefaultRequestHandler["sendMessageStream"]>;
 type Task = Awaited<ReturnType<DefaultRequestHandler["cancelTask"]>>;
 
 export class LlamonRequestHandler extends DefaultRequestHandler {
@@ -38,6 +44,13 @@ export class LlamonRequestHandler extends DefaultRequestHandler {
       throw new TaskNotCancelableError(`Task not cancelable: ${params.id} is already canceled`);
     }
     return super.cancelTask(params, context);
+  }
+
+  override async *sendMessageStream(params: SendRequest, context: ServerCallContext): SendStream {
+    const events = super.sendMessageStream(params, context);
+    const chunks = callContextOf(context)?.replyChunks;
+    if (chunks === undefined) yield* events;
+    else yield* withReplyChunks(events, chunks);
   }
 
   override async *resubscribe(params: SubscribeRequest, context: ServerCallContext): Subscription {

@@ -39,6 +39,12 @@ export interface A2ATurnInput {
    * carrying `text`); only streaming sends publish it, blocking sends ignore it.
    */
   progress?: (text: string) => void;
+  /**
+   * Streams the reply text to the client as the model writes it (`artifact-update` chunks of
+   * the reply artifact); only streaming sends have it. `restart`: the piece replaces what was
+   * streamed before (a new model call of the turn: after a tool call, or a repeated run).
+   */
+  replyText?: (piece: { text: string; restart: boolean }) => void;
 }
 
 export interface A2ATurnOutput {
@@ -78,8 +84,9 @@ export interface A2ATurnOutput {
  * Runs one turn. Throw a LlamonError to answer with the JSON-RPC error of its code (the
  * table in runtime/errors.ts: INPUT_INVALID → -32602 with its message, MODEL_FAILED →
  * -32050, THREAD_CONFLICT, DB_* and anything else → -32603 with a safe message; `data`
- * names the code and whether a retry can succeed). `signal` aborts when the client goes
- * away or the task is canceled; `request` is the caller's per-request context
+ * names the code and whether a retry can succeed). `signal` aborts when the task is canceled,
+ * or when the client of a blocking send goes away (a streaming send's turn goes on and is
+ * stored when its client leaves); `request` is the caller's per-request context
  * ({@link A2AAppOptions.request}).
  */
 export type ExecuteTurn<R = unknown> = (

@@ -21,6 +21,9 @@ import type { JsonValue } from "../store/persistent-memory.ts";
 import type { ThreadStore } from "../store/thread-store.ts";
 import { registeredAgent } from "./registry.ts";
 import { runTurn, type TurnDeps } from "./turn/pipeline.ts";
+import type { ReplyStream } from "./turn/reply-stream.ts";
+
+export type { ReplyPiece, ReplyStream } from "./turn/reply-stream.ts";
 
 /** One user message to answer; plain data, so it can cross into a Durable Object. */
 export interface TurnInput {
@@ -68,7 +71,15 @@ export type TurnOutcome = { readonly output: TurnOutput } | { readonly error: Ll
  * hands it the turn and the config it resolved for the request.
  */
 export interface TurnHost {
-  turnOutcome(input: TurnInput, config: MemoryConfig): Promise<TurnOutcome>;
+  /**
+   * `replyStream`: the reply text as it arrives (a streaming send); over Durable Object RPC a
+   * function is a stub, each call one message back to the Worker, delivered in order.
+   */
+  turnOutcome(
+    input: TurnInput,
+    config: MemoryConfig,
+    replyStream?: ReplyStream,
+  ): Promise<TurnOutcome>;
 }
 
 /** Run a turn, its LlamonError (if any) as data. Anything else is thrown as is. */
@@ -113,6 +124,8 @@ export interface TurnHere {
   readonly conversationRecallOnThread?: TurnDeps["conversationRecallOnThread"];
   /** Semantic recall's embedder for a config (Postgres, `recall_semantic`). */
   readonly embedder?: TurnDeps["embedder"];
+  /** The reply text as it arrives (a streaming send, R12.1). */
+  readonly replyStream?: ReplyStream | undefined;
 }
 
 /** Run a turn in this isolate on the given store. */
@@ -133,6 +146,7 @@ export async function executeTurnHere(
       log: ctx.log,
       conversationRecallOnThread: here.conversationRecallOnThread,
       embedder: here.embedder,
+      replyStream: here.replyStream,
     },
     {
       threadId: input.threadId,

@@ -16,7 +16,12 @@
 import { mapChatMessagesToStoredMessages } from "@langchain/core/messages";
 import { readThreadPage } from "../admin/thread-page.ts";
 import { DEFAULT_MESSAGE_PAGE, type InspectedThread, type InspectQuery } from "../admin/threads.ts";
-import { executeTurnHere, type TurnInput, type TurnOutput } from "../agent/execute.ts";
+import {
+  executeTurnHere,
+  type ReplyStream,
+  type TurnInput,
+  type TurnOutput,
+} from "../agent/execute.ts";
 import { agentRequestContext } from "../agent/registry.ts";
 import { LlamonError } from "../errors.ts";
 import type { MemoryBackend, MemoryConfig } from "../memory/config.ts";
@@ -44,6 +49,7 @@ import { Generations } from "../store/thread-fence.ts";
 import type { ThreadStore } from "../store/thread-store.ts";
 import { AsyncLock } from "./lock.ts";
 import { ObjectRecall } from "./object-recall.ts";
+import { replyRelay } from "./reply-relay.ts";
 import type { ThreadIndexHost } from "./thread-index.ts";
 
 /** What the inspector and tests read about a stored thread. */
@@ -114,8 +120,11 @@ export class Conversation {
     return this.lock.run(fn);
   }
 
-  /** One turn under the lock, with the config the Worker resolved for its request. */
-  turn(input: TurnInput, config?: MemoryConfig): Promise<TurnOutput> {
+  /**
+   * One turn under the lock, with the config the Worker resolved for its request.
+   * `replyStream`: the Worker's callback for the reply text as it arrives (a streaming send).
+   */
+  turn(input: TurnInput, config?: MemoryConfig, replyStream?: ReplyStream): Promise<TurnOutput> {
     return this.withLock(async () => {
       const request = agentRequestContext({
         env: this.env,
@@ -133,9 +142,11 @@ export class Conversation {
       if (saver !== undefined) {
         saver.keepLatestOnly = effective.persist_trim_keep_groups !== undefined;
       }
+      const relay = replyStream === undefined ? undefined : replyRelay(replyStream);
       let out: TurnOutput;
       try {
         out = await executeTurnHere(ctx, input, {
+          replyStream: relay?.send,
           store: local?.turns ?? OFF_THREAD_STORE,
           config: effective,
           conversationRecallOnThread: this.recall?.forTurn(input.threadId),
@@ -152,6 +163,7 @@ export class Conversation {
         });
       } finally {
         this.recall?.endTurn(input.threadId);
+        await relay?.flush();
       }
       if (saver !== undefined) this.noteInIndex(ctx, saver.agentId, out.messageCount);
       return out;

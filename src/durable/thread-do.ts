@@ -25,6 +25,7 @@ import type {
 } from "../admin/threads.ts";
 import {
   outcomeOf,
+  type ReplyStream,
   type TurnHost,
   type TurnInput,
   type TurnOutcome,
@@ -129,9 +130,16 @@ export class ThreadDO
     return this.conversation.turn(input, config);
   }
 
-  /** {@link turn} for the Worker: its LlamonError comes back as data, code included. */
-  turnOutcome(input: TurnInput, config?: MemoryConfig): Promise<TurnOutcome> {
-    return outcomeOf(() => this.conversation.turn(input, config));
+  /**
+   * {@link turn} for the Worker: its LlamonError comes back as data, code included.
+   * `replyStream`: the Worker's callback (an RPC stub) for the reply text as it arrives.
+   */
+  turnOutcome(
+    input: TurnInput,
+    config?: MemoryConfig,
+    replyStream?: ReplyStream,
+  ): Promise<TurnOutcome> {
+    return outcomeOf(() => this.conversation.turn(input, config, replyStream));
   }
 
   inspect(agentId: string, threadId: string, query?: InspectQuery): Promise<InspectedThread> {

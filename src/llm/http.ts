@@ -10,6 +10,7 @@
  * `details.retryable` tell the edges which it was.
  */
 import { type ErrorCode, LlamonError } from "../errors.ts";
+import { type SseEvent, sseEvents } from "./sse.ts";
 
 /**
  * The code of model failures that are not configuration mistakes. A2A clients get it as
@@ -62,35 +63,12 @@ export interface PostJsonInput {
 
 /** POST `body` as JSON and return the parsed JSON answer, or throw a LlamonError. */
 export async function postJson(input: PostJsonInput): Promise<unknown> {
-  const timeout = AbortSignal.timeout(input.timeoutMs);
-  const signal = input.signal ? AbortSignal.any([input.signal, timeout]) : timeout;
-  const doFetch: FetchLike = input.fetch ?? ((url, init) => fetch(url, init));
-  let response: Response;
+  const { response, timeout } = await send(input);
   let text: string;
   try {
-    response = await doFetch(input.url, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...input.headers },
-      body: JSON.stringify(input.body),
-      signal,
-    });
     text = await response.text();
   } catch (error) {
-    if (input.signal?.aborted) throw error;
-    if (timeout.aborted) {
-      throw modelError(
-        input,
-        "timeout",
-        `${input.provider}: no answer from ${safeUrl(input.url)} within ${input.timeoutMs} ms (model ${input.model}); try again, or raise LLM_TIMEOUT_MS`,
-        { cause: error },
-      );
-    }
-    throw modelError(
-      input,
-      "network",
-      `${input.provider}: could not reach ${safeUrl(input.url)}: ${redact(errorText(error), input.apiKey)}; check ${input.baseUrlEnvVar ?? "the base URL"} and that the server is running`,
-      { cause: error },
-    );
+    throw transportError(input, timeout, error);
   }
   if (!response.ok) throw httpError(input, response.status, text);
   try {
@@ -103,6 +81,78 @@ export async function postJson(input: PostJsonInput): Promise<unknown> {
       { cause: error, status: response.status },
     );
   }
+}
+
+/**
+ * POST `body` as JSON and read the answer as server-sent events (the provider streams), or
+ * throw a LlamonError — for a refused request before the first event, as {@link postJson}
+ * does; for a connection lost or a timeout while the events arrive, when that happens. The
+ * timeout covers the whole stream.
+ */
+export async function* postSse(input: PostJsonInput): AsyncGenerator<SseEvent> {
+  const { response, timeout } = await send(input);
+  if (!response.ok) {
+    let text = "";
+    try {
+      text = await response.text();
+    } catch {
+      // the status says enough
+    }
+    throw httpError(input, response.status, text);
+  }
+  if (response.body === null) {
+    throw modelError(
+      input,
+      "bad_response",
+      `${input.provider}: ${safeUrl(input.url)} answered HTTP ${response.status} with no body`,
+      { status: response.status },
+    );
+  }
+  try {
+    yield* sseEvents(response.body);
+  } catch (error) {
+    throw transportError(input, timeout, error);
+  }
+}
+
+/** The request; a failure to get an answer's head is a LlamonError. */
+async function send(input: PostJsonInput): Promise<{ response: Response; timeout: AbortSignal }> {
+  const timeout = AbortSignal.timeout(input.timeoutMs);
+  const signal = input.signal ? AbortSignal.any([input.signal, timeout]) : timeout;
+  const doFetch: FetchLike = input.fetch ?? ((url, init) => fetch(url, init));
+  try {
+    const response = await doFetch(input.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...input.headers },
+      body: JSON.stringify(input.body),
+      signal,
+    });
+    return { response, timeout };
+  } catch (error) {
+    throw transportError(input, timeout, error);
+  }
+}
+
+/**
+ * A failure of the connection (before or while the answer arrived). The caller's own abort
+ * is passed through as is; a LlamonError (raised while reading) too.
+ */
+function transportError(input: PostJsonInput, timeout: AbortSignal, error: unknown): unknown {
+  if (input.signal?.aborted || error instanceof LlamonError) return error;
+  if (timeout.aborted) {
+    return modelError(
+      input,
+      "timeout",
+      `${input.provider}: no answer from ${safeUrl(input.url)} within ${input.timeoutMs} ms (model ${input.model}); try again, or raise LLM_TIMEOUT_MS`,
+      { cause: error },
+    );
+  }
+  return modelError(
+    input,
+    "network",
+    `${input.provider}: could not reach ${safeUrl(input.url)}: ${redact(errorText(error), input.apiKey)}; check ${input.baseUrlEnvVar ?? "the base URL"} and that the server is running`,
+    { cause: error },
+  );
 }
 
 function httpError(input: PostJsonInput, status: number, body: string): LlamonError {

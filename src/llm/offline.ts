@@ -11,17 +11,24 @@
  * Tools: when tools are bound and the latest user message is `/tool <name> <json args>`,
  * it answers with that tool call (one per `/tool` line, so parallel calls work); after the
  * tool results arrive it replies with them. This exercises tool groups without a provider.
+ *
+ * Streaming (`model.stream()`, LangGraph's streaming): the same reply, one word (with the
+ * spaces after it) per chunk, so tests see a reply arrive in pieces; a tool-call answer is one
+ * chunk with its calls.
  */
+
+import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
 import type { BaseChatModelParams } from "@langchain/core/language_models/chat_models";
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import {
   AIMessage,
+  AIMessageChunk,
   type BaseMessage,
   HumanMessage,
   SystemMessage,
   ToolMessage,
 } from "@langchain/core/messages";
-import type { ChatResult } from "@langchain/core/outputs";
+import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 
 export interface OfflineCall {
@@ -72,6 +79,39 @@ export class OfflineChatModel extends BaseChatModel {
       generations: [{ message, text: typeof message.content === "string" ? message.content : "" }],
     };
   }
+
+  override async *_streamResponseChunks(
+    messages: BaseMessage[],
+    _options: this["ParsedCallOptions"],
+    runManager?: CallbackManagerForLLMRun,
+  ): AsyncGenerator<ChatGenerationChunk> {
+    this.log.calls.push({ messages: [...messages], tools: this.boundTools });
+    const reply = offlineReply(messages, this.boundTools);
+    if ((reply.tool_calls?.length ?? 0) > 0) {
+      const tool_call_chunks = (reply.tool_calls ?? []).map((call, index) => ({
+        type: "tool_call_chunk" as const,
+        index,
+        id: call.id,
+        name: call.name,
+        args: JSON.stringify(call.args),
+      }));
+      const message = new AIMessageChunk({ content: "", tool_call_chunks });
+      yield new ChatGenerationChunk({ message, text: "" });
+      return;
+    }
+    for (const word of offlineWords(textOf(reply))) {
+      const chunk = new ChatGenerationChunk({ message: new AIMessageChunk(word), text: word });
+      yield chunk;
+      await runManager?.handleLLMNewToken(word, undefined, undefined, undefined, undefined, {
+        chunk,
+      });
+    }
+  }
+}
+
+/** A reply in the pieces the offline model streams: each word with the spaces after it. */
+export function offlineWords(text: string): string[] {
+  return text.match(/\s*\S+\s*/g) ?? [text];
 }
 
 /** The deterministic reply for a model input. */

@@ -15,6 +15,7 @@
 import type { BaseChatModelParams } from "@langchain/core/language_models/chat_models";
 import {
   AIMessage,
+  type AIMessageChunk,
   type BaseMessage,
   type ChatMessage,
   type ToolCall,
@@ -31,7 +32,15 @@ import {
   toolSpecs,
   trimSlash,
 } from "./common.ts";
-import { DEFAULT_TIMEOUT_MS, type FetchLike, modelError, postJson } from "./http.ts";
+import {
+  DEFAULT_TIMEOUT_MS,
+  type FetchLike,
+  modelError,
+  type PostJsonInput,
+  postJson,
+  postSse,
+} from "./http.ts";
+import { openAIStreamChunks } from "./openai-stream.ts";
 
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
@@ -130,13 +139,31 @@ export class OpenAICompatibleChatModel extends LlamonChatModel {
     messages: BaseMessage[],
     options: this["ParsedCallOptions"],
   ): Promise<AIMessage> {
+    const data = await postJson(this.#post(this.requestBody(messages, options), options));
+    return parseOpenAIChatCompletion(data, this.provider);
+  }
+
+  /** `stream: true`, with usage in the last chunk (openai-stream.ts). */
+  protected async *_replyChunks(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+  ): AsyncGenerator<AIMessageChunk> {
+    const body = {
+      ...this.requestBody(messages, options),
+      stream: true,
+      stream_options: { include_usage: true },
+    };
+    yield* openAIStreamChunks(postSse(this.#post(body, options)), this.provider);
+  }
+
+  #post(body: Record<string, unknown>, options: this["ParsedCallOptions"]): PostJsonInput {
     const headers: Record<string, string> = { ...this.#headers };
     if (this.#apiKey) headers.authorization = `Bearer ${this.#apiKey}`;
-    const data = await postJson({
+    return {
       provider: this.provider,
       url: `${this.baseURL}/chat/completions`,
       headers,
-      body: this.requestBody(messages, options),
+      body,
       apiKey: this.#apiKey,
       apiKeyEnvVar: this.#apiKeyEnvVar,
       baseUrlEnvVar: "LLM_BASE_URL (for OpenAI-compatible servers it ends in /v1)",
@@ -144,8 +171,7 @@ export class OpenAICompatibleChatModel extends LlamonChatModel {
       timeoutMs: this.timeoutMs,
       signal: options.signal,
       fetch: this.#fetch,
-    });
-    return parseOpenAIChatCompletion(data, this.provider);
+    };
   }
 }
 

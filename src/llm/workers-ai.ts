@@ -12,10 +12,22 @@
  * JSON string; missing ids are generated), or an OpenAI-style `{choices:[…]}` that some
  * newer models return.
  * Workers AI caps replies at 256 tokens unless `max_tokens` is sent; we send 1024 by default.
+ * Streams with `stream: true` (workers-ai-stream.ts).
+ *
+ * Why not `@langchain/cloudflare` (1.1.0; +12 KiB to the reference Worker's bundle, measured
+ * with `wrangler deploy --dry-run`): its `ChatCloudflareWorkersAI` calls the REST API with an
+ * account id and an API token, not the `env.AI` binding this adapter uses (no token to keep,
+ * AI Gateway through the binding's options), and it has no tool calling (`bindTools`).
  */
 import type { BaseChatModelParams } from "@langchain/core/language_models/chat_models";
-import { AIMessage, type BaseMessage, type ToolCall, ToolMessage } from "@langchain/core/messages";
-import { LlamonError } from "../errors.ts";
+import {
+  AIMessage,
+  type AIMessageChunk,
+  type BaseMessage,
+  type ToolCall,
+  ToolMessage,
+} from "@langchain/core/messages";
+import { isLlamonError, LlamonError } from "../errors.ts";
 import { LlamonChatModel } from "./chat-model.ts";
 import {
   type LlamonChatCallOptions,
@@ -26,6 +38,8 @@ import {
 } from "./common.ts";
 import { clip, DEFAULT_TIMEOUT_MS, modelError } from "./http.ts";
 import { parseOpenAIChatCompletion, toOpenAIMessages, toOpenAITool } from "./openai-compatible.ts";
+import { sseEvents } from "./sse.ts";
+import { wholeAnswerChunks, workersAIStreamChunks } from "./workers-ai-stream.ts";
 
 /** The part of the Workers AI binding (`env.AI`) this adapter uses. */
 export interface WorkersAIBinding {
@@ -114,6 +128,45 @@ export class WorkersAIChatModel extends LlamonChatModel {
       throw workersAIError(error, this.model, timeout.aborted ? this.timeoutMs : undefined);
     }
     return parseWorkersAIOutput(output);
+  }
+
+  /** `stream: true` (workers-ai-stream.ts); the binding's errors mapped as for `_reply`. */
+  protected async *_replyChunks(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+  ): AsyncGenerator<AIMessageChunk> {
+    const timeout = AbortSignal.timeout(this.timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    const fail = (error: unknown) => {
+      if (options.signal?.aborted || isLlamonError(error)) return error;
+      return workersAIError(error, this.model, timeout.aborted ? this.timeoutMs : undefined);
+    };
+    let output: unknown;
+    try {
+      output = await raceAbort(
+        this.#binding.run(
+          this.model,
+          { ...this.requestBody(messages, options), stream: true },
+          { ...this.#runOptions, signal },
+        ),
+        signal,
+      );
+    } catch (error) {
+      throw fail(error);
+    }
+    if (!(output instanceof ReadableStream)) {
+      yield* wholeAnswerChunks(parseWorkersAIOutput(output));
+      return;
+    }
+    // The signal also stops reading a stream the binding does not stop itself.
+    const body = (output as ReadableStream<Uint8Array>).pipeThrough(new TransformStream(), {
+      signal,
+    });
+    try {
+      yield* workersAIStreamChunks(sseEvents(body));
+    } catch (error) {
+      throw fail(error);
+    }
   }
 }
 

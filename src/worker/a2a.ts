@@ -43,14 +43,18 @@ export function createWorkerA2AApp(agent: AgentDefinition, log: Logger): Hono {
     execute: async (input, signal, ctx) => {
       const scenario = scenarioOf(ctx.vars.LLAMON_A2A_SCENARIOS, input);
       if (scenario !== undefined) return runScenario(scenario, input, signal);
-      const out = await executeTurn(turnContext(ctx, input), {
-        threadId: input.threadId,
-        contextId: input.contextId,
-        principal: input.principal,
-        messageId: input.messageId,
-        text: input.text,
-        history: input.history,
-      });
+      const out = await executeTurn(
+        turnContext(ctx, input),
+        {
+          threadId: input.threadId,
+          contextId: input.contextId,
+          principal: input.principal,
+          messageId: input.messageId,
+          text: input.text,
+          history: input.history,
+        },
+        input.replyText,
+      );
       if (out.generation !== undefined) turnGenerations.set(ctx, out.generation);
       // A task waits for the user's answer only where it is kept: with memory off, no later
       // request could continue it (a flow then starts over, as its conversation does).

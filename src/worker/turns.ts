@@ -11,6 +11,7 @@
 import {
   executeTurnHere,
   outputOf,
+  type ReplyStream,
   type TurnHost,
   type TurnInput,
   type TurnOutput,
@@ -25,21 +26,30 @@ import { RUNTIME_SETTINGS_KEY, runtimeStoreKind } from "../runtime/runtime-layer
 import { NeonSaver } from "../store/neon-saver.ts";
 import { OFF_THREAD_STORE, postgresThreadStore } from "../store/saver-thread-store.ts";
 
-/** Run a turn on the configured backend. */
-export async function executeTurn(ctx: TurnContext, input: TurnInput): Promise<TurnOutput> {
+/**
+ * Run a turn on the configured backend. `replyStream`: the reply text as it arrives (a
+ * streaming send); a turn in a conversation object sends it back over RPC.
+ */
+export async function executeTurn(
+  ctx: TurnContext,
+  input: TurnInput,
+  replyStream?: ReplyStream,
+): Promise<TurnOutput> {
   const postgres = runtimeStoreKind(ctx) === "postgres";
-  if (postgres && ctx.deployConfig.enabled) return postgresTurn(ctx, input);
+  if (postgres && ctx.deployConfig.enabled) return postgresTurn(ctx, input, replyStream);
   // Memory off at deploy time (a run-time layer may still turn it on) or kept in objects.
   const config = await ctx.config();
   const backend = effectiveBackend(config);
-  if (backend === "off") return executeTurnHere(ctx, input, { store: OFF_THREAD_STORE, config });
-  if (backend === "postgres") return postgresTurn(ctx, input, config);
+  if (backend === "off") {
+    return executeTurnHere(ctx, input, { store: OFF_THREAD_STORE, config, replyStream });
+  }
+  if (backend === "postgres") return postgresTurn(ctx, input, replyStream, config);
   const host = threadsObject<TurnHost>(
     ctx.env,
     threadObjectName(ctx.agentId, input.threadId),
     `MEMORY_BACKEND=${backend}`,
   );
-  return outputOf(await host.turnOutcome(input, config));
+  return outputOf(await host.turnOutcome(input, config, replyStream));
 }
 
 /**
@@ -49,6 +59,7 @@ export async function executeTurn(ctx: TurnContext, input: TurnInput): Promise<T
 async function postgresTurn(
   ctx: TurnContext,
   input: TurnInput,
+  replyStream: ReplyStream | undefined,
   known?: MemoryConfig,
 ): Promise<TurnOutput> {
   const saver = new NeonSaver({
@@ -63,6 +74,7 @@ async function postgresTurn(
   const embedderFor = (config: MemoryConfig) =>
     config.recall && config.recall_semantic ? embedderFromEnv(config, ctx.env) : undefined;
   return executeTurnHere(ctx, input, {
+    replyStream,
     store: postgresThreadStore(saver),
     config: known ?? ctx.deployConfig,
     resolveConfig:

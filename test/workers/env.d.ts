@@ -15,6 +15,8 @@ declare namespace Cloudflare {
     TEST_JWT_PRIVATE_JWK: string;
     /** The fake embeddings server's base URL (workers-semantic only). */
     TEST_EMBEDDINGS_URL: string;
+    /** The fake streaming chat model's base URL (test/helpers/fake-llm.ts; `workers` only). */
+    TEST_FAKE_LLM_URL: string;
     TEST_RATE_LIMITER: { limit(options: { key: string }): Promise<{ success: boolean }> };
   }
 }

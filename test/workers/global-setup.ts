@@ -2,13 +2,15 @@
  * Starts the database behind workerd tests (real server or embedded PGlite, migrated) and
  * the Neon-protocol proxy; the Worker under test gets the proxy URL as a binding. Also a
  * tiny JWKS server (one RS256 key made here): the Worker verifies JWTs against it, and the
- * tests sign with the private key they are given.
+ * tests sign with the private key they are given. And a fake streaming chat model server
+ * (TEST_FAKE_LLM_URL) for the streaming tests.
  */
 import { createServer } from "node:http";
 import { exportJWK, generateKeyPair } from "jose";
 import type { TestProject } from "vitest/node";
 import { loadMigrations } from "../../src/store/migrate.ts";
 import { NEON_STYLE_DSN, startTestBackend } from "../helpers/backend.ts";
+import { startFakeLlm } from "../helpers/fake-llm.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -19,6 +21,7 @@ declare module "vitest" {
     migrationCount: number;
     jwksUrl: string;
     jwtPrivateJwk: string;
+    fakeLlmUrl: string;
   }
 }
 
@@ -55,7 +58,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const jwks = await startJwksServer();
   project.provide("jwksUrl", jwks.url);
   project.provide("jwtPrivateJwk", jwks.privateJwk);
+  // The streaming tests' model (test/helpers/fake-llm.ts).
+  const llm = await startFakeLlm();
+  project.provide("fakeLlmUrl", llm.url);
   return async () => {
+    await llm.close();
     await jwks.close();
     await backend.close();
   };

@@ -137,7 +137,8 @@ describe("R11.3 memory off keeps no task records", () => {
     expect(JSON.stringify(task1)).toContain(secret10);
     tasks.push({ id: task1.id, contextId: task1.contextId });
 
-    // v0.3 message/stream: the working task, the reply artifact and the final status.
+    // v0.3 message/stream: the working task, the reply's chunks and whole artifact (its last
+    // chunk), and the final status.
     const secretStream = `quince-${crypto.randomUUID()}`;
     const events = await stream(worker, "message/stream", v03Message(`also ${secretStream}`));
     expect(
@@ -151,7 +152,9 @@ describe("R11.3 memory off keeps no task records", () => {
       final: true,
       status: { state: "completed" },
     });
-    const artifact = events.find((e) => e.result?.kind === "artifact-update");
+    const artifact = events.find(
+      (e) => e.result?.kind === "artifact-update" && e.result.lastChunk === true,
+    );
     expect(JSON.stringify(artifact)).toContain("offline-model: received=1");
     tasks.push({ id: first.id, contextId: first.contextId });
 

@@ -76,7 +76,7 @@ export function buildFlowGraph(deps: FlowGraphDeps) {
     answers,
     text: latestUserText(state.messages),
     chat: async (instructions) =>
-      textOf(await nodes.callModel(state.messages, instructions, state.archived)),
+      textOf(await nodes.callModel(state.messages, instructions, state.archived, false)),
   });
   const nextOf = (step: FlowStep, answers: PartialAnswers): FlowStep | undefined => {
     const id = step.next ? step.next(answers) : flow.steps[flow.steps.indexOf(step) + 1]?.id;

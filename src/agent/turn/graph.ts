@@ -12,7 +12,8 @@
  *   the `metadata.history` seed when the thread is empty (R5.1);
  * - agent: rebuilds the model input on every call (window, system prompt, history note,
  *   summary/facts slots, recalled earlier messages — conversation-recall.ts; R3, R6), logs the
- *   `multiturn:` line right before the call (R3.4);
+ *   `multiturn:` line right before the call (R3.4); for a streaming send the model streams and
+ *   its reply text is handed on as it arrives (reply-stream.ts, R12.1);
  * - tools: LangGraph's ToolNode when the agent has tools;
  * - persist: trims the stored thread to its last N groups when configured (R4.2); with
  *   summarize on, only what the summary already covers is trimmed.
@@ -48,6 +49,7 @@ import { storedPrefix, type TranscriptTrim } from "../../store/transcript.ts";
 import { type AgentDefinition, currentSkills } from "../define.ts";
 import type { ConversationRecallStep } from "./conversation-recall.ts";
 import { createFactRecallStep } from "./fact-recall.ts";
+import { type ReplyStream, streamedReply } from "./reply-stream.ts";
 import { uniqueToolCallIds } from "./tool-call-ids.ts";
 
 /**
@@ -125,6 +127,8 @@ export interface GraphDeps {
     | undefined;
   /** Called when prepare appends this turn's user message to the thread (a new message). */
   readonly onUserMessageAdded?: (() => void) | undefined;
+  /** The reply text as the model writes it (a streaming send); undefined = not streamed. */
+  readonly replyStream?: ReplyStream | undefined;
 }
 
 /** The user message is already in the thread with a reply after it: a retry. */
@@ -184,11 +188,14 @@ export function turnNodes(deps: GraphDeps) {
     /**
      * One model call on the thread; `extraSystem` is appended to the agent's system text;
      * `archived`: the transcript before the thread (a live tail), counted, never sent.
+     * `streamed`: the reply text goes to `replyStream` as it arrives (when the turn has one);
+     * false for a text that is not the reply (a flow step's `chat()`).
      */
     callModel: async (
       thread: BaseMessage[],
       extraSystem?: string,
       archived?: ArchivedPrefix,
+      streamed = true,
     ): Promise<AIMessage> => {
       const rows = deps.memory();
       const summary = summaryTextOf(rows?.thread[SUMMARY_KEY]);
@@ -210,7 +217,9 @@ export function turnNodes(deps: GraphDeps) {
       });
       deps.log.line("info", multiturnLogLine(prompt.signals), { ...prompt.signals });
       deps.onModelCall?.(prompt);
-      return model.invoke(prompt.messages);
+      const stream = streamed ? deps.replyStream : undefined;
+      if (stream === undefined) return model.invoke(prompt.messages);
+      return streamedReply(model, prompt.messages, stream);
     },
     persist: (state: TurnStateView) => {
       const keep = deps.config.persist_trim_keep_groups;

@@ -53,6 +53,7 @@ import { createConversationRecallStep } from "./conversation-recall.ts";
 import { awaitsInput, buildFlowGraph, type FlowPosition } from "./flow-graph.ts";
 import { buildAgentGraph, type GraphDeps, type MessagesStorage } from "./graph.ts";
 import { loadThread } from "./load.ts";
+import type { ReplyStream } from "./reply-stream.ts";
 import { seedOf, type TurnSeed } from "./seed.ts";
 import { storedAnswer } from "./stored-answer.ts";
 
@@ -92,6 +93,11 @@ export interface TurnDeps {
     | undefined;
   /** Semantic recall's embedder (`recall_semantic`, Postgres), or one per resolved config. */
   readonly embedder?: Embedder | ((config: MemoryConfig) => Embedder | undefined) | undefined;
+  /**
+   * The reply text as the model writes it (a streaming send, R12.1). What is stored does not
+   * change: the turn still commits once, after the model has finished.
+   */
+  readonly replyStream?: ReplyStream | undefined;
 }
 
 export interface TurnRequest {
@@ -329,6 +335,7 @@ async function runLoaded(
       onUserMessageAdded: () => {
         userAdded = true;
       },
+      replyStream: deps.replyStream,
     },
   );
   const flow = isFlowAgent(deps.agent);
