@@ -74,11 +74,9 @@ export abstract class LocalThreadStore<S extends TurnCheckpointer> implements Th
   protected liveTail(_on: boolean): void {}
 
   begin(): () => void {
-    const held = this.saver.turnWrites;
-    const before = held.holding;
-    held.holding = true;
+    const release = holdWrites(this.saver.turnWrites);
     return () => {
-      held.holding = before;
+      release();
       // A head read for a turn that ended before its graph read it is never served later.
       this.saver.primedHead.clear();
     };
@@ -141,4 +139,26 @@ export abstract class LocalThreadStore<S extends TurnCheckpointer> implements Th
     this.#transcript.forget(threadId);
     this.loaded.delete(threadId);
   }
+}
+
+/** Turns running on each saver's switch, and what it was set to before the first began. */
+const holders = new WeakMap<{ holding: boolean }, { turns: number; before: boolean }>();
+
+/**
+ * Hold the saver's writes while at least one turn runs on it (turns on different threads may
+ * share one saver); the last to end sets the switch back.
+ */
+function holdWrites(writes: { holding: boolean }): () => void {
+  const entry = holders.get(writes) ?? { turns: 0, before: writes.holding };
+  if (entry.turns === 0) entry.before = writes.holding;
+  entry.turns += 1;
+  holders.set(writes, entry);
+  writes.holding = true;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    entry.turns -= 1;
+    if (entry.turns === 0) writes.holding = entry.before;
+  };
 }

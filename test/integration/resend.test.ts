@@ -18,6 +18,7 @@ import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { postgresThreadStore } from "../../src/store/saver-thread-store.ts";
 import type { ThreadStore } from "../../src/store/thread-store.ts";
 import { caught } from "../helpers/caught.ts";
+import { GatedModel } from "../helpers/gated-model.ts";
 import { testAgent, useTestBackend } from "../helpers/turn-setup.ts";
 
 const backend = useTestBackend();
@@ -73,6 +74,38 @@ async function stored(agentId: string, threadId: string, id: string) {
 }
 
 describe("R11.2 exactly once per messageId (postgres)", () => {
+  it("R2.4 R11.2 turns on two threads of one shared NeonSaver without guardHead: the first to end leaves the other's writes held", async () => {
+    const agentId = "resend-shared";
+    const saver = new NeonSaver({ db: backend.neon, agentId });
+    const turn = (threadId: string, messageId: string, model: OfflineChatModel) =>
+      runTurn(deps(agentId, model, {}, { checkpointer: saver }), {
+        threadId,
+        text: `question ${messageId}`,
+        messageId,
+      });
+    // Turn a begins first; turn b begins while a waits in its model call; a ends before b.
+    const gateA = new GatedModel();
+    const gateB = new GatedModel();
+    const a = turn("a", "a-1", gateA);
+    await gateA.reached;
+    const b = turn("b", "b-1", gateB);
+    await gateB.reached;
+    gateA.release();
+    await a;
+    gateB.release();
+    await b;
+    const { rows } = await backend.pg.query<{ thread_id: string; message_id: string }>(
+      "SELECT thread_id, message_id FROM llamon_message_ids WHERE agent_id = $1 ORDER BY thread_id",
+      [agentId],
+    );
+    expect(rows).toEqual([
+      { thread_id: "a", message_id: "a-1" },
+      { thread_id: "b", message_id: "b-1" },
+    ]);
+    // The saver is as its maker left it: it writes at once outside a turn.
+    expect(saver.turnWrites.holding).toBe(false);
+  });
+
   it("R11.2 a turn on a NeonSaver made without guardHead still writes its message id and memory rows with its checkpoint", async () => {
     const agentId = "resend-unguarded";
     const model = new OfflineChatModel();
