@@ -102,6 +102,11 @@ export interface ThreadView {
     updated_at: string | null;
   } | null;
   facts: Record<string, unknown>[] | null;
+  /**
+   * Facts no longer current (replaced or taken back), oldest first, each with `retiredAt`
+   * and `retiredBy` (the messageId that retired it); never sent as current (R8.3).
+   */
+  retired_facts: Record<string, unknown>[];
   last_turn: LastTurnView | null;
   hints: Hint[];
   hints_basis: "last_turn" | "now";
@@ -179,6 +184,20 @@ export function factsView(value: unknown): Record<string, unknown>[] | null {
       return [item as Record<string, unknown>];
     return [];
   });
+}
+
+/** The retired facts of a stored facts value (version 2), as plain objects; [] otherwise. */
+export function retiredFactsView(value: unknown): Record<string, unknown>[] {
+  const list =
+    value && typeof value === "object" && Array.isArray((value as { retired?: unknown }).retired)
+      ? (value as { retired: unknown[] }).retired
+      : [];
+  return list.filter(
+    (item): item is Record<string, unknown> =>
+      item !== null &&
+      typeof item === "object" &&
+      typeof (item as { text?: unknown }).text === "string",
+  );
 }
 
 export function lastTurnView(value: unknown): LastTurnView | null {
@@ -259,6 +278,7 @@ export function inspectThread(input: InspectInput): ThreadView {
             updated_at: summaryCache.updated_at === "" ? null : summaryCache.updated_at,
           },
     facts,
+    retired_facts: retiredFactsView(input.memory.facts),
     last_turn: lastTurn,
     hints: hintsFor(basis, {
       historyAware: config.history_aware,
