@@ -113,6 +113,13 @@ export const RETRACTION_CUES: readonly RetractionCue[] = [
       /더\s*이상\s*(?:\S+\s*){0,3}?(?:일|회사|직장|근무)\S*\s*안\s*(?:해|합|다녀|다닙)|더\s*이상\s*(?:회사|직장|거기|그곳)\S*\s*안\s*다(?:녀|닙)/,
     slots: WORK,
   },
+  {
+    lang: "ko",
+    need: ["안 다녀", "안다녀", "안 다닙", "안 나가"],
+    pattern: /(?:더\s*이상|이제)\s*(\S+?)(?:에|은|는|을|를|도)?\s*안\s*(?:다(?:녀|닙)|나가)/,
+    slots: WORK,
+    object: "workplace",
+  },
   // Korean: leaving a home.
   {
     lang: "ko",
