@@ -14,7 +14,7 @@ import { LlamonError } from "../../errors.ts";
 import { DEFAULT_MAX_FACTS, sameValue } from "./merge.ts";
 import { cueRetiredIds } from "./retraction-cues.ts";
 import type { Fact, RetiredFact } from "./types.ts";
-import { valueKey } from "./types.ts";
+import { MAX_ID_CHARS, valueKey } from "./types.ts";
 
 /** At most this many retired values are kept per slot (fact id), the newest. */
 export const MAX_RETIRED_PER_SLOT = 2;
@@ -52,10 +52,20 @@ export function isoDate(value: Date | string): string {
 const sameFact = (a: Fact, b: Fact): boolean =>
   a.id === b.id && valueKey(a.value) === valueKey(b.value);
 
+/** A messageId worth storing: non-empty and short (storage.ts reads no longer ones). */
+function messageIdOf(provenance: Provenance): string | undefined {
+  const id = provenance.messageId;
+  return id !== undefined && id !== "" && id.length <= MAX_ID_CHARS ? id : undefined;
+}
+
 function stamped(fact: Fact, provenance: Provenance, date: string): Fact {
   const out: Fact = { ...fact, since: date };
-  if (provenance.messageId !== undefined) out.messageId = provenance.messageId;
-  if (provenance.position !== undefined) out.position = provenance.position;
+  const messageId = messageIdOf(provenance);
+  if (messageId !== undefined) out.messageId = messageId;
+  const position = provenance.position;
+  if (position !== undefined && Number.isInteger(position) && position >= 0) {
+    out.position = position;
+  }
   return out;
 }
 
@@ -99,7 +109,8 @@ export function reviseFacts(
 
 function retire(fact: Fact, provenance: Provenance, date: string): RetiredFact {
   const out: RetiredFact = { ...fact, retiredAt: date };
-  if (provenance.messageId !== undefined) out.retiredBy = provenance.messageId;
+  const messageId = messageIdOf(provenance);
+  if (messageId !== undefined) out.retiredBy = messageId;
   return out;
 }
 

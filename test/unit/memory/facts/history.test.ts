@@ -285,4 +285,17 @@ describe("R8.3 storage: version 2, version 1 rows still read, the retired list b
     const size = (s: FactState) => JSON.stringify(factsToJson(s.facts, s.retired)).length;
     expect(size(long)).toBeLessThan(size(short) * 3);
   });
+
+  it("R8.3 a messageId too long to store is left out; the fact is still stored with its date", () => {
+    const text = "I live in Seoul.";
+    const state = reviseFacts(
+      EMPTY_FACT_STATE,
+      text,
+      { messageId: "x".repeat(500), position: -3, date: "2026-03-01T10:00:00Z" },
+      (current) => updateFacts(current, text, { max: UNCAPPED }),
+    );
+    expect(state.facts).toEqual([expect.objectContaining({ value: "Seoul", since: "2026-03-01" })]);
+    expect(state.facts[0]).not.toHaveProperty("messageId");
+    expect(state.facts[0]).not.toHaveProperty("position");
+  });
 });
