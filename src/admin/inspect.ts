@@ -20,6 +20,8 @@ import type { BaseMessage } from "@langchain/core/messages";
 import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { z } from "zod";
 import type { MemoryConfig } from "../memory/config.ts";
+import { factLines } from "../memory/facts/lines.ts";
+import { parseFactState } from "../memory/facts/storage.ts";
 import { groupMessages, type MessageGroupKind } from "../memory/groups.ts";
 import { type ArchivedPrefix, EMPTY_PREFIX } from "../memory/live-tail.ts";
 import { assemblePrompt, HISTORY_NOTE, type MultiturnSignals } from "../memory/prompt.ts";
@@ -200,6 +202,19 @@ export function retiredFactsView(value: unknown): Record<string, unknown>[] {
   );
 }
 
+/**
+ * The facts lines of the prompt preview: as the model gets them (with dates and earlier
+ * values, facts/lines.ts) when the row reads as facts, else the rows' texts.
+ */
+function previewFacts(
+  value: unknown,
+  rows: readonly Record<string, unknown>[] | null,
+): string[] | undefined {
+  const state = parseFactState(value);
+  if (state.facts.length > 0) return factLines(state.facts, state.retired);
+  return rows?.map((f) => String(f.text));
+}
+
 export function lastTurnView(value: unknown): LastTurnView | null {
   const parsed = lastTurnSchema.safeParse(value);
   if (!parsed.success) return null;
@@ -228,7 +243,7 @@ export function inspectThread(input: InspectInput): ThreadView {
     systemText: input.systemText,
     skills: input.skills,
     summary: summaryCache?.text,
-    facts: facts?.map((f) => String(f.text)),
+    facts: previewFacts(input.memory.facts, facts),
     thread: [...head],
     config,
     archived: stored,

@@ -177,4 +177,29 @@ describe("R8.3 retired facts in the thread view", () => {
     expect(view.system_prompt).toContain("The user lives in Busan");
     expect(view.system_prompt).not.toContain("Seoul");
   });
+
+  it("R8.3 the prompt preview shows the facts as the model gets them: with the date and the earlier value", () => {
+    const fact = {
+      id: "residence",
+      category: "residence",
+      text: "The user lives in Busan",
+      value: "Busan",
+      lang: "en",
+      source: "I moved to Busan",
+      since: "2026-03-09",
+    };
+    const old = { ...fact, text: "The user lives in Seoul", value: "Seoul", since: "2026-03-01" };
+    const view = inspectThread({
+      contextId: "ctx",
+      messages: thread(),
+      memory: {
+        facts: { version: 2, facts: [fact], retired: [{ ...old, retiredAt: "2026-03-09" }] },
+      },
+      config: config(),
+      systemText: "You are helpful.",
+    });
+    expect(view.system_prompt).toContain(
+      "[기억된 사실]\n- The user lives in Busan (since 2026-03-09; earlier: Seoul)",
+    );
+  });
 });
