@@ -1,7 +1,9 @@
 /**
  * Fact recall evaluation (R8): runs the heuristic extractor over every dialogue of
- * test/fixtures/facts/dialogues.json (updateFacts per user turn = retractions, then
- * extractFacts + mergeFacts), then recallFacts(followUp, k) for k = 1 and 3.
+ * test/fixtures/facts/dialogues.json (per user turn as the turn runner applies it: reviseFacts =
+ * retraction cues, then updateFacts = retractions, extractFacts + mergeFacts; retired facts
+ * are not current), then recallFacts(followUp, k) for k = 1 and 3. Before: updateFacts alone
+ * (retractions, then extractFacts + mergeFacts).
  *
  *   npx tsx bench/facts-eval.ts          # table, then one JSON object on the last line
  *   npx tsx bench/facts-eval.ts --json   # only the JSON object
@@ -22,7 +24,15 @@
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { type Fact, recallFacts, sameValue, updateFacts } from "../src/memory/facts/index.ts";
+import {
+  EMPTY_FACT_STATE,
+  type Fact,
+  type FactState,
+  recallFacts,
+  reviseFacts,
+  sameValue,
+  updateFacts,
+} from "../src/memory/facts/index.ts";
 import { RELATIONS_EN, RELATIONS_KO } from "../src/memory/facts/lexicon.ts";
 
 interface Expected {
@@ -170,11 +180,25 @@ export interface DialogueResult {
   correctionRight?: boolean;
 }
 
+/**
+ * One user turn as the turn runner applies it (agent/turn/fact-recall.ts): retraction cues,
+ * then extraction and merge; replaced or retracted facts are retired, not current.
+ */
+export function applyTurn(state: FactState, turn: string, index?: number): FactState {
+  const provenance = { messageId: `m${index ?? 0}`, position: (index ?? 0) * 2, date: EVAL_DATE };
+  return reviseFacts(state, turn, provenance, (current) =>
+    updateFacts(current, turn, { turn: index, max: Number.MAX_SAFE_INTEGER }),
+  );
+}
+
+const EVAL_DATE = "2026-01-01";
+
 export function runDialogue(d: Dialogue): DialogueResult {
-  let facts: Fact[] = [];
+  let state: FactState = EMPTY_FACT_STATE;
   d.turns.forEach((turn, index) => {
-    facts = updateFacts(facts, turn, { turn: index });
+    state = applyTurn(state, turn, index);
   });
+  const facts = [...state.facts];
   const missing = d.expectedFacts.filter((e) => !facts.some((f) => matches(f, e)));
   const extra = facts.filter((f) => !d.expectedFacts.some((e) => matches(f, e)));
   const recall1 = recallFacts(facts, d.followUp, 1);
@@ -257,11 +281,11 @@ function latency(dialogues: readonly Dialogue[]): Report["latencyMs"] {
   // Round 0 warms up the JIT and the regular-expression cache; it is not measured.
   for (let round = 0; round < 6; round++) {
     for (const d of dialogues) {
-      let facts: Fact[] = [];
+      let state: FactState = EMPTY_FACT_STATE;
       for (const turn of d.turns) {
         const cpu = process.cpuUsage();
         const start = performance.now();
-        facts = updateFacts(facts, turn);
+        state = applyTurn(state, turn);
         if (round > 0) {
           extract.push(performance.now() - start);
           const used = process.cpuUsage(cpu);
@@ -270,7 +294,7 @@ function latency(dialogues: readonly Dialogue[]): Report["latencyMs"] {
       }
       const cpu = process.cpuUsage();
       const start = performance.now();
-      recallFacts(facts, d.followUp, 3);
+      recallFacts(state.facts, d.followUp, 3);
       if (round > 0) {
         recall.push(performance.now() - start);
         const used = process.cpuUsage(cpu);

@@ -20,6 +20,8 @@ import type { BaseMessage } from "@langchain/core/messages";
 import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { z } from "zod";
 import type { MemoryConfig } from "../memory/config.ts";
+import { factLines } from "../memory/facts/lines.ts";
+import { parseFactState } from "../memory/facts/storage.ts";
 import { groupMessages, type MessageGroupKind } from "../memory/groups.ts";
 import { type ArchivedPrefix, EMPTY_PREFIX } from "../memory/live-tail.ts";
 import { assemblePrompt, HISTORY_NOTE, type MultiturnSignals } from "../memory/prompt.ts";
@@ -102,6 +104,11 @@ export interface ThreadView {
     updated_at: string | null;
   } | null;
   facts: Record<string, unknown>[] | null;
+  /**
+   * Facts no longer current (replaced or taken back), oldest first, each with `retiredAt`
+   * and `retiredBy` (the messageId that retired it); never sent as current (R8.3).
+   */
+  retired_facts: Record<string, unknown>[];
   last_turn: LastTurnView | null;
   hints: Hint[];
   hints_basis: "last_turn" | "now";
@@ -181,6 +188,33 @@ export function factsView(value: unknown): Record<string, unknown>[] | null {
   });
 }
 
+/** The retired facts of a stored facts value (version 2), as plain objects; [] otherwise. */
+export function retiredFactsView(value: unknown): Record<string, unknown>[] {
+  const list =
+    value && typeof value === "object" && Array.isArray((value as { retired?: unknown }).retired)
+      ? (value as { retired: unknown[] }).retired
+      : [];
+  return list.filter(
+    (item): item is Record<string, unknown> =>
+      item !== null &&
+      typeof item === "object" &&
+      typeof (item as { text?: unknown }).text === "string",
+  );
+}
+
+/**
+ * The facts lines of the prompt preview: as the model gets them (with dates and earlier
+ * values, facts/lines.ts) when the row reads as facts, else the rows' texts.
+ */
+function previewFacts(
+  value: unknown,
+  rows: readonly Record<string, unknown>[] | null,
+): string[] | undefined {
+  const state = parseFactState(value);
+  if (state.facts.length > 0) return factLines(state.facts, state.retired);
+  return rows?.map((f) => String(f.text));
+}
+
 export function lastTurnView(value: unknown): LastTurnView | null {
   const parsed = lastTurnSchema.safeParse(value);
   if (!parsed.success) return null;
@@ -209,7 +243,7 @@ export function inspectThread(input: InspectInput): ThreadView {
     systemText: input.systemText,
     skills: input.skills,
     summary: summaryCache?.text,
-    facts: facts?.map((f) => String(f.text)),
+    facts: previewFacts(input.memory.facts, facts),
     thread: [...head],
     config,
     archived: stored,
@@ -259,6 +293,7 @@ export function inspectThread(input: InspectInput): ThreadView {
             updated_at: summaryCache.updated_at === "" ? null : summaryCache.updated_at,
           },
     facts,
+    retired_facts: retiredFactsView(input.memory.facts),
     last_turn: lastTurn,
     hints: hintsFor(basis, {
       historyAware: config.history_aware,

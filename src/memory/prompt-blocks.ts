@@ -12,7 +12,8 @@
  *   lines of a multi-line item are indented by two spaces so they stay in that bullet;
  * - the summary block is the header `[이전 대화 요약]` on its own line, then the summary.
  *
- * Output is a pure function of the inputs (no dates, ids or randomness), so the same
+ * Output is a pure function of the inputs (no clock, ids or randomness; the dates in fact
+ * lines are stored with the facts), so the same
  * parts always give byte-identical text — what provider prompt caches need (R6.2).
  */
 

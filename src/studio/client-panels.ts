@@ -82,8 +82,16 @@ function renderInspection() {
 
   var facts = clear($("facts"));
   if (v.facts && v.facts.length) {
-    facts.appendChild(el("ul", {}, v.facts.map(function (f) { return el("li", { text: f.text }); })));
+    facts.appendChild(el("ul", {}, v.facts.map(function (f) {
+      return el("li", { text: f.since ? f.text + " (" + msg("facts_since", { date: f.since }) + ")" : f.text });
+    })));
   } else facts.appendChild(el("p", { className: "hint", text: msg("facts_none") }));
+  // Retired facts: replaced or taken back, kept for inspection, never sent as current.
+  if (v.retired_facts && v.retired_facts.length) {
+    facts.appendChild(el("ul", { className: "hint" }, v.retired_facts.map(function (f) {
+      return el("li", { text: msg("facts_retired", { text: f.text, date: f.retiredAt }) });
+    })));
+  }
   $("system-prompt").textContent = v.system_prompt || msg("system_none");
 }
 

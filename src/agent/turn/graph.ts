@@ -174,9 +174,15 @@ export function turnNodes(deps: GraphDeps) {
       if (incoming === undefined || state.messages.some((m) => m.id === incoming.id)) return {};
       if (deps.storedAnswer?.(state) !== undefined) return {};
       deps.onUserMessageAdded?.();
-      await facts.update(textOf(incoming));
       const seed = state.seed ?? [];
-      if (seed.length === 0 || state.messages.length > 0) return { messages: [incoming] };
+      const seeding = seed.length > 0 && state.messages.length === 0;
+      // Provenance of the facts it states: its id and position in the stored thread (R8.3).
+      await facts.update(textOf(incoming), {
+        messageId: incoming.id,
+        position:
+          (state.archived?.messages ?? 0) + state.messages.length + (seeding ? seed.length : 0),
+      });
+      if (!seeding) return { messages: [incoming] };
       // Seed ids are scoped to this turn's message id, so a client messageId can never
       // collide with (and, through the id-merging reducer, replace) a seeded message.
       const scoped = seed.map((m, i) => {

@@ -16,6 +16,17 @@ export {
   warmUpFactRules,
 } from "./extract.ts";
 export {
+  boundRetired,
+  EMPTY_FACT_STATE,
+  type FactState,
+  isoDate,
+  MAX_RETIRED,
+  MAX_RETIRED_PER_SLOT,
+  type Provenance,
+  reviseFacts,
+} from "./history.ts";
+export { factLines } from "./lines.ts";
+export {
   applyRetractions,
   DEFAULT_MAX_FACTS,
   type MergeOptions,
@@ -26,13 +37,16 @@ export {
 } from "./merge.ts";
 export { FACT_EXTRACTION_PROMPT, MAX_MODEL_FACTS, parseModelFacts } from "./model.ts";
 export { MIN_SCORE, recallFacts, scoreFacts } from "./recall.ts";
+export { cueRetiredIds, RETRACTION_CUES, type RetractionCue } from "./retraction-cues.ts";
 export {
   FACTS_MEMORY_KEY,
   FACTS_STORAGE_VERSION,
   factsToJson,
   factTexts,
+  parseFactState,
   parseStoredFacts,
   storedFactSchema,
+  storedRetiredFactSchema,
 } from "./storage.ts";
 export {
   FACT_CATEGORIES,
@@ -40,5 +54,7 @@ export {
   type FactCategory,
   type FactLang,
   factId,
+  type RetiredFact,
+  SINGLE_VALUED,
   valueKey,
 } from "./types.ts";

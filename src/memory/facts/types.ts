@@ -43,6 +43,20 @@ export interface Fact {
   source: string;
   /** Optional ordering hint (the turn number of the utterance). */
   turn?: number;
+  /** The A2A messageId of the user message it came from (provenance). */
+  messageId?: string;
+  /** Position of that message in the stored thread (0-based). */
+  position?: number;
+  /** The date it was said, ISO `YYYY-MM-DD`. */
+  since?: string;
+}
+
+/** A fact no longer current: replaced by a newer value or taken back by a retraction cue. */
+export interface RetiredFact extends Fact {
+  /** The date it was retired, ISO `YYYY-MM-DD`. */
+  retiredAt: string;
+  /** The messageId of the user message that retired it. */
+  retiredBy?: string;
 }
 
 /** Categories with one current value: a new fact of the category replaces the old one. */

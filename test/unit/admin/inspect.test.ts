@@ -93,6 +93,7 @@ describe("the inspector's view of a conversation", () => {
       updated_at: null,
     });
     expect(view.facts).toEqual([{ id: "residence", text: "The user lives in Seoul" }]);
+    expect(view.retired_facts).toEqual([]);
     // A summary part-way through a tool exchange longer than one job says how far it got.
     const partway = inspectThread({
       contextId: "ctx",
@@ -138,5 +139,67 @@ describe("the inspector's view of a conversation", () => {
     expect(first.last_turn).toBeNull();
     expect(first.hints.map((h) => h.id)).toEqual(["check_context_id"]);
     expect(first.hints[0]?.ko).toContain("contextId");
+  });
+});
+
+describe("R8.3 retired facts in the thread view", () => {
+  it("R8.3 lists retired facts with when and by which message; the prompt preview shows only current ones", () => {
+    const retired = {
+      id: "residence",
+      category: "residence",
+      text: "The user lives in Seoul",
+      value: "Seoul",
+      lang: "en",
+      source: "I live in Seoul",
+      messageId: "m1",
+      position: 0,
+      since: "2026-03-01",
+      retiredAt: "2026-03-09",
+      retiredBy: "m7",
+    };
+    const view = inspectThread({
+      contextId: "ctx",
+      messages: thread(),
+      memory: {
+        facts: {
+          version: 2,
+          facts: [{ id: "residence", text: "The user lives in Busan", since: "2026-03-09" }],
+          retired: [retired, null, 3, { id: "x" }],
+        },
+      },
+      config: config(),
+      systemText: "You are helpful.",
+    });
+    expect(view.facts).toEqual([
+      { id: "residence", text: "The user lives in Busan", since: "2026-03-09" },
+    ]);
+    expect(view.retired_facts).toEqual([retired]);
+    expect(view.system_prompt).toContain("The user lives in Busan");
+    expect(view.system_prompt).not.toContain("Seoul");
+  });
+
+  it("R8.3 the prompt preview shows the facts as the model gets them: with the date and the earlier value", () => {
+    const fact = {
+      id: "residence",
+      category: "residence",
+      text: "The user lives in Busan",
+      value: "Busan",
+      lang: "en",
+      source: "I moved to Busan",
+      since: "2026-03-09",
+    };
+    const old = { ...fact, text: "The user lives in Seoul", value: "Seoul", since: "2026-03-01" };
+    const view = inspectThread({
+      contextId: "ctx",
+      messages: thread(),
+      memory: {
+        facts: { version: 2, facts: [fact], retired: [{ ...old, retiredAt: "2026-03-09" }] },
+      },
+      config: config(),
+      systemText: "You are helpful.",
+    });
+    expect(view.system_prompt).toContain(
+      "[기억된 사실]\n- The user lives in Busan (since 2026-03-09; earlier: Seoul)",
+    );
   });
 });

@@ -122,6 +122,42 @@ describe(`management API on the ${backend} backend`, () => {
     expect(firstLine(again.replyText)).toBe("offline-model: received=1 has_prior=false");
   });
 
+  it(`R8.3 R11.1 a retired fact is in the thread view with its messages and is erased with the conversation (${backend})`, async () => {
+    const contextId = `facts-${crypto.randomUUID()}`;
+    const threadId = threadKey(ANONYMOUS_PRINCIPAL, contextId);
+    const stub = env.THREADS.getByName(threadObjectName(env.AGENT_ID, threadId));
+    // This project's wrangler.toml turns facts off (MEMORY_FACTS_MODE, over code); the
+    // Worker sends the DO its request's config, so this test sends one with facts on.
+    const config = {
+      ...resolveMemoryConfig({ env: env as unknown as Record<string, unknown> }).config,
+      facts_mode: "heuristic" as const,
+    };
+    const said = ["I live in Boston.", "Nice weather.", "I moved out last week."];
+    for (const [i, text] of said.entries()) {
+      await stub.turn({ threadId, contextId, messageId: `${contextId}-m${i}`, text }, config);
+    }
+    const worker = instance();
+    const path = `/api/v1/memory/threads/${contextId}`;
+    const view = await worker.api("GET", path);
+    expect(view.status).toBe(200);
+    expect(view.body.facts).toEqual([]);
+    expect(view.body.retired_facts).toEqual([
+      expect.objectContaining({
+        id: "residence",
+        value: "Boston",
+        messageId: `${contextId}-m0`,
+        position: 0,
+        retiredBy: `${contextId}-m2`,
+      }),
+    ]);
+    expect((await worker.api("DELETE", path)).status).toBe(200);
+    expect((await worker.api("GET", path)).status).toBe(404);
+    const inspected = (await stub.inspect(env.AGENT_ID, threadId, {
+      limit: 10,
+    })) as unknown as InspectedThread;
+    expect(inspected.memory).toEqual({});
+  });
+
   it(`R11.1 a task record saved after its conversation was erased (by a turn that read it before) is refused (${backend})`, async () => {
     const worker = instance();
     const contextId = `fence-${crypto.randomUUID()}`;

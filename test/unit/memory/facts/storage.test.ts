@@ -23,7 +23,7 @@ describe("R8.2 facts in persistent_memory (key 'facts')", () => {
   it("round-trips through JSON", () => {
     expect(FACTS_MEMORY_KEY).toBe("facts");
     const stored = JSON.parse(JSON.stringify(factsToJson(facts)));
-    expect(stored).toMatchObject({ version: 1 });
+    expect(stored).toMatchObject({ version: 2, retired: [] });
     expect(parseStoredFacts(stored)).toEqual(facts);
   });
 

@@ -1,0 +1,198 @@
+/**
+ * Retraction cues (R8.3): an utterance that takes a single-valued fact back without giving a
+ * new value ("I left my job", "그만뒀어요", "이사 갔어요", "I don't work there anymore").
+ * The cues are one small table, Korean and English; each row names the slots (fact ids) it
+ * retires. A row may also need its object to name the stored value ("I left the clinic"
+ * retires the workplace only when the stored workplace is a clinic), so an everyday "I left
+ * the office early" takes nothing back.
+ *
+ * A cue retires; it never adds. A new value in the same utterance ("I moved to Busan") is
+ * still stored by the extraction rules after the old one was retired.
+ */
+import type { Fact } from "./types.ts";
+
+/** The job slots: the occupation, the workplace and its location. */
+const WORK = ["job", "workplace", "workplace:location"] as const;
+const HOME = ["residence"] as const;
+
+export interface RetractionCue {
+  readonly lang: "ko" | "en";
+  /** Lower-case words one of which the utterance must contain; a cheap filter before the pattern. */
+  readonly need: readonly string[];
+  readonly pattern: RegExp;
+  /** The fact ids it retires. */
+  readonly slots: readonly string[];
+  /**
+   * The pattern's first group must name the stored value of this slot (loosely, `sameValue`);
+   * without it the cue retires unconditionally.
+   */
+  readonly object?: string;
+}
+
+/** The cue table. Patterns are tested on the lower-cased utterance. */
+export const RETRACTION_CUES: readonly RetractionCue[] = [
+  // English: leaving a job.
+  {
+    lang: "en",
+    need: ["left", "quit", "resign", "leaving"],
+    pattern:
+      /\bi(?:'ve| have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:left|quit|resigned from|am leaving|'m leaving)\s+(?:my|the|that)\s+(?:job|position|company|employer|workplace|work)\b/,
+    slots: WORK,
+  },
+  {
+    lang: "en",
+    need: ["resign", "laid off", "fired", "retired", "unemployed", "quit"],
+    pattern:
+      /\bi(?:'ve| have|'m| am)?\s+(?:just\s+|recently\s+|finally\s+)?(?:resigned|got laid off|was laid off|been laid off|got fired|was fired|retired|unemployed|quit)(?:\s*[.!,]|\s+(?:last|this|yesterday|today|recently|a few|two|three|in)\b|$)/,
+    slots: WORK,
+  },
+  {
+    lang: "en",
+    need: ["work"],
+    pattern:
+      /\bi\s+(?:don'?t|do not|no longer)\s+work\s+(?:there|at|for|in)\b|\bi'?m\s+(?:not|no longer)\s+(?:working|employed)\s+(?:there|at|for)\b/,
+    slots: WORK,
+  },
+  {
+    lang: "en",
+    need: ["left", "quit", "resigned"],
+    pattern:
+      /\bi(?:'ve| have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:left|quit|resigned from)\s+(?:the|my|that)?\s*([a-z][a-z'-]*(?:\s+[a-z][a-z'-]*){0,3})/,
+    slots: WORK,
+    object: "workplace",
+  },
+  {
+    lang: "en",
+    need: ["anymore", "no longer"],
+    pattern:
+      /\bi'?m\s+(?:not|no longer)\s+(?:a|an)\s+([a-z][a-z -]{1,40}?)(?:\s+anymore\b|[.!,]|$)/,
+    slots: ["job"],
+    object: "job",
+  },
+  // English: leaving a home.
+  {
+    lang: "en",
+    need: ["moved", "live"],
+    pattern:
+      /\bi(?:'ve| have)?\s+(?:just\s+|recently\s+|finally\s+)?moved\s+(?:out|away)\b|\bi\s+(?:don'?t|do not|no longer)\s+live\s+(?:there|here|in)\b/,
+    slots: HOME,
+  },
+  // Korean: leaving a job.
+  {
+    lang: "ko",
+    need: ["퇴사", "퇴직", "사직", "해고", "잘렸", "실직", "백수"],
+    pattern: /퇴사|퇴직|사직(?:했|서)|해고(?:됐|되었|당)|잘렸|실직|백수(?:예요|에요|가 됐|됐)/,
+    slots: WORK,
+  },
+  {
+    lang: "ko",
+    need: ["그만"],
+    pattern:
+      /(?:회사|직장|일|일자리|알바|아르바이트|다니던\s*곳)\s*(?:을|를|은|는|도)?\s*그만\s*(?:뒀|두었|둠|둬|두게|둡)/,
+    slots: WORK,
+  },
+  {
+    lang: "ko",
+    need: ["그만"],
+    pattern:
+      /^(?:저는?|전|나는?|제가|내가)?\s*(?:이제\s*|결국\s*|드디어\s*)?그만\s*(?:뒀|두었|둠|둬)/,
+    slots: WORK,
+  },
+  {
+    lang: "ko",
+    need: ["그만", "안 다녀", "안다녀", "안 다닙", "관뒀"],
+    pattern:
+      /(\S+?)(?:을|를|은|는|에|도)?\s*(?:그만\s*(?:뒀|두었|둠|둬)|관뒀|(?:더\s*이상|이제)\s*안\s*다(?:녀|닙))/,
+    slots: WORK,
+    object: "workplace",
+  },
+  {
+    lang: "ko",
+    need: ["더 이상", "더이상"],
+    pattern:
+      /더\s*이상\s*(?:\S+\s*){0,3}?(?:일|회사|직장|근무)\S*\s*안\s*(?:해|합|다녀|다닙)|더\s*이상\s*(?:회사|직장|거기|그곳)\S*\s*안\s*다(?:녀|닙)/,
+    slots: WORK,
+  },
+  {
+    lang: "ko",
+    need: ["안 다녀", "안다녀", "안 다닙", "안 나가"],
+    pattern: /(?:더\s*이상|이제)\s*(\S+?)(?:에|은|는|을|를|도)?\s*안\s*(?:다(?:녀|닙)|나가)/,
+    slots: WORK,
+    object: "workplace",
+  },
+  // Korean: leaving a home.
+  {
+    lang: "ko",
+    need: ["이사"],
+    pattern: /이사\s*(?:를\s*)?(?:갔|했|왔|나왔|가게\s*됐)/,
+    slots: HOME,
+  },
+  {
+    lang: "ko",
+    need: ["안 살", "안살"],
+    pattern: /(?:더\s*이상|이제)\s*(?:\S+\s*){0,2}?안\s*살(?:아|아요|고|며|거든)/,
+    slots: HOME,
+  },
+];
+
+/** Someone else's news ("my friend quit", "친구가 이사 갔어요") retires none of the user's facts. */
+const OTHER_SUBJECT_EN =
+  /\b(?:my|our)\s+(?:friend|brother|sister|mom|mother|dad|father|wife|husband|son|daughter|boss|colleague|coworker|partner|roommate|neighbou?r)s?\b|\b(?:he|she|they)\b/;
+const OTHER_SUBJECT_KO =
+  /(?:친구|동생|형|누나|언니|오빠|엄마|아빠|어머니|아버지|남편|아내|와이프|딸|아들|동료|상사|사장님|룸메이트|이웃|걔|그 사람)(?:가|이|는|도|께서)/;
+
+function hasAny(text: string, words: readonly string[]): boolean {
+  return words.some((word) => text.includes(word));
+}
+
+/**
+ * The ids of the current facts an utterance retires by a cue. `matches(stored, said)` says
+ * whether the object named in the utterance is the stored value (merge.ts `sameValue`).
+ */
+export function cueRetiredIds(
+  utterance: string,
+  current: readonly Fact[],
+  matches: (stored: string, said: string) => boolean,
+): Set<string> {
+  const retired = new Set<string>();
+  if (typeof utterance !== "string" || current.length === 0) return retired;
+  const text = utterance.normalize("NFC").toLowerCase().slice(0, 2000);
+  const byId = new Map(current.map((fact) => [fact.id, fact]));
+  const otherEn = OTHER_SUBJECT_EN.test(text);
+  const otherKo = OTHER_SUBJECT_KO.test(text);
+  for (const cue of RETRACTION_CUES) {
+    if (!cue.slots.some((slot) => byId.has(slot))) continue;
+    if (!hasAny(text, cue.need)) continue;
+    if (cue.lang === "en" ? otherEn : otherKo) continue;
+    const match = cue.pattern.exec(text);
+    if (match === null) continue;
+    if (cue.object !== undefined) {
+      const stored = byId.get(cue.object);
+      const said = match[1]?.trim() ?? "";
+      if (stored === undefined || said === "" || !namesValue(stored.value, said, matches)) {
+        continue;
+      }
+    }
+    for (const slot of cue.slots) if (byId.has(slot)) retired.add(slot);
+  }
+  return retired;
+}
+
+/**
+ * The said object names the stored value: a leading part of the phrase ("the clinic last
+ * week") that is the stored value loosely and holds its head word ("small clinic" → clinic),
+ * so "the small town" does not name "small clinic".
+ */
+function namesValue(
+  stored: string,
+  said: string,
+  matches: (stored: string, said: string) => boolean,
+): boolean {
+  const head = stored.toLowerCase().trim().split(/\s+/).at(-1) ?? "";
+  const words = said.split(/\s+/).filter((word) => word !== "");
+  for (let n = 1; n <= words.length; n++) {
+    const phrase = words.slice(0, n).join(" ");
+    if (head !== "" && phrase.includes(head) && matches(stored, phrase)) return true;
+  }
+  return false;
+}
