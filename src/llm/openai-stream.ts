@@ -33,23 +33,34 @@ export async function* openAIStreamChunks(
     if (typeof data.model === "string") metadata.model_name = data.model;
     if (typeof data.id === "string") metadata.id = data.id;
     usage = openAIUsage(data.usage) ?? usage;
-    const choice = Array.isArray(data.choices)
-      ? (data.choices[0] as Record<string, unknown> | undefined)
-      : undefined;
-    if (choice === undefined) continue;
-    yield* deltaChunks((choice.delta ?? {}) as Record<string, unknown>, tools);
-    if (typeof choice.finish_reason === "string") {
-      metadata.finish_reason = choice.finish_reason;
-      finished = true;
-    }
+    if (yield* choiceChunks(data.choices, tools, metadata)) finished = true;
   }
   if (!finished) throw cutShort(provider);
   tools.check();
   yield endChunk(metadata, usage);
 }
 
+/**
+ * The chunks of a chunk's `choices[0].delta`; returns whether the choice has finished (its
+ * finish reason goes into `metadata`).
+ */
+export function* choiceChunks(
+  choices: unknown,
+  tools: ToolCallChunks,
+  metadata: Record<string, unknown>,
+): Generator<AIMessageChunk, boolean> {
+  const choice = Array.isArray(choices)
+    ? (choices[0] as Record<string, unknown> | undefined)
+    : undefined;
+  if (choice === undefined) return false;
+  yield* deltaChunks((choice.delta ?? {}) as Record<string, unknown>, tools);
+  if (typeof choice.finish_reason !== "string") return false;
+  metadata.finish_reason = choice.finish_reason;
+  return true;
+}
+
 /** The chunks of one `delta`: text, reasoning text, tool-call pieces. */
-export function* deltaChunks(
+function* deltaChunks(
   delta: Record<string, unknown>,
   tools: ToolCallChunks,
 ): Generator<AIMessageChunk> {

@@ -10,7 +10,7 @@ import type { AIMessageChunk } from "@langchain/core/messages";
 import { AIMessageChunk as Chunk } from "@langchain/core/messages";
 import { endChunk, ToolCallChunks, textChunk } from "./chunks.ts";
 import { num, openAIUsage } from "./common.ts";
-import { cutShort, deltaChunks, eventJson, streamFailure } from "./openai-stream.ts";
+import { choiceChunks, cutShort, eventJson, streamFailure } from "./openai-stream.ts";
 import type { SseEvent } from "./sse.ts";
 
 const PROVIDER = "workers-ai";
@@ -33,13 +33,7 @@ export async function* workersAIStreamChunks(
     }
     usage = openAIUsage(data.usage) ?? usage;
     if (Array.isArray(data.choices)) {
-      const choice = data.choices[0] as Record<string, unknown> | undefined;
-      if (choice === undefined) continue;
-      yield* deltaChunks((choice.delta ?? {}) as Record<string, unknown>, tools);
-      if (typeof choice.finish_reason === "string") {
-        metadata.finish_reason = choice.finish_reason;
-        finished = true;
-      }
+      if (yield* choiceChunks(data.choices, tools, metadata)) finished = true;
       continue;
     }
     if (typeof data.response === "string" && data.response !== "") {

@@ -28,6 +28,8 @@ import {
 export interface TurnCheckpointer extends BaseCheckpointSaver {
   /** Keep only the newest checkpoint with each save (trim, R4.2; a live tail). */
   keepLatestOnly: boolean;
+  /** A saver with a transcript: the `messages` channel as a plain list (transcript.ts). */
+  plainMessages?: boolean;
   /** The head the store's load read, for the graph's own read of it (primed-head.ts). */
   readonly primedHead: PrimedHead;
   /** Drop the writes held for the thread (a failed or refused turn stores nothing). */
@@ -65,13 +67,11 @@ export abstract class LocalThreadStore<S extends TurnCheckpointer> implements Th
   }
 
   configure(options: { readonly liveTail: boolean; readonly keepLatestOnly: boolean }): void {
-    this.liveTail(options.liveTail);
+    // A live tail's graph keeps the messages as a plain list (older delta threads read as one).
+    if (options.liveTail && this.keepsTranscript) this.saver.plainMessages = true;
     // Only ever turned on here: the backend sets it from the turn's config when it builds it.
     if (options.keepLatestOnly) this.saver.keepLatestOnly = true;
   }
-
-  /** The `messages` channel as a plain list for a live tail (savers with a transcript). */
-  protected liveTail(_on: boolean): void {}
 
   begin(): () => void {
     const release = holdWrites(this.saver.turnWrites);

@@ -64,9 +64,8 @@ export class InMemorySaver extends MemorySaver implements ThreadSaver {
   keepLatestOnly: boolean;
   /** The head a ThreadStore read ahead of the graph (store/primed-head.ts). */
   readonly primedHead = new PrimedHead();
-  readonly turnWrites = new HeldWrites();
-  /** While flushTurn runs: what its caller writes with the thread's root checkpoint. */
-  #rootWrite: { readonly threadId: string; write: RootWrite | undefined } | undefined;
+  /** A turn's writes; a flush's root write goes around the root checkpoint's put. */
+  readonly turnWrites = new HeldWrites<RootWrite>();
   /** Per stored thread id: message id → its position and the end of its turn. */
   private readonly storedIds = new Map<string, Map<string, { seq: number; end: number }>>();
 
@@ -107,13 +106,8 @@ export class InMemorySaver extends MemorySaver implements ThreadSaver {
    * checkpoint: `check` before it is stored (a refusal writes nothing), `apply` after.
    * Nothing held: nothing is written, `root` included.
    */
-  async flushTurn(threadId: string, root?: RootWrite): Promise<void> {
-    this.#rootWrite = { threadId, write: root };
-    try {
-      await this.turnWrites.flush(threadId);
-    } finally {
-      this.#rootWrite = undefined;
-    }
+  flushTurn(threadId: string, root?: RootWrite): Promise<void> {
+    return this.turnWrites.flush(threadId, root);
   }
 
   discardTurn(threadId: string): void {
@@ -174,9 +168,7 @@ export class InMemorySaver extends MemorySaver implements ThreadSaver {
     }
     const ns = config.configurable?.checkpoint_ns ?? "";
     // A flushTurn's writes go with the root checkpoint (taken once).
-    const root = this.#rootWrite;
-    const write = ns === "" && root?.threadId === threadId ? root.write : undefined;
-    if (write !== undefined && root !== undefined) root.write = undefined;
+    const write = ns === "" ? this.turnWrites.takeRoot(threadId) : undefined;
     write?.check();
     const saved = await super.put(this.inward(config), checkpoint, metadata);
     if (this.keepLatestOnly && canPruneOlder(checkpoint, metadata)) {

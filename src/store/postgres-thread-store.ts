@@ -45,10 +45,6 @@ class PostgresThreadStore extends LocalThreadStore<NeonSaver> {
   /** The registry generation of each thread, as its load read it or its commit wrote it. */
   readonly #generations = new Map<string, string>();
 
-  protected override liveTail(on: boolean): void {
-    if (on) this.saver.plainMessages = true;
-  }
-
   async load(query: TurnQuery): Promise<TurnSnapshot> {
     const { threadId } = query;
     const { agentId } = this.saver;

@@ -97,9 +97,8 @@ export class SqliteSaver extends BaseCheckpointSaver implements ThreadSaver, Tra
   keepLatestOnly: boolean;
   /** The head a ThreadStore read ahead of the graph (store/primed-head.ts). */
   readonly primedHead = new PrimedHead();
-  readonly turnWrites = new HeldWrites();
-  /** While flushTurn runs: what its caller adds to the thread's root checkpoint transaction. */
-  #rootWrite: { readonly threadId: string; run: (() => void) | undefined } | undefined;
+  /** A turn's writes; a flush's root write runs inside the root checkpoint's transaction. */
+  readonly turnWrites = new HeldWrites<() => void>();
   /**
    * Deliver a root checkpoint's `messages` as a plain list even when stored as deltas (a
    * thread stored before the live tail); the turn's store sets it for a `tail` graph.
@@ -130,13 +129,8 @@ export class SqliteSaver extends BaseCheckpointSaver implements ThreadSaver, Tra
    * transaction of its root checkpoint, after it (a thread store's rows: they land with the
    * checkpoint or not at all). Nothing held: nothing is written, `inRootWrite` included.
    */
-  async flushTurn(threadId: string, inRootWrite?: () => void): Promise<void> {
-    this.#rootWrite = { threadId, run: inRootWrite };
-    try {
-      await this.turnWrites.flush(threadId);
-    } finally {
-      this.#rootWrite = undefined;
-    }
+  flushTurn(threadId: string, inRootWrite?: () => void): Promise<void> {
+    return this.turnWrites.flush(threadId, inRootWrite);
   }
 
   discardTurn(threadId: string): void {
@@ -252,10 +246,8 @@ export class SqliteSaver extends BaseCheckpointSaver implements ThreadSaver, Tra
     );
     const [, metaBytes] = await this.serde.dumpsTyped(metadata);
     const metadataJson = new TextDecoder().decode(metaBytes);
-    // A flushTurn's rows join the root checkpoint's transaction (taken once).
-    const root = this.#rootWrite;
-    const inRootWrite = ns === ROOT_NS && root?.threadId === threadId ? root.run : undefined;
-    if (inRootWrite !== undefined && root !== undefined) root.run = undefined;
+    // A flushTurn's rows join the root checkpoint's transaction.
+    const inRootWrite = ns === ROOT_NS ? this.turnWrites.takeRoot(threadId) : undefined;
     this.sql.transaction(() => {
       if (ns === ROOT_NS && this.guardHead) {
         const [head] = rows<{ checkpoint_id: string }>(this.sql, SQ_SELECT_HEAD, storageId);

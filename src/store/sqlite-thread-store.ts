@@ -38,10 +38,6 @@ class SqliteThreadStore extends LocalThreadStore<SqliteSaver> {
     super(saver);
   }
 
-  protected override liveTail(on: boolean): void {
-    if (on) this.saver.plainMessages = true;
-  }
-
   async load(query: TurnQuery): Promise<TurnSnapshot> {
     const { threadId } = query;
     const { sql, agentId } = this.saver;

@@ -35,7 +35,8 @@ export interface Answer {
 
 export interface Instance {
   readonly env: Record<string, unknown>;
-  fetch(input: string, init?: RequestInit): Promise<Response>;
+  /** The Worker's fetch handler as a `fetch` (for an SDK client's `fetchImpl` too). */
+  readonly fetch: typeof fetch;
   /** One JSON-RPC call to POST /, with `headers` (credentials). */
   rpc(body: unknown, headers?: Record<string, string>): Promise<Answer>;
   /** Waits for what the requests so far handed to `ctx.waitUntil` (background work). */
@@ -58,10 +59,10 @@ export function instance(vars: Record<string, unknown> = {}): Instance {
     passThroughOnException: () => {},
     props: {},
   } as unknown as ExecutionContext;
-  const fetcher = (input: string, init?: RequestInit) =>
+  const fetcher = ((input: RequestInfo | URL, init?: RequestInit) =>
     Promise.resolve(
       worker.fetch?.(new Request(input, init) as never, instanceEnv as never, ctx) as Response,
-    );
+    )) as typeof fetch;
   return {
     env: instanceEnv,
     fetch: fetcher,

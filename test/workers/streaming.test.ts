@@ -10,8 +10,6 @@
 import { env } from "cloudflare:workers";
 import { type StreamResponse, TaskState } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
-import { createWorker } from "../../src/worker/create-worker.ts";
-import { referenceAgent } from "../../src/worker/reference-agent.ts";
 import {
   sdkChunkText,
   sdkClient,
@@ -21,37 +19,19 @@ import {
   sdkStreamedText,
 } from "../helpers/a2a-sdk.ts";
 import { FAKE_LLM_WORDS } from "../helpers/fake-llm.ts";
+import { instance } from "./auth-helpers.ts";
 
 const LLM = env.TEST_FAKE_LLM_URL;
 const URL_ = "http://agent.local";
 
 /** The reference Worker with the fake model; `settled` waits for its background work. */
 function agentWithModel() {
-  const worker = createWorker(referenceAgent);
-  const instanceEnv = {
-    ...env,
+  const agent = instance({
     LLM_PROVIDER: "openai-compatible",
     LLM_MODEL: "fake",
     LLM_BASE_URL: `${LLM}/v1`,
-  };
-  const pending: Promise<unknown>[] = [];
-  const ctx = {
-    waitUntil: (promise: Promise<unknown>) => {
-      pending.push(promise);
-    },
-    passThroughOnException: () => {},
-    props: {},
-  } as unknown as ExecutionContext;
-  const fetchImpl = ((input: RequestInfo | URL, init?: RequestInit) =>
-    Promise.resolve(
-      worker.fetch?.(new Request(input, init) as never, instanceEnv as never, ctx) as Response,
-    )) as typeof fetch;
-  return {
-    fetchImpl,
-    async settled() {
-      while (pending.length > 0) await Promise.allSettled(pending.splice(0));
-    },
-  };
+  });
+  return { fetchImpl: agent.fetch, settled: () => agent.settled() };
 }
 
 interface LlmState {

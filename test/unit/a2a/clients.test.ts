@@ -5,16 +5,10 @@
  * second app instance that shares only the key/value backend ("another isolate").
  */
 import { type Message, type StreamResponse, type Task, TaskState } from "@a2a-js/sdk";
-import {
-  type Client,
-  ClientFactory,
-  ClientFactoryOptions,
-  DefaultAgentCardResolver,
-  JsonRpcTransportFactory,
-} from "@a2a-js/sdk/client";
+import type { Client } from "@a2a-js/sdk/client";
 import { LegacyJsonRpcTransport } from "@a2a-js/sdk/compat/v0_3/client";
 import { describe, expect, it } from "vitest";
-import { sdkUserMessage } from "../../helpers/a2a-sdk.ts";
+import { sdkClient, sdkClientV03, sdkUserMessage } from "../../helpers/a2a-sdk.ts";
 import { BASE_URL, makeApp, type TestApp } from "./helpers.ts";
 
 const userMessage = (text: string, contextId = ""): Message => sdkUserMessage(text, contextId);
@@ -47,33 +41,13 @@ function recordingFetch(t: TestApp) {
   return { calls, fetchImpl };
 }
 
-async function v1Client(fetchImpl: typeof fetch): Promise<Client> {
-  const factory = new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new JsonRpcTransportFactory({ fetchImpl })],
-      cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
-    }),
-  );
-  return factory.createFromUrl(BASE_URL);
+function v1Client(fetchImpl: typeof fetch): Promise<Client> {
+  return sdkClient(fetchImpl, BASE_URL);
 }
 
 /** A client as a v0.3-only agent card makes the SDK build it (compat transport). */
 async function v03Client(fetchImpl: typeof fetch): Promise<Client> {
-  const res = await fetchImpl(`${BASE_URL}/.well-known/agent-card.json`, {
-    headers: { "A2A-Version": "0.3" },
-  });
-  const { supportedInterfaces: _v1Interfaces, ...legacyOnlyCard } = (await res.json()) as Record<
-    string,
-    unknown
-  >;
-  const factory = new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new JsonRpcTransportFactory({ fetchImpl, legacyCompat: { enabled: true } })],
-      cardResolver: new DefaultAgentCardResolver({ fetchImpl, legacyCompat: { enabled: true } }),
-    }),
-  );
-  // biome-ignore lint/suspicious/noExplicitAny: a raw v0.3 card goes through the resolver
-  const client = await factory.createFromAgentCard(legacyOnlyCard as any);
+  const client = await sdkClientV03(fetchImpl, BASE_URL);
   // The compat transport (the class is bundled twice, so compare by what it speaks).
   expect(client.transport.constructor.name).toBe(LegacyJsonRpcTransport.name);
   expect(client.protocolVersion).toBe("0.3");
