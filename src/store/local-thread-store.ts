@@ -126,6 +126,17 @@ export abstract class LocalThreadStore<S extends TurnCheckpointer> implements Th
     this.saver.primedHead.set(threadId, tuple);
   }
 
+  /**
+   * The memory rows the turn's load read (with what its commit applied), taken off the store:
+   * nothing of a thread's rows stays in a long-lived store (a conversation object's) after its
+   * turn, where an erase could not reach it.
+   */
+  protected takeLoaded(threadId: string): MemoryRows | undefined {
+    const rows = this.loaded.get(threadId);
+    this.loaded.delete(threadId);
+    return rows;
+  }
+
   /** What the turn staged, taken off the store (the commit writes it or it is gone). */
   protected async takeStaged(threadId: string, commit: TurnCommit): Promise<StagedTurn> {
     const memory = [...(this.#memory.get(threadId) ?? [])];

@@ -65,7 +65,7 @@ class MemoryThreadStore extends LocalThreadStore<InMemorySaver> {
         }
       },
     });
-    return this.loaded.get(threadId);
+    return this.takeLoaded(threadId);
   }
 
   generation(threadId: string): string | undefined {

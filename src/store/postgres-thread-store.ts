@@ -102,7 +102,7 @@ class PostgresThreadStore extends LocalThreadStore<NeonSaver> {
       after: stagedStatements(this.saver.agentId, threadId, staged),
     });
     if (written?.generation !== undefined) this.#generations.set(threadId, written.generation);
-    return this.loaded.get(threadId);
+    return this.takeLoaded(threadId);
   }
 
   generation(threadId: string): string | undefined {

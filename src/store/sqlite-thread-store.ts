@@ -59,7 +59,7 @@ class SqliteThreadStore extends LocalThreadStore<SqliteSaver> {
   async commit(threadId: string, commit: TurnCommit): Promise<MemoryRows | undefined> {
     const staged = await this.takeStaged(threadId, commit);
     await this.saver.flushTurn(threadId, () => this.writeStaged(threadId, staged));
-    return this.loaded.get(threadId);
+    return this.takeLoaded(threadId);
   }
 
   generation(threadId: string): string | undefined {

@@ -17,6 +17,7 @@ import { resolveMemoryConfig } from "../../../src/memory/config.ts";
 import { readThreadMessages } from "../../../src/store/delta.ts";
 import type { ThreadSaver } from "../../../src/store/do-memory.ts";
 import { InMemorySaver } from "../../../src/store/memory-saver.ts";
+import { threadStoreOf } from "../../../src/store/saver-thread-store.ts";
 import { SqliteSaver } from "../../../src/store/sqlite-saver.ts";
 import { nodeSqlite } from "../../helpers/node-sqlite.ts";
 
@@ -145,5 +146,17 @@ describe.each(backends)("all-or-nothing turns on %s", (_name, make) => {
     const again = await turn("first", "m-1");
     expect(again.replayed).toBe(true);
     expect(await thread(saver)).toHaveLength(4);
+  });
+
+  it("R11.1 a long-lived store (a conversation object's) keeps none of the thread's rows after its turn", async () => {
+    const saver = make();
+    const store = threadStoreOf(saver);
+    const log = createMemoryLogger();
+    await runTurn(
+      { agent: plain, config, model: new OfflineChatModel(), store, log },
+      { threadId: "t", text: "I live in Busan", messageId: "m-1" },
+    );
+    // What the load read (memory rows: facts, last turn) is the turn's, not the store's.
+    expect((store as unknown as { loaded: Map<string, unknown> }).loaded.size).toBe(0);
   });
 });
