@@ -1,8 +1,10 @@
 /**
  * Give a local run a database (R9.3): the DSN configured for the project when it is
  * reachable (creating its database if the server has none by that name), otherwise an
- * embedded Postgres kept inside the project folder. Migrations are applied either way,
- * and the Neon-protocol proxy is put in front so the Worker uses its production path.
+ * embedded Postgres kept inside the project folder. Migrations are applied either way, as the
+ * owner; the Worker gets a role of its own with only the privileges it needs (./worker-role.ts),
+ * and the Neon-protocol proxy is put in front, authenticating that role, so the Worker uses
+ * its production path.
  */
 import { join } from "node:path";
 import { startEmbeddedPostgres } from "../dev/embedded-postgres.ts";
@@ -10,11 +12,14 @@ import { type NeonProxy, startNeonProxy } from "../dev/neon-http-proxy.ts";
 import { redactDsn } from "../store/dsn.ts";
 import { migrate } from "../store/migrate.ts";
 import { createDatabase, probeDatabase } from "./pg-database.ts";
+import { provideWorkerRole } from "./worker-role.ts";
 
 export interface LocalDatabase {
   readonly kind: "server" | "embedded";
-  /** node-postgres DSN of the database in use. */
+  /** node-postgres DSN of the database in use (its owner: migrations, tools). */
   readonly dsn: string;
+  /** The Worker's connection string: its own role and password, a host name as Neon needs. */
+  readonly workerDsn: string;
   readonly proxy: NeonProxy;
   close(): Promise<void>;
 }
@@ -66,9 +71,17 @@ export async function provideLocalDatabase(options: {
     }
     const result = await migrate({ connectionString: dsn });
     if (result.applied.length > 0) options.log(`applied migrations: ${result.applied.join(", ")}`);
-    const proxy = await startNeonProxy({ upstreamDsn: dsn, poolSize: kind === "embedded" ? 1 : 5 });
+    const worker = await provideWorkerRole({ projectDir: options.projectDir, ownerDsn: dsn });
+    options.log(
+      `the Worker connects as the role ${worker.role} (password in .llamon/worker-role.json)`,
+    );
+    const proxy = await startNeonProxy({
+      upstreamDsn: dsn,
+      poolSize: kind === "embedded" ? 1 : 5,
+      onNotice: options.log,
+    });
     cleanups.push(() => proxy.close());
-    return { kind, dsn, proxy, close: closeAll };
+    return { kind, dsn, workerDsn: worker.neonDsn, proxy, close: closeAll };
   } catch (error) {
     await closeAll();
     throw error;

@@ -11,11 +11,14 @@
  * and rolls back on the first error; SQL errors are HTTP 400 with Neon's error body
  * (SQLSTATE `code`, `detail`, `constraint`, …); request bodies over the limit are 413,
  * responses over the limit 507; no session state survives a request (DISCARD ALL).
- * Known difference: the upstream is the one this proxy was started with — the host,
- * database and password inside Neon-Connection-String are checked for shape but not used.
+ * The user and password of Neon-Connection-String are authenticated and the statements run
+ * as that role (./neon-upstream.ts); an Authorization header is refused, as on Neon's password
+ * path. Known difference: the host and database are the ones this proxy was started with —
+ * inside Neon-Connection-String they are checked for shape but not used.
  *
  * Not in Neon: `GET /stats` answers the requests (round trips), statements and request bytes
- * served since start, in total and per user of the connection string (`by_user`), so tests
+ * served since start, in total, per user of the connection string (`by_user`) and per its
+ * `application_name` parameter (`by_application`, for callers that share a role), so tests
  * and the bench can count a Worker's round trips from outside it.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -29,19 +32,28 @@ import {
   parsePayload,
   type QueryData,
 } from "./neon-protocol.ts";
+import { createUpstream, pgliteStatementPlace, RAW_TEXT_TYPES } from "./neon-upstream.ts";
 
 export const NEON_MAX_REQUEST_BYTES = 10 * 1024 * 1024;
 export const NEON_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 
 export interface NeonProxyOptions {
-  /** The Postgres the proxy forwards to. */
+  /**
+   * The Postgres the proxy forwards to, as a user that may read pg_authid (a superuser): the
+   * proxy checks the connection string's password against it and connects as that role.
+   */
   readonly upstreamDsn: string;
   /** 0 (default) picks a free port. Always binds 127.0.0.1. */
   readonly port?: number;
-  /** Upstream connections; 1 for the embedded PGlite (single connection). Default 5. */
+  /**
+   * Upstream connections per role of the connection strings it serves (and up to 2 more to check
+   * passwords); 1 for the embedded PGlite (single session). Default 5.
+   */
   readonly poolSize?: number;
   readonly maxRequestBytes?: number;
   readonly maxResponseBytes?: number;
+  /** Told once when the proxy cannot check passwords itself (see ./neon-upstream.ts). */
+  readonly onNotice?: (line: string) => void;
   /** Called once per HTTP request that reached the SQL stage (for round-trip counting). */
   readonly onRequest?: (info: ProxyRequestInfo) => void;
 }
@@ -79,29 +91,37 @@ export interface NeonProxy {
 interface Headers {
   /** The user of the connection string (counted apart in `GET /stats`). */
   user: string;
+  /** Its password: the role's, checked before anything runs. */
+  password: string;
+  /** Its `application_name` parameter, if any (counted apart in `GET /stats`). */
+  application: string | undefined;
   arrayMode: boolean;
   isolationLevel: IsolationLevel | undefined;
   readOnly: boolean;
   deferrable: boolean;
 }
 
-/** Every column comes back as the text Postgres sent, as Neon's raw text output does. */
-const RAW_TEXT_TYPES = { getTypeParser: () => (value: string) => value };
-
 export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonProxy> {
   const maxRequest = options.maxRequestBytes ?? NEON_MAX_REQUEST_BYTES;
   const maxResponse = options.maxResponseBytes ?? NEON_MAX_RESPONSE_BYTES;
-  const pool = new pg.Pool({
-    connectionString: options.upstreamDsn,
-    max: options.poolSize ?? 5,
-    idleTimeoutMillis: 10_000,
-    types: RAW_TEXT_TYPES,
+  const upstream = createUpstream({
+    upstreamDsn: options.upstreamDsn,
+    poolSize: options.poolSize ?? 5,
+    onNotice: options.onNotice,
   });
-  pool.on("error", () => {});
   const stats = { requests: 0, statements: 0, requestBytes: 0, responseBytes: 0 };
   type Counters = typeof stats;
-  /** The same counters per user of the connection string. */
+  /** The same counters per user of the connection string, and per its application_name. */
   const byUser = new Map<string, Counters>();
+  const byApplication = new Map<string, Counters>();
+  const countersOf = (map: Map<string, Counters>, key: string): Counters => {
+    let counters = map.get(key);
+    if (counters === undefined) {
+      counters = { requests: 0, statements: 0, requestBytes: 0, responseBytes: 0 };
+      map.set(key, counters);
+    }
+    return counters;
+  };
 
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -113,7 +133,11 @@ export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonPro
     const path = (req.url ?? "/").split("?")[0];
     if (req.method === "OPTIONS") return send(res, 204, undefined);
     if (path === "/stats" && req.method === "GET") {
-      return send(res, 200, { ...stats, by_user: Object.fromEntries(byUser) });
+      return send(res, 200, {
+        ...stats,
+        by_user: Object.fromEntries(byUser),
+        by_application: Object.fromEntries(byApplication),
+      });
     }
     if (path !== "/sql") return send(res, 404, { message: "not found: the endpoint is POST /sql" });
     if (req.method !== "POST") return send(res, 405, { message: "method not allowed: use POST" });
@@ -138,16 +162,14 @@ export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonPro
     stats.requests += 1;
     stats.statements += statements;
     stats.requestBytes += body.length;
-    const mine = byUser.get(headers.user) ?? {
-      requests: 0,
-      statements: 0,
-      requestBytes: 0,
-      responseBytes: 0,
-    };
-    mine.requests += 1;
-    mine.statements += statements;
-    mine.requestBytes += body.length;
-    byUser.set(headers.user, mine);
+    const mine = [countersOf(byUser, headers.user)];
+    if (headers.application !== undefined)
+      mine.push(countersOf(byApplication, headers.application));
+    for (const counters of mine) {
+      counters.requests += 1;
+      counters.statements += statements;
+      counters.requestBytes += body.length;
+    }
     const extra: Record<string, string> = {};
     if (payload.kind === "batch" && status === 200) {
       if (headers.readOnly) extra["Neon-Batch-Read-Only"] = "true";
@@ -156,7 +178,7 @@ export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonPro
     }
     const sent = send(res, status, result, extra);
     stats.responseBytes += sent;
-    mine.responseBytes += sent;
+    for (const counters of mine) counters.responseBytes += sent;
     options.onRequest?.({
       batch: payload.kind === "batch",
       statements,
@@ -172,9 +194,18 @@ export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonPro
     headers: Headers,
   ): Promise<{ status: number; result: unknown }> {
     let client: pg.PoolClient;
+    let setLocalRole: string | undefined;
     try {
-      client = await pool.connect();
+      ({ client, setLocalRole } = await upstream.open(headers.user, headers.password));
     } catch (error) {
+      const status = neonRequestStatus(error);
+      if (status !== undefined) return { status, result: { message: (error as Error).message } };
+      // Postgres refused the session (no LOGIN, no CONNECT, no such database): Neon answers
+      // with the server's error, 400 for a wrong database name and 500 otherwise
+      // (serverless/backend.rs ~459–468, sql_over_http.rs ~323–330).
+      if (isDbError(error)) {
+        return { status: error.code === "3D000" ? 400 : 500, result: errorBody(error) };
+      }
       return {
         status: 500,
         result: { message: `Couldn't connect to compute node: ${String(error)}` },
@@ -191,15 +222,25 @@ export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonPro
     let destroy = false;
     const budget = { left: maxResponse, limit: maxResponse };
     try {
+      const asRole = setLocalRole === undefined ? undefined : pg.escapeIdentifier(setLocalRole);
       if (payload.kind === "single") {
-        return { status: 200, result: await runOne(client, payload.query, headers, budget) };
+        const place = asRole === undefined ? "plain" : pgliteStatementPlace(payload.query.query);
+        if (place !== "transaction") {
+          // DISCARD ALL below ends a session-level SET ROLE.
+          if (place === "session-role") await client.query(`SET ROLE ${asRole}`);
+          return { status: 200, result: await runOne(client, payload.query, headers, budget) };
+        }
       }
-      await client.query(beginStatement(headers));
+      // A batch, or on PGlite a single statement: one transaction, as the role from its start
+      // (one simple-query message: BEGIN and the role together).
+      const begin = payload.kind === "batch" ? beginStatement(headers) : "BEGIN";
+      await client.query(asRole === undefined ? begin : `${begin}; SET LOCAL ROLE ${asRole}`);
       try {
+        const queries = payload.kind === "batch" ? payload.queries : [payload.query];
         const results = [];
-        for (const q of payload.queries) results.push(await runOne(client, q, headers, budget));
+        for (const q of queries) results.push(await runOne(client, q, headers, budget));
         await client.query("COMMIT");
-        return { status: 200, result: { results } };
+        return { status: 200, result: payload.kind === "batch" ? { results } : results[0] };
       } catch (error) {
         await client.query("ROLLBACK").catch(() => {
           destroy = true;
@@ -252,11 +293,12 @@ export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonPro
       stats.requestBytes = 0;
       stats.responseBytes = 0;
       byUser.clear();
+      byApplication.clear();
     },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await pool.end();
+      await upstream.end();
     },
   };
 }
@@ -308,7 +350,7 @@ function parseHeaders(req: IncomingMessage): Headers {
   if (typeof conn !== "string" || conn === "") {
     throw neonRequestError(400, "invalid header: neon-connection-string");
   }
-  const user = checkConnectionString(conn);
+  const { user, password, application } = checkConnectionString(conn, req.headers.authorization);
   if (req.headers["neon-raw-text-output"] !== "true") {
     throw neonRequestError(
       400,
@@ -325,6 +367,8 @@ function parseHeaders(req: IncomingMessage): Headers {
   }
   return {
     user,
+    password,
+    application,
     arrayMode: req.headers["neon-array-mode"] === "true",
     isolationLevel,
     readOnly: req.headers["neon-batch-read-only"] === "true",
@@ -332,8 +376,14 @@ function parseHeaders(req: IncomingMessage): Headers {
   };
 }
 
-/** Neon's checks on the connection string's shape (it needs a host *name*, not an IP). */
-function checkConnectionString(conn: string): string {
+/**
+ * Neon's checks on the connection string, in Neon's order (serverless/http_util.rs
+ * `get_conn_info`, ~142–215): shape, user, credentials, then a host *name* (not an IP).
+ */
+function checkConnectionString(
+  conn: string,
+  authorization: string | undefined,
+): { user: string; password: string; application: string | undefined } {
   let url: URL;
   try {
     url = new URL(conn);
@@ -344,6 +394,12 @@ function checkConnectionString(conn: string): string {
     throw neonRequestError(400, "incorrect scheme");
   }
   if (url.username === "") throw neonRequestError(400, "missing username");
+  // The password path: Neon's SQL-over-HTTP endpoint accepts no JWTs, so an Authorization
+  // header fails like a missing password, even when the string has one (http_util.rs ~179–181,
+  // ~202–205; error.rs `Credentials::Password`).
+  if (authorization !== undefined || url.password === "") {
+    throw neonRequestError(400, "missing authentication credentials: required password");
+  }
   const host = url.hostname;
   if (host === "" || /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.startsWith("[")) {
     throw neonRequestError(
@@ -351,7 +407,11 @@ function checkConnectionString(conn: string): string {
       "missing hostname (Neon needs a host name, not an IP address: use localhost instead of 127.0.0.1)",
     );
   }
-  return decodeURIComponent(url.username);
+  return {
+    user: decodeURIComponent(url.username),
+    password: decodeURIComponent(url.password),
+    application: url.searchParams.get("application_name") ?? undefined,
+  };
 }
 
 /** Bodies beyond this are not even drained: the connection is dropped. */

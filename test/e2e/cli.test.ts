@@ -9,7 +9,9 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureWorkerRole, newRoleCredentials, workerNeonDsn } from "../../src/dev/worker-role.ts";
 import { createNeonDb } from "../../src/store/db-neon.ts";
+import { atHost, createWorkerRole } from "../helpers/backend.ts";
 import { startLlamon } from "../helpers/cli.ts";
 import {
   createTestDatabase,
@@ -125,30 +127,54 @@ describe("llamon CLI", () => {
     expect(bad.stderr).toContain('PORT must be a whole number from 0 to 65535, got "eighty"');
   });
 
-  it("`dev proxy --dsn` serves queries the Neon driver can use, and stops on Ctrl-C", async () => {
-    const proxy = run(["dev", "proxy", "--dsn", db.dsn, "--port", "0"]);
-    const [url] = await waitFor(proxy.output, /http:\/\/127\.0\.0\.1:\d+\/sql/);
-    const neon = createNeonDb({
-      connectionString: "postgresql://postgres:x@localhost/db",
-      fetchEndpoint: url,
-    });
-    const { rows } = await neon.query<{ v: string }>("SELECT $1::text AS v", ["안녕"]);
-    expect(rows).toEqual([{ v: "안녕" }]);
-    expect(await stop(proxy.child)).toBe(0);
+  it("`dev proxy --dsn` serves queries the Neon driver can use, as the role it names, and stops on Ctrl-C", async () => {
+    const role = await createWorkerRole(db.dsn, "server");
+    try {
+      const proxy = run(["dev", "proxy", "--dsn", db.dsn, "--port", "0"]);
+      const [url] = await waitFor(proxy.output, /http:\/\/127\.0\.0\.1:\d+\/sql/);
+      const neon = createNeonDb({ connectionString: role.neonDsn, fetchEndpoint: url });
+      const { rows } = await neon.query<{ v: string; u: string }>(
+        "SELECT $1::text AS v, current_user::text AS u",
+        ["안녕"],
+      );
+      expect(rows).toEqual([{ v: "안녕", u: role.worker.role }]);
+      // The superuser without a password (trust locally) is refused, as Neon refuses it.
+      const superuser = createNeonDb({
+        connectionString: "postgresql://postgres:x@localhost/db",
+        fetchEndpoint: url,
+      });
+      await expect(superuser.query("SELECT 1")).rejects.toThrow(
+        "password authentication failed for user 'postgres'",
+      );
+      expect(await stop(proxy.child)).toBe(0);
+    } finally {
+      await role.drop().catch(() => {});
+    }
   });
 
   it("`dev proxy --embedded <dir>` serves an embedded Postgres whose data stays in the folder", async () => {
     const dir = await mkdtemp(join(tmpdir(), "llamon-cli-pglite-"));
+    const worker = newRoleCredentials();
     try {
       for (const round of [1, 2]) {
         const proxy = run(["dev", "proxy", "--embedded", dir]);
         const [url] = await waitFor(proxy.output, /http:\/\/127\.0\.0\.1:\d+\/sql/, 60_000);
+        const [, ownerDsn] = await waitFor(proxy.output, /\(PGlite, as its owner\): (\S+)/);
         const neon = createNeonDb({
-          connectionString: `postgresql://postgres:x@embedded${round}.local/db`,
+          connectionString: atHost(
+            workerNeonDsn(ownerDsn as string, worker),
+            `embedded${round}.local`,
+          ),
           fetchEndpoint: url,
         });
         if (round === 1) {
-          await neon.query("CREATE TABLE kept (v text)");
+          // The owner makes the table and the role (through the pinned Postgres port); the
+          // role writes through the proxy.
+          const owner = new pg.Client({ connectionString: ownerDsn });
+          await owner.connect();
+          await owner.query("CREATE TABLE kept (v text)");
+          await owner.end();
+          await ensureWorkerRole(ownerDsn as string, worker);
           await neon.query("INSERT INTO kept VALUES ($1)", ["still here"]);
         } else {
           const { rows } = await neon.query<{ v: string }>("SELECT v FROM kept");
@@ -159,5 +185,5 @@ describe("llamon CLI", () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-  });
+  }, 180_000);
 });

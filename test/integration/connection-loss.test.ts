@@ -13,17 +13,19 @@ import { type NeonProxy, startNeonProxy } from "../../src/dev/neon-http-proxy.ts
 import { isLlamonError } from "../../src/errors.ts";
 import type { Db } from "../../src/store/db.ts";
 import { createPgDb } from "../../src/store/db-pg.ts";
-import { backendKind, NEON_STYLE_DSN } from "../helpers/backend.ts";
+import { backendKind, createWorkerRole } from "../helpers/backend.ts";
 import { createTestDatabase, SERVER_DSN, type TestDatabase } from "../helpers/pg.ts";
 
 const server = backendKind() === "server";
 let db: TestDatabase;
 let proxy: NeonProxy;
 let pgDb: Db;
+let role: Awaited<ReturnType<typeof createWorkerRole>>;
 
 beforeAll(async () => {
   if (!server) return;
   db = await createTestDatabase("llamon_connloss");
+  role = await createWorkerRole(db.dsn, "server");
   proxy = await startNeonProxy({ upstreamDsn: db.dsn, poolSize: 2 });
   pgDb = createPgDb({ connectionString: db.dsn, max: 2 });
 });
@@ -31,13 +33,14 @@ afterAll(async () => {
   await proxy?.close();
   await pgDb?.close();
   await db?.drop();
+  await role?.drop();
 });
 
 async function sql(query: string): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(proxy.url, {
     method: "POST",
     headers: {
-      "Neon-Connection-String": NEON_STYLE_DSN,
+      "Neon-Connection-String": role.neonDsn,
       "Neon-Raw-Text-Output": "true",
       "Neon-Array-Mode": "true",
     },
@@ -82,7 +85,7 @@ describe.skipIf(!server)("backend connections killed under load (pg_terminate_ba
     const res = fetch(proxy.url, {
       method: "POST",
       headers: {
-        "Neon-Connection-String": NEON_STYLE_DSN,
+        "Neon-Connection-String": role.neonDsn,
         "Neon-Raw-Text-Output": "true",
         "Neon-Array-Mode": "true",
       },

@@ -21,7 +21,7 @@ import {
 import { resolve as resolvePath } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { nodeHttpFetch } from "../../src/store/node-http-fetch.ts";
-import { startTestBackend, type TestBackend } from "../helpers/backend.ts";
+import { atHost, startTestBackend, type TestBackend } from "../helpers/backend.ts";
 import { caught } from "../helpers/caught.ts";
 
 async function listen(server: NetServer, scheme = "http", host = "127.0.0.1"): Promise<string> {
@@ -491,7 +491,7 @@ describe("createNeonDb in Node", () => {
     neonConfig.fetchFunction = undefined;
     const { createNeonDb } = await import("../../src/store/db-neon.ts");
     const db = createNeonDb({
-      connectionString: "postgresql://postgres:local@node-fetch.localhost/llamon",
+      connectionString: atHost(backend.neonDsn, "node-fetch.localhost"),
       fetchEndpoint: backend.proxy.url,
     });
     const installed = neonConfig.fetchFunction as (...a: unknown[]) => unknown;
@@ -520,7 +520,7 @@ describe("createNeonDb in Node", () => {
     neonConfig.fetchFunction = own;
     const { createNeonDb } = await import("../../src/store/db-neon.ts");
     const db = createNeonDb({
-      connectionString: "postgresql://postgres:local@own-fetch.localhost/llamon",
+      connectionString: atHost(backend.neonDsn, "own-fetch.localhost"),
       fetchEndpoint: backend.proxy.url,
     });
     expect(neonConfig.fetchFunction).toBe(own);

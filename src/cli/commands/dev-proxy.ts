@@ -13,7 +13,7 @@ export function registerDevProxy(dev: Command): void {
     )
     .option(
       "--dsn <dsn>",
-      "Postgres to forward to, e.g. postgresql://postgres@localhost:5432/postgres",
+      "Postgres to forward to, as a superuser, e.g. postgresql://postgres@localhost:5432/postgres",
     )
     .option("--embedded <dir>", "use an embedded Postgres (PGlite) keeping its data in <dir>")
     .option("--port <port>", "port to listen on (127.0.0.1); default: a free port", parsePort)
@@ -25,7 +25,12 @@ Examples:
   $ npx llamon dev proxy --embedded .llamon/pgdata
 
 Point the Neon driver at the printed URL:
-  neonConfig.fetchEndpoint = () => "http://127.0.0.1:4444/sql"`,
+  neonConfig.fetchEndpoint = () => "http://127.0.0.1:4444/sql"
+
+As on Neon, the connection string the driver sends must name a role with a password, and the
+statements run as that role: the proxy checks the password against the role's SCRAM verifier
+(so --dsn must be a superuser's) and refuses an Authorization header. Make the role with the
+printed Postgres DSN, e.g. CREATE ROLE app LOGIN PASSWORD '…' and its GRANTs.`,
     )
     .action(async (opts: { dsn?: string; embedded?: string; port?: number }) => {
       if ((opts.dsn === undefined) === (opts.embedded === undefined)) {
@@ -44,11 +49,16 @@ Point the Neon driver at the printed URL:
       const proxy = await startNeonProxy({
         upstreamDsn,
         poolSize: embedded ? 1 : 5,
-        ...(opts.port === undefined ? {} : { port: opts.port }),
+        port: opts.port,
+        onNotice: info,
+      }).catch(async (error: unknown) => {
+        await embedded?.close();
+        throw error;
       });
       info(
         `Neon-protocol proxy for ${embedded ? `embedded Postgres in ${embedded.dataDir}` : redactDsn(upstreamDsn)}`,
       );
+      if (embedded) info(`Postgres (PGlite, as its owner): ${embedded.dsn}`);
       info(proxy.url);
       await untilStopped();
       await proxy.close();

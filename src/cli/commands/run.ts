@@ -44,6 +44,9 @@ Examples:
 For postgres projects: uses POSTGRES_MEMORY_DSN from .dev.vars when reachable (creating the
 database if needed), otherwise an embedded Postgres kept in <dir>/.llamon/pgdata.
 Two runs of one project at the same time need their own --port, --data-dir and --state-dir.
+The Worker connects as a role of its own (made after the migrations, with only
+the privileges it needs; name and password in <dir>/.llamon/worker-role.json), and the proxy
+checks that password, as Neon does.
 A2A auth: A2A_AUTH (and A2A_API_KEYS, A2A_JWT_*) from the environment or .dev.vars; when
 neither sets A2A_AUTH the local Worker runs with none (no credentials needed).`,
     )
@@ -78,7 +81,7 @@ neither sets A2A_AUTH the local Worker runs with none (no credentials needed).`,
           log: info,
         });
         vars.LLAMON_NEON_FETCH_ENDPOINT = db.proxy.url;
-        vars.POSTGRES_MEMORY_DSN = neonStyleDsn(db.dsn);
+        vars.POSTGRES_MEMORY_DSN = db.workerDsn;
         info(`Neon-protocol proxy: ${db.proxy.url}`);
       }
       const child = startWrangler(children, project.dir, port, vars, opts.stateDir);
@@ -149,13 +152,6 @@ export function a2aAuthVars(projectVars: Readonly<Record<string, string>>): Reco
     info(`A2A auth: ${mode.trim()}`);
   }
   return vars;
-}
-
-/** Neon needs a host name (not an IP); the proxy ignores where it points, so use localhost. */
-function neonStyleDsn(dsn: string): string {
-  const url = new URL(dsn);
-  if (url.hostname === "127.0.0.1") url.hostname = "localhost";
-  return url.toString();
 }
 
 interface RunOptions {
