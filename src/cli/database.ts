@@ -12,6 +12,7 @@ import { type NeonProxy, startNeonProxy } from "../dev/neon-http-proxy.ts";
 import { redactDsn } from "../store/dsn.ts";
 import { migrate } from "../store/migrate.ts";
 import { createDatabase, probeDatabase } from "./pg-database.ts";
+import { listenError } from "./ports.ts";
 import { provideWorkerRole } from "./worker-role.ts";
 
 export interface LocalDatabase {
@@ -35,6 +36,10 @@ export async function provideLocalDatabase(options: {
   forceEmbedded?: boolean;
   /** Where the embedded Postgres keeps its data; default embeddedDataDir(projectDir). */
   dataDir?: string | undefined;
+  /** The proxy's port (`--proxy-port`); default a free one. */
+  proxyPort?: number | undefined;
+  /** The embedded Postgres's port (`--pg-port`); default a free one. */
+  pgPort?: number | undefined;
   log: (line: string) => void;
 }): Promise<LocalDatabase> {
   const cleanups: (() => Promise<void>)[] = [];
@@ -62,7 +67,11 @@ export async function provideLocalDatabase(options: {
     }
     if (dsn === undefined) {
       const dataDir = options.dataDir ?? embeddedDataDir(options.projectDir);
-      const embedded = await startEmbeddedPostgres({ dataDir });
+      const embedded = await startEmbeddedPostgres({ dataDir, port: options.pgPort }).catch(
+        (error: unknown) => {
+          throw listenError(error, options.pgPort, "--pg-port");
+        },
+      );
       cleanups.push(() => embedded.close());
       dsn = embedded.dsn;
       options.log(`embedded Postgres (PGlite) with data in ${dataDir}`);
@@ -78,7 +87,10 @@ export async function provideLocalDatabase(options: {
     const proxy = await startNeonProxy({
       upstreamDsn: dsn,
       poolSize: kind === "embedded" ? 1 : 5,
+      port: options.proxyPort,
       onNotice: options.log,
+    }).catch((error: unknown) => {
+      throw listenError(error, options.proxyPort, "--proxy-port");
     });
     cleanups.push(() => proxy.close());
     return { kind, dsn, workerDsn: worker.neonDsn, proxy, close: closeAll };

@@ -10,8 +10,9 @@ import { LlamonError } from "../../errors.ts";
 import { ChildGroup } from "../children.ts";
 // Loaded when a database is needed: the embedded Postgres is heavy to import (CLI start-up).
 import type { LocalDatabase } from "../database.ts";
-import { defaultPort, parsePort } from "../options.ts";
+import { defaultPort, parsePort, portParser } from "../options.ts";
 import { info, untilStopped, warn } from "../output.ts";
+import { assertPortsFree } from "../ports.ts";
 import { loadProject, resolveWranglerBin } from "../project.ts";
 
 export function registerRun(program: Command): void {
@@ -31,6 +32,16 @@ export function registerRun(program: Command): void {
       "where the embedded Postgres keeps its data (default: <dir>/.llamon/pgdata)",
     )
     .option(
+      "--proxy-port <port>",
+      "port of the local Neon-protocol proxy on 127.0.0.1 (default: a free port)",
+      portParser("--proxy-port"),
+    )
+    .option(
+      "--pg-port <port>",
+      "port of the embedded Postgres on 127.0.0.1, when one is started (default: a free port)",
+      portParser("--pg-port"),
+    )
+    .option(
       "--state-dir <dir>",
       "where wrangler keeps the Worker's local state: Durable Objects, queues (default: <dir>/.wrangler/state)",
     )
@@ -40,11 +51,14 @@ export function registerRun(program: Command): void {
 Examples:
   $ npx llamon run .
   $ npx llamon run my-agent --port 8788
+  $ npx llamon run . --proxy-port 4444 --pg-port 5433
 
 For postgres projects: uses POSTGRES_MEMORY_DSN from .dev.vars when reachable (creating the
 database if needed), otherwise an embedded Postgres kept in <dir>/.llamon/pgdata.
 Two runs of one project at the same time need their own --port, --data-dir and --state-dir.
-The Worker connects as a role of its own (made after the migrations, with only
+The proxy and the embedded Postgres listen on free ports unless --proxy-port and --pg-port pin
+them (two projects side by side, a firewall); a pinned port that is taken stops the run before
+anything starts. The Worker connects as a role of its own (made after the migrations, with only
 the privileges it needs; name and password in <dir>/.llamon/worker-role.json), and the proxy
 checks that password, as Neon does.
 A2A auth: A2A_AUTH (and A2A_API_KEYS, A2A_JWT_*) from the environment or .dev.vars; when
@@ -53,6 +67,12 @@ neither sets A2A_AUTH the local Worker runs with none (no credentials needed).`,
     .action(async (dir: string, opts: RunOptions) => {
       const port = opts.port ?? defaultPort();
       const project = await loadProject(dir);
+      // wrangler's own port stays wrangler's to report (it says "Address already in use").
+      await assertPortsFree([
+        { flag: "--port", port, probe: false },
+        { flag: "--proxy-port", port: opts.proxyPort },
+        { flag: "--pg-port", port: opts.pgPort },
+      ]);
       const backend = (
         process.env.MEMORY_BACKEND ??
         project.vars.MEMORY_BACKEND ??
@@ -78,6 +98,8 @@ neither sets A2A_AUTH the local Worker runs with none (no credentials needed).`,
           dsn: process.env.POSTGRES_MEMORY_DSN ?? project.vars.POSTGRES_MEMORY_DSN,
           forceEmbedded: opts.embedded === true,
           dataDir: opts.dataDir,
+          proxyPort: opts.proxyPort,
+          pgPort: opts.pgPort,
           log: info,
         });
         vars.LLAMON_NEON_FETCH_ENDPOINT = db.proxy.url;
@@ -158,6 +180,8 @@ interface RunOptions {
   port?: number;
   embedded?: boolean;
   dataDir?: string;
+  proxyPort?: number;
+  pgPort?: number;
   stateDir?: string;
 }
 
