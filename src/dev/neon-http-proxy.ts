@@ -394,6 +394,12 @@ function checkConnectionString(
     throw neonRequestError(400, "incorrect scheme");
   }
   if (url.username === "") throw neonRequestError(400, "missing username");
+  let user: string;
+  try {
+    user = decodeURIComponent(url.username);
+  } catch {
+    throw neonRequestError(400, "invalid username: not UTF-8 once percent-decoded");
+  }
   // The password path: Neon's SQL-over-HTTP endpoint accepts no JWTs, so an Authorization
   // header fails like a missing password, even when the string has one (http_util.rs ~179–181,
   // ~202–205; error.rs `Credentials::Password`).
@@ -408,10 +414,19 @@ function checkConnectionString(
     );
   }
   return {
-    user: decodeURIComponent(url.username),
-    password: decodeURIComponent(url.password),
+    user,
+    // Never an error here (Neon decodes it to bytes): a malformed one is compared as written.
+    password: decodeOr(url.password),
     application: url.searchParams.get("application_name") ?? undefined,
   };
+}
+
+function decodeOr(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /** Bodies beyond this are not even drained: the connection is dropped. */

@@ -195,15 +195,36 @@ describe("R10.1 credentials are checked as Neon checks them", () => {
     }
   });
 
-  it("through the driver a wrong password is a DB_QUERY_FAILED error naming the user", async () => {
+  it("the user and password are percent-decoded; a user that is no UTF-8 then is 400", async () => {
+    const role = pg.escapeIdentifier(other.worker.role);
+    const special = "p@ss:w/rd%20?#&=+ok-long";
+    await backend.pg.query(
+      `ALTER ROLE ${role} PASSWORD ${pg.escapeLiteral(scramVerifier(special))}`,
+    );
+    try {
+      rows(await post(dsnOf({ role: other.worker.role, password: special }), one("SELECT 1")));
+      const bad = await post("postgresql://%ff:secret@localhost/llamon", one("SELECT 1"));
+      expect(bad.status).toBe(400);
+      expect(String(bad.body.message)).toMatch(/^invalid username/);
+    } finally {
+      await backend.pg.query(
+        `ALTER ROLE ${role} PASSWORD ${pg.escapeLiteral(scramVerifier(other.worker.password))}`,
+      );
+    }
+  });
+
+  it("through the driver a wrong password is DB_UNAVAILABLE naming the user and the DSN to check", async () => {
     const db = createNeonDb({
       connectionString: dsnOf({ role: worker().role, password: "wrong-password" }),
       fetchEndpoint: backend.proxy.url,
     });
     const error = await caught(db.query("SELECT 1"));
-    expect(isLlamonError(error, "DB_QUERY_FAILED"), String(error)).toBe(true);
+    // A 400 without a SQLSTATE (Neon sends code "") is how the Worker sees every connection
+    // failure: DB_UNAVAILABLE, with the fix to try (src/store/db.ts toDbError).
+    expect(isLlamonError(error, "DB_UNAVAILABLE"), String(error)).toBe(true);
     expect(String((error as Error).message)).toContain(
       `password authentication failed for user '${worker().role}'`,
     );
+    expect(String((error as Error).message)).toContain("Check POSTGRES_MEMORY_DSN");
   });
 });
