@@ -47,8 +47,8 @@ export interface TestBackend {
 
 /**
  * The Worker's role in the database at `dsn` (migrated already), for tests that start their
- * own database and proxy. `drop` removes it from the server (a role outlives its database
- * there; call it after the database is dropped); on PGlite it goes with the data folder.
+ * own database and proxy. `drop` removes it from the server, where a role outlives its
+ * database (before or after that database is dropped); on PGlite it goes with the data folder.
  */
 export async function createWorkerRole(
   dsn: string,
@@ -60,7 +60,12 @@ export async function createWorkerRole(
   return {
     worker,
     neonDsn: workerNeonDsn(dsn, worker),
-    drop: () => (onServer ? dropWorkerRole(SERVER_DSN, worker.role) : Promise.resolve()),
+    async drop() {
+      if (!onServer) return;
+      // Its grants in its database first (while that exists), then the role from the server.
+      await dropWorkerRole(dsn, worker.role).catch(() => {});
+      await dropWorkerRole(SERVER_DSN, worker.role);
+    },
   };
 }
 
