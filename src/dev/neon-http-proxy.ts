@@ -12,7 +12,7 @@
  * (SQLSTATE `code`, `detail`, `constraint`, …); request bodies over the limit are 413,
  * responses over the limit 507; no session state survives a request (DISCARD ALL).
  * The user and password of Neon-Connection-String are authenticated and the statements run
- * as that role (./neon-upstream.ts); an Authorization header is refused, as on Neon's password
+ * as that role (./neon-roles.ts); an Authorization header is refused, as on Neon's password
  * path. Known difference: the host and database are the ones this proxy was started with —
  * inside Neon-Connection-String they are checked for shape but not used.
  *
@@ -32,7 +32,7 @@ import {
   parsePayload,
   type QueryData,
 } from "./neon-protocol.ts";
-import { createUpstream, pgliteStatementPlace, RAW_TEXT_TYPES } from "./neon-upstream.ts";
+import { createUpstream, pgliteStatementPlace, RAW_TEXT_TYPES } from "./neon-roles.ts";
 
 export const NEON_MAX_REQUEST_BYTES = 10 * 1024 * 1024;
 export const NEON_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
@@ -52,7 +52,7 @@ export interface NeonProxyOptions {
   readonly poolSize?: number;
   readonly maxRequestBytes?: number;
   readonly maxResponseBytes?: number;
-  /** Told once when the proxy cannot check passwords itself (see ./neon-upstream.ts). */
+  /** Told once when the proxy cannot check passwords itself (see ./neon-roles.ts). */
   readonly onNotice?: (line: string) => void;
   /** Called once per HTTP request that reached the SQL stage (for round-trip counting). */
   readonly onRequest?: (info: ProxyRequestInfo) => void;
