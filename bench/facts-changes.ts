@@ -41,7 +41,7 @@ import {
   valueKey,
 } from "../src/memory/facts/index.ts";
 import type { JsonValue } from "../src/store/persistent-memory.ts";
-import { matches, readFixture, rightValue, unpaired } from "./facts-eval.ts";
+import { type Dialogue, matches, readFixture, rightValue, unpaired } from "./facts-eval.ts";
 
 export const CHANGES_FIXTURE = fileURLToPath(
   new URL("../test/fixtures/facts/changes.json", import.meta.url),
@@ -114,6 +114,12 @@ export const changeDialogueSchema = z
 
 export type ChangeDialogue = z.infer<typeof changeDialogueSchema>;
 export type ExpectedFact = z.infer<typeof expectedSchema>;
+/** An expected fact of either fixture (dialogues.json has no details). */
+type Want = {
+  readonly category: string;
+  readonly value: string;
+  readonly details?: readonly string[] | undefined;
+};
 
 /** Reads and validates the set; a bad dialogue is named with the path of each problem. */
 export function loadChanges(path = CHANGES_FIXTURE): ChangeDialogue[] {
@@ -129,7 +135,7 @@ export function loadChanges(path = CHANGES_FIXTURE): ChangeDialogue[] {
 const norm = (text: string): string => text.normalize("NFKC").toLowerCase();
 
 /** The fact carries every detail the expected one names (in its value or text). */
-const carries = (fact: Fact, expected: ExpectedFact): boolean => {
+const carries = (fact: Fact, expected: Want): boolean => {
   const carried = norm(`${fact.value} ${fact.text}`);
   return (expected.details ?? []).every((detail) => carried.includes(norm(detail)));
 };
@@ -139,14 +145,14 @@ const carries = (fact: Fact, expected: ExpectedFact): boolean => {
  * family by relation across languages) and carries its details: what recall and the stale
  * check look for.
  */
-export const factMatches = (fact: Fact, expected: ExpectedFact): boolean =>
+export const factMatches = (fact: Fact, expected: Want): boolean =>
   matches(fact, expected) && carries(fact, expected);
 
 /** A stored fact is right for this expected fact (precision; facts-eval.ts `rightValue`). */
-const factRight = (fact: Fact, expected: ExpectedFact): boolean =>
+const factRight = (fact: Fact, expected: Want): boolean =>
   rightValue(fact, expected) && carries(fact, expected);
 
-const sameKey = (fact: Fact, expected: ExpectedFact): boolean =>
+const sameKey = (fact: Fact, expected: Want): boolean =>
   valueKey(fact.value) === valueKey(expected.value);
 
 export interface FollowUpResult {
@@ -166,11 +172,11 @@ export interface ChangeResult {
   /** How many facts the dialogue expects at the end. */
   expected: number;
   /** Expected facts no stored fact names (with its details). */
-  missing: ExpectedFact[];
+  missing: Want[];
   /** Stored facts that are not right: not expected, a wrong value, a lost detail. */
   extra: Fact[];
   /** Retired values shown as current, and where ("block: <question>" or "current facts"). */
-  stale: { value: ExpectedFact; where: string }[];
+  stale: { value: Want; where: string }[];
   followUps: FollowUpResult[];
   right: boolean;
 }
@@ -194,6 +200,42 @@ const SILENT = createLogger({ sink: () => {} });
 
 /** Runs one dialogue through the turn's facts step, session by session. */
 export async function runChange(d: ChangeDialogue): Promise<ChangeResult> {
+  const run = await runThread(d);
+  return { ...run, lang: d.lang, split: d.split, kind: d.kind };
+}
+
+/** What {@link runThread} needs: the change set's dialogue less its labels. */
+export interface ThreadCase {
+  readonly id: string;
+  readonly sessions: readonly { readonly date: string; readonly turns: readonly string[] }[];
+  readonly expectedFacts: readonly Want[];
+  readonly retired: readonly Want[];
+  readonly followUps: readonly {
+    readonly question: string;
+    readonly expectedRecall: readonly Want[];
+  }[];
+}
+
+/** The result of one thread, without the change set's labels. */
+export type ThreadResult = Omit<ChangeResult, "lang" | "split" | "kind">;
+
+/**
+ * A correction of test/fixtures/facts/dialogues.json (one with `forbidden`) as a thread: one
+ * session, its follow-up, the corrected-away values as retired ones; for the stale check.
+ */
+export function correctionThread(d: Dialogue, date = "2026-01-01"): ThreadCase | undefined {
+  if (d.forbidden === undefined || d.forbidden.length === 0) return undefined;
+  return {
+    id: d.id,
+    sessions: [{ date, turns: d.turns }],
+    expectedFacts: d.expectedFacts,
+    retired: d.forbidden,
+    followUps: [{ question: d.followUp, expectedRecall: d.expectedRecall }],
+  };
+}
+
+/** Runs one thread through the turn's facts step, session by session. */
+export async function runThread(d: ThreadCase): Promise<ThreadResult> {
   const rows: { thread: Record<string, JsonValue>; agent: Record<string, JsonValue> } = {
     thread: {},
     agent: {},
@@ -258,9 +300,6 @@ export async function runChange(d: ChangeDialogue): Promise<ChangeResult> {
   staleIn(factLines(state.facts, state.retired), "current facts");
   return {
     id: d.id,
-    lang: d.lang,
-    split: d.split,
-    kind: d.kind,
     facts,
     expected: d.expectedFacts.length,
     missing,
