@@ -24,6 +24,9 @@
  *      correction right (a dialogues.json correction as facts-eval.ts judges it, a change-set
  *      dialogue when all its expected facts are stored, nothing is stale and every
  *      follow-up is complete at 3); the change-set dialogues not right are listed by id.
+ *    - facts CPU per turn no higher than before a change, in workerd: not run here (it
+ *      starts workerd); `npx tsx bench/facts-cpu-worker.ts` measures it (the line printed
+ *      says so).
  *    `--json` prints `facts`, `changes` and `factTargets` (and `locomo`).
  * 2. Conversation recall on LoCoMo (bench/lib/locomo.ts): every turn of a conversation is a
  *    stored message; every question of categories 1–4 is a query; a hit at k when one of
@@ -437,6 +440,9 @@ export function factTargetLines(t: FactTargets): string[] {
       `  changes.json ${name} not right: ${ids(g.changesWrong)}`,
     );
   }
+  lines.push(
+    "target facts CPU per turn no higher than before, in workerd: not measured here; run `npx tsx bench/facts-cpu-worker.ts` on both revisions",
+  );
   return lines;
 }
 
