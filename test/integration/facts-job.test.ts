@@ -10,8 +10,6 @@
  *   conversation begun again under the same key, leaves nothing written;
  * - every failure keeps the heuristic facts and stores nothing.
  */
-import type { BaseMessage } from "@langchain/core/messages";
-import type { ChatResult } from "@langchain/core/outputs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runTurn, type TurnResult } from "../../src/agent/turn/pipeline.ts";
 import { isLlamonError } from "../../src/errors.ts";
@@ -28,6 +26,7 @@ import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { createPostgresMemory } from "../../src/store/persistent-memory.ts";
 import { NEON_STYLE_DSN } from "../helpers/backend.ts";
 import { type FactsAnswer, startFakeLlm } from "../helpers/fake-llm.ts";
+import { ScriptedModel } from "../helpers/gated-model.ts";
 import { testAgent, useTestBackend } from "../helpers/turn-setup.ts";
 
 const backend = useTestBackend();
@@ -189,35 +188,6 @@ describe("R8.1 the facts job on Postgres", () => {
   });
 });
 
-/** A model held inside its call until released, then answering `content`. */
-class HeldModel extends OfflineChatModel {
-  private open: (() => void) | undefined;
-  private readonly opened = new Promise<void>((resolve) => {
-    this.open = resolve;
-  });
-  private arrive: (() => void) | undefined;
-  readonly reached = new Promise<void>((resolve) => {
-    this.arrive = resolve;
-  });
-
-  constructor(private readonly content: string) {
-    super();
-  }
-
-  release(): void {
-    this.open?.();
-  }
-
-  override async _generate(messages: BaseMessage[]): Promise<ChatResult> {
-    this.arrive?.();
-    await this.opened;
-    const result = await super._generate(messages);
-    const generation = result.generations[0];
-    if (generation !== undefined) generation.message.content = this.content;
-    return result;
-  }
-}
-
 describe("R11.1 an erase fences the facts job", () => {
   it("R11.1 erased between enqueue and the job: nothing is written and the model is not asked", async () => {
     const a = "facts-fence-a";
@@ -233,10 +203,13 @@ describe("R11.1 an erase fences the facts job", () => {
   it("R11.1 erased while the model answers: the write is refused; facts never come back", async () => {
     const a = "facts-fence-b";
     const { job } = await turn(a, "t", "I live in Seoul.", "m1");
-    const held = new HeldModel(
-      JSON.stringify({
-        operations: [{ op: "add", kind: "residence", value: "Seoul", message_id: "m1" }],
-      }),
+    const held = new ScriptedModel(
+      [
+        JSON.stringify({
+          operations: [{ op: "add", kind: "residence", value: "Seoul", message_id: "m1" }],
+        }),
+      ],
+      { held: true },
     );
     const running = runJob(job, { model: held });
     await held.reached;
@@ -251,7 +224,7 @@ describe("R11.1 an erase fences the facts job", () => {
     const { job } = await turn(a, "t", "I live in Seoul.", "m1");
     await new NeonSaver({ db: backend.neon, agentId: a }).deleteThread("t");
     await turn(a, "t", "Hello again.", "m9");
-    expect(await runJob(job, { model: new HeldModel("{}") })).toMatchObject({
+    expect(await runJob(job, { model: new ScriptedModel(["{}"]) })).toMatchObject({
       status: "skipped",
       reason: "not_in_thread",
     });
