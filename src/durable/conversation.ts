@@ -243,7 +243,7 @@ export class Conversation {
     return this.withLock(async () => {
       const store = this.storeFor(agentId);
       if (store === undefined) return { erased: false };
-      // First: a summary job of this thread in flight (not under the turn lock) writes nothing.
+      // First: a summary or facts job of this thread in flight (not under the turn lock) writes nothing.
       const generation = this.generations.move(threadId);
       await store.saver.deleteThread(threadId);
       this.recall?.forget(threadId);
