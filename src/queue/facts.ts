@@ -40,6 +40,7 @@ import {
   parseModelFactState,
   validateOperations,
 } from "../memory/facts/index.ts";
+import { clip } from "../memory/facts/types.ts";
 import { messageText } from "../memory/summary-input.ts";
 import type { PersistentMemory } from "../store/persistent-memory.ts";
 import type { ThreadFence } from "../store/thread-fence.ts";
@@ -48,6 +49,8 @@ import type { SummaryThread } from "./summarize.ts";
 
 /** How long the model may take to answer a facts job (it is retried after that). */
 export const FACTS_JOB_TIMEOUT_MS = 30_000;
+/** Most characters of one message sent to the model (the heuristic reads fewer). */
+export const MAX_JOB_MESSAGE_CHARS = 4000;
 /** Times a job applies its operations again after another job of the thread wrote first. */
 const MAX_SWAPS = 4;
 
@@ -104,7 +107,11 @@ async function readMessages(
     if (message === undefined || message.id !== wanted.id || message.getType() !== "human") {
       return undefined;
     }
-    found.push({ id: wanted.id, position, text: messageText(message) });
+    found.push({
+      id: wanted.id,
+      position,
+      text: clip(messageText(message), MAX_JOB_MESSAGE_CHARS),
+    });
   }
   return found;
 }
@@ -151,8 +158,10 @@ export async function runFactsJob(deps: FactsJobDeps, job: FactsJob): Promise<Fa
   if (generation === undefined) return skipped("not_in_thread", "the conversation is not stored");
   const ids = new Set(job.messages.map((m) => m.id));
   let rows = (await deps.memory.load(threadId)).thread;
-  const applied = (value: unknown) =>
-    [...ids].every((id) => hasApplied(parseModelFactState(value), id));
+  const applied = (value: unknown) => {
+    const state = parseModelFactState(value);
+    return job.messages.every((message) => hasApplied(state, message));
+  };
   if (applied(rows[MODEL_FACTS_MEMORY_KEY])) {
     return skipped("already_applied", "its messages are applied already");
   }

@@ -54,9 +54,19 @@ export function modelFactStateToJson(state: ModelFactState): JsonValue {
   };
 }
 
-/** Whether the state holds the operations of the message `id`. */
-export function hasApplied(state: ModelFactState | undefined, id: string): boolean {
-  return state?.applied.some((message) => message.id === id) ?? false;
+/**
+ * Whether the state holds the operations of `message`: its id is in `applied`, or `applied` is
+ * full and the message is older than all it remembers (a delivery that late changes nothing).
+ */
+export function hasApplied(state: ModelFactState | undefined, message: AppliedMessage): boolean {
+  if (state === undefined) return false;
+  if (state.applied.some((applied) => applied.id === message.id)) return true;
+  const oldest = state.applied[0];
+  return (
+    state.applied.length >= MAX_APPLIED &&
+    oldest !== undefined &&
+    message.position < oldest.position
+  );
 }
 
 /** The applied list with `added`, one entry per id, the newest {@link MAX_APPLIED} by position. */

@@ -7,7 +7,8 @@
  * - a field other than op, kind, key, value, message_id, lang (an operation never names a
  *   thread, a conversation, an agent or a user: the job decides which thread it writes);
  * - an unknown kind, or a key the kind has no slot for;
- * - a message id that is not one of the job's messages;
+ * - a message id that is not one of the job's messages (it may be left out when the job has
+ *   only one);
  * - a value that is missing (add, update), over-long, more than one line, markup, a link, a
  *   question, or reads as an instruction ("ignore previous instructions", "system prompt",
  *   "you are now …", role prefixes, the same in Korean);
@@ -68,7 +69,7 @@ const operationSchema = z.object({
   kind: z.string().min(1).max(40),
   key: z.string().max(80).nullish(),
   value: z.string().max(MAX_RAW_VALUE_CHARS).nullish(),
-  message_id: z.string().min(1).max(MAX_ID_CHARS),
+  message_id: z.string().min(1).max(MAX_ID_CHARS).optional(),
   lang: z.enum(["ko", "en"]).nullish(),
 });
 
@@ -131,7 +132,13 @@ function checkOne(entry: unknown, messages: ReadonlyMap<string, JobMessage>): Ch
     const where = issue?.path.join(".") || "operation";
     return { ok: false, reason: `${where}: ${issue?.message ?? "invalid"}` };
   }
-  const { op, kind, key, message_id: messageId } = parsed.data;
+  const { op, kind, key } = parsed.data;
+  // A job about one message: an operation that names none is about that one.
+  const only = messages.size === 1 ? [...messages.keys()][0] : undefined;
+  const messageId = parsed.data.message_id ?? only;
+  if (messageId === undefined) {
+    return { ok: false, reason: "message_id is required when a job has several messages" };
+  }
   const message = messages.get(messageId);
   if (message === undefined) {
     return {

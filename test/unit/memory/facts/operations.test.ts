@@ -17,6 +17,7 @@ import {
   factsBefore,
   hasApplied,
   type JobMessage,
+  MAX_APPLIED,
   MAX_OPERATIONS,
   type ModelFactState,
   modelFactStateToJson,
@@ -27,6 +28,7 @@ import {
   updateFacts,
   validateOperations,
 } from "../../../../src/memory/facts/index.ts";
+import { withApplied } from "../../../../src/memory/facts/model-state.ts";
 
 const M1: JobMessage = { id: "m-1", position: 0, text: "I'm a pharmacist and I live in Seoul." };
 const M2: JobMessage = {
@@ -175,6 +177,15 @@ describe("R8.1 R8.3 each operation is validated against its slot", () => {
     ]);
   });
 
+  it("R8.1 a job about one message: an operation without message_id is about it; with several it is refused", () => {
+    const one = validateOperations([{ op: "add", kind: "job", value: "nurse" }], [M1]);
+    expect(one.accepted.map((o) => o.message.id)).toEqual(["m-1"]);
+    const two = validateOperations([{ op: "add", kind: "job", value: "nurse" }], [M1, M2]);
+    expect(two.rejected).toEqual([
+      { index: 0, reason: "message_id is required when a job has several messages" },
+    ]);
+  });
+
   it(`R8.1 too many operations: those past ${MAX_OPERATIONS} are refused, the first are kept`, () => {
     const many = Array.from({ length: MAX_OPERATIONS + 3 }, (_, i) =>
       op({ op: "add", kind: "dislike", value: `thing${i}` }),
@@ -266,10 +277,22 @@ describe("R8.3 operations applied: add, update, retire", () => {
     });
     const read = parseModelFactState(JSON.parse(JSON.stringify(modelFactStateToJson(state))));
     expect(read).toEqual(state);
-    expect(hasApplied(read, "m-1")).toBe(true);
-    expect(hasApplied(read, "m-2")).toBe(false);
+    expect(hasApplied(read, M1)).toBe(true);
+    expect(hasApplied(read, M2)).toBe(false);
     expect(parseModelFactState({ version: 2, facts: [] })).toBeUndefined();
     expect(parseModelFactState("garbage")).toBeUndefined();
+  });
+
+  it(`R8.1 the applied list keeps the newest ${MAX_APPLIED}; a message older than all of them counts as applied`, () => {
+    const many = Array.from({ length: MAX_APPLIED + 5 }, (_, i) => ({
+      id: `m-${i}`,
+      position: 10 + 2 * i,
+    }));
+    const state: ModelFactState = { facts: [], retired: [], applied: withApplied([], many) };
+    expect(state.applied).toHaveLength(MAX_APPLIED);
+    expect(state.applied[0]).toEqual({ id: "m-5", position: 20 });
+    expect(hasApplied(state, { id: "m-0", position: 10 })).toBe(true); // forgotten, but older
+    expect(hasApplied(state, { id: "m-new", position: 500 })).toBe(false);
   });
 });
 
