@@ -38,8 +38,11 @@ async function script(tag: string, answers: FactsAnswer[]) {
   await fetch(`${LLM}/facts/${tag}`, { method: "POST", body: JSON.stringify({ answers }) });
 }
 
-/** The reference Worker in llm facts mode with the fake model; its queue sends are captured. */
-function llmFactsWorker() {
+/**
+ * The reference Worker in llm facts mode with the fake model; its queue sends are captured
+ * (`queue: false`: no SUMMARY_QUEUE binding at all).
+ */
+function llmFactsWorker(options: { queue?: boolean } = {}) {
   const sent: unknown[] = [];
   const vars = {
     LLM_PROVIDER: "openai-compatible",
@@ -49,11 +52,14 @@ function llmFactsWorker() {
   };
   const agent = instance({
     ...vars,
-    SUMMARY_QUEUE: {
-      send: async (job: unknown) => {
-        sent.push(job);
-      },
-    },
+    SUMMARY_QUEUE:
+      options.queue === false
+        ? undefined
+        : {
+            send: async (job: unknown) => {
+              sent.push(job);
+            },
+          },
   });
   const queueEnv = { ...env, ...vars } as unknown as Env;
   return { agent, sent, queueEnv };
@@ -175,5 +181,29 @@ describe("R8.1 llm facts: Worker, queue, consumer", () => {
       { ...env } as unknown as Env,
     );
     expect(result.explicitAcks).toEqual(["msg-0"]);
+  });
+
+  it("R8.1 without a SUMMARY_QUEUE binding the job runs in the background after the turn, not before the answer", async () => {
+    const { agent, queueEnv } = llmFactsWorker({ queue: false });
+    const tag = `fb-${crypto.randomUUID()}`;
+    const contextId = `ctx-${tag}`;
+    const text = `[tag:${tag}] I'm a pharmacist.`;
+    await script(tag, [ops({ op: "add", kind: "job", value: "nurse" })]);
+    const reply = await agent.rpc(send(contextId, text));
+    expect(reply.status).toBe(200);
+    await agent.settled(); // the background run, held by waitUntil
+    const { answers, facts } = await calls(tag);
+    expect(answers).toHaveLength(1);
+    expect(facts).toHaveLength(1);
+    // In the order the model got them: the answer, then the job.
+    const order = (await (await fetch(`${LLM}/state/${tag}`)).json()) as { bodies: Body[] };
+    expect(
+      order.bodies.map((b) => b.messages[0]?.content.startsWith(FACT_OPERATIONS_HEADLINE)),
+    ).toEqual([false, true]);
+    const stored = await createPostgresMemory(workerDb(queueEnv), env.AGENT_ID).get(
+      contextId,
+      MODEL_FACTS_MEMORY_KEY,
+    );
+    expect(JSON.stringify(stored)).toContain("nurse");
   });
 });
