@@ -137,12 +137,19 @@ async function askModel(deps: FactsJobDeps, input: string, where: string): Promi
   }
 }
 
+/** Refused operations logged one per line, at most this many per job (then a count). */
+const MAX_REFUSED_LINES = 20;
+
 function logRefused(deps: FactsJobDeps, where: string, verdict: OperationsVerdict): void {
-  for (const refused of verdict.rejected) {
+  for (const refused of verdict.rejected.slice(0, MAX_REFUSED_LINES)) {
     deps.log?.warn(`facts: refused operation ${refused.index} (${where}): ${refused.reason}`, {
       code: "INPUT_INVALID",
       reason: refused.reason,
     });
+  }
+  const more = verdict.rejected.length - MAX_REFUSED_LINES;
+  if (more > 0) {
+    deps.log?.warn(`facts: refused ${more} more operations (${where})`, { code: "INPUT_INVALID" });
   }
 }
 
