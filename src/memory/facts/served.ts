@@ -13,6 +13,11 @@
  *
  * With no job state yet (none has landed, or every one failed) the heuristic facts are served
  * as they are. Pure: no clock, no I/O.
+ *
+ * Known approximation: a retired value does not say where its retiring message sits, so a
+ * heuristic retirement on a pending message also retires the jobs' value when the jobs took
+ * that same value from a later message the heuristic did not read as a fact. It lasts until
+ * the pending message's job lands (or, if that job fails, until the value is stated again).
  */
 import type { FactState } from "./history.ts";
 import { boundRetired } from "./history.ts";
