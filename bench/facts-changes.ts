@@ -27,10 +27,8 @@
  * - right: every expected fact stored, nothing stale, every follow-up at recall@3 = 1.
  */
 import { fileURLToPath } from "node:url";
-import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { z } from "zod";
 import { createFactRecallStep } from "../src/agent/turn/fact-recall.ts";
-import { createLogger } from "../src/log.ts";
 import { parseMemoryConfig } from "../src/memory/config.ts";
 import {
   FACT_CATEGORIES,
@@ -186,18 +184,6 @@ function lineFact(line: string, facts: readonly Fact[]): Fact | undefined {
   return facts.find((f) => line === f.text || line.startsWith(`${f.text} (`));
 }
 
-/** Never called: the heuristic mode makes no model call. */
-const NO_MODEL = new Proxy(
-  {},
-  {
-    get() {
-      throw new Error("facts eval: the heuristic mode must not call the model");
-    },
-  },
-) as BaseChatModel;
-
-const SILENT = createLogger({ sink: () => {} });
-
 /** Runs one dialogue through the turn's facts step, session by session. */
 export async function runChange(d: ChangeDialogue): Promise<ChangeResult> {
   const run = await runThread(d);
@@ -243,12 +229,10 @@ export async function runThread(d: ThreadCase): Promise<ThreadResult> {
   let today = d.sessions[0]?.date ?? "2026-01-01";
   const step = createFactRecallStep({
     config: parseMemoryConfig({ facts_mode: "heuristic" }),
-    model: NO_MODEL,
     memory: () => rows,
     stage: (key, value) => {
       rows.thread[key] = value;
     },
-    log: SILENT,
     now: () => new Date(`${today}T12:00:00Z`),
   });
   let turn = 0;

@@ -11,16 +11,11 @@
  * → 200 {turns, lines}: the messages seen and the facts lines recalled (so nothing is
  * optimised away).
  */
-import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { createFactRecallStep } from "../../src/agent/turn/fact-recall.ts";
-import { createLogger, silentSink } from "../../src/log.ts";
 import { parseMemoryConfig } from "../../src/memory/config.ts";
 import type { JsonValue } from "../../src/store/persistent-memory.ts";
 
 const config = parseMemoryConfig({ facts_mode: "heuristic" });
-const log = createLogger({ sink: silentSink });
-/** Heuristic mode never calls the model. */
-const model = {} as BaseChatModel;
 
 export default {
   async fetch(request: Request): Promise<Response> {
@@ -32,12 +27,10 @@ export default {
       const step = body.facts
         ? createFactRecallStep({
             config,
-            model,
             memory: () => rows,
             stage: (key, value) => {
               rows.thread[key] = value;
             },
-            log,
             now: () => new Date(Date.UTC(2026, 0, 1)),
           })
         : undefined;

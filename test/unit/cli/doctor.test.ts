@@ -139,6 +139,17 @@ describe("llamon doctor checks", () => {
     expect(noDlq.find((c) => c.name === "SUMMARY_QUEUE")?.status).toBe("warning");
   });
 
+  it("R8.1 llm facts need the same queue: its jobs run on the summary queue's consumer", () => {
+    const vars = { AGENT_ID: "my-agent", MEMORY_BACKEND: "postgres", MEMORY_FACTS_MODE: "llm" };
+    const none = problems(all(project({ toml: { vars } })));
+    expect(none.map((c) => c.name)).toEqual(["SUMMARY_QUEUE"]);
+    expect(none[0]?.message).toBe(
+      "llm facts (MEMORY_FACTS_MODE=llm) is on but there is no SUMMARY_QUEUE producer binding",
+    );
+    const heuristic = { ...vars, MEMORY_FACTS_MODE: "heuristic" };
+    expect(problems(all(project({ toml: { vars: heuristic } })))).toEqual([]);
+  });
+
   it("issue 15: secrets — never in [vars], the DSN needed by postgres, .dev.vars ignored by git", () => {
     const leaked = problems(
       all(project({ toml: { vars: { AGENT_ID: "a", LLAMON_ADMIN_TOKEN: "s3cret-token" } } })),
