@@ -1,18 +1,23 @@
 /**
  * `llamon run [dir]`: run a llamon project locally with wrangler dev. For the postgres
  * backend it first provides a database (R9.3) and the Neon-protocol proxy, and points the
- * Worker at them. Ctrl-C stops everything it started.
+ * Worker at them. Anything that ends it (Ctrl-C, SIGTERM, SIGHUP, its parent process going
+ * away, wrangler exiting, an error) stops everything it started.
  */
 import type { ChildProcess } from "node:child_process";
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { LlamonError } from "../../errors.ts";
+import { isLlamonError, LlamonError } from "../../errors.ts";
+import { effectiveBackend, resolveMemoryConfig } from "../../memory/config.ts";
+import { readAgentCode } from "../agent-code.ts";
 import { ChildGroup } from "../children.ts";
 // Loaded when a database is needed: the embedded Postgres is heavy to import (CLI start-up).
 import type { LocalDatabase } from "../database.ts";
 import { defaultPort, parsePort } from "../options.ts";
-import { info, untilStopped, warn } from "../output.ts";
-import { loadProject, resolveWranglerBin } from "../project.ts";
+import { info, warn } from "../output.ts";
+import { assertPortFree } from "../port.ts";
+import { loadProject, type Project, resolveWranglerBin } from "../project.ts";
+import { StopRequest } from "../stop-request.ts";
 
 export function registerRun(program: Command): void {
   program
@@ -48,73 +53,134 @@ A2A auth: A2A_AUTH (and A2A_API_KEYS, A2A_JWT_*) from the environment or .dev.va
 neither sets A2A_AUTH the local Worker runs with none (no credentials needed).`,
     )
     .action(async (dir: string, opts: RunOptions) => {
-      const port = opts.port ?? defaultPort();
-      const project = await loadProject(dir);
-      const backend = (
-        process.env.MEMORY_BACKEND ??
-        project.vars.MEMORY_BACKEND ??
-        "postgres"
-      ).replace("-", "_");
-      const vars: Record<string, string> = a2aAuthVars(project.vars);
-      // The admin token from the environment wins over .dev.vars, as the A2A_* settings do.
-      const adminToken = process.env.LLAMON_ADMIN_TOKEN;
-      if (adminToken !== undefined && adminToken.trim() !== "") {
-        vars.LLAMON_ADMIN_TOKEN = adminToken.trim();
-      }
-      let db: LocalDatabase | undefined;
-      // Whatever stops llamon (Ctrl-C, wrangler exiting, an unexpected error in the proxy or
-      // the embedded Postgres), wrangler and the workerd it started stop with it.
-      const children = new ChildGroup();
-      children.guard(async () => {
-        await db?.close();
-      });
-      if (backend === "postgres") {
-        const { provideLocalDatabase } = await import("../database.ts");
-        db = await provideLocalDatabase({
-          projectDir: project.dir,
-          dsn: process.env.POSTGRES_MEMORY_DSN ?? project.vars.POSTGRES_MEMORY_DSN,
-          forceEmbedded: opts.embedded === true,
-          dataDir: opts.dataDir,
-          log: info,
-        });
-        vars.LLAMON_NEON_FETCH_ENDPOINT = db.proxy.url;
-        vars.POSTGRES_MEMORY_DSN = neonStyleDsn(db.dsn);
-        info(`Neon-protocol proxy: ${db.proxy.url}`);
-      }
-      const child = startWrangler(children, project.dir, port, vars, opts.stateDir);
-      const url = `http://127.0.0.1:${port}`;
-      const exited = new Promise<number>((resolve) =>
-        child.once("exit", (code) => resolve(code ?? 1)),
-      );
-      // The health poll stops when wrangler exits: it must not keep llamon running (for up to
-      // its two minutes) after the error is reported.
-      const stopPolling = new AbortController();
-      void exited.then(() => stopPolling.abort());
-      try {
-        const ready = await Promise.race([
-          waitForHealth(url, stopPolling.signal),
-          exited.then(() => false),
-        ]);
-        if (!ready)
-          throw new LlamonError(
-            "INTERNAL",
-            "wrangler dev stopped before the Worker was ready (see its output above)",
-          );
-        info("");
-        info(`${project.name} is running at ${url}  (Ctrl-C to stop)`);
-        info("Talk to it (send the same contextId again to continue the conversation):");
-        info(`  ${productDocumentCurl(url)}`);
-        info(`Health: curl -s ${url}/health`);
-        const reason = await Promise.race([
-          untilStopped(),
-          exited.then((code) => `wrangler exited (${code})`),
-        ]);
-        info(`stopping (${reason})`);
-      } finally {
-        await children.stop(child);
-        await db?.close();
-      }
+      await runProject(dir, opts);
     });
+}
+
+/** Thrown inside the start-up when a stop was asked for: not an error. */
+class StopAsked extends Error {}
+
+/**
+ * Start the project and serve until asked to stop. Checks come before anything starts: the
+ * port, the agent's code and memory settings (a mistake keeps its code, e.g. CONFIG_INVALID,
+ * instead of surfacing as wrangler's start-up failure). Whatever ends it — a signal, the parent
+ * process gone, wrangler exiting, an error — every child is stopped before it returns.
+ */
+async function runProject(dir: string, opts: RunOptions): Promise<void> {
+  const children = new ChildGroup();
+  let db: LocalDatabase | undefined;
+  const stop = new StopRequest({
+    onRepeat: (why) => {
+      warn(`${why} again: stopping at once`);
+      children.killAll();
+      process.exit(1);
+    },
+  });
+  // Whatever stops llamon (a signal, wrangler exiting, an unexpected error in the proxy or the
+  // embedded Postgres), wrangler and the workerd it started stop with it.
+  children.guard(async () => {
+    await db?.close();
+  });
+  const halt = new AbortController();
+  void stop.reason.then(() => halt.abort());
+  const go = () => {
+    if (stop.stopped) throw new StopAsked();
+  };
+  try {
+    const port = opts.port ?? defaultPort();
+    const project = await loadProject(dir);
+    await assertPortFree(port);
+    const backend = await projectBackend(project);
+    go();
+    const vars: Record<string, string> = a2aAuthVars(project.vars);
+    // The admin token from the environment wins over .dev.vars, as the A2A_* settings do.
+    const adminToken = process.env.LLAMON_ADMIN_TOKEN;
+    if (adminToken !== undefined && adminToken.trim() !== "") {
+      vars.LLAMON_ADMIN_TOKEN = adminToken.trim();
+    }
+    if (backend === "postgres") {
+      const { provideLocalDatabase } = await import("../database.ts");
+      db = await provideLocalDatabase({
+        projectDir: project.dir,
+        dsn: process.env.POSTGRES_MEMORY_DSN ?? project.vars.POSTGRES_MEMORY_DSN,
+        forceEmbedded: opts.embedded === true,
+        dataDir: opts.dataDir,
+        log: info,
+      });
+      go();
+      vars.LLAMON_NEON_FETCH_ENDPOINT = db.proxy.url;
+      vars.POSTGRES_MEMORY_DSN = neonStyleDsn(db.dsn);
+      info(`Neon-protocol proxy: ${db.proxy.url}`);
+    }
+    const child = startWrangler(children, project.dir, port, vars, opts.stateDir);
+    const url = `http://127.0.0.1:${port}`;
+    const exited = new Promise<number>((resolve) =>
+      child.once("exit", (code) => resolve(code ?? 1)),
+    );
+    // The health poll stops when wrangler exits or a stop is asked for: it must not keep llamon
+    // running (for up to its two minutes) after either.
+    void exited.then(() => halt.abort());
+    const ready = await Promise.race([waitForHealth(url, halt.signal), exited.then(() => false)]);
+    go();
+    if (!ready)
+      throw new LlamonError(
+        "INTERNAL",
+        "wrangler dev stopped before the Worker was ready (see its output above)",
+      );
+    info("");
+    info(`${project.name} is running at ${url}  (Ctrl-C to stop)`);
+    info("Talk to it (send the same contextId again to continue the conversation):");
+    info(`  ${productDocumentCurl(url)}`);
+    info(`Health: curl -s ${url}/health`);
+    const ended = await Promise.race([stop.reason, exited]);
+    if (typeof ended === "number") {
+      throw new LlamonError(
+        "INTERNAL",
+        `wrangler dev stopped by itself (exit code ${ended}; see its output above)`,
+      );
+    }
+    info(`stopping (${ended})`);
+  } catch (error) {
+    if (!(error instanceof StopAsked)) throw error;
+    info(`stopping (${await stop.reason})`);
+  } finally {
+    await children.stopAll();
+    await db?.close();
+    stop.dispose();
+  }
+}
+
+/**
+ * The backend the Worker will run with: the agent's memory settings in code under the
+ * project's variables (and MEMORY_BACKEND from this environment), validated as the Worker
+ * validates them. A mistake there is the Worker's start-up error: it is reported here, with its
+ * code, before anything starts.
+ */
+async function projectBackend(project: Project): Promise<string> {
+  const code = await readAgentCode(project.dir);
+  if (code?.invalid) {
+    throw new LlamonError(
+      "CONFIG_INVALID",
+      `${code.file ?? "the agent"}: ${code.error ?? "invalid agent definition"}`,
+    );
+  }
+  const envBackend = process.env.MEMORY_BACKEND;
+  const env = {
+    ...project.vars,
+    ...(envBackend === undefined || envBackend === "" ? {} : { MEMORY_BACKEND: envBackend }),
+  };
+  try {
+    return effectiveBackend(resolveMemoryConfig({ code: code?.memory, env }).config);
+  } catch (error) {
+    if (isLlamonError(error, "CONFIG_INVALID")) {
+      throw new LlamonError(
+        "CONFIG_INVALID",
+        `${error.message}\nFix it where it says (code: ${code?.file ?? "src/agent.ts"}; variables: wrangler.toml [vars] or .dev.vars); npx llamon doctor checks the whole project.`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
 }
 
 /** The A2A_* settings this process passes on to the Worker (over .dev.vars). */
