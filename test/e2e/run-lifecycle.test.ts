@@ -177,6 +177,18 @@ async function fullTree(pid: number, output: () => string): Promise<Map<number, 
   return processes;
 }
 
+/** A copy of the project's config and code (its packages resolve from `root`). */
+async function copyProject(from: string, to: string): Promise<void> {
+  await mkdir(join(to, "src"), { recursive: true });
+  for (const name of ["wrangler.toml", "package.json", "tsconfig.json", ".dev.vars"]) {
+    if (existsSync(join(from, name)))
+      await writeFile(join(to, name), await readFile(join(from, name)));
+  }
+  for (const name of ["index.ts", "agent.ts"]) {
+    await writeFile(join(to, "src", name), await readFile(join(from, "src", name)));
+  }
+}
+
 const ready = (run: Started) =>
   until(() => run.output().includes("is running at"), 120_000, run.output);
 
@@ -278,19 +290,74 @@ describe.skipIf(!LINUX)("llamon run: what it says is true, and it leaves nothing
     }
   }, 180_000);
 
+  it("R3.4 one start prints wrangler's binding table once, no cron warning, and one multiturn line per model call", async () => {
+    // A project with what made the noise: a queue producer (wrangler watched the machine's dev
+    // registry and printed the table again) and a cron trigger (a warning on every start).
+    const noisy = join(root, "noisy");
+    await copyProject(project, noisy);
+    const toml = await readFile(join(noisy, "wrangler.toml"), "utf8");
+    await writeFile(
+      join(noisy, "wrangler.toml"),
+      `${toml}
+[[queues.producers]]
+binding = "SUMMARY_QUEUE"
+queue = "noisy-summaries"
+
+[[queues.consumers]]
+queue = "noisy-summaries"
+
+[triggers]
+crons = ["*/15 * * * *"]
+`,
+    );
+    const port = await freePort();
+    const run = runIn(noisy, [".", "--port", String(port)]);
+    try {
+      await ready(run);
+      const started = run.output();
+      expect(started.match(/Your Worker has access to the following bindings/g)).toHaveLength(1);
+      expect(started).toContain("env.SUMMARY_QUEUE (noisy-summaries)");
+      expect(started).not.toContain("Scheduled Workers are not automatically triggered");
+      for (const text of ["hello", "again"]) {
+        const res = await fetch(`http://127.0.0.1:${port}/`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "message/send",
+            params: { message: { role: "user", parts: [{ kind: "text", text }] } },
+          }),
+        });
+        expect(res.status).toBe(200);
+      }
+      await until(() => (run.output().match(/multiturn:/g) ?? []).length >= 2, 10_000, run.output);
+      // The scheduled handler can still be run by hand.
+      expect((await fetch(`http://127.0.0.1:${port}/__scheduled?cron=*/15+*+*+*+*`)).status).toBe(
+        200,
+      );
+      run.child.kill("SIGINT");
+      expect(await run.exited).toBe(0);
+      const out = run.output();
+      expect(out.match(/Your Worker has access to the following bindings/g)).toHaveLength(1);
+      expect(out).toContain("env.SUMMARY_QUEUE (noisy-summaries)");
+      expect(out).not.toContain("Scheduled Workers are not automatically triggered");
+      const multiturn = out.split("\n").filter((line) => line.includes("multiturn:"));
+      expect(multiturn).toEqual([
+        "multiturn: thread_msgs=1 window=20 sent_to_llm=1 has_prior=false",
+        "multiturn: thread_msgs=1 window=20 sent_to_llm=1 has_prior=false",
+      ]);
+    } finally {
+      run.child.kill("SIGKILL");
+    }
+  }, 180_000);
+
   it("a bad memory backend in the agent's code ends run with CONFIG_INVALID before anything starts", async () => {
     const bad = join(root, "bad-code");
-    await mkdir(bad, { recursive: true });
-    for (const name of ["wrangler.toml", "package.json", "tsconfig.json", ".dev.vars"]) {
-      if (existsSync(join(project, name))) {
-        await writeFile(join(bad, name), await readFile(join(project, name)));
-      }
-    }
+    await copyProject(project, bad);
     // MEMORY_BACKEND in the vars would override the code's backend: leave the code's in charge.
     const toml = await readFile(join(project, "wrangler.toml"), "utf8");
     await writeFile(join(bad, "wrangler.toml"), toml.replace(/^MEMORY_BACKEND = .*$/m, ""));
-    await mkdir(join(bad, "src"));
-    await writeFile(join(bad, "src", "index.ts"), await readFile(join(project, "src", "index.ts")));
     const agent = await readFile(join(project, "src", "agent.ts"), "utf8");
     await writeFile(
       join(bad, "src", "agent.ts"),

@@ -251,6 +251,9 @@ function startWrangler(
     "--port",
     String(port),
     "--show-interactive-dev-session=false",
+    // Cron triggers never fire on their own locally; without this wrangler warns so on every
+    // start. With it, /__scheduled (and /cdn-cgi/local/scheduled) runs the scheduled handler.
+    "--test-scheduled",
   ];
   if (stateDir !== undefined) args.push("--persist-to", resolve(stateDir));
   for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);
@@ -265,13 +268,19 @@ function startWrangler(
  * What keeps wrangler from reaching out on its own in a local run: no usage metrics, no error
  * reports, and no download of the `Request.cf` placeholder from workers.cloudflare.com
  * (offline that printed a getaddrinfo stack trace twice; the agent does not read
- * `request.cf`, and miniflare's built-in placeholder is used). A value the user set wins.
+ * `request.cf`, and miniflare's built-in placeholder is used). And no shared dev registry
+ * (the machine-wide list of running `wrangler dev` sessions, for bindings across them): a
+ * Worker with a queue producer watches it, its own entry appearing there counted as a change,
+ * and wrangler printed the binding table a second time on every start (and again whenever
+ * another session on the machine started or stopped). A llamon Worker's queue, Durable Objects
+ * and cron live in the one session. A value the user set wins.
  */
 export function wranglerQuietEnv(): Record<string, string> {
   return {
     WRANGLER_SEND_METRICS: "false",
     WRANGLER_SEND_ERROR_REPORTS: "false",
     CLOUDFLARE_CF_FETCH_ENABLED: "false",
+    WRANGLER_REGISTRY_PATH: "",
   };
 }
 
