@@ -17,7 +17,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { LLAMON_BIN } from "../helpers/cli.ts";
 import { freePort, llamon, REPO } from "../helpers/llamon-run.ts";
 
@@ -129,6 +129,47 @@ function tree(pid: number): Map<number, string> {
   return found;
 }
 
+/**
+ * Every process a test saw under what it started, with its start time: killed after each test
+ * if that same process is still there (a failed test leaves no Worker running; a pid reused
+ * by another process is left alone).
+ */
+const seen = new Map<number, string>();
+
+afterEach(() => {
+  for (const [pid, start] of seen) {
+    if (startTime(pid) !== start) continue;
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // gone meanwhile
+    }
+  }
+  seen.clear();
+});
+
+/** A process's start time (field 22 of /proc/<pid>/stat), or undefined once it is gone. */
+function startTime(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/** SIGKILL to `child` and everything under it, while it runs: a failed test leaves nothing. */
+function killTree(child: ChildProcess): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  for (const each of tree(child.pid).keys()) {
+    try {
+      process.kill(each, "SIGKILL");
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+
 function alive(pid: number): boolean {
   return parents().has(pid);
 }
@@ -161,14 +202,22 @@ async function expectAllGone(processes: Map<number, string>, port: number): Prom
   expect(await portFree(port)).toBe(true);
 }
 
-/** The tree under `pid` once it has wrangler, workerd and esbuild (the Worker is up). */
-async function fullTree(pid: number, output: () => string): Promise<Map<number, string>> {
+/** The tree under `pid` once it has each of `needs` (by default: the Worker is up). */
+async function fullTree(
+  pid: number,
+  output: () => string,
+  needs: readonly string[] = ["wrangler", "workerd", "esbuild"],
+): Promise<Map<number, string>> {
   let processes = new Map<number, string>();
   const has = (word: string) => [...processes.values()].some((cmd) => cmd.includes(word));
   await until(
     () => {
       processes = tree(pid);
-      return has("wrangler") && has("workerd") && has("esbuild");
+      for (const each of processes.keys()) {
+        const start = startTime(each);
+        if (start !== undefined) seen.set(each, start);
+      }
+      return needs.every(has);
     },
     30_000,
     () =>
@@ -231,7 +280,7 @@ describe.skipIf(!LINUX)("llamon run: what it says is true, and it leaves nothing
         expect(run.output()).toContain(`stopping (${signal})`);
         await expectAllGone(processes, port);
       } finally {
-        run.child.kill("SIGKILL");
+        killTree(run.child);
       }
     }, 180_000);
   }
@@ -240,14 +289,19 @@ describe.skipIf(!LINUX)("llamon run: what it says is true, and it leaves nothing
     const port = await freePort();
     const run = runIn(project, [".", "--port", String(port)]);
     try {
-      const processes = await fullTree(run.child.pid as number, run.output);
+      // wrangler is bundling the Worker (esbuild); workerd is not up yet. A workerd started
+      // after this snapshot would be found holding the port.
+      const processes = await fullTree(run.child.pid as number, run.output, [
+        "wrangler",
+        "esbuild",
+      ]);
       expect(run.output()).not.toContain("is running at");
       run.child.kill("SIGTERM");
       expect(await run.exited).toBe(0);
       expect(run.output()).toContain("stopping (SIGTERM)");
       await expectAllGone(processes, port);
     } finally {
-      run.child.kill("SIGKILL");
+      killTree(run.child);
     }
   }, 180_000);
 
@@ -267,7 +321,7 @@ describe.skipIf(!LINUX)("llamon run: what it says is true, and it leaves nothing
       await npm.exited;
       await expectAllGone(processes, port);
     } finally {
-      npm.child.kill("SIGKILL");
+      killTree(npm.child);
     }
   }, 180_000);
 
@@ -286,7 +340,7 @@ describe.skipIf(!LINUX)("llamon run: what it says is true, and it leaves nothing
       await parent.exited;
       await expectAllGone(processes, port);
     } finally {
-      parent.child.kill("SIGKILL");
+      killTree(parent.child);
     }
   }, 180_000);
 
@@ -348,7 +402,7 @@ crons = ["*/15 * * * *"]
         "multiturn: thread_msgs=1 window=20 sent_to_llm=1 has_prior=false",
       ]);
     } finally {
-      run.child.kill("SIGKILL");
+      killTree(run.child);
     }
   }, 180_000);
 
