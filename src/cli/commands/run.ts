@@ -7,16 +7,15 @@
 import type { ChildProcess } from "node:child_process";
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { isLlamonError, LlamonError } from "../../errors.ts";
-import { effectiveBackend, resolveMemoryConfig } from "../../memory/config.ts";
-import { readAgentCode } from "../agent-code.ts";
+import { LlamonError } from "../../errors.ts";
+import { projectBackend } from "../agent-code.ts";
 import { ChildGroup } from "../children.ts";
 // Loaded when a database is needed: the embedded Postgres is heavy to import (CLI start-up).
 import type { LocalDatabase } from "../database.ts";
 import { defaultPort, parsePort } from "../options.ts";
 import { info, warn } from "../output.ts";
 import { assertPortFree } from "../port.ts";
-import { loadProject, type Project, resolveWranglerBin } from "../project.ts";
+import { loadProject, resolveWranglerBin } from "../project.ts";
 import { StopRequest } from "../stop-request.ts";
 
 export function registerRun(program: Command): void {
@@ -147,39 +146,6 @@ async function runProject(dir: string, opts: RunOptions): Promise<void> {
     await children.stopAll();
     await db?.close();
     stop.dispose();
-  }
-}
-
-/**
- * The backend the Worker will run with: the agent's memory settings in code under the
- * project's variables (and MEMORY_BACKEND from this environment), validated as the Worker
- * validates them. A mistake there is the Worker's start-up error: it is reported here, with its
- * code, before anything starts.
- */
-async function projectBackend(project: Project): Promise<string> {
-  const code = await readAgentCode(project.dir);
-  if (code?.invalid) {
-    throw new LlamonError(
-      "CONFIG_INVALID",
-      `${code.file ?? "the agent"}: ${code.error ?? "invalid agent definition"}`,
-    );
-  }
-  const envBackend = process.env.MEMORY_BACKEND;
-  const env = {
-    ...project.vars,
-    ...(envBackend === undefined || envBackend === "" ? {} : { MEMORY_BACKEND: envBackend }),
-  };
-  try {
-    return effectiveBackend(resolveMemoryConfig({ code: code?.memory, env }).config);
-  } catch (error) {
-    if (isLlamonError(error, "CONFIG_INVALID")) {
-      throw new LlamonError(
-        "CONFIG_INVALID",
-        `${error.message}\nFix it where it says (code: ${code?.file ?? "src/agent.ts"}; variables: wrangler.toml [vars] or .dev.vars); npx llamon doctor checks the whole project.`,
-        { cause: error },
-      );
-    }
-    throw error;
   }
 }
 
