@@ -406,6 +406,31 @@ crons = ["*/15 * * * *"]
     }
   }, 180_000);
 
+  it("a Worker that fails to start ends run with exit 1, and wrangler leaves no esbuild or workerd behind", async () => {
+    const broken = join(root, "broken");
+    await copyProject(project, broken);
+    const index = await readFile(join(broken, "src", "index.ts"), "utf8");
+    await writeFile(
+      join(broken, "src", "index.ts"),
+      `${index}\nthrow new Error("this Worker cannot start");\n`,
+    );
+    const port = await freePort();
+    const run = runIn(broken, [".", "--port", String(port)]);
+    try {
+      const processes = await fullTree(run.child.pid as number, run.output, [
+        "wrangler",
+        "esbuild",
+      ]);
+      const code = await run.exited;
+      expect(code, run.output()).toBe(1);
+      expect(run.output()).toContain("wrangler dev stopped before the Worker was ready");
+      expect(run.output()).not.toContain("is running at");
+      await expectAllGone(processes, port);
+    } finally {
+      killTree(run.child);
+    }
+  }, 180_000);
+
   it("a bad memory backend in the agent's code ends run with CONFIG_INVALID before anything starts", async () => {
     const bad = join(root, "bad-code");
     await copyProject(project, bad);
