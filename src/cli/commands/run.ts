@@ -47,7 +47,9 @@ Examples:
 
 For postgres projects: uses POSTGRES_MEMORY_DSN from .dev.vars when reachable (creating the
 database if needed), otherwise an embedded Postgres kept in <dir>/.llamon/pgdata.
-Two runs of one project at the same time need their own --port, --data-dir and --state-dir.
+Two runs of one project at the same time need their own --port, --data-dir and --state-dir;
+a port another process holds is an error (PORT_IN_USE) before anything starts. Ctrl-C, SIGTERM,
+SIGHUP or the parent process (npm start) going away stops everything it started.
 A2A auth: A2A_AUTH (and A2A_API_KEYS, A2A_JWT_*) from the environment or .dev.vars; when
 neither sets A2A_AUTH the local Worker runs with none (no credentials needed).`,
     )
