@@ -89,6 +89,22 @@ describe("llamon doctor checks", () => {
     expect(problems(inMemory)).toEqual([]);
   });
 
+  it("R1.2 a sqlite project is flagged as legacy (a warning with the way out), from vars or code", () => {
+    for (const facts of [
+      project({ toml: { vars: { AGENT_ID: "a", MEMORY_BACKEND: "sqlite" } } }),
+      project({ toml: { vars: { AGENT_ID: "a" } }, code: { backend: "sqlite" } }),
+    ]) {
+      const checks = all(facts);
+      expect(problems(checks)).toEqual([]);
+      const legacy = checks.find((c) => c.name === "legacy backend");
+      expect(legacy?.status).toBe("warning");
+      expect(legacy?.message).toContain("sqlite is the legacy backend");
+      expect(legacy?.fix).toContain("MEMORY_BACKEND");
+      expect(legacy?.fix).toContain("postgres");
+    }
+    expect(all(project()).find((c) => c.name === "legacy backend")).toBeUndefined();
+  });
+
   it("issue 15: bindings — THREADS, its SQLite migration, nodejs_compat", () => {
     const checks = all(
       project({
