@@ -184,21 +184,44 @@ async function until(check: () => Promise<boolean>, ms: number): Promise<boolean
 }
 
 /**
- * Statements that keep a batch busy: on the server one long sleep (cancelled by the abort);
- * on PGlite, whose statements block this process until they end, short sleeps between which
- * the abort is seen.
+ * Keeps a batch from finishing until the client has left. On the server: a long sleep (what the
+ * abort cancels). On PGlite, whose statements block this process while they run: another
+ * connection's open transaction, which keeps PGlite's one session, so the batch waits for it
+ * without blocking anything; `release` ends it.
  */
-function busyStatements() {
-  return server
-    ? [q("SELECT pg_sleep(30)")]
-    : Array.from({ length: 8 }, () => q("SELECT pg_sleep(0.15)"));
+async function holdBatch(): Promise<{
+  statements: { query: string; params: unknown[] }[];
+  release(): Promise<void>;
+}> {
+  if (server) return { statements: [q("SELECT pg_sleep(30)")], release: async () => {} };
+  const holder = new pg.Client({ connectionString: backend.dsn });
+  await holder.connect();
+  await holder.query("BEGIN");
+  await holder.query("SELECT 1");
+  return {
+    statements: [],
+    async release() {
+      await holder.query("ROLLBACK");
+      await holder.end();
+    },
+  };
 }
 
-/** Aborts once the batch is busy (server: its sleep is running; PGlite: after 50 ms). */
+/** Aborts once the batch is held (server: its sleep is running; PGlite: 100 ms after it was sent). */
 async function abortWhenBusy(controller: AbortController): Promise<void> {
   if (server) expect(await until(async () => (await sleepers()) > 0, 5000)).toBe(true);
-  else await new Promise((r) => setTimeout(r, 50));
+  else await new Promise((r) => setTimeout(r, 100));
   controller.abort();
+}
+
+/**
+ * Waits until the proxy has finished the abandoned request: the next request through it (one
+ * pooled connection on PGlite) runs after it. On the server the request reached its sleep, so
+ * its end is reported (`next`), as abandoned.
+ */
+async function settled(p: NeonProxy, next: () => Promise<ProxyRequestInfo>): Promise<void> {
+  if (server) expect(await next()).toMatchObject({ clientGone: true, status: 400 });
+  expect((await ok(q("SELECT 1"), { url: p.url })).rows).toEqual([["1"]]);
 }
 
 // ── L: limits ────────────────────────────────────────────────────────────────────────
@@ -325,35 +348,39 @@ describe("A client aborts (MOD ~318–345, SQL ~684–727, ~800–808)", () => {
 
   it("A02 a batch whose client goes away mid-statement never commits", async () => {
     const { proxy: p, next } = await watchedProxy();
+    const hold = await holdBatch();
     const controller = new AbortController();
     const request = fetch(p.url, {
       method: "POST",
       headers: DRIVER_HEADERS,
       body: JSON.stringify({
-        queries: [q("INSERT INTO writes (id) VALUES (1)"), ...busyStatements()],
+        queries: [q("INSERT INTO writes (id) VALUES (1)"), ...hold.statements],
       }),
       signal: controller.signal,
     }).catch(() => undefined);
     await abortWhenBusy(controller);
     await request;
-    expect(await next()).toMatchObject({ clientGone: true, batch: true });
+    await hold.release();
+    await settled(p, next);
     expect(await countWrites()).toBe(0);
   });
 
   it("A03 after an aborted batch the proxy's connection is clean: no transaction left open", async () => {
     const { proxy: p, next } = await watchedProxy();
+    const hold = await holdBatch();
     const controller = new AbortController();
     const request = fetch(p.url, {
       method: "POST",
       headers: DRIVER_HEADERS,
       body: JSON.stringify({
-        queries: [q("INSERT INTO writes (id) VALUES (2)"), ...busyStatements()],
+        queries: [q("INSERT INTO writes (id) VALUES (2)"), ...hold.statements],
       }),
       signal: controller.signal,
     }).catch(() => undefined);
     await abortWhenBusy(controller);
     await request;
-    await next();
+    await hold.release();
+    await settled(p, next);
     const probe = await post(q("SAVEPOINT s"), { url: p.url });
     expect(probe.body).toMatchObject({ code: "25P01" });
     expect((await ok(q("SELECT 1"), { url: p.url })).rows).toEqual([["1"]]);
@@ -379,15 +406,16 @@ describe("A client aborts (MOD ~318–345, SQL ~684–727, ~800–808)", () => {
 
   it("A05 the driver deadline (createNeonDb timeoutMs) firing during a write batch: DB_UNAVAILABLE, timedOut, nothing committed", async () => {
     const { proxy: p, next } = await watchedProxy();
+    const hold = await holdBatch();
     const db = createNeonDb({
       connectionString: NEON_STYLE_DSN,
       fetchEndpoint: p.url,
-      timeoutMs: server ? 500 : 50,
+      timeoutMs: 500,
     });
     const error = await db
       .batch([
         { text: "INSERT INTO writes (id) VALUES (4)" },
-        ...busyStatements().map((s) => ({ text: s.query })),
+        ...hold.statements.map((s) => ({ text: s.query })),
       ])
       .then(
         () => undefined,
@@ -395,7 +423,8 @@ describe("A client aborts (MOD ~318–345, SQL ~684–727, ~800–808)", () => {
       );
     expect(isLlamonError(error, "DB_UNAVAILABLE")).toBe(true);
     expect((error as { details: unknown }).details).toMatchObject({ timedOut: true });
-    expect(await next()).toMatchObject({ clientGone: true });
+    await hold.release();
+    await settled(p, next);
     expect(await countWrites()).toBe(0);
   });
 
