@@ -631,7 +631,7 @@ describe("E errors (SQL ~154–241, ~322–339; ER; HU get_conn_info ~142–215)
     expect(Object.keys(r.body)).toEqual(ERROR_KEYS);
   });
 
-  it("E24 through the driver a 400 without a SQLSTATE is DB_UNAVAILABLE, with one DB_QUERY_FAILED", async () => {
+  it("E24 through the driver an SQL error (400 with a SQLSTATE) is DB_QUERY_FAILED", async () => {
     const db = createNeonDb({ connectionString: NEON_STYLE_DSN, fetchEndpoint: backend.proxy.url });
     const error = await db.query("SELECT 1/0").then(
       () => undefined,

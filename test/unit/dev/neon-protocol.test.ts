@@ -4,6 +4,7 @@
  * with Neon's 17-key error body (neondatabase/neon proxy/src/serverless/json.rs ~10–60,
  * sql_over_http.rs ~154–241).
  */
+import { NeonDbError } from "@neondatabase/serverless";
 import { describe, expect, it } from "vitest";
 import {
   JsonNumber,
@@ -13,6 +14,7 @@ import {
   ryuFormat,
   serdeNumber,
 } from "../../../src/dev/neon-protocol.ts";
+import { toDbError } from "../../../src/store/db.ts";
 
 describe("serde_json number text", () => {
   it("issue 35: floats are written as ryu writes them", () => {
@@ -85,5 +87,25 @@ describe("the error body", () => {
     ]);
     expect(body).toMatchObject({ message: "invalid isolation level", code: "", severity: "" });
     expect(Object.values(body).filter((v) => v === null)).toHaveLength(14);
+  });
+});
+
+describe("what the driver's errors become (store/db.ts toDbError)", () => {
+  const neonError = (code: string) =>
+    Object.assign(new NeonDbError(`error ${code}`), { code: code === "" ? "" : code });
+
+  it("issue 35: a lost connection is DB_UNAVAILABLE with its SQLSTATE; a wrong request stays DB_QUERY_FAILED", () => {
+    for (const code of ["57P01", "57P02", "57P03", "08006", "08003", "08000"]) {
+      const error = toDbError(neonError(code), "neon-http");
+      expect(error.code, code).toBe("DB_UNAVAILABLE");
+      expect(error.details).toEqual({ sqlstate: code });
+    }
+    for (const code of ["08P01", "23505", "42601", "57014"]) {
+      expect(toDbError(neonError(code), "neon-http").code, code).toBe("DB_QUERY_FAILED");
+    }
+  });
+
+  it('issue 35: Neon\'s 400 without a SQLSTATE (code "", a closed connection) is DB_UNAVAILABLE', () => {
+    expect(toDbError(neonError(""), "neon-http").code).toBe("DB_UNAVAILABLE");
   });
 });
