@@ -9,6 +9,7 @@
  * B body shapes, H headers and routes, S session state. (Credentials cases: issue 35's other
  * part.)
  */
+import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -629,6 +630,58 @@ describe("E errors (SQL ~154–241, ~322–339; ER; HU get_conn_info ~142–215)
     expect(r.status).toBe(500);
     expect(r.body.message).toMatch(/^Couldn't connect to compute node/);
     expect(Object.keys(r.body)).toEqual(ERROR_KEYS);
+  });
+
+  it('E25 a connection closed under a statement is 400 with code "" (SQL ~333: Postgres(e) without a database error), and DB_UNAVAILABLE through the driver', async () => {
+    // The proxy reaches the database through a relay this test can cut.
+    const target = new URL(backend.dsn);
+    const sockets = new Set<Socket>();
+    const relay = createServer((inbound) => {
+      const outbound = connect(Number(target.port || 5432), target.hostname);
+      for (const s of [inbound, outbound]) {
+        sockets.add(s);
+        s.on("error", () => {});
+      }
+      inbound.pipe(outbound).pipe(inbound);
+    });
+    await new Promise<void>((r) => relay.listen(0, "127.0.0.1", () => r()));
+    const relayed = new URL(backend.dsn);
+    relayed.hostname = "127.0.0.1";
+    relayed.port = String((relay.address() as AddressInfo).port);
+    const p = await proxy({ upstreamDsn: relayed.toString() });
+    /** Sends while the proxy's connection is open, cuts it under the statement, returns the outcome. */
+    async function cutUnder<T>(send: () => Promise<T>): Promise<T> {
+      expect((await ok(q("SELECT 1"), { url: p.url })).rows).toEqual([["1"]]);
+      const hold = await holdBatch();
+      try {
+        const outcome = send();
+        // Server: the statement is running; PGlite: it waits for the held session.
+        if (server) expect(await until(async () => (await sleepers()) > 0, 5000)).toBe(true);
+        else await new Promise((r) => setTimeout(r, 100));
+        for (const s of sockets) s.destroy();
+        sockets.clear();
+        return await outcome;
+      } finally {
+        await hold.release();
+      }
+    }
+    const statement = server ? "SELECT pg_sleep(30)" : "SELECT 1";
+    try {
+      const db = createNeonDb({ connectionString: NEON_STYLE_DSN, fetchEndpoint: p.url });
+      const error = await cutUnder(() =>
+        db.query(statement).then(
+          () => undefined,
+          (e: unknown) => e,
+        ),
+      );
+      expect(isLlamonError(error, "DB_UNAVAILABLE"), String(error)).toBe(true);
+      const r = await cutUnder(() => post(q(statement), { url: p.url }));
+      expect(r.status).toBe(400);
+      expect(r.body).toMatchObject({ code: "", severity: "" });
+      expect(Object.keys(r.body)).toEqual(ERROR_KEYS);
+    } finally {
+      relay.close();
+    }
   });
 
   it("E24 through the driver an SQL error (400 with a SQLSTATE) is DB_QUERY_FAILED", async () => {
