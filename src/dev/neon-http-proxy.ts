@@ -249,8 +249,9 @@ export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonPro
         await runOne(session, payload.query, headers, answer);
         return { status: 200, body: answer.text() };
       }
-      await run(session, beginStatement(headers));
       try {
+        // Inside the try: a client gone while BEGIN ran still gets its ROLLBACK.
+        await run(session, beginStatement(headers));
         answer.push('{"results":[');
         for (const [i, q] of payload.queries.entries()) {
           if (i > 0) answer.push(",");
