@@ -22,7 +22,12 @@ export default defineConfig({
       {
         test: {
           name: "node",
-          include: ["test/integration/**/*.test.ts", "test/e2e/**/*.test.ts"],
+          include: [
+            "test/integration/**/*.test.ts",
+            "test/e2e/**/*.test.ts",
+            // The local Neon against Neon's source and the driver's own tests (issue 35).
+            "test/conformance/neon-http/**/*.test.ts",
+          ],
           environment: "node",
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -33,7 +38,7 @@ export default defineConfig({
         // run as the rest, so its files fill the pool's idle slots instead of running after it.
         test: {
           name: "embedded",
-          include: ["test/integration/**/*.test.ts"],
+          include: ["test/integration/**/*.test.ts", "test/conformance/neon-http/**/*.test.ts"],
           exclude: [
             "test/integration/{sqlite-*,faults,db-neon-timeout,neon-routing,prompt-cache,connection-loss,recall-semantic}.test.ts",
           ],

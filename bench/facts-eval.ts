@@ -10,11 +10,20 @@
  *   npx tsx bench/facts-eval.ts --verbose  # also every miss and false positive
  *
  * Metrics (micro-averaged over dialogues):
- * - extraction precision = stored facts that match an expected fact / stored facts;
- *   extraction recall = expected facts matched by a stored fact / expected facts.
+ * - extraction recall = expected facts matched by a stored fact / expected facts.
  *   A stored fact matches an expected {category, value} when the category is equal and
  *   the values are the same modulo case, spaces and punctuation, or one contains the
  *   other (at least 2 letters): "서울 마포구" matches "마포구".
+ * - extraction precision = stored facts that are right / stored facts, where "right" is
+ *   stricter than a match, so a wrong value counts against it: each expected fact
+ *   justifies at most one stored fact (one to one, equal values first: "쌀국수" and
+ *   "쌀국수만" are one right and one false positive), and a stored value that contains the
+ *   expected one may add at most {@link MAX_EXTRA_WORDS} words ("camping in Yosemite this
+ *   weekend" is the plan "Yosemite"; "peanuts I had to ask about every dish" is a clause,
+ *   not the allergy "peanuts"). A fact not expected, or of the right slot with another
+ *   value, is a false positive. The facts chit-chat lines give are counted apart
+ *   (`chitchat.facts`); `npm run eval:memory` adds them to the false positives of its
+ *   precision target.
  * - recall@k = expected recall items among the top k / min(k, expected items), over the
  *   dialogues that expect something (so a perfect system scores 1 at every k).
  * - empty@k = share of dialogues that expect nothing whose recall returned [] (no padding).
@@ -24,6 +33,7 @@
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { z } from "zod";
 import {
   EMPTY_FACT_STATE,
   type Fact,
@@ -32,33 +42,59 @@ import {
   reviseFacts,
   sameValue,
   updateFacts,
+  valueKey,
 } from "../src/memory/facts/index.ts";
 import { RELATIONS_EN, RELATIONS_KO } from "../src/memory/facts/lexicon.ts";
 
-interface Expected {
-  category: string;
-  value: string;
-}
+const expectedSchema = z.object({ category: z.string().min(1), value: z.string().min(1) });
+type Expected = z.infer<typeof expectedSchema>;
 
-export interface Dialogue {
-  id: string;
-  lang: "ko" | "en" | "mixed";
+const dialogueSchema = z.object({
+  id: z.string().min(1),
+  lang: z.enum(["ko", "en", "mixed"]),
   /** dev, holdout1, holdout2, dev3, dev4, dev5…: tuned on; holdout3, holdout4: held out (see HELD_OUT). */
-  split?: string;
-  note?: string;
-  turns: string[];
-  expectedFacts: Expected[];
+  split: z.string().min(1).optional(),
+  note: z.string().optional(),
+  turns: z.array(z.string()).min(1),
+  expectedFacts: z.array(expectedSchema),
   /** A correction: values the dialogue corrected away, which must not be stored at the end. */
-  forbidden?: Expected[];
-  followUp: string;
-  expectedRecall: Expected[];
-}
+  forbidden: z.array(expectedSchema).optional(),
+  followUp: z.string().min(1),
+  expectedRecall: z.array(expectedSchema),
+});
+export type Dialogue = z.infer<typeof dialogueSchema>;
 
 /** A line that states nothing about the user (chit-chat): it must give no fact. */
-export interface ChitChat {
-  text: string;
-  lang: "ko" | "en";
-  split: string;
+const chitChatSchema = z.object({
+  text: z.string().min(1),
+  lang: z.enum(["ko", "en"]),
+  split: z.string().min(1),
+});
+export type ChitChat = z.infer<typeof chitChatSchema>;
+
+/**
+ * Reads a JSON fixture and validates it; a problem is reported with the file, the item's id
+ * (or index) and the path inside it.
+ */
+export function readFixture<T>(path: string, schema: z.ZodType<T>): T[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new Error(`${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const parsed = z.array(schema).safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.slice(0, 20).map((issue) => {
+    const [index, ...rest] = issue.path;
+    const item = typeof index === "number" && Array.isArray(raw) ? raw[index] : undefined;
+    const id = (item as { id?: unknown } | undefined)?.id;
+    const where = typeof id === "string" ? id : `#${String(index)}`;
+    return `  ${where}${rest.length > 0 ? ` ${rest.join(".")}` : ""}: ${issue.message}`;
+  });
+  const more =
+    parsed.error.issues.length > 20 ? `\n  … ${parsed.error.issues.length - 20} more` : "";
+  throw new Error(`${path} is not valid:\n${lines.join("\n")}${more}`);
 }
 
 /**
@@ -79,11 +115,11 @@ export const CHITCHAT_FIXTURE = fileURLToPath(
 );
 
 export function loadDialogues(path = FIXTURE): Dialogue[] {
-  return JSON.parse(readFileSync(path, "utf8")) as Dialogue[];
+  return readFixture(path, dialogueSchema);
 }
 
 export function loadChitChat(path = CHITCHAT_FIXTURE): ChitChat[] {
-  return JSON.parse(readFileSync(path, "utf8")) as ChitChat[];
+  return readFixture(path, chitChatSchema);
 }
 
 /** Family facts also match by relation across languages ("딸" is family:daughter). */
@@ -96,6 +132,54 @@ export const matches = (fact: Fact, expected: Expected): boolean =>
   fact.category === expected.category &&
   (sameValue(fact.value, expected.value) ||
     (fact.category === "family" && fact.id === `family:${relation(expected.value) ?? ""}`));
+
+/** A stored value may add this many words to the expected one and still be right. */
+export const MAX_EXTRA_WORDS = 4;
+
+const wordCount = (value: string): number =>
+  value
+    .trim()
+    .split(/\s+/)
+    .filter((word) => word !== "").length;
+
+/**
+ * A stored fact is right for an expected one (precision): it matches, and its value is the
+ * expected one, a part of it, or it with at most {@link MAX_EXTRA_WORDS} more words.
+ */
+export const rightValue = (fact: Fact, expected: Expected): boolean =>
+  matches(fact, expected) &&
+  (fact.category === "family" ||
+    valueKey(expected.value).includes(valueKey(fact.value)) ||
+    wordCount(fact.value) - wordCount(expected.value) <= MAX_EXTRA_WORDS);
+
+const exactValue = (fact: Fact, expected: Expected): boolean =>
+  valueKey(fact.value) === valueKey(expected.value);
+
+/**
+ * One to one: each stored fact takes at most one expected fact and each expected fact
+ * justifies at most one stored fact (pairs that pass `first` too are taken first), so two
+ * near-copies of one fact are one right and one false positive. Returns the stored facts
+ * left without a partner.
+ */
+export function unpaired<F, E>(
+  stored: readonly F[],
+  expected: readonly E[],
+  right: (fact: F, expected: E) => boolean,
+  first: (fact: F, expected: E) => boolean,
+): F[] {
+  const taken = new Set<number>();
+  const paired = new Set<number>();
+  for (const pass of [first, () => true]) {
+    stored.forEach((fact, i) => {
+      if (paired.has(i)) return;
+      const j = expected.findIndex((e, k) => !taken.has(k) && right(fact, e) && pass(fact, e));
+      if (j < 0) return;
+      taken.add(j);
+      paired.add(i);
+    });
+  }
+  return stored.filter((_, i) => !paired.has(i));
+}
 
 interface Counts {
   dialogues: number;
@@ -113,6 +197,7 @@ interface Counts {
   correctionsRight: number;
   chitchat: number;
   chitchatSilent: number;
+  chitchatFacts: number;
 }
 
 const zero = (): Counts => ({
@@ -131,19 +216,27 @@ const zero = (): Counts => ({
   correctionsRight: 0,
   chitchat: 0,
   chitchatSilent: 0,
+  chitchatFacts: 0,
 });
 
 export interface Metrics {
   dialogues: number;
-  extraction: { precision: number; recall: number; f1: number };
+  /** `stored` and `storedRight` are the counts behind `precision`. */
+  extraction: {
+    precision: number;
+    recall: number;
+    f1: number;
+    stored: number;
+    storedRight: number;
+  };
   recallAt1: number;
   recallAt3: number;
   emptyAt1: number;
   emptyAt3: number;
   /** Correction dialogues (with `forbidden`) and how many ended right. */
   corrections: { n: number; right: number };
-  /** Chit-chat lines and the share that gave no fact. */
-  chitchat: { n: number; silent: number };
+  /** Chit-chat lines, the share that gave no fact, and the facts they gave. */
+  chitchat: { n: number; silent: number; facts: number };
 }
 
 const ratio = (a: number, b: number): number => (b === 0 ? 1 : Math.round((a / b) * 1000) / 1000);
@@ -157,13 +250,17 @@ function metrics(c: Counts): Metrics {
       : Math.round(((2 * precision * recall) / (precision + recall)) * 1000) / 1000;
   return {
     dialogues: c.dialogues,
-    extraction: { precision, recall, f1 },
+    extraction: { precision, recall, f1, stored: c.stored, storedRight: c.storedCorrect },
     recallAt1: ratio(c.hits1, c.recallDialogues === 0 ? 0 : c.recallDialogues),
     recallAt3: ratio(c.hits3, c.recallDialogues === 0 ? 0 : c.recallDialogues),
     emptyAt1: ratio(c.empty1, c.emptyDialogues),
     emptyAt3: ratio(c.empty3, c.emptyDialogues),
     corrections: { n: c.corrections, right: c.correctionsRight },
-    chitchat: { n: c.chitchat, silent: ratio(c.chitchatSilent, c.chitchat) },
+    chitchat: {
+      n: c.chitchat,
+      silent: ratio(c.chitchatSilent, c.chitchat),
+      facts: c.chitchatFacts,
+    },
   };
 }
 
@@ -171,6 +268,7 @@ export interface DialogueResult {
   id: string;
   facts: Fact[];
   missing: Expected[];
+  /** Stored facts that are not right (precision's false positives; see the header). */
   extra: Fact[];
   recall1: Fact[];
   recall3: Fact[];
@@ -200,7 +298,7 @@ export function runDialogue(d: Dialogue): DialogueResult {
   });
   const facts = [...state.facts];
   const missing = d.expectedFacts.filter((e) => !facts.some((f) => matches(f, e)));
-  const extra = facts.filter((f) => !d.expectedFacts.some((e) => matches(f, e)));
+  const extra = unpaired(facts, d.expectedFacts, rightValue, exactValue);
   const recall1 = recallFacts(facts, d.followUp, 1);
   const recall3 = recallFacts(facts, d.followUp, 3);
   const at = (got: Fact[], k: number): number => {
@@ -357,6 +455,7 @@ export function evaluate(
     ]) {
       c.chitchat++;
       if (facts.length === 0) c.chitchatSilent++;
+      c.chitchatFacts += facts.length;
     }
   }
   const report: Report = {

@@ -45,6 +45,10 @@ export const ERROR_CODES = [
   "BODY_TOO_LARGE",
   /** A request body that is not declared as JSON (Content-Type). */
   "UNSUPPORTED_MEDIA_TYPE",
+  /** Command line only: the local port asked for is held by another process. */
+  "PORT_IN_USE",
+  /** Command line only: a host it needs (the npm registry) cannot be reached from here. */
+  "NETWORK_UNAVAILABLE",
   /** Something that should not happen; a bug in llamon. */
   "INTERNAL",
 ] as const;

@@ -8,11 +8,11 @@
  * Field names are snake_case; `agent_id`, `context_id`, `message_id` and `code` are set
  * wherever they are known (a request's logger carries them, see runtime/context.ts).
  *
- * Exact lines: {@link Logger.line} prints its text as its own line, byte for byte, and then
- * (when it has fields) a JSON line with the same text as `msg` and the fields. The
+ * Exact lines: {@link Logger.line} prints its text alone as one line, byte for byte. The
  * `multiturn: thread_msgs=… window=… sent_to_llm=… has_prior=…` line of every model call is
- * written this way, so it can be grepped exactly as documented and still be found by
- * agent/context id.
+ * written this way (R3.4 asks for exactly one INFO line of that text). Its fields stay on the
+ * record for in-process sinks (the memory logger); on the platform the line belongs to its
+ * request's invocation, like the request's other lines.
  */
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
@@ -22,7 +22,7 @@ export interface LogRecord {
   readonly level: LogLevel;
   readonly message: string;
   readonly fields: LogFields;
-  /** Printed as the message text alone (see the file header). */
+  /** Printed as the message text alone (see the file header); `fields` are not printed. */
   readonly exact: boolean;
 }
 
@@ -31,7 +31,7 @@ export interface Logger {
   info(message: string, fields?: LogFields): void;
   warn(message: string, fields?: LogFields): void;
   error(message: string, fields?: LogFields): void;
-  /** `text` exactly, as its own line; then the fields as a JSON line (file header). */
+  /** `text` exactly, as one line; `fields` stay on the record (file header). */
   line(level: LogLevel, text: string, fields?: LogFields): void;
   /** A logger that adds these fields to every record (a request's ids). */
   child(fields: LogFields): Logger;
@@ -39,7 +39,7 @@ export interface Logger {
 
 export type LogSink = (record: LogRecord) => void;
 
-/** The JSON line of a record (the exact text is printed before it by the console sink). */
+/** The JSON line of a record. */
 export function formatLogLine(record: LogRecord): string {
   const out: Record<string, unknown> = { level: record.level, msg: record.message };
   for (const [key, value] of Object.entries(record.fields)) {
@@ -50,11 +50,9 @@ export function formatLogLine(record: LogRecord): string {
   );
 }
 
-/** Text printed for a record: one JSON line, or the exact text (+ a JSON line of its fields). */
-export function renderLog(record: LogRecord): string[] {
-  if (!record.exact) return [formatLogLine(record)];
-  const hasFields = Object.values(record.fields).some((v) => v !== undefined);
-  return hasFields ? [record.message, formatLogLine(record)] : [record.message];
+/** The one line printed for a record: the exact text, or the JSON line. */
+export function renderLog(record: LogRecord): string {
+  return record.exact ? record.message : formatLogLine(record);
 }
 
 const consoleSink: LogSink = (record) => {
@@ -66,7 +64,7 @@ const consoleSink: LogSink = (record) => {
         : record.level === "debug"
           ? console.debug
           : console.info;
-  for (const text of renderLog(record)) print(text);
+  print(renderLog(record));
 };
 
 /** A sink that drops everything (benchmarks). */
@@ -98,7 +96,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   };
 }
 
-/** What a memory logger keeps: the record and its first printed line. */
+/** What a memory logger keeps: the record and its printed line. */
 export interface MemoryLogLine {
   readonly level: LogLevel;
   /** The exact text of a {@link Logger.line} record, else its JSON line. */
@@ -114,7 +112,7 @@ export function createMemoryLogger(fields?: LogFields): Logger & {
   const records: LogRecord[] = [];
   const sink: LogSink = (record) => {
     records.push(record);
-    lines.push({ level: record.level, line: renderLog(record)[0] ?? "" });
+    lines.push({ level: record.level, line: renderLog(record) });
   };
   return Object.assign(createLogger({ sink, fields }), { lines, records });
 }

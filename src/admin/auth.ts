@@ -5,15 +5,16 @@
  *   `ADMIN_DISABLED`, never an open API.
  * - Set: requests must carry `Authorization: Bearer <token>` (Hono's bearer-auth reads the
  *   header); a missing or wrong token is 401 `UNAUTHORIZED`. The comparison is
- *   constant-time: both sides are hashed with SHA-256 first (so the lengths match and
- *   nothing about the token's length leaks), then the digests are compared byte by byte
- *   without an early exit.
+ *   constant-time (../runtime/secrets.ts).
  * - The token must be a bearer token (RFC 6750: letters, digits, `-._~+/`, `=` at the end);
  *   any other configured value answers 500 CONFIG_INVALID saying so.
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { bearerAuth } from "hono/bearer-auth";
 import { LlamonError } from "../errors.ts";
+import { secretsEqual } from "../runtime/secrets.ts";
+
+export { secretsEqual };
 
 export const ADMIN_TOKEN_VAR = "LLAMON_ADMIN_TOKEN";
 
@@ -25,18 +26,6 @@ const CHALLENGE = 'Bearer realm="llamon"';
 export function adminToken(env: Readonly<Record<string, unknown>>): string | undefined {
   const value = env[ADMIN_TOKEN_VAR];
   return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
-}
-
-async function digest(text: string): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
-}
-
-/** Constant-time equality of two secrets (see the file header). */
-export async function secretsEqual(given: string, expected: string): Promise<boolean> {
-  const [a, b] = await Promise.all([digest(given), digest(expected)]);
-  let diff = a.length ^ b.length;
-  for (let i = 0; i < a.length; i++) diff |= (a[i] ?? 0) ^ (b[i] ?? 0);
-  return diff === 0;
 }
 
 export const DISABLED_MESSAGE =

@@ -21,6 +21,8 @@ import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { z } from "zod";
 import type { MemoryConfig } from "../memory/config.ts";
 import { factLines } from "../memory/facts/lines.ts";
+import { MODEL_FACTS_MEMORY_KEY, parseModelFactState } from "../memory/facts/model-state.ts";
+import { servedFacts } from "../memory/facts/served.ts";
 import { parseFactState } from "../memory/facts/storage.ts";
 import { groupMessages, type MessageGroupKind } from "../memory/groups.ts";
 import { type ArchivedPrefix, EMPTY_PREFIX } from "../memory/live-tail.ts";
@@ -204,13 +206,16 @@ export function retiredFactsView(value: unknown): Record<string, unknown>[] {
 
 /**
  * The facts lines of the prompt preview: as the model gets them (with dates and earlier
- * values, facts/lines.ts) when the row reads as facts, else the rows' texts.
+ * values, facts/lines.ts) when the row reads as facts, else the rows' texts. In `llm` mode
+ * the facts jobs' state (`modelState`, key facts_llm) is served with the heuristic's facts of
+ * unapplied messages over it, as a turn does (memory/facts/served.ts).
  */
 function previewFacts(
   value: unknown,
   rows: readonly Record<string, unknown>[] | null,
+  modelState: unknown,
 ): string[] | undefined {
-  const state = parseFactState(value);
+  const state = servedFacts(parseFactState(value), parseModelFactState(modelState));
   if (state.facts.length > 0) return factLines(state.facts, state.retired);
   return rows?.map((f) => String(f.text));
 }
@@ -243,7 +248,11 @@ export function inspectThread(input: InspectInput): ThreadView {
     systemText: input.systemText,
     skills: input.skills,
     summary: summaryCache?.text,
-    facts: previewFacts(input.memory.facts, facts),
+    facts: previewFacts(
+      input.memory.facts,
+      facts,
+      config.facts_mode === "llm" ? input.memory[MODEL_FACTS_MEMORY_KEY] : undefined,
+    ),
     thread: [...head],
     config,
     archived: stored,

@@ -3,7 +3,9 @@
  * process group, so stopping it also stops what it started (wrangler → workerd), and none
  * outlives llamon — whether llamon stops on Ctrl-C, because a child exited, or because
  * something inside it failed (an uncaught exception is reported in one line, the children
- * are stopped, and the exit code is 1).
+ * are stopped, and the exit code is 1). A child that exited by itself may leave what it started
+ * behind in its group (wrangler failing to start left its `esbuild --service`): the group is
+ * killed all the same when the children are stopped.
  */
 import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
 import { warn } from "./output.ts";
@@ -14,17 +16,23 @@ export class ChildGroup {
   private readonly children = new Set<ChildProcess>();
   private guarded = false;
 
-  /** spawn(), in a process group of its own (POSIX), tracked until it exits. */
+  /** spawn(), in a process group of its own (POSIX), tracked until it is stopped. */
   spawn(command: string, args: readonly string[], options: SpawnOptions): ChildProcess {
     const child = spawn(command, [...args], { ...options, detached: POSIX });
     this.children.add(child);
-    child.once("exit", () => this.children.delete(child));
     return child;
   }
 
-  /** SIGTERM to the child's group, SIGKILL after `graceMs`; resolves once it exited. */
+  /**
+   * SIGTERM to the child's group, SIGKILL after `graceMs`; resolves once it exited. A child
+   * that has exited already gets SIGKILL for whatever is left of its group.
+   */
   async stop(child: ChildProcess, graceMs = 5000): Promise<void> {
-    if (child.exitCode !== null || child.signalCode !== null) return;
+    if (child.exitCode !== null || child.signalCode !== null) {
+      signal(child, "SIGKILL");
+      this.children.delete(child);
+      return;
+    }
     const gone = new Promise<void>((resolve) => child.once("exit", () => resolve()));
     signal(child, "SIGTERM");
     const timer = setTimeout(() => signal(child, "SIGKILL"), graceMs);
@@ -32,6 +40,7 @@ export class ChildGroup {
     clearTimeout(timer);
     // What the child started may still be stopping: the group gets the last word.
     signal(child, "SIGKILL");
+    this.children.delete(child);
   }
 
   async stopAll(graceMs?: number): Promise<void> {

@@ -1,6 +1,8 @@
 /** Running npm from the CLI (pack, install, cache add, ci) with its output captured. */
 import { spawn } from "node:child_process";
-import { LlamonError } from "../errors.ts";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type ErrorCode, LlamonError } from "../errors.ts";
 
 export interface NpmResult {
   readonly code: number;
@@ -56,6 +58,28 @@ export function runNpm(args: readonly string[], options: NpmOptions): Promise<Np
   });
 }
 
+/**
+ * Where npm writes its debug logs when a command sets `--cache` to a folder that may be deleted
+ * (npm's default is `<cache>/_logs`): the log an error points to must outlive the failure.
+ */
+export function npmLogsDir(): string {
+  return join(tmpdir(), "llamon-npm-logs");
+}
+
+/** npm's error codes of a registry it could not reach (DNS, refused, timed out, offline). */
+const NETWORK_ERRORS =
+  /\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|EHOSTUNREACH|ENETUNREACH|ENOTCACHED|ERR_SOCKET_TIMEOUT)\b|^npm error code network\b/m;
+
+/** NETWORK_UNAVAILABLE when npm's output says it could not reach the registry. */
+export function npmFailureCode(output: string): ErrorCode {
+  return NETWORK_ERRORS.test(output) ? "NETWORK_UNAVAILABLE" : "CONFIG_INVALID";
+}
+
+/** The last lines of npm's output (its error, and where its log is). */
+export function npmTail(result: NpmResult): string {
+  return (result.stderr || result.stdout).trim().split("\n").slice(-12).join("\n");
+}
+
 /** Run npm and fail with its last lines of output when it fails. */
 export async function npmOrFail(
   args: readonly string[],
@@ -63,11 +87,31 @@ export async function npmOrFail(
 ): Promise<NpmResult> {
   const result = await runNpm(args, options);
   if (result.code !== 0) {
-    const tail = (result.stderr || result.stdout).trim().split("\n").slice(-12).join("\n");
+    const output = `${result.stderr}\n${result.stdout}`;
     throw new LlamonError(
-      "CONFIG_INVALID",
-      `${options.what} failed (npm ${args.join(" ")} exited with ${result.code})${options.hint ? `: ${options.hint}` : ""}\n${tail}`,
+      npmFailureCode(output),
+      `${options.what} failed (npm ${args.join(" ")} exited with ${result.code})${options.hint ? `: ${options.hint}` : ""}\n${npmTail(result)}`,
     );
   }
   return result;
+}
+
+/**
+ * Can npm reach its registry from here? One `npm ping` without retries: it fails at once when
+ * the host is unknown or refuses, where a download would retry for more than a minute. Only a
+ * network failure throws (NETWORK_UNAVAILABLE); a registry that answers the ping with an error
+ * (some private ones have no ping) is left to the real command.
+ */
+export async function assertRegistryReachable(cwd: string, hint: string): Promise<void> {
+  const result = await runNpm(
+    ["ping", "--fetch-retries=0", "--fetch-timeout=15000", "--logs-dir", npmLogsDir()],
+    { cwd },
+  );
+  const output = `${result.stderr}\n${result.stdout}`;
+  if (result.code === 0 || npmFailureCode(output) !== "NETWORK_UNAVAILABLE") return;
+  const registry = /PING (\S+)/.exec(output)?.[1] ?? "the npm registry";
+  throw new LlamonError(
+    "NETWORK_UNAVAILABLE",
+    `${registry} cannot be reached from here: ${hint}\n${npmTail(result)}`,
+  );
 }

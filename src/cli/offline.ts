@@ -13,7 +13,7 @@ import { existsSync } from "node:fs";
 import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { LlamonError } from "../errors.ts";
-import { npmOrFail } from "./npm.ts";
+import { assertRegistryReachable, npmLogsDir, npmOrFail } from "./npm.ts";
 import type { LockEntry, Lockfile } from "./scaffold/lockfile.ts";
 import { packageNameAt } from "./scaffold/lockfile.ts";
 
@@ -86,6 +86,20 @@ export async function buildOfflineBundle(options: BundleOptions): Promise<Bundle
       `no package.json in ${dir}: run this in a project folder (npx llamon prepare-offline <project>)`,
     );
   }
+  const out = options.outDir;
+  const kept = existsSync(join(out, "npm-cache"))
+    ? `\nThe existing bundle in ${out} was left as it was.`
+    : "";
+  // Before anything is fetched or replaced: where there is no registry (the offline machine
+  // itself), say so at once instead of after npm's retries.
+  try {
+    await assertRegistryReachable(dir, "run prepare-offline where the npm registry is reachable");
+  } catch (error) {
+    if (error instanceof LlamonError) {
+      throw new LlamonError(error.code, `${error.message}${kept}`, { cause: error });
+    }
+    throw error;
+  }
   let createdLockfile = false;
   if (!existsSync(join(dir, "package-lock.json"))) {
     options.log("no package-lock.json: resolving one (npm install --package-lock-only)");
@@ -142,19 +156,14 @@ export async function buildOfflineBundle(options: BundleOptions): Promise<Bundle
   // --clean builds in a staging folder next to the output and swaps it in only once it is
   // complete: a run that fails (no registry — e.g. on the offline machine itself) leaves the
   // existing bundle exactly as it was. Without --clean, packages are only added.
-  const out = options.outDir;
   const target = options.clean ? `${out}.partial-${process.pid}` : out;
   if (options.clean) await rm(target, { recursive: true, force: true });
   try {
     await fillBundle(target, dir, [...specs].sort(), localTarballs, options);
   } catch (error) {
     if (options.clean) await rm(target, { recursive: true, force: true });
-    if (error instanceof LlamonError && existsSync(join(out, "npm-cache"))) {
-      throw new LlamonError(
-        error.code,
-        `${error.message}\nThe existing bundle in ${out} was left as it was.`,
-        { cause: error },
-      );
+    if (error instanceof LlamonError && kept !== "") {
+      throw new LlamonError(error.code, `${error.message}${kept}`, { cause: error });
     }
     throw error;
   }
@@ -199,7 +208,9 @@ async function fillBundle(
   await mkdir(cache, { recursive: true });
   for (let i = 0; i < all.length; i += CHUNK) {
     options.progress?.(`fetching packages ${Math.min(i + CHUNK, all.length)}/${all.length}`);
-    await npmOrFail(["cache", "add", ...all.slice(i, i + CHUNK), "--cache", cache], {
+    // The log goes outside the bundle: a failed --clean deletes its staging folder.
+    const logs = ["--logs-dir", npmLogsDir()];
+    await npmOrFail(["cache", "add", ...all.slice(i, i + CHUNK), "--cache", cache, ...logs], {
       cwd: dir,
       what: "downloading packages into the offline cache",
       hint: "run prepare-offline where the npm registry is reachable",

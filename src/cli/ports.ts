@@ -19,9 +19,9 @@ export interface PinnedPort {
 /** The error for a port another process holds on 127.0.0.1. */
 export function portTakenError(port: number, flag: string, cause?: unknown): LlamonError {
   return new LlamonError(
-    "CONFIG_INVALID",
+    "PORT_IN_USE",
     `port ${port} (${flag}) is already in use on 127.0.0.1: stop what uses it, or pass another ${flag} (0 picks a free one)`,
-    cause === undefined ? undefined : { cause },
+    { cause, details: { port, host: "127.0.0.1" } },
   );
 }
 
@@ -33,7 +33,7 @@ function tryListen(port: number): Promise<NodeJS.ErrnoException | undefined> {
   });
 }
 
-/** Throws CONFIG_INVALID for a port given twice, taken, or not ours to bind. */
+/** Throws PORT_IN_USE for a taken port, CONFIG_INVALID for one given twice or not ours to bind. */
 export async function assertPortsFree(ports: readonly PinnedPort[]): Promise<void> {
   const seen = new Map<number, string>();
   for (const { flag, port, probe } of ports) {

@@ -87,25 +87,33 @@ export function select<T>(message: string, choices: readonly Choice<T>[], initia
   });
 }
 
-/** Ask for a line of text; an empty answer takes `initial`; `validate` returns a problem or undefined. */
+/**
+ * Ask for a line of text; an empty answer takes `initial`; `validate` returns a problem or
+ * undefined. After a refused answer, `retry` may offer another default (e.g. the refused name
+ * made valid), which the prompt then shows and an empty answer takes.
+ */
 export async function ask(
   message: string,
   initial: string,
   validate: (value: string) => string | undefined,
+  retry?: (refused: string) => string | undefined,
 ): Promise<string> {
   const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
   const cancelled = new Promise<never>((_, reject) => {
     rl.once("SIGINT", () => reject(new PromptCancelled()));
   });
   try {
+    let offered = initial;
     for (;;) {
       const answer = (
-        await Promise.race([rl.question(`? ${message} (${initial}) `), cancelled])
+        await Promise.race([rl.question(`? ${message} (${offered}) `), cancelled])
       ).trim();
-      const value = answer === "" ? initial : answer;
+      const value = answer === "" ? offered : answer;
       const problem = validate(value);
       if (problem === undefined) return value;
-      process.stdout.write(`  ${problem}\n`);
+      const next = retry?.(value);
+      process.stdout.write(`  ${problem}${next === undefined ? "" : ` (Enter takes "${next}")`}\n`);
+      if (next !== undefined) offered = next;
     }
   } finally {
     rl.close();

@@ -8,7 +8,8 @@
  *   the `read` step it goes down at once; armed for `write` it goes down right after the next
  *   read was answered (that answer carries `Connection: close`, so no kept-alive socket
  *   survives). `restore()` listens again on the same port.
- * - `http500`: answered `500 {"message":"…"}` without forwarding (nothing ran).
+ * - `http500`: answered 500 with Neon's error body (`message` "Couldn't connect to compute
+ *   node…") without forwarding (nothing ran).
  * - `timeout`: held without forwarding until the client gives up (its fetch abort) or
  *   `holdMs` passes; nothing ran.
  * - `timeout-after-commit`: forwarded and answered by Postgres (the batch committed), then
@@ -26,6 +27,7 @@
  */
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { neonErrorBody } from "./neon-protocol.ts";
 
 export const FAULT_KINDS = [
   "refuse",
@@ -145,7 +147,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     switch (fault) {
       case "http500":
         entry(undefined);
-        return answer(500, { message: "Couldn't connect to compute node (injected fault)" });
+        return answer(500, neonErrorBody("Couldn't connect to compute node (injected fault)"));
       case "timeout":
         entry(undefined);
         await untilGone(req, holdMs);

@@ -5,34 +5,39 @@
  *
  * Dev and tests only: the Worker bundle never imports this file.
  *
- * What it reproduces (DESIGN.md): POST /sql with `{query, params}` or `{queries:[…]}`;
- * the Neon-* headers; one statement per query (extended protocol); text output for every
- * type; a batch is one transaction with the requested isolation / read-only / deferrable
- * and rolls back on the first error; SQL errors are HTTP 400 with Neon's error body
- * (SQLSTATE `code`, `detail`, `constraint`, …); request bodies over the limit are 413,
- * responses over the limit 507; no session state survives a request (DISCARD ALL).
+ * It follows Neon's own proxy (neondatabase/neon proxy/src/serverless/sql_over_http.rs and
+ * mod.rs; cited where the behaviour is not obvious): POST /sql with `{query, params}` or
+ * `{queries:[…]}`; the Neon-* headers; one statement per query (extended protocol); raw text
+ * or typed JSON output; a batch is one transaction with the requested isolation / read-only /
+ * deferrable, rolled back on the first error; every failure is Neon's 17-key error body
+ * (SQL errors and lost connections HTTP 400 with the SQLSTATE); request bodies over the limit
+ * are 413, answers whose JSON outgrows the limit 507; a client that goes away cancels its
+ * statement and its batch never commits; no session state survives a request (DISCARD ALL).
  * The user and password of Neon-Connection-String are authenticated and the statements run
  * as that role (./neon-roles.ts); an Authorization header is refused, as on Neon's password
- * path. Known difference: the host and database are the ones this proxy was started with —
- * inside Neon-Connection-String they are checked for shape but not used.
+ * path. The differences that remain are listed in docs/architecture.md ("The local Neon").
  *
  * Not in Neon: `GET /stats` answers the requests (round trips), statements and request bytes
  * served since start, in total, per user of the connection string (`by_user`) and per its
  * `application_name` parameter (`by_application`, for callers that share a role), so tests
  * and the bench can count a Worker's round trips from outside it.
  */
+import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import pg from "pg";
 import { beginStatement, ISOLATION_LEVELS, type IsolationLevel } from "../store/db.ts";
+import { JsonAnswer, JsonConversionError, writeResult } from "./neon-answer.ts";
 import {
-  type JsonValue,
+  neonErrorBody,
   neonRequestError,
   neonRequestStatus,
+  type Payload,
   parsePayload,
   type QueryData,
 } from "./neon-protocol.ts";
-import { createUpstream, pgliteStatementPlace, RAW_TEXT_TYPES } from "./neon-roles.ts";
+import { createUpstream, pgliteStatementPlace } from "./neon-roles.ts";
+import { ArrayTypes, cancelRunningStatement, isCancellable } from "./neon-upstream.ts";
 
 export const NEON_MAX_REQUEST_BYTES = 10 * 1024 * 1024;
 export const NEON_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
@@ -70,6 +75,8 @@ export interface ProxyRequestInfo {
    * statements (BEGIN to COMMIT for a batch).
    */
   readonly databaseMs: number;
+  /** The client went away before its answer: the statement was cancelled, a batch rolled back. */
+  readonly clientGone: boolean;
 }
 
 export interface NeonProxy {
@@ -96,10 +103,25 @@ interface Headers {
   /** Its `application_name` parameter, if any (counted apart in `GET /stats`). */
   application: string | undefined;
   arrayMode: boolean;
+  rawOutput: boolean;
   isolationLevel: IsolationLevel | undefined;
   readOnly: boolean;
   deferrable: boolean;
 }
+
+/** Every column comes back as the text Postgres sent; the answer is written from that text. */
+const RAW_TEXT_TYPES = { getTypeParser: () => (value: string) => value };
+
+/** Neon's answer to a request whose client went away (sql_over_http.rs ~136–153). */
+const CANCELLED = { message: "Query cancelled, connection was terminated", code: "08P01" };
+
+/** How long a cancelled statement may take to end before its connection is dropped (Neon: 100 ms, ~703). */
+const CANCEL_GRACE_MS = 100;
+
+/** Neon answers any other path or method with this JSON string (mod.rs ~521–528). */
+const NOT_SUPPORTED = "query is not supported";
+
+type Outcome = { status: number; body: string | object };
 
 export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonProxy> {
   const maxRequest = options.maxRequestBytes ?? NEON_MAX_REQUEST_BYTES;
@@ -109,6 +131,9 @@ export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonPro
     poolSize: options.poolSize ?? 5,
     onNotice: options.onNotice,
   });
+  const arrayTypes = new ArrayTypes();
+  /** Whether the upstream's statements can be cancelled (a server, not PGlite); learnt once. */
+  let cancellable: Promise<boolean> | undefined;
   const stats = { requests: 0, statements: 0, requestBytes: 0, responseBytes: 0 };
   type Counters = typeof stats;
   /** The same counters per user of the connection string, and per its application_name. */
@@ -124,26 +149,55 @@ export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonPro
   };
 
   const server: Server = createServer((req, res) => {
+    // Every answer carries a request id (mod.rs ~370–374). Neon's cloud proxy makes its own;
+    // only its local_proxy takes the client's Neon-Request-Id, so this one does not.
+    res.setHeader("Neon-Request-Id", randomUUID());
     handle(req, res).catch((error: unknown) => {
-      send(res, 500, { message: `local neon proxy failure: ${String(error)}` });
+      send(res, 500, neonErrorBody(`local neon proxy failure: ${String(error)}`));
     });
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
     const path = (req.url ?? "/").split("?")[0];
-    if (req.method === "OPTIONS") return send(res, 204, undefined);
     if (path === "/stats" && req.method === "GET") {
-      return send(res, 200, {
-        ...stats,
-        by_user: Object.fromEntries(byUser),
-        by_application: Object.fromEntries(byApplication),
-      });
+      return send(
+        res,
+        200,
+        {
+          ...stats,
+          by_user: Object.fromEntries(byUser),
+          by_application: Object.fromEntries(byApplication),
+        },
+        {},
+        false,
+      );
     }
-    if (path !== "/sql") return send(res, 404, { message: "not found: the endpoint is POST /sql" });
-    if (req.method !== "POST") return send(res, 405, { message: "method not allowed: use POST" });
+    if (path === "/sql" && req.method === "OPTIONS") {
+      // mod.rs ~479–490.
+      res.writeHead(200, {
+        Allow: "OPTIONS, POST",
+        "Access-Control-Allow-Origin": "*",
+        "Access-Control-Allow-Headers":
+          "Authorization, Neon-Connection-String, Neon-Raw-Text-Output, Neon-Array-Mode, Neon-Pool-Opt-In, Neon-Batch-Read-Only, Neon-Batch-Isolation-Level",
+        "Access-Control-Max-Age": "86400",
+      });
+      res.end();
+      return;
+    }
+    if (path !== "/sql" || req.method !== "POST") {
+      req.resume();
+      return send(res, 400, JSON.stringify(NOT_SUPPORTED), {}, false);
+    }
+
+    // The client going away cancels the request (mod.rs ~318–345): its statement is
+    // cancelled and an open batch never commits.
+    const gone = new AbortController();
+    res.once("close", () => {
+      if (!res.writableFinished) gone.abort();
+    });
 
     let headers: Headers;
-    let payload: ReturnType<typeof parsePayload>;
+    let payload: Payload;
     let body: Buffer;
     try {
       headers = parseHeaders(req);
@@ -151,13 +205,13 @@ export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonPro
       payload = parsePayload(body);
     } catch (error) {
       const status = neonRequestStatus(error);
-      if (status !== undefined) return send(res, status, { message: (error as Error).message });
+      if (status !== undefined) return send(res, status, neonErrorBody((error as Error).message));
       throw error;
     }
 
     const statements = payload.kind === "single" ? 1 : payload.queries.length;
     const began = performance.now();
-    const { status, result } = await execute(payload, headers);
+    const { status, body: answer } = await execute(payload, headers, gone.signal);
     const databaseMs = performance.now() - began;
     stats.requests += 1;
     stats.statements += statements;
@@ -176,7 +230,7 @@ export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonPro
       if (headers.deferrable) extra["Neon-Batch-Deferrable"] = "true";
       if (headers.isolationLevel) extra["Neon-Batch-Isolation-Level"] = headers.isolationLevel;
     }
-    const sent = send(res, status, result, extra);
+    const sent = send(res, status, answer, extra);
     stats.responseBytes += sent;
     for (const counters of mine) counters.responseBytes += sent;
     options.onRequest?.({
@@ -186,29 +240,28 @@ export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonPro
       responseBytes: sent,
       status,
       databaseMs,
+      clientGone: gone.signal.aborted,
     });
   }
 
-  async function execute(
-    payload: ReturnType<typeof parsePayload>,
-    headers: Headers,
-  ): Promise<{ status: number; result: unknown }> {
+  async function execute(payload: Payload, headers: Headers, gone: AbortSignal): Promise<Outcome> {
     let client: pg.PoolClient;
     let setLocalRole: string | undefined;
+    let check: (() => Promise<void>) | undefined;
     try {
-      ({ client, setLocalRole } = await upstream.open(headers.user, headers.password));
+      ({ client, setLocalRole, check } = await upstream.open(headers.user, headers.password));
     } catch (error) {
       const status = neonRequestStatus(error);
-      if (status !== undefined) return { status, result: { message: (error as Error).message } };
-      // Postgres refused the session (no LOGIN, no CONNECT, no such database): Neon answers
-      // with the server's error, 400 for a wrong database name and 500 otherwise
-      // (serverless/backend.rs ~459–468, sql_over_http.rs ~323–330).
+      if (status !== undefined) return { status, body: neonErrorBody((error as Error).message) };
+      // Postgres refused the session (no LOGIN, no CONNECT, no such database): a database that
+      // does not exist is the user's mistake (400), anything else the compute's (500)
+      // (backend.rs HttpConnError::get_error_kind ~459–470).
       if (isDbError(error)) {
-        return { status: error.code === "3D000" ? 400 : 500, result: errorBody(error) };
+        return { status: error.code === "3D000" ? 400 : 500, body: neonErrorBody("", error) };
       }
       return {
         status: 500,
-        result: { message: `Couldn't connect to compute node: ${String(error)}` },
+        body: neonErrorBody(`Couldn't connect to compute node: ${String(error)}`),
       };
     }
     // A checked-out client has no 'error' listener of the pool's: when Postgres drops the
@@ -219,62 +272,128 @@ export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonPro
       lost ??= error;
     };
     client.on("error", onLost);
-    let destroy = false;
-    const budget = { left: maxResponse, limit: maxResponse };
+    const session: Session = { client, destroy: false, gone, cancellable: false };
     try {
+      cancellable ??= isCancellable(client).catch(() => {
+        cancellable = undefined;
+        return true;
+      });
+      session.cancellable = await cancellable;
+      if (gone.aborted) return { status: 400, body: CANCELLED };
+      try {
+        await check?.();
+      } catch (error) {
+        // A refused login on PGlite answers as a server's refused connection does (above).
+        if (!isDbError(error) || lost !== undefined) throw error;
+        return { status: error.code === "3D000" ? 400 : 500, body: neonErrorBody("", error) };
+      }
+      const answer = new JsonAnswer();
       const asRole = setLocalRole === undefined ? undefined : pg.escapeIdentifier(setLocalRole);
       if (payload.kind === "single") {
         const place = asRole === undefined ? "plain" : pgliteStatementPlace(payload.query.query);
         if (place !== "transaction") {
           // DISCARD ALL below ends a session-level SET ROLE.
-          if (place === "session-role") await client.query(`SET ROLE ${asRole}`);
-          return { status: 200, result: await runOne(client, payload.query, headers, budget) };
+          if (place === "session-role") await run(session, `SET ROLE ${asRole}`);
+          await runOne(session, payload.query, headers, answer);
+          return { status: 200, body: answer.text() };
         }
       }
       // A batch, or on PGlite a single statement: one transaction, as the role from its start
       // (one simple-query message: BEGIN and the role together).
-      const begin = payload.kind === "batch" ? beginStatement(headers) : "BEGIN";
-      await client.query(asRole === undefined ? begin : `${begin}; SET LOCAL ROLE ${asRole}`);
+      const queries = payload.kind === "batch" ? payload.queries : [payload.query];
       try {
-        const queries = payload.kind === "batch" ? payload.queries : [payload.query];
-        const results = [];
-        for (const q of queries) results.push(await runOne(client, q, headers, budget));
-        await client.query("COMMIT");
-        return { status: 200, result: payload.kind === "batch" ? { results } : results[0] };
+        // Inside the try: a client gone while BEGIN ran still gets its ROLLBACK.
+        const begin = payload.kind === "batch" ? beginStatement(headers) : "BEGIN";
+        await run(session, asRole === undefined ? begin : `${begin}; SET LOCAL ROLE ${asRole}`);
+        if (payload.kind === "batch") answer.push('{"results":[');
+        for (const [i, q] of queries.entries()) {
+          if (i > 0) answer.push(",");
+          await runOne(session, q, headers, answer);
+        }
+        if (payload.kind === "batch") answer.push("]}");
+        // Neon commits once the last statement has ended (sql_over_http.rs ~787–798); a
+        // client gone before that never sees its batch commit. (A single statement that ended
+        // has committed on Neon: its PGlite wrapper commits too.)
+        if (payload.kind === "batch" && gone.aborted) throw new ClientGone();
+        await run(session, "COMMIT");
+        return { status: 200, body: answer.text() };
       } catch (error) {
-        await client.query("ROLLBACK").catch(() => {
-          destroy = true;
-        });
+        if (!session.destroy) {
+          await client.query("ROLLBACK").catch(() => {
+            session.destroy = true;
+          });
+        }
         throw error;
       }
     } catch (error) {
+      if (error instanceof ClientGone) return { status: 400, body: CANCELLED };
+      if (error instanceof JsonConversionError) {
+        session.destroy = true;
+        return { status: 500, body: neonErrorBody("could not parse postgres response") };
+      }
       const status = neonRequestStatus(error);
       if (status !== undefined) {
-        return { status, result: { message: (error as Error).message } };
+        return { status, body: neonErrorBody((error as Error).message) };
       }
-      if (lost !== undefined || isConnectionLoss(error)) {
-        destroy = true;
-        return {
-          status: 500,
-          result: { message: `connection to the database was lost: ${String(lost ?? error)}` },
-        };
-      }
-      if (isDbError(error)) return { status: 400, result: errorBody(error) };
-      destroy = true;
-      return { status: 500, result: { message: String(error) } };
+      // Any failure of a statement — an SQL error, a terminated backend (57P01), a protocol
+      // violation (08P01), a closed connection — is the client's query failing: HTTP 400 with
+      // the SQLSTATE if Postgres sent one (sql_over_http.rs ~333, SqlOverHttpError::Postgres).
+      if (lost !== undefined || !isDbError(error)) session.destroy = true;
+      const db = isDbError(error) ? error : isDbError(lost) ? lost : undefined;
+      const failure = lost ?? error;
+      const message = failure instanceof Error ? failure.message : String(failure);
+      return { status: 400, body: neonErrorBody(message, db) };
     } finally {
       // No session state may leak into the next request (SET, temp tables, prepared
       // statements, an open transaction): reset, or drop the connection if that fails.
-      if (!destroy && lost === undefined) {
+      if (!session.destroy && lost === undefined) {
         await client.query("DISCARD ALL").catch(() => {
-          destroy = true;
+          session.destroy = true;
         });
       }
-      const broken = destroy || lost !== undefined;
+      const broken = session.destroy || lost !== undefined;
       client.release(broken);
       // A dropped client may still report its socket closing: keep the listener on it then.
       if (!broken) client.off("error", onLost);
     }
+  }
+
+  async function runOne(
+    session: Session,
+    q: QueryData,
+    headers: Headers,
+    answer: JsonAnswer,
+  ): Promise<void> {
+    const result = await run(session, {
+      text: q.query,
+      values: q.params,
+      rowMode: "array",
+      // Extended protocol even without parameters: a string with two statements is an
+      // error ("cannot insert multiple commands into a prepared statement"), as on Neon.
+      queryMode: "extended",
+      types: RAW_TEXT_TYPES,
+    } as pg.QueryArrayConfig);
+    if (!headers.rawOutput) {
+      await arrayTypes.learn(
+        session.client,
+        result.fields.map((f) => f.dataTypeID),
+      );
+    }
+    writeResult(
+      answer,
+      {
+        fields: result.fields,
+        rows: result.rows as (string | null)[][],
+        command: result.command ?? null,
+        rowCount: result.rowCount ?? null,
+      },
+      {
+        arrayMode: q.arrayMode ?? headers.arrayMode,
+        rawOutput: headers.rawOutput,
+        maxResponseBytes: maxResponse,
+        arrayElement: (oid) => arrayTypes.element(oid),
+      },
+    );
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -303,46 +422,56 @@ export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonPro
   };
 }
 
-async function runOne(
-  client: pg.PoolClient,
-  q: QueryData,
-  headers: Headers,
-  budget: { left: number; readonly limit: number },
-): Promise<unknown> {
-  const result = await client.query({
-    text: q.query,
-    values: q.params,
-    rowMode: "array",
-    // Extended protocol even without parameters: a string with two statements is an
-    // error ("cannot insert multiple commands into a prepared statement"), as on Neon.
-    queryMode: "extended",
-    types: RAW_TEXT_TYPES,
-  } as pg.QueryArrayConfig);
-  const rows = result.rows as (string | null)[][];
-  for (const row of rows) {
-    for (const cell of row) if (cell !== null) budget.left -= Buffer.byteLength(cell);
-    if (budget.left < 0)
-      throw neonRequestError(507, `response is too large (max is ${budget.limit} bytes)`);
+interface Session {
+  readonly client: pg.PoolClient;
+  /** Drop the connection instead of returning it to the pool. */
+  destroy: boolean;
+  readonly gone: AbortSignal;
+  cancellable: boolean;
+}
+
+class ClientGone extends Error {}
+
+/**
+ * Runs one statement; if the client goes away meanwhile, cancels it (Neon: cancel_query,
+ * then 100 ms for it to end, else the connection is dropped — sql_over_http.rs ~697–727,
+ * ~800–808) and throws ClientGone once it has ended.
+ */
+async function run(
+  session: Session,
+  query: string | pg.QueryArrayConfig,
+): Promise<pg.QueryArrayResult<unknown[]>> {
+  if (session.gone.aborted) throw new ClientGone();
+  const running = session.client.query(query as pg.QueryArrayConfig);
+  const settled = running.then(
+    () => true,
+    () => true,
+  );
+  let onGone: (() => void) | undefined;
+  const gone = new Promise<"gone">((resolve) => {
+    onGone = () => resolve("gone");
+    session.gone.addEventListener("abort", onGone, { once: true });
+  });
+  try {
+    const first = await Promise.race([settled, gone]);
+    if (first === "gone") {
+      if (session.cancellable) {
+        await cancelRunningStatement(session.client);
+        const ended = await Promise.race([
+          settled,
+          new Promise<false>((r) => setTimeout(() => r(false), CANCEL_GRACE_MS)),
+        ]);
+        if (!ended) session.destroy = true;
+      } else {
+        // PGlite: the statement cannot be interrupted; let it end, then roll back.
+        await settled;
+      }
+      throw new ClientGone();
+    }
+    return await running;
+  } finally {
+    if (onGone !== undefined) session.gone.removeEventListener("abort", onGone);
   }
-  const arrayMode = q.arrayMode ?? headers.arrayMode;
-  const names = result.fields.map((f) => f.name);
-  return {
-    command: result.command,
-    rowCount: result.rowCount,
-    rows: arrayMode
-      ? rows
-      : rows.map((row) => Object.fromEntries(row.map((v, i) => [names[i], v]))),
-    fields: result.fields.map((f) => ({
-      name: f.name,
-      dataTypeID: f.dataTypeID,
-      tableID: f.tableID,
-      columnID: f.columnID,
-      dataTypeSize: f.dataTypeSize,
-      dataTypeModifier: f.dataTypeModifier,
-      format: "text",
-    })),
-    rowAsArray: arrayMode,
-  };
 }
 
 function parseHeaders(req: IncomingMessage): Headers {
@@ -351,12 +480,6 @@ function parseHeaders(req: IncomingMessage): Headers {
     throw neonRequestError(400, "invalid header: neon-connection-string");
   }
   const { user, password, application } = checkConnectionString(conn, req.headers.authorization);
-  if (req.headers["neon-raw-text-output"] !== "true") {
-    throw neonRequestError(
-      400,
-      "this local Neon proxy serves only raw text output (header Neon-Raw-Text-Output: true, which @neondatabase/serverless always sends)",
-    );
-  }
   const iso = req.headers["neon-batch-isolation-level"];
   let isolationLevel: IsolationLevel | undefined;
   if (iso !== undefined) {
@@ -365,11 +488,14 @@ function parseHeaders(req: IncomingMessage): Headers {
     }
     isolationLevel = iso as IsolationLevel;
   }
+  // Anything but exactly "true" is false (sql_over_http.rs ~368–392). Without raw text
+  // output Neon answers typed JSON (json.rs pg_text_to_json).
   return {
     user,
     password,
     application,
     arrayMode: req.headers["neon-array-mode"] === "true",
+    rawOutput: req.headers["neon-raw-text-output"] === "true",
     isolationLevel,
     readOnly: req.headers["neon-batch-read-only"] === "true",
     deferrable: req.headers["neon-batch-deferrable"] === "true",
@@ -450,58 +576,27 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-const DB_ERROR_FIELDS = [
-  "code",
-  "detail",
-  "hint",
-  "position",
-  "internalPosition",
-  "internalQuery",
-  "severity",
-  "where",
-  "table",
-  "column",
-  "schema",
-  "dataType",
-  "constraint",
-  "file",
-  "line",
-  "routine",
-] as const;
-
-/** SQLSTATEs of a server that ended the session: admin shutdown, crash, cannot connect now. */
-const CONNECTION_LOSS = /^(08|57P0[1-3])/;
-
-function isConnectionLoss(error: unknown): boolean {
-  return isDbError(error) && CONNECTION_LOSS.test(error.code ?? "");
-}
-
 function isDbError(error: unknown): error is pg.DatabaseError {
   return error instanceof pg.DatabaseError;
 }
 
-function errorBody(error: pg.DatabaseError): Record<string, JsonValue> {
-  const body: Record<string, JsonValue> = { message: error.message };
-  for (const key of DB_ERROR_FIELDS) {
-    const value = (error as unknown as Record<string, unknown>)[key];
-    body[key] = typeof value === "string" ? value : null;
-  }
-  return body;
-}
-
-/** Answers the request; returns the bytes of the body sent. */
+/**
+ * Answers the request; returns the bytes of the body sent. A string body is JSON text
+ * already written; an object is serialised. Answers of /sql carry Access-Control-Allow-Origin: *
+ * (sql_over_http.rs ~245–247).
+ */
 function send(
   res: ServerResponse,
   status: number,
-  body: unknown,
+  body: string | object,
   extraHeaders: Record<string, string> = {},
+  cors = true,
 ): number {
-  if (res.headersSent) return 0;
-  const text = body === undefined ? "" : JSON.stringify(body);
+  if (res.headersSent || res.destroyed) return 0;
+  const text = typeof body === "string" ? body : JSON.stringify(body);
   res.writeHead(status, {
     "content-type": "application/json",
-    "access-control-allow-origin": "*",
-    "access-control-allow-headers": "*",
+    ...(cors ? { "access-control-allow-origin": "*" } : {}),
     ...extraHeaders,
   });
   res.end(text);

@@ -52,6 +52,11 @@ export interface UpstreamSession {
    * transaction (single statements included).
    */
   readonly setLocalRole: string | undefined;
+  /**
+   * Set on PGlite: the password check, to run on `client` before anything else of the request
+   * (throws the error Neon answers). On a server it ran before the connection was taken.
+   */
+  readonly check: (() => Promise<void>) | undefined;
 }
 
 interface UpstreamKind {
@@ -113,8 +118,8 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   }
 
   /** The role's login facts, or undefined when there is no such role. */
-  async function role(user: string) {
-    const { rows } = await admin.query<{ secret: string | null; login: string; expired: string }>(
+  async function role(user: string, on: Pick<pg.Pool, "query"> = admin) {
+    const { rows } = await on.query<{ secret: string | null; login: string; expired: string }>(
       `SELECT rolpassword AS secret, rolcanlogin::text AS login,
               (rolvaliduntil IS NOT NULL AND rolvaliduntil < now())::text AS expired
          FROM pg_catalog.pg_authid WHERE rolname = $1`,
@@ -142,22 +147,29 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   return {
     async open(user, password) {
       const { pglite, checksPasswords } = await upstreamKind();
-      const facts = checksPasswords || pglite ? await role(user) : undefined;
-      if (checksPasswords) {
-        // No role, no password, an expired one or a wrong one: all the same answer, as on Neon
-        // (a role without a secret fails like a wrong password, backend.rs ~72–77).
+      /** No role, no password, an expired one or a wrong one: all the same answer, as on Neon. */
+      const check = async (on: Pick<pg.Pool, "query">) => {
+        const facts = await role(user, on);
+        // A role without a secret fails like a wrong password (backend.rs ~72–77).
         const ok =
           facts?.secret != null &&
           !facts.expired &&
           (await scramPasswordMatches(facts.secret, password));
         if (!ok) throw passwordFailed(user);
-      }
+        if (pglite && !facts?.login) throw notPermittedToLogIn(user);
+      };
       if (pglite) {
-        if (facts === undefined) throw passwordFailed(user);
-        if (!facts.login) throw notPermittedToLogIn(user);
-        return { client: await admin.connect(), setLocalRole: user };
+        // On the request's own connection, as its first exchange: PGlite has one session, so
+        // whatever happens to it then (a held session, a cut connection) happens to the request.
+        const client = await admin.connect();
+        return { client, setLocalRole: user, check: () => check(client) };
       }
-      return { client: await rolePool(user, password).connect(), setLocalRole: undefined };
+      if (checksPasswords) await check(admin);
+      return {
+        client: await rolePool(user, password).connect(),
+        setLocalRole: undefined,
+        check: undefined,
+      };
     },
     async end() {
       await Promise.all([admin.end(), ...[...byRole.values()].map((p) => p.end())]);

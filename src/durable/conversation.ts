@@ -28,8 +28,10 @@ import type { MemoryBackend, MemoryConfig } from "../memory/config.ts";
 import { EMPTY_PREFIX } from "../memory/live-tail.ts";
 import { SUMMARY_KEY } from "../memory/summary.ts";
 import { summaryAfterTurn } from "../queue/enqueue.ts";
-import { summarizeHere } from "../queue/host.ts";
-import type { SummarizeJob } from "../queue/jobs.ts";
+import { factsAfterTurn } from "../queue/enqueue-facts.ts";
+import type { FactsOutcome } from "../queue/facts.ts";
+import { factsHere, summarizeHere } from "../queue/host.ts";
+import type { FactsJob, SummarizeJob } from "../queue/jobs.ts";
 import type { SummarizeOutcome } from "../queue/summarize.ts";
 import { type TurnContext, turnContext, withPrincipal } from "../runtime/context.ts";
 import type { Env } from "../runtime/env.ts";
@@ -150,8 +152,8 @@ export class Conversation {
           store: local?.turns ?? OFF_THREAD_STORE,
           config: effective,
           conversationRecallOnThread: this.recall?.forTurn(input.threadId),
-          afterTurn: (turn, turnConfig) =>
-            summaryAfterTurn(turn, {
+          afterTurn: (turn, turnConfig) => {
+            const after = {
               env: this.env,
               config: turnConfig,
               saver,
@@ -159,7 +161,9 @@ export class Conversation {
               fence: this.memory === undefined ? undefined : this.generations.fence(this.memory),
               waitUntil: ctx.waitUntil,
               log: ctx.log,
-            }),
+            };
+            return Promise.all([summaryAfterTurn(turn, after), factsAfterTurn(turn, after)]);
+          },
         });
       } finally {
         this.recall?.endTurn(input.threadId);
@@ -239,7 +243,7 @@ export class Conversation {
     return this.withLock(async () => {
       const store = this.storeFor(agentId);
       if (store === undefined) return { erased: false };
-      // First: a summary job of this thread in flight (not under the turn lock) writes nothing.
+      // First: a summary or facts job of this thread in flight (not under the turn lock) writes nothing.
       const generation = this.generations.move(threadId);
       await store.saver.deleteThread(threadId);
       this.recall?.forget(threadId);
@@ -266,6 +270,20 @@ export class Conversation {
     const log = agentRequestContext({ env: this.env }).log.child({ context_id: job.thread_id });
     const fence = this.generations.fence(store.memory);
     return summarizeHere(this.env, job, store.saver, store.memory, fence, { log });
+  }
+
+  /** A facts job of the queue consumer (in_memory/sqlite, R8.1). Not under the turn lock. */
+  async extractFacts(job: FactsJob): Promise<FactsOutcome> {
+    const store = job.agent_id === this.agentId ? this.storeFor(job.agent_id) : undefined;
+    if (store === undefined) {
+      throw new LlamonError(
+        "INPUT_INVALID",
+        `this conversation object keeps no thread of agent "${job.agent_id}" (MEMORY_BACKEND=${this.backend})`,
+      );
+    }
+    const log = agentRequestContext({ env: this.env }).log.child({ context_id: job.thread_id });
+    const fence = this.generations.fence(store.memory);
+    return factsHere(this.env, job, store.saver, store.memory, fence, { log });
   }
 
   /** The latest root checkpoint of `threadId` as `agentId` sees it (R2.3). */

@@ -4,7 +4,7 @@
  *
  * | object name                 | role module                       | RPC methods                         |
  * |-----------------------------|-----------------------------------|-------------------------------------|
- * | `thread:<agent>:<context>`  | conversation.ts (+ task-index.ts) | turn, inspect, erase, summarize, threadState, backend; indexTask (earlier releases), eraseTasks |
+ * | `thread:<agent>:<context>`  | conversation.ts (+ task-index.ts) | turn, inspect, erase, summarize, extractFacts, threadState, backend; indexTask (earlier releases), eraseTasks |
  * | `index:<agent>`             | thread-index.ts                   | noteThread, dropThread, listThreads |
  * | `tasks:<agent>:<principal>` | task-list.ts                      | upsertTaskRow, getTaskRecord, queryTasks, deleteTaskRows, eraseContextTasks, followTask |
  * | `task:<key>`, `settings:<agent>` | kv-slot.ts                   | kvGet, kvPut, kvDelete              |
@@ -32,8 +32,9 @@ import {
   type TurnOutput,
 } from "../agent/execute.ts";
 import type { MemoryBackend, MemoryConfig } from "../memory/config.ts";
-import type { SummaryHost } from "../queue/host.ts";
-import type { SummarizeJob } from "../queue/jobs.ts";
+import type { FactsOutcome } from "../queue/facts.ts";
+import type { FactsHost, SummaryHost } from "../queue/host.ts";
+import type { FactsJob, SummarizeJob } from "../queue/jobs.ts";
 import type { SummarizeOutcome } from "../queue/summarize.ts";
 import type { Env } from "../runtime/env.ts";
 import type { RuntimeSettings, SettingsChange, SettingsHost } from "../runtime/runtime-layer.ts";
@@ -54,6 +55,7 @@ export class ThreadDO
   implements
     TurnHost,
     SummaryHost,
+    FactsHost,
     ThreadInspectionHost,
     TaskIndexHost,
     ThreadIndexHost,
@@ -152,6 +154,10 @@ export class ThreadDO
 
   summarize(job: SummarizeJob): Promise<SummarizeOutcome> {
     return this.conversation.summarize(job);
+  }
+
+  extractFacts(job: FactsJob): Promise<FactsOutcome> {
+    return this.conversation.extractFacts(job);
   }
 
   threadState(agentId: string, threadId: string): Promise<ThreadState> {

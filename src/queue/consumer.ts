@@ -1,5 +1,6 @@
 /**
- * The summary queue consumer (R7.5): summaries are made here, off the request path.
+ * The summary queue consumer (R7.5): summaries are made here, off the request path — and
+ * so are the `llm` mode's facts (R8.1, queue/facts.ts), on the same queue.
  *
  * Each message of a batch is handled on its own, one after another:
  *
@@ -8,12 +9,15 @@
  * | not a valid job                            | logged, `ack()` — retrying cannot fix it |
  * | job of another agent (R2.3)                | logged, `ack()` — never touched          |
  * | memory off / `summarize` off at run time   | logged, `ack()`                          |
+ * | a facts job while `facts_mode` is not llm  | logged, `ack()`                          |
  * | summarized, or skipped as already covered  | `ack()` (duplicate delivery: no work)    |
+ * | facts applied, skipped, or failed on the model's answer (logged with its code) | `ack()` |
  * | any failure (model, database, config)      | logged, `retry()` with a growing delay   |
  *
  * After `max_retries` (wrangler.toml: 3) the platform moves a failing message to the
  * dead-letter queue `llamon-summaries-dlq`; nothing is dropped silently. A failure never
- * changes the cached summary: the request path keeps using the previous one (or none).
+ * changes the cached summary: the request path keeps using the previous one (or none); a
+ * failed facts job leaves the heuristic facts serving.
  *
  * Where the job runs: postgres in this isolate (host.ts), in_memory / sqlite inside the
  * conversation's Durable Object (`THREADS.getByName(threadObjectName(...)).summarize(job)`).
@@ -24,18 +28,19 @@ import { createLogger, type Logger } from "../log.ts";
 import type { Env } from "../runtime/env.ts";
 import { threadObjectName, threadsObject } from "../runtime/objects.ts";
 import { zodIssueLines } from "../zod-issues.ts";
-import { type SummaryHost, summarizeInPostgres } from "./host.ts";
-import { queueJobSchema, type SummarizeJob } from "./jobs.ts";
+import type { FactsOutcome } from "./facts.ts";
+import { type FactsHost, factsInPostgres, type SummaryHost, summarizeInPostgres } from "./host.ts";
+import { type QueueJob, queueJobSchema } from "./jobs.ts";
 import type { SummarizeOutcome } from "./summarize.ts";
 
 /** A job the consumer acknowledged without running (see the table in the file header). */
 export type DeclinedOutcome = {
   status: "declined";
   threadId: string;
-  reason: "other_agent" | "memory_off" | "summarize_off";
+  reason: "other_agent" | "memory_off" | "summarize_off" | "facts_llm_off";
 };
 
-export type QueueJobOutcome = SummarizeOutcome | DeclinedOutcome;
+export type QueueJobOutcome = SummarizeOutcome | FactsOutcome | DeclinedOutcome;
 
 /** Seconds before a failed message is delivered again: 10, 20, 40, … at most 300. */
 export function retryDelaySeconds(attempts: number): number {
@@ -48,7 +53,7 @@ export function retryDelaySeconds(attempts: number): number {
  */
 export async function runQueueJob(
   env: Env,
-  job: SummarizeJob,
+  job: QueueJob,
   options: { log?: Logger } = {},
 ): Promise<QueueJobOutcome> {
   const threadId = job.thread_id;
@@ -60,8 +65,21 @@ export async function runQueueJob(
   if (!config.enabled || config.backend === "off") {
     return { status: "declined", threadId, reason: "memory_off" };
   }
-  if (!config.summarize) return { status: "declined", threadId, reason: "summarize_off" };
   const log = ctx.log.child({ context_id: threadId });
+  if (job.type === "facts") {
+    if (config.facts_mode !== "llm") {
+      return { status: "declined", threadId, reason: "facts_llm_off" };
+    }
+    if (config.backend === "postgres") return factsInPostgres(env, job, { log });
+    // ThreadDO implements FactsHost (extractFacts(job) RPC).
+    const host = threadsObject<FactsHost>(
+      env,
+      threadObjectName(ctx.agentId, threadId),
+      `MEMORY_BACKEND=${config.backend}`,
+    );
+    return host.extractFacts(job);
+  }
+  if (!config.summarize) return { status: "declined", threadId, reason: "summarize_off" };
   if (config.backend === "postgres") return summarizeInPostgres(env, job, { log });
   // ThreadDO implements SummaryHost (summarize(job) RPC).
   const host = threadsObject<SummaryHost>(
@@ -79,10 +97,24 @@ function describe(outcome: QueueJobOutcome): string {
         ? `summarized [${outcome.from}, ${outcome.covers})`
         : `summarized [${outcome.from}, ${outcome.covers + outcome.partial}), inside the tool exchange at ${outcome.covers}`;
     case "skipped":
-      return `skipped (${outcome.reason}; the summary covers ${outcome.covers})`;
+      return "covers" in outcome
+        ? `skipped (${outcome.reason}; the summary covers ${outcome.covers})`
+        : `facts: skipped (${outcome.reason})`;
     case "declined":
       return `not run (${outcome.reason})`;
+    case "applied":
+      return `facts: ${outcome.accepted} operations accepted (${outcome.unchanged} changed nothing), ${outcome.rejected} refused`;
+    case "failed":
+      return `facts: not stored (${outcome.reason}); the heuristic facts stay`;
   }
+}
+
+/** The job in a log line. */
+function jobWhere(job: QueueJob): string {
+  const head = `agent=${job.agent_id} thread=${job.thread_id}`;
+  return job.type === "facts"
+    ? `${head} facts for ${job.messages.map((m) => m.id).join(",")}`
+    : `${head} upto=${job.upto}`;
 }
 
 /** Handle one queue message: ack or retry it (see the table in the file header). */
@@ -103,7 +135,7 @@ export async function handleQueueMessage(
     return "ack";
   }
   const job = parsed.data;
-  const where = `agent=${job.agent_id} thread=${job.thread_id} upto=${job.upto}`;
+  const where = jobWhere(job);
   try {
     const outcome = await runQueueJob(env, job, { log });
     (outcome.status === "declined" ? log.warn : log.info)(
@@ -114,7 +146,7 @@ export async function handleQueueMessage(
   } catch (error) {
     const delaySeconds = retryDelaySeconds(message.attempts);
     log.error(
-      `${queue}: job ${message.id} ${where} failed on attempt ${message.attempts}; retrying in ${delaySeconds}s (after max_retries it goes to the dead-letter queue); the previous summary stays in use`,
+      `${queue}: job ${message.id} ${where} failed on attempt ${message.attempts}; retrying in ${delaySeconds}s (after max_retries it goes to the dead-letter queue); ${job.type === "facts" ? "the heuristic facts stay in use" : "the previous summary stays in use"}`,
       {
         agent_id: job.agent_id,
         context_id: job.thread_id,

@@ -1,5 +1,5 @@
 /**
- * Jobs on the summary queue (R7.5). Delivery is at least once, so a job names exactly what
+ * Jobs on the summary queue: summaries (R7.5) and the `llm` mode's facts (R8.1). Delivery is at least once, so a job names exactly what
  * it must cover and running it twice does no double work:
  *
  * - `upto`: the summary must cover messages [0, upto) of the stored thread;
@@ -26,5 +26,31 @@ export const summarizeJobSchema = z.strictObject({
 
 export type SummarizeJob = z.infer<typeof summarizeJobSchema>;
 
-export const queueJobSchema = summarizeJobSchema;
+/** Most user messages one facts job asks about (a turn adds one; a few for slack). */
+export const MAX_FACTS_JOB_MESSAGES = 8;
+
+/**
+ * A facts job (R8.1): the user messages a turn added, by id and position. It carries no text:
+ * the job reads the messages from the stored thread, so a job whose messages were erased or
+ * trimmed before it ran finds nothing and writes nothing; its message ids make it idempotent
+ * (the state it writes records them: memory/facts/model-state.ts).
+ */
+export const factsJobSchema = z.strictObject({
+  type: z.literal("facts"),
+  agent_id: agentIdSchema,
+  thread_id: z.string().min(1).max(MAX_THREAD_ID_LENGTH),
+  messages: z
+    .array(
+      z.strictObject({
+        id: z.string().min(1).max(512),
+        position: z.number().int().nonnegative(),
+      }),
+    )
+    .min(1)
+    .max(MAX_FACTS_JOB_MESSAGES),
+});
+
+export type FactsJob = z.infer<typeof factsJobSchema>;
+
+export const queueJobSchema = z.discriminatedUnion("type", [summarizeJobSchema, factsJobSchema]);
 export type QueueJob = z.infer<typeof queueJobSchema>;

@@ -119,6 +119,14 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorMapping>> = {
     retryable: false,
     rpcMessage: null,
   },
+  // The command line's own; no Worker route raises them.
+  PORT_IN_USE: { status: 500, rpc: RPC_INTERNAL_ERROR, retryable: false, rpcMessage: null },
+  NETWORK_UNAVAILABLE: {
+    status: 503,
+    rpc: RPC_INTERNAL_ERROR,
+    retryable: true,
+    rpcMessage: null,
+  },
   INTERNAL: {
     status: 500,
     rpc: RPC_INTERNAL_ERROR,

@@ -10,8 +10,8 @@
  * A `query` gets one deadline; a `batch` — one HTTP request — gets one for the whole
  * request. When it fires the caller gets DB_UNAVAILABLE, never a held request.
  *
- * In Node the driver sends with Node's own HTTP client (./node-http-fetch.ts), unless the
- * application set `neonConfig.fetchFunction` itself; in Workers with their `fetch`.
+ * The driver sends with the platform's `fetch` (workerd's in Workers, undici's in Node), or
+ * with the application's own `neonConfig.fetchFunction` when it set one.
  */
 import { neon, neonConfig } from "@neondatabase/serverless";
 import { LlamonError } from "../errors.ts";
@@ -24,7 +24,6 @@ import {
   toDbError,
   toQueryResult,
 } from "./db.ts";
-import { nodeHttpFetch } from "./node-http-fetch.ts";
 import { compactSql } from "./sql-compact.ts";
 
 export interface NeonDbOptions {
@@ -125,23 +124,7 @@ function routeToEndpoint(connectionString: string, endpoint: string): void {
   lastRouted = { connectionString, endpoint, router: neonConfig.fetchEndpoint };
 }
 
-/**
- * The driver's fetchFunction is global too: in Node, set once to Node's HTTP client
- * (./node-http-fetch.ts), leaving alone one the application set (theirs wins, before or
- * after). Elsewhere (Workers) nothing is set and the driver uses `fetch`.
- */
-let fetchChosen = false;
-
-function chooseFetch(): void {
-  if (fetchChosen) return;
-  fetchChosen = true;
-  if (neonConfig.fetchFunction !== undefined) return;
-  const fetchFunction = nodeHttpFetch();
-  if (fetchFunction !== undefined) neonConfig.fetchFunction = fetchFunction;
-}
-
 export function createNeonDb(options: NeonDbOptions): Db {
-  chooseFetch();
   const timeoutMs = options.timeoutMs ?? DEFAULT_DB_TIMEOUT_MS;
   const problem = dbTimeoutProblem(timeoutMs, "timeoutMs");
   if (problem !== undefined) throw new LlamonError("CONFIG_INVALID", problem);

@@ -113,6 +113,15 @@ interface PgLikeError {
 
 const SQLSTATE = /^[0-9A-Z]{5}$/;
 
+/**
+ * SQLSTATEs that say the connection, not the statement, failed: class 08 (connection
+ * exception) but 08P01 (a protocol violation: the request itself was wrong, e.g. a wrong
+ * parameter count), and 57P01–57P03 (the server shut the session down or cannot take one).
+ * Neon answers them as HTTP 400 with the SQLSTATE like any SQL error; node-postgres reports
+ * them with the code. Both become DB_UNAVAILABLE with the SQLSTATE kept.
+ */
+const CONNECTION_SQLSTATE = /^(08(?!P01)|57P0[1-3])/;
+
 function str(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
 }
@@ -124,6 +133,13 @@ export function toDbError(error: unknown, transport: Transport): LlamonError {
   const message = redactSecrets(str(e.message) ?? String(error));
   const code = str(e.code);
   if (code !== undefined && SQLSTATE.test(code) && e.syscall === undefined) {
+    if (CONNECTION_SQLSTATE.test(code)) {
+      return new LlamonError(
+        "DB_UNAVAILABLE",
+        `the database connection was lost over ${transport} (SQLSTATE ${code}): ${message}. The statement was not confirmed; retry.`,
+        { cause: error, details: { sqlstate: code } },
+      );
+    }
     const details: DbErrorFields = {
       sqlstate: code,
       detail: str(e.detail),

@@ -22,6 +22,7 @@ import {
   type CheckpointMetadata,
   type CheckpointTuple,
   type DeltaChannelHistory,
+  JsonPlusSerializer,
   MemorySaver,
   type PendingWrite,
   type SerializerProtocol,
@@ -32,7 +33,6 @@ import type { MemoryMap, ThreadSaver } from "./do-memory.ts";
 import { HeldWrites } from "./held-writes.ts";
 import type { MessageIdEntry } from "./message-ids.ts";
 import { PrimedHead } from "./primed-head.ts";
-import { CheckpointSerializer } from "./serde.ts";
 import {
   assertAgentId,
   assertThreadId,
@@ -70,8 +70,7 @@ export class InMemorySaver extends MemorySaver implements ThreadSaver {
   private readonly storedIds = new Map<string, Map<string, { seq: number; end: number }>>();
 
   constructor(options: InMemorySaverOptions) {
-    // LangGraph's format, read and written with less CPU (./serde.ts).
-    super(options.serde ?? new CheckpointSerializer());
+    super(options.serde ?? new JsonPlusSerializer());
     assertAgentId(options.agentId);
     this.agentId = options.agentId;
     this.memoryRows = options.memoryRows ?? new Map();

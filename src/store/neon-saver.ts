@@ -26,6 +26,7 @@ import {
   type CheckpointPendingWrite,
   type CheckpointTuple,
   type DeltaChannelHistory,
+  JsonPlusSerializer,
   type PendingWrite,
   type SerializerProtocol,
   WRITES_IDX_MAP,
@@ -44,7 +45,6 @@ import { DELETE_THREAD_MESSAGE_IDS } from "./message-ids-sql.ts";
 import { PrimedHead } from "./primed-head.ts";
 import { checkpointTarget, listQuery, ROOT_NS } from "./saver-target.ts";
 import { assembleTuple, serializeBlobs } from "./saver-tuple.ts";
-import { CheckpointSerializer } from "./serde.ts";
 import {
   DELETE_THREAD,
   DELETE_THREAD_MEMORY,
@@ -186,8 +186,7 @@ export class NeonSaver extends BaseCheckpointSaver implements TranscriptReader {
   plainMessages: boolean;
 
   constructor(options: NeonSaverOptions) {
-    // LangGraph's format, read and written with less CPU (./serde.ts).
-    super(options.serde ?? new CheckpointSerializer());
+    super(options.serde ?? new JsonPlusSerializer());
     assertAgentId(options.agentId);
     this.db = options.db;
     this.agentId = options.agentId;

@@ -28,6 +28,7 @@ import {
   type CheckpointMetadata,
   type CheckpointTuple,
   type DeltaChannelHistory,
+  JsonPlusSerializer,
   type PendingWrite,
   type SerializerProtocol,
   TASKS,
@@ -40,7 +41,6 @@ import { HeldWrites } from "./held-writes.ts";
 import { PrimedHead } from "./primed-head.ts";
 import { checkpointTarget, listQuery, ROOT_NS } from "./saver-target.ts";
 import { serializeBlobs } from "./saver-tuple.ts";
-import { CheckpointSerializer } from "./serde.ts";
 import { SQ_DELETE_THREAD_MESSAGE_IDS } from "./sqlite-message-ids-sql.ts";
 import {
   ensureSqliteSchema,
@@ -106,8 +106,7 @@ export class SqliteSaver extends BaseCheckpointSaver implements ThreadSaver, Tra
   plainMessages = false;
 
   constructor(options: SqliteSaverOptions) {
-    // LangGraph's format, read and written with less CPU (./serde.ts).
-    super(options.serde ?? new CheckpointSerializer());
+    super(options.serde ?? new JsonPlusSerializer());
     assertAgentId(options.agentId);
     this.sql = options.sql;
     this.agentId = options.agentId;

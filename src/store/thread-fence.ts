@@ -8,7 +8,11 @@
  */
 import type { Db } from "./db.ts";
 import { assertMemoryKey, type JsonValue, type PersistentMemory } from "./persistent-memory.ts";
-import { SELECT_THREAD_GENERATION, UPSERT_MEMORY_FENCED } from "./thread-head-sql.ts";
+import {
+  SELECT_THREAD_GENERATION,
+  SWAP_MEMORY_FENCED,
+  UPSERT_MEMORY_FENCED,
+} from "./thread-head-sql.ts";
 import { assertAgentId, assertThreadId } from "./thread-key.ts";
 
 export interface ThreadFence {
@@ -19,6 +23,18 @@ export interface ThreadFence {
     threadId: string,
     generation: string,
     key: string,
+    value: JsonValue,
+  ): Promise<boolean>;
+  /**
+   * Set a key of the thread if its generation is still `generation` and the key still holds
+   * `expected` (undefined: the key is not set); false when refused. For writers that read the
+   * key and may run side by side (the facts jobs of one thread).
+   */
+  swapIfCurrent(
+    threadId: string,
+    generation: string,
+    key: string,
+    expected: JsonValue | undefined,
     value: JsonValue,
   ): Promise<boolean>;
 }
@@ -47,6 +63,19 @@ export function postgresFence(db: Db, agentId: string): ThreadFence {
       ]);
       return rows.length === 1;
     },
+    async swapIfCurrent(threadId, generation, key, expected, value) {
+      assertThreadId(threadId);
+      assertMemoryKey(key);
+      const { rows } = await db.query(SWAP_MEMORY_FENCED, [
+        agentId,
+        threadId,
+        key,
+        JSON.stringify(value),
+        generation,
+        expected === undefined ? null : JSON.stringify(expected),
+      ]);
+      return rows.length === 1;
+    },
   };
 }
 
@@ -59,6 +88,8 @@ export function postgresFence(db: Db, agentId: string): ThreadFence {
  */
 export class Generations {
   private readonly current_ = new Map<string, string>();
+  /** Compare-and-set writes run one after another (their read and write are two awaits). */
+  private swaps: Promise<unknown> = Promise.resolve();
 
   current(threadId: string): string {
     let generation = this.current_.get(threadId);
@@ -85,6 +116,18 @@ export class Generations {
         // No await between the check and the write's start: the object runs one at a time.
         await memory.set(threadId, key, value);
         return true;
+      },
+      swapIfCurrent: (threadId, generation, key, expected, value) => {
+        const swap = this.swaps.then(async () => {
+          if (this.current(threadId) !== generation) return false;
+          const now = await memory.get(threadId, key);
+          if (JSON.stringify(now) !== JSON.stringify(expected)) return false;
+          if (this.current(threadId) !== generation) return false;
+          await memory.set(threadId, key, value);
+          return true;
+        });
+        this.swaps = swap.catch(() => undefined);
+        return swap;
       },
     };
   }

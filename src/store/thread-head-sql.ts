@@ -114,3 +114,27 @@ INSERT INTO persistent_memory (agent_id, thread_id, key, value)
 SELECT $1, $2, $3, $4::jsonb FROM fence
 ON CONFLICT (agent_id, thread_id, key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()
 RETURNING 1 AS written`;
+
+/**
+ * {@link UPSERT_MEMORY_FENCED} that also compares: the row is written only while its value is
+ * still $6 (JSON text; NULL: the row must not exist), so two writers that read the same value
+ * cannot both write (the facts jobs of one thread). The row is locked FOR UPDATE before the
+ * comparison; a writer that waited on it compares against the value the first one wrote.
+ * $1 agent, $2 thread, $3 key, $4 value (JSON text), $5 generation, $6 expected value.
+ * One row back when written.
+ */
+export const SWAP_MEMORY_FENCED = `WITH fence AS (
+  SELECT 1 FROM llamon_threads t
+   WHERE t.agent_id = $1 AND t.thread_id = $2 AND t.generation = $5::uuid
+     FOR SHARE
+), existing AS (
+  SELECT m.value FROM persistent_memory m
+   WHERE m.agent_id = $1 AND m.thread_id = $2 AND m.key = $3
+     FOR UPDATE
+)
+INSERT INTO persistent_memory (agent_id, thread_id, key, value)
+SELECT $1, $2, $3, $4::jsonb FROM fence
+ WHERE (SELECT e.value FROM existing e) IS NOT DISTINCT FROM $6::jsonb
+ON CONFLICT (agent_id, thread_id, key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()
+ WHERE persistent_memory.value IS NOT DISTINCT FROM $6::jsonb
+RETURNING 1 AS written`;

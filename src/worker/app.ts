@@ -13,6 +13,7 @@ import type { AgentDefinition } from "../agent/define.ts";
 import { agentRequestContext } from "../agent/registry.ts";
 import { dbErrorFields, LlamonError } from "../errors.ts";
 import { createLogger } from "../log.ts";
+import { effectiveBackend } from "../memory/config.ts";
 import type { RequestContext } from "../runtime/context.ts";
 import { type AppEnv, httpErrorHandler, notFoundJson, requestContextOf } from "../runtime/http.ts";
 import { COUNT_APPLIED_MIGRATIONS } from "../store/sql.ts";
@@ -61,10 +62,12 @@ export function createApp(agent: AgentDefinition): Hono<AppEnv> {
       };
     }
     const config = await ctx.config();
+    // Backend `off` and `enabled: false` are the same thing: nothing is kept.
+    const backend = effectiveBackend(config);
     return c.json({
       status: "ok",
       agent_id: ctx.agentId,
-      memory: { enabled: config.enabled, backend: config.backend, window_size: config.window_size },
+      memory: { enabled: backend !== "off", backend, window_size: config.window_size },
       ...(database === undefined ? {} : { database }),
     });
   });

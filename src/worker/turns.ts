@@ -20,6 +20,7 @@ import { embedderFromEnv } from "../llm/embeddings.ts";
 import { effectiveBackend, type MemoryConfig } from "../memory/config.ts";
 import { embedAfterTurn } from "../queue/embed.ts";
 import { summaryAfterTurn } from "../queue/enqueue.ts";
+import { factsAfterTurn } from "../queue/enqueue-facts.ts";
 import type { TurnContext } from "../runtime/context.ts";
 import { threadObjectName, threadsObject } from "../runtime/objects.ts";
 import { RUNTIME_SETTINGS_KEY, runtimeStoreKind } from "../runtime/runtime-layer.ts";
@@ -94,13 +95,8 @@ async function postgresTurn(
           log: ctx.log,
         });
       }
-      return summaryAfterTurn(turn, {
-        env: ctx.env,
-        config,
-        saver,
-        waitUntil: ctx.waitUntil,
-        log: ctx.log,
-      });
+      const after = { env: ctx.env, config, saver, waitUntil: ctx.waitUntil, log: ctx.log };
+      return Promise.all([summaryAfterTurn(turn, after), factsAfterTurn(turn, after)]);
     },
   });
 }

@@ -161,7 +161,7 @@ describe("npm start (llamon run .) — the reference agent", () => {
     }
   }, 300_000);
 
-  it("R9.3 when wrangler cannot start (its port is taken), llamon run says so and exits 1 at once", async () => {
+  it("R9.3 when its port is taken, llamon run says so and exits 1 before it starts anything", async () => {
     const dataDir = await mkdtemp(join(tmpdir(), "llamon-busy-"));
     dirs.push(dataDir);
     const port = await freePort();
@@ -182,13 +182,15 @@ describe("npm start (llamon run .) — the reference agent", () => {
       child.stderr?.on("data", (d) => {
         out += d;
       });
-      // Before, the health poll kept llamon running for its two minutes after the error.
       const killer = setTimeout(() => child.kill("SIGKILL"), 60_000);
       const [code] = await once(child, "exit");
       clearTimeout(killer);
       expect(code, out).toBe(1);
-      expect(out).toContain("Address already in use");
-      expect(out).toContain("wrangler dev stopped before the Worker was ready");
+      expect(out).toContain(`error [PORT_IN_USE]: port ${port} on 127.0.0.1 is already in use`);
+      // Checked before anything starts: no database, no proxy, no wrangler.
+      expect(out).not.toContain("embedded Postgres");
+      expect(out).not.toContain("Neon-protocol proxy");
+      expect(out).not.toContain("wrangler");
     } finally {
       for (const socket of sockets) socket.destroy();
       await new Promise((r) => taken.close(r));

@@ -303,6 +303,66 @@ describe("llamon agent / flow (scaffold)", () => {
     expect(existsSync(join(cwd, "pty-agent/vendor"))).toBe(false);
   }, 60_000);
 
+  it("R9.1 asked for a name, it offers one that Enter takes: the next free my-agent-N, or a refused name made valid", async () => {
+    const script = spawnSync("script", ["--version"]);
+    if (script.status !== 0) {
+      console.warn("skipped: util-linux `script` (pseudo-terminal) is not installed");
+      return;
+    }
+    const cwd = join(root, "pty-name");
+    await mkdir(join(cwd, "my-agent"), { recursive: true });
+    await writeFile(join(cwd, "my-agent", "notes.txt"), "a folder that is taken");
+    const args = ["agent", "--template", "agent-general", "--memory", "off", "--no-install"];
+    const command = [process.execPath, BIN, ...args, "--llamon", `file:${REPO}`]
+      .map((a) => `'${a.replaceAll("'", "'\\''")}'`)
+      .join(" ");
+    const session = () => {
+      const child = spawn("script", ["-qfec", command, "/dev/null"], {
+        cwd,
+        env: { ...process.env, TERM: "xterm", COLUMNS: "120", LINES: "40" },
+      }) as ChildProcessWithoutNullStreams;
+      let screen = "";
+      child.stdout.on("data", (d) => {
+        screen += d;
+      });
+      const exited = once(child, "exit");
+      const waitFor = async (text: string, from = 0) => {
+        const deadline = Date.now() + 30_000;
+        while (!screen.slice(from).includes(text)) {
+          if (Date.now() > deadline) throw new Error(`no "${text}" on the terminal:\n${screen}`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        return screen.length;
+      };
+      return { child, exited, waitFor };
+    };
+    // ./my-agent is taken: the offer is my-agent-2, and Enter takes it.
+    const first = session();
+    try {
+      await first.waitFor("Project name / 프로젝트 이름 (my-agent-2)");
+      first.child.stdin.write("\r");
+      await first.waitFor("created my-agent-2");
+      expect((await first.exited)[0]).toBe(0);
+    } finally {
+      if (first.child.exitCode === null) first.child.kill("SIGKILL");
+    }
+    // A refused name is offered back as a valid one, and Enter takes that.
+    const second = session();
+    try {
+      const at = await second.waitFor("Project name");
+      second.child.stdin.write("Support Bot\r");
+      await second.waitFor('(Enter takes "support-bot")', at);
+      await second.waitFor("(support-bot)", at);
+      second.child.stdin.write("\r");
+      await second.waitFor("created support-bot");
+      expect((await second.exited)[0]).toBe(0);
+    } finally {
+      if (second.child.exitCode === null) second.child.kill("SIGKILL");
+    }
+    expect(existsSync(join(cwd, "my-agent-2", "src", "agent.ts"))).toBe(true);
+    expect(existsSync(join(cwd, "support-bot", "src", "agent.ts"))).toBe(true);
+  }, 90_000);
+
   it("issue 15: scaffolding inside the llamon checkout warns that git will see the folder", async () => {
     const inside = join(REPO, `.scaffold-inside-${process.pid}`);
     try {

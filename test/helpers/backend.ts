@@ -46,7 +46,20 @@ export interface TestBackend {
 }
 
 /**
- * The Worker's role in the database at `dsn` (migrated already), for tests that start their
+ * The Worker's role of every test backend: one name and password for the whole server (a
+ * role belongs to the server; each test database grants it the Worker's privileges), so a
+ * test can name the Worker's connection string as a constant.
+ */
+export const TEST_WORKER: RoleCredentials = {
+  role: "llamon_test_worker",
+  password: "llamon-test-worker-password",
+};
+
+/** The connection string the Neon driver sends as the Worker (a host name, as Neon requires). */
+export const NEON_STYLE_DSN = `postgresql://${TEST_WORKER.role}:${TEST_WORKER.password}@localhost/llamon`;
+
+/**
+ * Another role in the database at `dsn` (migrated already), for tests that start their
  * own database and proxy. `drop` removes it from the server, where a role outlives its
  * database (before or after that database is dropped); on PGlite it goes with the data folder.
  */
@@ -80,13 +93,12 @@ export async function startTestBackend(options: { migrate?: boolean } = {}): Pro
   const kind = backendKind();
   const db = await createFreshDatabase();
   const dsn = db.dsn;
-  // Roles belong to the whole server: drop this one after its database (a PGlite's goes with it).
-  let dropRole = async () => {};
-  const cleanups: (() => Promise<void>)[] = [() => dropRole(), () => db.drop()];
+  const cleanups: (() => Promise<void>)[] = [() => db.drop()];
   if (options.migrate !== false) await migrate({ connectionString: dsn });
   // Migrations run as the owner; the Worker's path runs as its own role, as on Neon.
-  const { worker, neonDsn, drop } = await createWorkerRole(dsn, kind);
-  dropRole = drop;
+  const worker = TEST_WORKER;
+  await ensureWorkerRole(dsn, worker);
+  const neonDsn = NEON_STYLE_DSN;
   const proxy = await startNeonProxy({ upstreamDsn: dsn, poolSize: kind === "embedded" ? 1 : 5 });
   cleanups.push(() => proxy.close());
   const neon = createNeonDb({ connectionString: neonDsn, fetchEndpoint: proxy.url });

@@ -9,13 +9,23 @@
  * finished — proven by the server's own state, never by timing: `GET /state/ID` says how many
  * answers for ID it has finished and returns the request bodies it got for ID (`[tag:ID]`
  * records without holding).
+ *
+ * A facts job's call (its system message starts with the facts instruction's first line,
+ * src/memory/facts/model.ts) is answered from the script the test posted for the tag in its
+ * input (`POST /facts/ID` with `{ "answers": [ { "content": "…" } | { "status": 500 } | { "hang": true } ] }`, one
+ * answer per call, in order); with no script left it answers `{"operations":[]}`.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { FACT_OPERATIONS_HEADLINE } from "../../src/memory/facts/model.ts";
 
 export const FAKE_LLM_WORDS = ["alpha", "beta", "gamma", "delta", "epsilon"];
 
+/** One scripted answer to a facts call: a content, an HTTP error status, or no answer at all. */
+export type FactsAnswer = { content: string } | { status: number } | { hang: true };
+
 interface Tagged {
   bodies: unknown[];
+  facts: FactsAnswer[];
   finished: number;
   release?: () => void;
   released: boolean;
@@ -34,7 +44,7 @@ export async function startFakeLlm(): Promise<{ url: string; close: () => Promis
   const tagged = (id: string): Tagged => {
     let t = tags.get(id);
     if (t === undefined) {
-      t = { bodies: [], finished: 0, released: false };
+      t = { bodies: [], facts: [], finished: 0, released: false };
       tags.set(id, t);
     }
     return t;
@@ -49,6 +59,32 @@ export async function startFakeLlm(): Promise<{ url: string; close: () => Promis
     const match = /\[(gate|tag):([\w-]+)\]/.exec(lastUser);
     const record = match ? tagged(match[2] as string) : undefined;
     record?.bodies.push(body);
+    const system = body.messages.find((m) => m.role === "system")?.content ?? "";
+    if (String(system).startsWith(FACT_OPERATIONS_HEADLINE)) {
+      const scripted = record?.facts.shift() ?? { content: '{"operations":[]}' };
+      if ("hang" in scripted) return; // the caller's timeout ends it
+      if ("status" in scripted) {
+        res.writeHead(scripted.status, { "content-type": "application/json" });
+        res.end(JSON.stringify({ error: { message: "scripted failure" } }));
+      } else {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(
+          JSON.stringify({
+            id: "fake-facts",
+            model: "fake",
+            choices: [
+              {
+                index: 0,
+                message: { role: "assistant", content: scripted.content },
+                finish_reason: "stop",
+              },
+            ],
+          }),
+        );
+      }
+      if (record) record.finished += 1;
+      return;
+    }
     const received = body.messages.filter((m) => m.role !== "system").length;
     const words = [`fake-llm: received=${received} words:`, ...FAKE_LLM_WORDS];
     const text = words.join(" ");
@@ -107,6 +143,15 @@ export async function startFakeLlm(): Promise<{ url: string; close: () => Promis
       t.released = true;
       t.release?.();
       res.writeHead(204).end();
+      return;
+    }
+    const facts = /^\/facts\/([\w-]+)$/.exec(url);
+    if (req.method === "POST" && facts) {
+      void readBody(req).then((text) => {
+        const { answers } = JSON.parse(text) as { answers: FactsAnswer[] };
+        tagged(facts[1] as string).facts.push(...answers);
+        res.writeHead(204).end();
+      });
       return;
     }
     const state = /^\/state\/([\w-]+)$/.exec(url);

@@ -55,3 +55,29 @@ export class DelayedModel extends OfflineChatModel {
     return super._generate(messages);
   }
 }
+
+/**
+ * An offline model whose answers have the given contents, in order (the last one repeats):
+ * a model answer scripted by a test. `held`: its first call waits at the gate like
+ * {@link GatedModel}'s until `release()`.
+ */
+export class ScriptedModel extends GatedModel {
+  private next = 0;
+
+  constructor(
+    private readonly contents: readonly string[],
+    options: { held?: boolean } = {},
+  ) {
+    super();
+    if (options.held !== true) this.release();
+  }
+
+  override async _generate(messages: BaseMessage[]): Promise<ChatResult> {
+    const result = await super._generate(messages);
+    const content = this.contents[Math.min(this.next, this.contents.length - 1)] ?? "";
+    this.next += 1;
+    const generation = result.generations[0];
+    if (generation !== undefined) generation.message.content = content;
+    return result;
+  }
+}

@@ -10,8 +10,10 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type NeonProxy, startNeonProxy } from "../../src/dev/neon-http-proxy.ts";
-import { isLlamonError } from "../../src/errors.ts";
+import { isLlamonError, type LlamonError } from "../../src/errors.ts";
+import { mapError } from "../../src/runtime/errors.ts";
 import type { Db } from "../../src/store/db.ts";
+import { createNeonDb } from "../../src/store/db-neon.ts";
 import { createPgDb } from "../../src/store/db-pg.ts";
 import { backendKind, createWorkerRole } from "../helpers/backend.ts";
 import { createTestDatabase, SERVER_DSN, type TestDatabase } from "../helpers/pg.ts";
@@ -70,12 +72,18 @@ async function terminateSleepers(): Promise<number> {
 }
 
 describe.skipIf(!server)("backend connections killed under load (pg_terminate_backend)", () => {
-  it("issue 15: the Neon proxy answers the request in flight with an error, stays up and serves the next one", async () => {
+  it("issue 15, issue 35: the Neon proxy answers the request in flight with Neon's 400 and the SQLSTATE (57P01), stays up and serves the next one", async () => {
     const inFlight = sql("SELECT pg_sleep(30)");
     expect(await terminateSleepers()).toBe(1);
     const failed = await inFlight;
-    expect(failed.status).toBe(500);
-    expect(String(failed.body.message)).toMatch(/connection to the database was lost/);
+    // Neon: every failure of the client's statement is SqlOverHttpError::Postgres → 400
+    // with the database error's fields (sql_over_http.rs ~333, ~154–241).
+    expect(failed.status).toBe(400);
+    expect(failed.body).toMatchObject({
+      code: "57P01",
+      message: "terminating connection due to administrator command",
+      severity: "FATAL",
+    });
     const next = await sql("SELECT 41 + 1 AS answer");
     expect(next.status).toBe(200);
     expect(next.body.rows).toEqual([["42"]]);
@@ -97,8 +105,44 @@ describe.skipIf(!server)("backend connections killed under load (pg_terminate_ba
       }),
     });
     await terminateSleepers();
-    expect((await res).status).toBe(500);
+    const reply = await res;
+    expect(reply.status).toBe(400);
+    expect(await reply.json()).toMatchObject({ code: "57P01" });
     for (let i = 0; i < 3; i++) expect((await sql("SELECT 1")).status).toBe(200);
+  });
+
+  it("issue 35: through the driver (createNeonDb) a terminated backend is DB_UNAVAILABLE with the SQLSTATE, retryable", async () => {
+    const neonDb = createNeonDb({ connectionString: role.neonDsn, fetchEndpoint: proxy.url });
+    const query = neonDb.query("SELECT pg_sleep(30)").then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    await terminateSleepers();
+    const error = await query;
+    expect(isLlamonError(error, "DB_UNAVAILABLE")).toBe(true);
+    expect((error as LlamonError).details).toMatchObject({ sqlstate: "57P01" });
+    expect(mapError(error)).toMatchObject({ retryable: true, status: 503 });
+  });
+
+  it("issue 35: a wrong parameter count (08P01) is Neon's 400 with the SQLSTATE, and DB_QUERY_FAILED (the request was wrong)", async () => {
+    const res = await fetch(proxy.url, {
+      method: "POST",
+      headers: {
+        "Neon-Connection-String": role.neonDsn,
+        "Neon-Raw-Text-Output": "true",
+        "Neon-Array-Mode": "true",
+      },
+      body: JSON.stringify({ query: "SELECT $1::int4 + $2::int4", params: ["1"] }),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: "08P01" });
+    const neonDb = createNeonDb({ connectionString: role.neonDsn, fetchEndpoint: proxy.url });
+    const error = await neonDb.query("SELECT $1::int4 + $2::int4", [1]).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isLlamonError(error, "DB_QUERY_FAILED")).toBe(true);
+    expect((await sql("SELECT 1")).status).toBe(200);
   });
 
   it("issue 15: node-postgres (db-pg) fails the batch and the query in flight with DB errors and keeps working", async () => {
@@ -108,7 +152,7 @@ describe.skipIf(!server)("backend connections killed under load (pg_terminate_ba
       (e: unknown) => e,
     );
     await terminateSleepers();
-    expect(isLlamonError(await batchError)).toBe(true);
+    expect(isLlamonError(await batchError, "DB_UNAVAILABLE")).toBe(true);
 
     const query = pgDb.query("SELECT pg_sleep(30)").then(
       () => undefined,

@@ -81,12 +81,15 @@ describe("fact recall on real turns", () => {
     expect(await createPostgresMemory(backend.neon, "facts-d").get("t1", "facts")).toBeUndefined();
   });
 
-  it("R8.1 llm mode falls back to the heuristic when the model's answer is not valid JSON", async () => {
+  it("R8.1 an llm-mode turn calls the model once, for the answer: extraction is not on the request path, and the heuristic fact serves at once", async () => {
     const patch = { facts_mode: "llm" };
     const first = await turn("facts-e", "t1", "I'm allergic to peanuts", patch);
-    // the offline model was asked to extract (its answer is not JSON), then the turn went on
-    expect(first.model.calls.length).toBe(2);
+    // Before, llm mode asked the model to extract first (two calls); now only the answer.
+    expect(first.model.calls.length).toBe(1);
+    expect(String(first.model.calls[0]?.messages.at(-1)?.content)).toBe("I'm allergic to peanuts");
+    expect(first.system).not.toContain("durable facts");
     const q = await turn("facts-e", "t1", "Can I eat this peanut cookie?", patch);
+    expect(q.model.calls.length).toBe(1);
     expect(q.system.toLowerCase()).toContain("peanut");
   });
 

@@ -85,6 +85,29 @@ async function post(
   return { status: res.status, headers: res.headers, body: JSON.parse(text) };
 }
 
+/** Neon's body for a request it refuses before any SQL: all 17 keys, code and severity "". */
+function requestError(message: string): Record<string, unknown> {
+  return {
+    message,
+    code: "",
+    detail: null,
+    hint: null,
+    position: null,
+    internalPosition: null,
+    internalQuery: null,
+    severity: "",
+    where: null,
+    table: null,
+    column: null,
+    schema: null,
+    dataType: null,
+    constraint: null,
+    file: null,
+    line: null,
+    routine: null,
+  };
+}
+
 function result(reply: Reply): NeonResult {
   expect(reply.status, JSON.stringify(reply.body)).toBe(200);
   return reply.body as unknown as NeonResult;
@@ -439,7 +462,7 @@ describe("size limits", () => {
     const small = await extraProxy({ maxRequestBytes: 1024 });
     const over = await post(bodyOfSize(1025).body, { url: small.url });
     expect(over.status).toBe(413);
-    expect(over.body).toEqual({ message: "request is too large (max is 1024 bytes)" });
+    expect(over.body).toEqual(requestError("request is too large (max is 1024 bytes)"));
     for (const size of [1024, 1000]) {
       const { body, length } = bodyOfSize(size);
       const fits = result(await post(body, { url: small.url }));
@@ -467,7 +490,9 @@ describe("size limits", () => {
       req.end(`${"y".repeat(700)}"]}`);
     });
     expect(reply.status).toBe(413);
-    expect(JSON.parse(reply.body)).toEqual({ message: "request is too large (max is 1024 bytes)" });
+    expect(JSON.parse(reply.body)).toEqual(
+      requestError("request is too large (max is 1024 bytes)"),
+    );
     expect(result(await post({ query: "SELECT 1", params: [] }, { url: small.url })).rows).toEqual([
       ["1"],
     ]);
@@ -488,23 +513,25 @@ describe("size limits", () => {
     expect((await db.query("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
   });
 
-  it("R10.1 a response over maxResponseBytes is 507 'response is too large'; a smaller one works", async () => {
+  it("issue 35: the response limit counts the JSON built so far, checked before each row (Neon sql_over_http.rs ~907–916)", async () => {
     const small = await extraProxy({ maxResponseBytes: 1024 });
-    const over = await post(
-      { query: "SELECT repeat('x', 5000) AS v", params: [] },
+    // 300 empty strings: no cell bytes, but 1500 bytes of JSON rows — 507 on Neon.
+    const empties = await post(
+      { query: "SELECT '' FROM generate_series(1, 300)", params: [] },
       { url: small.url },
     );
-    expect(over.status).toBe(507);
-    expect(over.body).toEqual({ message: "response is too large (max is 1024 bytes)" });
+    expect(empties.status).toBe(507);
+    expect(empties.body).toEqual(requestError("response is too large (max is 1024 bytes)"));
     const many = await post(
       { query: "SELECT repeat('x', 100) FROM generate_series(1, 20)", params: [] },
       { url: small.url },
     );
     expect(many.status).toBe(507);
-    const fits = result(
-      await post({ query: "SELECT repeat('x', 500) AS v", params: [] }, { url: small.url }),
+    // One row larger than the limit: the check before it saw a small answer — 200 on Neon.
+    const big = result(
+      await post({ query: "SELECT repeat('x', 5000) AS v", params: [] }, { url: small.url }),
     );
-    expect(fits.rows).toEqual([["x".repeat(500)]]);
+    expect(big.rows).toEqual([["x".repeat(5000)]]);
   });
 
   it("R10.1 a batch whose response is too large is 507 and commits nothing", async () => {
@@ -513,7 +540,7 @@ describe("size limits", () => {
       {
         queries: [
           { query: "INSERT INTO writes (id, note) VALUES (30, 'big')", params: [] },
-          { query: "SELECT repeat('x', 5000)", params: [] },
+          { query: "SELECT repeat('x', 100) FROM generate_series(1, 20)", params: [] },
         ],
       },
       { url: small.url },
@@ -525,7 +552,9 @@ describe("size limits", () => {
   it("R10.1 a too-large response through createNeonDb is DB_PAYLOAD_TOO_LARGE (507)", async () => {
     const small = await extraProxy({ maxResponseBytes: 1024 });
     const db = createNeonDb({ connectionString: backend.neonDsn, fetchEndpoint: small.url });
-    const error = await llamonRejection(db.query("SELECT repeat('x', 5000) AS v"));
+    const error = await llamonRejection(
+      db.query("SELECT repeat('x', 100) AS v FROM generate_series(1, 20)"),
+    );
     expect(error.code).toBe("DB_PAYLOAD_TOO_LARGE");
     expect(error.details).toEqual({ httpStatus: 507 });
     expect(error.message).toContain("response is too large (max is 1024 bytes)");
@@ -628,7 +657,7 @@ describe("bad requests are answered, never crash the proxy", () => {
   it("R10.1 a missing Neon-Connection-String is 400 'invalid header: neon-connection-string'", async () => {
     const reply = await post(select, { omit: ["Neon-Connection-String"] });
     expect(reply.status).toBe(400);
-    expect(reply.body).toEqual({ message: "invalid header: neon-connection-string" });
+    expect(reply.body).toEqual(requestError("invalid header: neon-connection-string"));
   });
 
   it("R10.1 a connection string with an IP host is 400 mentioning hostname", async () => {
@@ -651,7 +680,7 @@ describe("bad requests are answered, never crash the proxy", () => {
       { headers: { "Neon-Batch-Isolation-Level": "serializable" } },
     );
     expect(reply.status).toBe(400);
-    expect(reply.body).toEqual({ message: "invalid isolation level" });
+    expect(reply.body).toEqual(requestError("invalid isolation level"));
   });
 
   it("R10.1 an unparsable JSON body is 400 'could not parse the HTTP request body…'", async () => {
@@ -680,16 +709,29 @@ describe("bad requests are answered, never crash the proxy", () => {
     }
   });
 
-  it("R10.1 a missing Neon-Raw-Text-Output is 400 (this proxy serves raw text only)", async () => {
-    const reply = await post(select, { omit: ["Neon-Raw-Text-Output"] });
-    expect(reply.status).toBe(400);
-    expect(String(reply.body.message)).toContain("Neon-Raw-Text-Output");
+  it("issue 35: without Neon-Raw-Text-Output the answer is typed JSON, as on Neon", async () => {
+    const r = result(
+      await post(
+        {
+          query:
+            "SELECT 1::int4 AS i, 2::int8 AS big, true AS b, '{\"a\":1}'::jsonb AS j, ARRAY[1,NULL]::int4[] AS ia",
+          params: [],
+        },
+        { omit: ["Neon-Raw-Text-Output"] },
+      ),
+    );
+    expect(r.rows).toEqual([[1, "2", true, { a: 1 }, [1, null]]]);
   });
 
-  it("R10.1 GET is 405 and other paths are 404", async () => {
+  it("issue 35: OPTIONS /sql is 200 with Neon's CORS headers; other methods and paths are 400 'query is not supported'", async () => {
+    const options = await fetch(backend.proxy.url, { method: "OPTIONS" });
+    expect(options.status).toBe(200);
+    expect(options.headers.get("allow")).toBe("OPTIONS, POST");
+    expect(options.headers.get("access-control-max-age")).toBe("86400");
+    await options.body?.cancel();
     const get = await fetch(backend.proxy.url, { headers: driverHeaders() });
-    expect(get.status).toBe(405);
-    expect(await get.json()).toEqual({ message: "method not allowed: use POST" });
+    expect(get.status).toBe(400);
+    expect(await get.json()).toBe("query is not supported");
     const base = backend.proxy.url.replace(/\/sql$/, "");
     for (const path of ["/", "/sql/extra", "/query", "/SQL"]) {
       const res = await fetch(`${base}${path}`, {
@@ -697,8 +739,8 @@ describe("bad requests are answered, never crash the proxy", () => {
         headers: driverHeaders(),
         body: JSON.stringify(select),
       });
-      expect(res.status, path).toBe(404);
-      await res.body?.cancel();
+      expect(res.status, path).toBe(400);
+      expect(await res.json()).toBe("query is not supported");
     }
     const withQuery = result(await post(select, { url: `${backend.proxy.url}?x=1` }));
     expect(withQuery.rows).toEqual([["1"]]);

@@ -2,6 +2,7 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { ThreadDO } from "../../src/durable/thread-do.ts";
+import { instance } from "./auth-helpers.ts";
 
 describe("the reference Worker inside workerd", () => {
   it("answers /health through Neon HTTP → proxy → Postgres with every migration applied", async () => {
@@ -13,6 +14,23 @@ describe("the reference Worker inside workerd", () => {
       agent_id: "llamon-reference",
       memory: { enabled: true, backend: "postgres", window_size: 20 },
       database: { transport: "neon-http", migrations_applied: env.MIGRATION_COUNT },
+    });
+  });
+
+  it("R1 /health reports memory off as not enabled: backend off, and memory turned off on postgres", async () => {
+    const health = async (vars: Record<string, unknown>) => {
+      const res = await instance(vars).fetch("http://worker/health");
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { memory: Record<string, unknown> }).memory;
+    };
+    expect(await health({ MEMORY_BACKEND: "off" })).toEqual({
+      enabled: false,
+      backend: "off",
+      window_size: 20,
+    });
+    expect(await health({ MEMORY_ENABLED: "false" })).toMatchObject({
+      enabled: false,
+      backend: "off",
     });
   });
 

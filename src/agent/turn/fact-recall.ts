@@ -1,33 +1,33 @@
 /**
  * Fact recall inside a turn (R8): before the model call, the user's new message updates the
- * thread's facts (heuristic; `llm` mode asks the model and falls back to the heuristic on
- * any failure, R8.1); the updated facts are staged to persistent_memory so they are saved
- * with the turn's checkpoint (same round trip); the facts that match the question are
- * recalled for the prompt (R8.2). Scope: the thread (same contextId) only.
+ * thread's facts with the heuristic; the updated facts are staged to persistent_memory so they
+ * are saved with the turn's checkpoint (same round trip); the facts that match the question
+ * are recalled for the prompt (R8.2). Scope: the thread (same contextId) only.
+ *
+ * `llm` mode makes no model call here (R8.1): the turn extracts with the heuristic like
+ * `heuristic` mode, and serves the state the facts jobs left (key `facts_llm`, written off the
+ * request path by queue/facts.ts) with the heuristic's facts of the messages no job has
+ * applied yet laid over it (memory/facts/served.ts). The job enqueued after this turn
+ * replaces them when it lands; if it fails, they stay.
  *
  * Each new fact carries the message it came from, its position and the date; a fact the
  * message replaced or took back is kept as retired and shown only as "earlier" (R8.3,
  * memory/facts/history.ts).
  */
-import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { HumanMessage, SystemMessage } from "@langchain/core/messages";
-import type { Logger } from "../../log.ts";
 import type { MemoryConfig } from "../../memory/config.ts";
 import {
-  applyRetractions,
   EMPTY_FACT_STATE,
-  extractRetractions,
-  FACT_EXTRACTION_PROMPT,
   FACTS_MEMORY_KEY,
   type Fact,
   type FactState,
   factLines,
   factsToJson,
-  mergeFacts,
+  MODEL_FACTS_MEMORY_KEY,
   parseFactState,
-  parseModelFacts,
+  parseModelFactState,
   recallFacts,
   reviseFacts,
+  servedFacts,
   updateFacts,
 } from "../../memory/facts/index.ts";
 import type { JsonValue, MemoryRows } from "../../store/persistent-memory.ts";
@@ -52,13 +52,12 @@ const UNCAPPED = Number.MAX_SAFE_INTEGER;
 
 export function createFactRecallStep(deps: {
   config: MemoryConfig;
-  model: BaseChatModel;
   memory: () => MemoryRows | undefined;
   stage: ((key: string, value: JsonValue) => void) | undefined;
-  log: Logger;
   /** The clock for the facts' dates (default: now). */
   now?: (() => Date) | undefined;
 }): FactRecallStep {
+  /** The facts served to this turn (in `llm` mode: with the jobs' state). */
   let known: FactState = EMPTY_FACT_STATE;
   return {
     async update(utterance, source) {
@@ -73,30 +72,17 @@ export function createFactRecallStep(deps: {
         position: source?.position,
         date: (deps.now?.() ?? new Date()).toISOString(),
       };
-      let derive = (current: readonly Fact[]): readonly Fact[] =>
-        updateFacts(current, utterance, { max: UNCAPPED });
-      if (mode === "llm") {
-        try {
-          const answer = await deps.model.invoke([
-            new SystemMessage(FACT_EXTRACTION_PROMPT),
-            new HumanMessage(utterance),
-          ]);
-          const fromModel = parseModelFacts(answer.content, utterance);
-          derive = (current) =>
-            mergeFacts(applyRetractions(current, extractRetractions(utterance)), fromModel, {
-              max: UNCAPPED,
-            });
-        } catch (error) {
-          deps.log.warn("facts: model extraction failed; using the heuristic", {
-            error: error instanceof Error ? error.message : String(error),
-          });
-        }
-      }
-      known = reviseFacts(stored, utterance, provenance, derive);
-      const next = JSON.stringify(factsToJson(known.facts, known.retired));
+      const revised = reviseFacts(stored, utterance, provenance, (current) =>
+        updateFacts(current, utterance, { max: UNCAPPED }),
+      );
+      const next = JSON.stringify(factsToJson(revised.facts, revised.retired));
       if (next !== JSON.stringify(factsToJson(stored.facts, stored.retired))) {
-        deps.stage?.(FACTS_MEMORY_KEY, factsToJson(known.facts, known.retired));
+        deps.stage?.(FACTS_MEMORY_KEY, factsToJson(revised.facts, revised.retired));
       }
+      known =
+        mode === "llm"
+          ? servedFacts(revised, parseModelFactState(deps.memory()?.thread[MODEL_FACTS_MEMORY_KEY]))
+          : revised;
       return known.facts;
     },
     recall(question) {

@@ -156,10 +156,8 @@ export function turnNodes(deps: GraphDeps) {
     tools.length > 0 && deps.model.bindTools ? deps.model.bindTools([...tools]) : deps.model;
   const facts = createFactRecallStep({
     config: deps.config,
-    model: deps.model,
     memory: deps.memory,
     stage: deps.stageMemory,
-    log: deps.log,
   });
   /** The turn's messageId was answered before: in the live tail, or earlier (R11.2). */
   const answeredBefore = (state: TurnStateView): boolean =>

@@ -4,15 +4,21 @@
  * Without `--yes`, missing choices are asked interactively; the memory choices offered are
  * off, in-memory and postgres — sqlite is accepted as a flag only (R1.2).
  */
-import { existsSync } from "node:fs";
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { existsSync, readdirSync } from "node:fs";
+import { basename, isAbsolute, join, relative, resolve } from "node:path";
 import type { Command } from "commander";
 import { LlamonError } from "../../errors.ts";
 import { llamonRoot } from "../llamon-package.ts";
 import { info, warn } from "../output.ts";
 import { ask, isInteractive, select } from "../prompt.ts";
 import { createProject } from "../scaffold/create.ts";
-import { checkProjectName, databaseName, projectNameProblem } from "../scaffold/names.ts";
+import {
+  checkProjectName,
+  databaseName,
+  defaultProjectName,
+  projectNameProblem,
+  retryProjectName,
+} from "../scaffold/names.ts";
 import {
   DEFAULT_MEMORY_MODE,
   findTemplate,
@@ -114,7 +120,17 @@ async function scaffold(
     );
   }
   const name =
-    nameArg ?? (await ask("Project name / 프로젝트 이름", EXAMPLE_NAME[kind], projectNameProblem));
+    nameArg ??
+    (await ask(
+      "Project name / 프로젝트 이름",
+      defaultProjectName(
+        EXAMPLE_NAME[kind],
+        opts.dir === undefined ? undefined : basename(resolve(opts.dir)),
+        (candidate) => folderIsFree(resolve(candidate)),
+      ),
+      projectNameProblem,
+      retryProjectName,
+    ));
   const templateId =
     opts.template ??
     (interactive && templates.length > 1
@@ -176,4 +192,13 @@ export function enclosingCheckout(dir: string, root = llamonRoot()): string | un
   if (!existsSync(join(root, ".git"))) return undefined; // an installed llamon, not a checkout
   const rel = relative(root, dir);
   return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? root : undefined;
+}
+
+/** A folder a project can be created in: missing or empty (createProject's own rule). */
+function folderIsFree(dir: string): boolean {
+  try {
+    return !existsSync(dir) || readdirSync(dir).length === 0;
+  } catch {
+    return false;
+  }
 }

@@ -48,11 +48,18 @@ export function bindingChecks(facts: ProjectFacts, memory: MemoryConfig | undefi
   } else {
     checks.push(ok("bindings", "ThreadDO migration", "ThreadDO has SQLite storage"));
   }
-  if (memory?.enabled && memory.summarize) checks.push(summaryQueueCheck(facts.toml));
+  const users = [
+    ...(memory?.summarize ? ["summaries (MEMORY_SUMMARIZE)"] : []),
+    ...(memory?.facts_mode === "llm" ? ["llm facts (MEMORY_FACTS_MODE=llm)"] : []),
+  ];
+  if (memory?.enabled && users.length > 0) {
+    checks.push(summaryQueueCheck(facts.toml, users.join(" and ")));
+  }
   return checks;
 }
 
-function summaryQueueCheck(toml: Toml): Check {
+/** The queue of summaries and llm facts jobs; `users`: what is on that needs it. */
+function summaryQueueCheck(toml: Toml, users: string): Check {
   const queues = toml.queues as Toml | undefined;
   const producer = tables(queues, "producers").find((p) => p.binding === "SUMMARY_QUEUE");
   const name = typeof producer?.queue === "string" ? producer.queue : undefined;
@@ -63,7 +70,7 @@ function summaryQueueCheck(toml: Toml): Check {
     return problem(
       "bindings",
       "SUMMARY_QUEUE",
-      "summaries are on (MEMORY_SUMMARIZE) but there is no SUMMARY_QUEUE producer binding",
+      `${users} ${users.includes(" and ") ? "are" : "is"} on but there is no SUMMARY_QUEUE producer binding`,
       `add to wrangler.toml:\n${block}\nthen create the queues: npx wrangler queues create ${worker}-summaries && npx wrangler queues create ${worker}-summaries-dlq`,
     );
   }
@@ -71,7 +78,7 @@ function summaryQueueCheck(toml: Toml): Check {
     return problem(
       "bindings",
       "SUMMARY_QUEUE",
-      `SUMMARY_QUEUE sends to "${name}", but this Worker does not consume it, so no summary is ever made`,
+      `SUMMARY_QUEUE sends to "${name}", but this Worker does not consume it, so its jobs never run (${users})`,
       `add to wrangler.toml:\n[[queues.consumers]]\nqueue = "${name}"\nmax_batch_size = 10\nmax_batch_timeout = 5\nmax_retries = 3\ndead_letter_queue = "${name}-dlq"`,
     );
   }

@@ -127,6 +127,7 @@ export function configChecks(facts: ProjectFacts): ConfigResult {
           : "memory off (MEMORY_ENABLED=false)",
       ),
     );
+    if (memory.enabled && memory.backend === "sqlite") checks.push(legacySqlite());
   } catch (error) {
     checks.push(
       problem(
@@ -153,4 +154,17 @@ export function configChecks(facts: ProjectFacts): ConfigResult {
     );
   }
   return { checks, memory };
+}
+
+/**
+ * sqlite works, but it is kept only for projects made before postgres was the default (R1.2):
+ * say so, with the way out, instead of a plain "ready".
+ */
+function legacySqlite(): Check {
+  return warning(
+    "config",
+    "legacy backend",
+    "sqlite is the legacy backend, kept so existing projects keep working; new projects are not offered it",
+    'for a new or growing project set MEMORY_BACKEND = "postgres" in wrangler.toml [vars] (or backend: "postgres" in src/agent.ts) and a POSTGRES_MEMORY_DSN; conversations stored in the Durable Objects are not moved to Postgres (docs/memory.md)',
+  );
 }

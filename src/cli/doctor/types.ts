@@ -1,4 +1,6 @@
 /** What `llamon doctor` reads from a project and what each of its checks reports. */
+import type { AgentCode } from "../agent-code.ts";
+
 export type Status = "ok" | "problem" | "warning" | "info";
 export type Section = "config" | "bindings" | "secrets" | "auth" | "database";
 
@@ -21,13 +23,7 @@ export interface ProjectFacts {
   readonly devVars: Record<string, string>;
   readonly hasDevVars: boolean;
   /** The agent's MemoryConfig in code (src/agent.ts), when it could be loaded. */
-  readonly code?: {
-    readonly memory?: unknown;
-    readonly error?: string;
-    /** The agent's definition itself is invalid (the Worker would fail to start). */
-    readonly invalid?: boolean;
-    readonly file?: string;
-  };
+  readonly code?: AgentCode | undefined;
   readonly mainExists: boolean;
   /** The lines of the project's .gitignore, if any. */
   readonly gitignore?: readonly string[] | undefined;

@@ -53,6 +53,31 @@ export function projectNameProblem(name: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The name the interactive scaffold offers (Enter takes it): the folder's name when `--dir`
+ * was given and it makes a valid name, else `base` ("my-agent"), or `base-2`, `base-3`, … when
+ * a folder of that name is already taken (`isFree` says whether the folder for a name is free).
+ */
+export function defaultProjectName(
+  base: string,
+  dirName: string | undefined,
+  isFree: (name: string) => boolean,
+): string {
+  const fromDir = dirName === undefined ? undefined : suggestName(dirName);
+  if (fromDir !== undefined) return fromDir;
+  for (let n = 1; n < 1000; n++) {
+    const name = n === 1 ? base : `${base}-${n}`;
+    if (isFree(name)) return name;
+  }
+  return base;
+}
+
+/** The valid name to offer after `bad` was refused (Enter takes it), if there is one. */
+export function retryProjectName(bad: string): string | undefined {
+  const suggestion = suggestName(bad);
+  return suggestion !== undefined && suggestion !== bad ? suggestion : undefined;
+}
+
 export function checkProjectName(name: string): void {
   const problem = projectNameProblem(name);
   if (problem === undefined) return;

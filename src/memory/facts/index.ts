@@ -1,8 +1,13 @@
 /**
  * Fact recall (R8): pure functions, no I/O — extraction (heuristic, Korean and English),
  * merging with corrections, recall for a follow-up question, persistent_memory encoding,
- * and the `llm` mode's prompt and answer validation.
+ * and the `llm` mode's contract: its prompt, operations, their validation and application.
  */
+
+export {
+  type AppliedOperations,
+  applyOperations,
+} from "./apply-operations.ts";
 export type { Candidate, CandidateForm, Retraction } from "./build.ts";
 export { factText } from "./build.ts";
 export {
@@ -35,9 +40,34 @@ export {
   type UpdateOptions,
   updateFacts,
 } from "./merge.ts";
-export { FACT_EXTRACTION_PROMPT, MAX_MODEL_FACTS, parseModelFacts } from "./model.ts";
+export {
+  decodeOperations,
+  FACT_OPERATIONS_HEADLINE,
+  FACT_OPERATIONS_PROMPT,
+  factOperationsInput,
+} from "./model.ts";
+export {
+  type AppliedMessage,
+  hasApplied,
+  MAX_APPLIED,
+  MODEL_FACTS_MEMORY_KEY,
+  type ModelFactState,
+  modelFactStateToJson,
+  parseModelFactState,
+} from "./model-state.ts";
+export { type FactSlot, type SlotCheck, slotForOperation, valueMisfit } from "./operation-slot.ts";
+export {
+  type FactOperation,
+  type JobMessage,
+  MAX_OPERATIONS,
+  type OperationName,
+  type OperationsVerdict,
+  type RejectedOperation,
+  validateOperations,
+} from "./operations.ts";
 export { MIN_SCORE, recallFacts, scoreFacts } from "./recall.ts";
 export { cueRetiredIds, RETRACTION_CUES, type RetractionCue } from "./retraction-cues.ts";
+export { factsBefore, servedFacts } from "./served.ts";
 export {
   FACTS_MEMORY_KEY,
   FACTS_STORAGE_VERSION,

@@ -202,4 +202,49 @@ describe("R8.3 retired facts in the thread view", () => {
       "[기억된 사실]\n- The user lives in Busan (since 2026-03-09; earlier: Seoul)",
     );
   });
+
+  it("R8.1 in llm mode the preview serves the facts jobs' state, as a turn does", () => {
+    const heuristic = {
+      id: "job",
+      category: "job",
+      text: "The user's occupation: stressful",
+      value: "stressful",
+      lang: "en",
+      source: "My job is stressful.",
+      messageId: "m2",
+      position: 2,
+      since: "2026-03-09",
+    };
+    const fromJob = {
+      ...heuristic,
+      text: "The user's occupation: pharmacist",
+      value: "pharmacist",
+      messageId: "m1",
+      position: 0,
+      since: "2026-03-01",
+    };
+    const memory = {
+      facts: { version: 2, facts: [heuristic], retired: [] },
+      facts_llm: {
+        version: 2,
+        facts: [fromJob],
+        retired: [],
+        applied: [
+          { id: "m1", position: 0 },
+          { id: "m2", position: 2 },
+        ],
+      },
+    };
+    const preview = (facts_mode: "llm" | "heuristic") =>
+      inspectThread({
+        contextId: "ctx",
+        messages: thread(),
+        memory,
+        config: config({ facts_mode }),
+        systemText: "You are helpful.",
+      }).system_prompt;
+    expect(preview("llm")).toContain("- The user's occupation: pharmacist (since 2026-03-01)");
+    expect(preview("llm")).not.toContain("stressful");
+    expect(preview("heuristic")).toContain("stressful");
+  });
 });

@@ -1,8 +1,6 @@
 /** The turn's facts step (R8.2, R8.3): provenance of the user message, retired facts, the block. */
 import { describe, expect, it } from "vitest";
 import { createFactRecallStep } from "../../../src/agent/turn/fact-recall.ts";
-import { OfflineChatModel } from "../../../src/llm/offline.ts";
-import { createMemoryLogger } from "../../../src/log.ts";
 import { resolveMemoryConfig } from "../../../src/memory/config.ts";
 import { FACTS_MEMORY_KEY, parseFactState } from "../../../src/memory/facts/index.ts";
 import type { JsonValue } from "../../../src/store/persistent-memory.ts";
@@ -14,13 +12,11 @@ function thread(facts_mode: "heuristic" | "off" = "heuristic") {
   const step = (day: number) =>
     createFactRecallStep({
       config: resolveMemoryConfig({ code: { facts_mode } }).config,
-      model: new OfflineChatModel(),
       memory: () => ({ thread: rows, agent: {} }),
       stage: (key, value) => {
         rows[key] = value;
         staged.push(value);
       },
-      log: createMemoryLogger(),
       now: () => new Date(Date.UTC(2026, 4, day, 12)),
     });
   return { rows, staged, step };

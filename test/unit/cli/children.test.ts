@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ChildGroup } from "../../../src/cli/children.ts";
 
 const FIXTURE = resolve(import.meta.dirname, "../../fixtures/children/crash.ts");
 
@@ -52,6 +53,33 @@ describe("child processes of a long-running command", () => {
       expect(err).toContain("llamon stopped after an unexpected error: boom in the proxy");
       expect(err).not.toMatch(/\n\s+at .+:\d+:\d+/);
       expect(await until(() => !alive(child) && !alive(grandchild), 5000)).toBe(true);
+    },
+    30_000,
+  );
+
+  it.skipIf(process.platform === "win32")(
+    "a child that exited by itself leaves nothing behind once the group is stopped (wrangler's esbuild)",
+    async () => {
+      const group = new ChildGroup();
+      // Like wrangler failing to start: it exits, and what it started lives on in its group.
+      const script = `
+        const c = require("node:child_process").spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+        console.log(String(c.pid));
+        setTimeout(() => process.exit(1), 100);
+      `;
+      const child = group.spawn(process.execPath, ["-e", script], {
+        stdio: ["ignore", "pipe", "inherit"],
+      });
+      let out = "";
+      child.stdout?.on("data", (d) => {
+        out += d;
+      });
+      await once(child, "exit");
+      const grandchild = Number(out.trim());
+      expect(grandchild).toBeGreaterThan(0);
+      expect(alive(grandchild)).toBe(true);
+      await group.stopAll();
+      expect(await until(() => !alive(grandchild), 5000)).toBe(true);
     },
     30_000,
   );

@@ -89,6 +89,22 @@ describe("llamon doctor checks", () => {
     expect(problems(inMemory)).toEqual([]);
   });
 
+  it("R1.2 a sqlite project is flagged as legacy (a warning with the way out), from vars or code", () => {
+    for (const facts of [
+      project({ toml: { vars: { AGENT_ID: "a", MEMORY_BACKEND: "sqlite" } } }),
+      project({ toml: { vars: { AGENT_ID: "a" } }, code: { backend: "sqlite" } }),
+    ]) {
+      const checks = all(facts);
+      expect(problems(checks)).toEqual([]);
+      const legacy = checks.find((c) => c.name === "legacy backend");
+      expect(legacy?.status).toBe("warning");
+      expect(legacy?.message).toContain("sqlite is the legacy backend");
+      expect(legacy?.fix).toContain("MEMORY_BACKEND");
+      expect(legacy?.fix).toContain("postgres");
+    }
+    expect(all(project()).find((c) => c.name === "legacy backend")).toBeUndefined();
+  });
+
   it("issue 15: bindings — THREADS, its SQLite migration, nodejs_compat", () => {
     const checks = all(
       project({
@@ -137,6 +153,17 @@ describe("llamon doctor checks", () => {
     );
     expect(problems(noDlq)).toEqual([]);
     expect(noDlq.find((c) => c.name === "SUMMARY_QUEUE")?.status).toBe("warning");
+  });
+
+  it("R8.1 llm facts need the same queue: its jobs run on the summary queue's consumer", () => {
+    const vars = { AGENT_ID: "my-agent", MEMORY_BACKEND: "postgres", MEMORY_FACTS_MODE: "llm" };
+    const none = problems(all(project({ toml: { vars } })));
+    expect(none.map((c) => c.name)).toEqual(["SUMMARY_QUEUE"]);
+    expect(none[0]?.message).toBe(
+      "llm facts (MEMORY_FACTS_MODE=llm) is on but there is no SUMMARY_QUEUE producer binding",
+    );
+    const heuristic = { ...vars, MEMORY_FACTS_MODE: "heuristic" };
+    expect(problems(all(project({ toml: { vars: heuristic } })))).toEqual([]);
   });
 
   it("issue 15: secrets — never in [vars], the DSN needed by postgres, .dev.vars ignored by git", () => {

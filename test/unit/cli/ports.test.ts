@@ -17,9 +17,9 @@ afterAll(async () => {
 });
 
 describe("R9.3 pinned ports of a local run are checked before anything starts", () => {
-  it("a taken port is CONFIG_INVALID naming the port and its flag", async () => {
+  it("a taken port is PORT_IN_USE naming the port and its flag", async () => {
     const error = await caught(assertPortsFree([{ flag: "--proxy-port", port: taken }]));
-    expect(isLlamonError(error, "CONFIG_INVALID")).toBe(true);
+    expect(isLlamonError(error, "PORT_IN_USE")).toBe(true);
     expect(String((error as Error).message)).toContain(
       `port ${taken} (--proxy-port) is already in use on 127.0.0.1`,
     );

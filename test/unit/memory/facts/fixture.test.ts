@@ -140,7 +140,7 @@ describe("R8.1/R8.2 fact recall evaluation set", () => {
     {
       split: "dev8",
       title:
-        "first run P .875, R .500, R@3 .417, corrections 2/6, chit-chat 1.0; after its fixes 1.0, 1.0, 1.0, 6/6, 1.0",
+        "first run P .875, R .500, R@3 .417, corrections 2/6, chit-chat 1.0; after its fixes 1.0, 1.0, 1.0, 6/6, 1.0; P .963 counted strictly (d8-ko-08's near-copy '쌀국수만')",
       dialogues: 25,
       precision: 0.95,
       recall: 0.95,
@@ -162,7 +162,7 @@ describe("R8.1/R8.2 fact recall evaluation set", () => {
       // Left: a generic workplace ("a tiny cafe downtown"), "my sister's dog" (a sister).
       split: "dev10",
       title:
-        "first run P .857, R .632, R@3 .556, corrections 1/2, chit-chat .833; after its fixes .947, .947, .944, 1/2, .833; after the bare 'I'm in <place>.' rule .95, 1.0, 1.0, 2/2, .833",
+        "first run P .857, R .632, R@3 .556, corrections 1/2, chit-chat .833; after its fixes .947, .947, .944, 1/2, .833; after the bare 'I'm in <place>.' rule .95, 1.0, 1.0, 2/2, .833; P .90 counted strictly (a clause stored as the allergy in d10-en-09)",
       dialogues: 20,
       precision: 0.9,
       recall: 0.95,
