@@ -38,6 +38,7 @@ const { headToHead } = await import("./lib/head-to-head.ts");
 const { median } = await import("./lib/measure.ts");
 const { migrate } = await import("../src/store/migrate.ts");
 const { createTestDatabase } = await import("../test/helpers/pg.ts");
+const { createWorkerRole } = await import("../test/helpers/backend.ts");
 const { startChildProxy } = await import("./lib/proxy.ts");
 const ours = await import("./lib/worker-system.ts");
 
@@ -105,7 +106,8 @@ process.env.LLAMON_TEST_DSN ??= "postgresql://postgres@localhost:5432/postgres";
 const db = await createTestDatabase("llamon_ab");
 await migrate({ connectionString: db.dsn });
 const proxy = await startChildProxy(db.dsn);
-const dsn = `postgresql://postgres:local@localhost/${db.name}`;
+const worker = await createWorkerRole(db.dsn, "server");
+const dsn = worker.neonDsn;
 const label = base === undefined ? "A (--a-vars)" : `A (${base})`;
 const bLabel = base === undefined ? "B (--b-vars)" : "B (this checkout)";
 
@@ -157,6 +159,7 @@ try {
 } finally {
   await proxy.close();
   await db.drop();
+  await worker.drop();
   if (worktree !== undefined) {
     execFileSync("git", ["-C", ROOT, "worktree", "remove", "--force", worktree]);
     rmSync(resolve(worktree, ".."), { recursive: true, force: true });

@@ -25,6 +25,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import { migrate } from "../src/store/migrate.ts";
+import { createWorkerRole } from "../test/helpers/backend.ts";
 import { run } from "../test/helpers/cli.ts";
 import { createTestDatabase } from "../test/helpers/pg.ts";
 import { checkWorkerCpu } from "./lib/bench-worker.ts";
@@ -188,7 +189,8 @@ async function main(): Promise<void> {
   const db = await createTestDatabase("llamon_cold");
   await migrate({ connectionString: db.dsn });
   const proxy = await startChildProxy(db.dsn);
-  const neonDsn = `postgresql://postgres:local@localhost/${db.name}`;
+  const worker = await createWorkerRole(db.dsn, "server");
+  const neonDsn = worker.neonDsn;
   const runs: Record<"off" | "heuristic", Start[]> = { off: [], heuristic: [] };
   try {
     for (let r = 1; r <= REPEAT; r++) {
@@ -218,6 +220,7 @@ async function main(): Promise<void> {
   } finally {
     await proxy.close();
     await db.drop();
+    await worker.drop();
   }
 
   const med = (k: keyof typeof runs, f: keyof Start) => median(runs[k].map((s) => s[f]));

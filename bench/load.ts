@@ -65,7 +65,7 @@ async function main(): Promise<void> {
     }
     problems = [
       ...result.errors.map((e) => `${e.contextId} turn ${e.turn} failed: ${e.message}`),
-      ...(await verifyStored(agent.proxyUrl, AGENT_ID, result.conversations)),
+      ...(await verifyStored(agent, AGENT_ID, result.conversations)),
     ];
   } finally {
     await agent.stop();

@@ -22,6 +22,7 @@ import { Session } from "node:inspector/promises";
 if (!process.argv.includes("--no-aliases")) await import("./lib/worker-aliases.ts");
 const { migrate } = await import("../src/store/migrate.ts");
 const { createTestDatabase } = await import("../test/helpers/pg.ts");
+const { createWorkerRole } = await import("../test/helpers/backend.ts");
 const { startChildProxy } = await import("./lib/proxy.ts");
 const { llamonSystem, postgresSaverSystem } = await import("./lib/systems.ts");
 
@@ -38,10 +39,11 @@ const profiling = !process.argv.includes("--no-profile");
 process.env.LLAMON_TEST_DSN ??= "postgresql://postgres@localhost:5432/postgres";
 const db = await createTestDatabase("llamon_profile");
 await migrate({ connectionString: db.dsn });
+const worker = await createWorkerRole(db.dsn, "server");
 const proxy = await startChildProxy(db.dsn);
 const system = process.argv.includes("--official")
   ? await postgresSaverSystem(db.dsn, "exit")
-  : llamonSystem(proxy, `postgresql://postgres:local@localhost/${db.name}`);
+  : llamonSystem(proxy, worker.neonDsn);
 const session = new Session();
 session.connect();
 try {
@@ -81,4 +83,5 @@ try {
   await system.close();
   await proxy.close();
   await db.drop();
+  await worker.drop();
 }

@@ -27,6 +27,7 @@ if (!(await isWorkerAliased())) {
 }
 const { migrate } = await import("../src/store/migrate.ts");
 const { createTestDatabase } = await import("../test/helpers/pg.ts");
+const { createWorkerRole } = await import("../test/helpers/backend.ts");
 const { startChildProxy } = await import("./lib/proxy.ts");
 const { turnWorkerSystem } = await import("./lib/turn-worker.ts");
 const { workerSystem } = await import("./lib/worker-system.ts");
@@ -164,17 +165,13 @@ const db = await createTestDatabase("llamon_profile_worker");
 await migrate({ connectionString: db.dsn });
 const proxy = await startChildProxy(db.dsn);
 const port = await freePort();
-const neonDsn = `postgresql://postgres:local@localhost/${db.name}`;
+const worker = await createWorkerRole(db.dsn, "server");
+const neonDsn = worker.neonDsn;
 const system = whole
   ? await workerSystem(proxy, neonDsn, {}, port)
   : official
     ? await turnWorkerSystem("official", db.dsn, undefined, port)
-    : await turnWorkerSystem(
-        "llamon",
-        db.dsn,
-        { proxy, dsn: `postgresql://postgres:local@localhost/${db.name}` },
-        port,
-      );
+    : await turnWorkerSystem("llamon", db.dsn, { proxy, dsn: neonDsn }, port);
 let inspector: Inspector | undefined;
 try {
   inspector = await Inspector.connect(port);
@@ -203,4 +200,5 @@ try {
   await system.close();
   await proxy.close();
   await db.drop();
+  await worker.drop();
 }

@@ -11,6 +11,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import pg from "pg";
+import { projectRoleCredentials } from "../../src/cli/worker-role.ts";
+import { workerNeonDsn } from "../../src/dev/worker-role.ts";
 import { createTestDatabase, SERVER_DSN } from "../../test/helpers/pg.ts";
 import { freePort } from "../../test/helpers/ports.ts";
 
@@ -25,6 +27,8 @@ export interface RunningAgent {
   readonly dsn: string | undefined;
   /** The agent's Neon-protocol proxy (what its Worker talks to), e.g. http://127.0.0.1:5555/sql. */
   readonly proxyUrl: string;
+  /** The Worker's connection string (its role, from the project's .llamon/worker-role.json). */
+  readonly neonDsn: string;
   /** The last lines the agent printed. */
   output(): string;
   stop(): Promise<void>;
@@ -102,5 +106,17 @@ export async function startReferenceAgent(
     await stop();
     throw new Error(`llamon run did not print its Neon-protocol proxy:\n${out}`);
   }
-  return { url: `http://127.0.0.1:${port}`, database, dsn, proxyUrl, output: () => out, stop };
+  const neonDsn = workerNeonDsn(
+    "postgresql://localhost/llamon",
+    await projectRoleCredentials(ROOT),
+  );
+  return {
+    url: `http://127.0.0.1:${port}`,
+    database,
+    dsn,
+    proxyUrl,
+    neonDsn,
+    output: () => out,
+    stop,
+  };
 }

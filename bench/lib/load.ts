@@ -127,14 +127,14 @@ export function summarize(result: LoadResult): LoadSummary {
  * wrong: a missing, duplicated or out-of-order user message, a turn without exactly one reply.
  */
 export async function verifyStored(
-  proxyUrl: string,
+  agent: { readonly proxyUrl: string; readonly neonDsn: string },
   agentId: string,
   conversations: readonly Conversation[],
 ): Promise<string[]> {
-  const db = createNeonDb({
-    connectionString: "postgresql://postgres:local@loadcheck.localhost/llamon",
-    fetchEndpoint: proxyUrl,
-  });
+  // Its own host name: the driver picks the endpoint per host.
+  const url = new URL(agent.neonDsn);
+  url.hostname = "loadcheck.localhost";
+  const db = createNeonDb({ connectionString: url.toString(), fetchEndpoint: agent.proxyUrl });
   const saver = new NeonSaver({ db, agentId });
   const problems: string[] = [];
   for (const conv of conversations) {

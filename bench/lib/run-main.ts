@@ -4,6 +4,7 @@
  */
 import pg from "pg";
 import { migrate } from "../../src/store/migrate.ts";
+import { createWorkerRole } from "../../test/helpers/backend.ts";
 import { createTestDatabase, type TestDatabase } from "../../test/helpers/pg.ts";
 import { checkWorkerCpu, type WorkerCpuCheck } from "./bench-worker.ts";
 import { writeDocSection } from "./doc.ts";
@@ -113,6 +114,7 @@ async function main(): Promise<void> {
 
   const databases: TestDatabase[] = [];
   const closers: (() => Promise<void>)[] = [];
+  let dropWorkerRole: (() => Promise<void>) | undefined;
   const started = Date.now();
   const points: PointResult[] = [];
   const seconds: Record<string, number> = {};
@@ -141,7 +143,10 @@ async function main(): Promise<void> {
       closers.push(() => c.end());
       admins.set(db.dsn, c);
     }
-    const neonDsn = `postgresql://postgres:local@localhost/${llamonDb.name}`;
+    const worker = await createWorkerRole(llamonDb.dsn, "server");
+    // Dropped after the databases (a role outlives its database).
+    dropWorkerRole = () => worker.drop();
+    const neonDsn = worker.neonDsn;
 
     const makeSystem = async (name: string): Promise<{ system: BenchSystem; dsn: string }> => {
       if (name === "llamon") return { system: llamonSystem(proxy, neonDsn), dsn: llamonDb.dsn };
@@ -225,6 +230,7 @@ async function main(): Promise<void> {
   } finally {
     for (const c of closers.reverse()) await c().catch(() => {});
     for (const db of databases) await db.drop().catch(() => {});
+    await dropWorkerRole?.().catch(() => {});
   }
 
   const report: Report = {

@@ -1,8 +1,10 @@
 /**
  * Give a local run a database (R9.3): the DSN configured for the project when it is
  * reachable (creating its database if the server has none by that name), otherwise an
- * embedded Postgres kept inside the project folder. Migrations are applied either way,
- * and the Neon-protocol proxy is put in front so the Worker uses its production path.
+ * embedded Postgres kept inside the project folder. Migrations are applied either way, as the
+ * owner; the Worker gets a role of its own with only the privileges it needs (./worker-role.ts),
+ * and the Neon-protocol proxy is put in front, authenticating that role, so the Worker uses
+ * its production path.
  */
 import { join } from "node:path";
 import { startEmbeddedPostgres } from "../dev/embedded-postgres.ts";
@@ -10,11 +12,15 @@ import { type NeonProxy, startNeonProxy } from "../dev/neon-http-proxy.ts";
 import { redactDsn } from "../store/dsn.ts";
 import { migrate } from "../store/migrate.ts";
 import { createDatabase, probeDatabase } from "./pg-database.ts";
+import { listenError } from "./ports.ts";
+import { provideWorkerRole } from "./worker-role.ts";
 
 export interface LocalDatabase {
   readonly kind: "server" | "embedded";
-  /** node-postgres DSN of the database in use. */
+  /** node-postgres DSN of the database in use (its owner: migrations, tools). */
   readonly dsn: string;
+  /** The Worker's connection string: its own role and password, a host name as Neon needs. */
+  readonly workerDsn: string;
   readonly proxy: NeonProxy;
   close(): Promise<void>;
 }
@@ -30,6 +36,10 @@ export async function provideLocalDatabase(options: {
   forceEmbedded?: boolean;
   /** Where the embedded Postgres keeps its data; default embeddedDataDir(projectDir). */
   dataDir?: string | undefined;
+  /** The proxy's port (`--proxy-port`); default a free one. */
+  proxyPort?: number | undefined;
+  /** The embedded Postgres's port (`--pg-port`); default a free one. */
+  pgPort?: number | undefined;
   log: (line: string) => void;
 }): Promise<LocalDatabase> {
   const cleanups: (() => Promise<void>)[] = [];
@@ -57,7 +67,11 @@ export async function provideLocalDatabase(options: {
     }
     if (dsn === undefined) {
       const dataDir = options.dataDir ?? embeddedDataDir(options.projectDir);
-      const embedded = await startEmbeddedPostgres({ dataDir });
+      const embedded = await startEmbeddedPostgres({ dataDir, port: options.pgPort }).catch(
+        (error: unknown) => {
+          throw listenError(error, options.pgPort, "--pg-port");
+        },
+      );
       cleanups.push(() => embedded.close());
       dsn = embedded.dsn;
       options.log(`embedded Postgres (PGlite) with data in ${dataDir}`);
@@ -66,9 +80,20 @@ export async function provideLocalDatabase(options: {
     }
     const result = await migrate({ connectionString: dsn });
     if (result.applied.length > 0) options.log(`applied migrations: ${result.applied.join(", ")}`);
-    const proxy = await startNeonProxy({ upstreamDsn: dsn, poolSize: kind === "embedded" ? 1 : 5 });
+    const worker = await provideWorkerRole({ projectDir: options.projectDir, ownerDsn: dsn });
+    options.log(
+      `the Worker connects as the role ${worker.role} (password in .llamon/worker-role.json)`,
+    );
+    const proxy = await startNeonProxy({
+      upstreamDsn: dsn,
+      poolSize: kind === "embedded" ? 1 : 5,
+      port: options.proxyPort,
+      onNotice: options.log,
+    }).catch((error: unknown) => {
+      throw listenError(error, options.proxyPort, "--proxy-port");
+    });
     cleanups.push(() => proxy.close());
-    return { kind, dsn, proxy, close: closeAll };
+    return { kind, dsn, workerDsn: worker.neonDsn, proxy, close: closeAll };
   } catch (error) {
     await closeAll();
     throw error;

@@ -2,14 +2,21 @@
 import { LlamonError } from "../errors.ts";
 
 export function parsePort(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) {
-    throw new LlamonError(
-      "CONFIG_INVALID",
-      `--port must be a whole number from 0 to 65535, got "${value}"`,
-    );
-  }
-  return n;
+  return portParser("--port")(value);
+}
+
+/** The parser of a port flag (`--proxy-port`, `--pg-port`): its message names the flag. */
+export function portParser(flag: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (value.trim() === "" || !Number.isInteger(n) || n < 0 || n > 65535) {
+      throw new LlamonError(
+        "CONFIG_INVALID",
+        `${flag} must be a whole number from 0 to 65535, got "${value}"`,
+      );
+    }
+    return n;
+  };
 }
 
 /** The port of a local run: $PORT when set, else 8787 (what `llamon run` and `llamon chat` use). */

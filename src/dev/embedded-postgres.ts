@@ -148,10 +148,16 @@ export async function startEmbeddedPostgres(options: {
       socket.destroy();
     });
   });
-  await new Promise<void>((ok, fail) => {
-    server.once("error", fail);
-    server.listen(options.port ?? 0, "127.0.0.1", () => ok());
-  });
+  try {
+    await new Promise<void>((ok, fail) => {
+      server.once("error", fail);
+      server.listen(options.port ?? 0, "127.0.0.1", () => ok());
+    });
+  } catch (error) {
+    // The port is taken: let go of the data folder before reporting it.
+    await db.close().catch(() => {});
+    throw error;
+  }
   const address = server.address();
   const port = typeof address === "object" && address !== null ? address.port : 0;
   return {

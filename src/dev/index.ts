@@ -4,5 +4,5 @@
  * behind the Neon-protocol proxy.
  */
 export { type NeonProxy, type NeonProxyOptions, startNeonProxy } from "./neon-http-proxy.ts";
-export { startTestDatabase, TEST_NEON_DSN, type TestDatabase } from "./test-database.ts";
+export { startTestDatabase, type TestDatabase } from "./test-database.ts";
 export { type ViteAlias, wranglerAliases } from "./wrangler-aliases.ts";

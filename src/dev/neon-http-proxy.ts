@@ -13,10 +13,13 @@
  * (SQL errors and lost connections HTTP 400 with the SQLSTATE); request bodies over the limit
  * are 413, answers whose JSON outgrows the limit 507; a client that goes away cancels its
  * statement and its batch never commits; no session state survives a request (DISCARD ALL).
- * The differences that remain are listed in docs/architecture.md ("The local Neon").
+ * The user and password of Neon-Connection-String are authenticated and the statements run
+ * as that role (./neon-roles.ts); an Authorization header is refused, as on Neon's password
+ * path. The differences that remain are listed in docs/architecture.md ("The local Neon").
  *
  * Not in Neon: `GET /stats` answers the requests (round trips), statements and request bytes
- * served since start, in total and per user of the connection string (`by_user`), so tests
+ * served since start, in total, per user of the connection string (`by_user`) and per its
+ * `application_name` parameter (`by_application`, for callers that share a role), so tests
  * and the bench can count a Worker's round trips from outside it.
  */
 import { randomUUID } from "node:crypto";
@@ -33,20 +36,29 @@ import {
   parsePayload,
   type QueryData,
 } from "./neon-protocol.ts";
+import { createUpstream, pgliteStatementPlace } from "./neon-roles.ts";
 import { ArrayTypes, cancelRunningStatement, isCancellable } from "./neon-upstream.ts";
 
 export const NEON_MAX_REQUEST_BYTES = 10 * 1024 * 1024;
 export const NEON_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 
 export interface NeonProxyOptions {
-  /** The Postgres the proxy forwards to. */
+  /**
+   * The Postgres the proxy forwards to, as a user that may read pg_authid (a superuser): the
+   * proxy checks the connection string's password against it and connects as that role.
+   */
   readonly upstreamDsn: string;
   /** 0 (default) picks a free port. Always binds 127.0.0.1. */
   readonly port?: number;
-  /** Upstream connections; 1 for the embedded PGlite (single connection). Default 5. */
+  /**
+   * Upstream connections per role of the connection strings it serves (and up to 2 more to check
+   * passwords); 1 for the embedded PGlite (single session). Default 5.
+   */
   readonly poolSize?: number;
   readonly maxRequestBytes?: number;
   readonly maxResponseBytes?: number;
+  /** Told once when the proxy cannot check passwords itself (see ./neon-roles.ts). */
+  readonly onNotice?: (line: string) => void;
   /** Called once per HTTP request that reached the SQL stage (for round-trip counting). */
   readonly onRequest?: (info: ProxyRequestInfo) => void;
 }
@@ -86,6 +98,10 @@ export interface NeonProxy {
 interface Headers {
   /** The user of the connection string (counted apart in `GET /stats`). */
   user: string;
+  /** Its password: the role's, checked before anything runs. */
+  password: string;
+  /** Its `application_name` parameter, if any (counted apart in `GET /stats`). */
+  application: string | undefined;
   arrayMode: boolean;
   rawOutput: boolean;
   isolationLevel: IsolationLevel | undefined;
@@ -110,20 +126,27 @@ type Outcome = { status: number; body: string | object };
 export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonProxy> {
   const maxRequest = options.maxRequestBytes ?? NEON_MAX_REQUEST_BYTES;
   const maxResponse = options.maxResponseBytes ?? NEON_MAX_RESPONSE_BYTES;
-  const pool = new pg.Pool({
-    connectionString: options.upstreamDsn,
-    max: options.poolSize ?? 5,
-    idleTimeoutMillis: 10_000,
-    types: RAW_TEXT_TYPES,
+  const upstream = createUpstream({
+    upstreamDsn: options.upstreamDsn,
+    poolSize: options.poolSize ?? 5,
+    onNotice: options.onNotice,
   });
-  pool.on("error", () => {});
   const arrayTypes = new ArrayTypes();
   /** Whether the upstream's statements can be cancelled (a server, not PGlite); learnt once. */
   let cancellable: Promise<boolean> | undefined;
   const stats = { requests: 0, statements: 0, requestBytes: 0, responseBytes: 0 };
   type Counters = typeof stats;
-  /** The same counters per user of the connection string. */
+  /** The same counters per user of the connection string, and per its application_name. */
   const byUser = new Map<string, Counters>();
+  const byApplication = new Map<string, Counters>();
+  const countersOf = (map: Map<string, Counters>, key: string): Counters => {
+    let counters = map.get(key);
+    if (counters === undefined) {
+      counters = { requests: 0, statements: 0, requestBytes: 0, responseBytes: 0 };
+      map.set(key, counters);
+    }
+    return counters;
+  };
 
   const server: Server = createServer((req, res) => {
     // Every answer carries a request id (mod.rs ~370–374). Neon's cloud proxy makes its own;
@@ -137,7 +160,17 @@ export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonPro
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
     const path = (req.url ?? "/").split("?")[0];
     if (path === "/stats" && req.method === "GET") {
-      return send(res, 200, { ...stats, by_user: Object.fromEntries(byUser) }, {}, false);
+      return send(
+        res,
+        200,
+        {
+          ...stats,
+          by_user: Object.fromEntries(byUser),
+          by_application: Object.fromEntries(byApplication),
+        },
+        {},
+        false,
+      );
     }
     if (path === "/sql" && req.method === "OPTIONS") {
       // mod.rs ~479–490.
@@ -183,16 +216,14 @@ export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonPro
     stats.requests += 1;
     stats.statements += statements;
     stats.requestBytes += body.length;
-    const mine = byUser.get(headers.user) ?? {
-      requests: 0,
-      statements: 0,
-      requestBytes: 0,
-      responseBytes: 0,
-    };
-    mine.requests += 1;
-    mine.statements += statements;
-    mine.requestBytes += body.length;
-    byUser.set(headers.user, mine);
+    const mine = [countersOf(byUser, headers.user)];
+    if (headers.application !== undefined)
+      mine.push(countersOf(byApplication, headers.application));
+    for (const counters of mine) {
+      counters.requests += 1;
+      counters.statements += statements;
+      counters.requestBytes += body.length;
+    }
     const extra: Record<string, string> = {};
     if (payload.kind === "batch" && status === 200) {
       if (headers.readOnly) extra["Neon-Batch-Read-Only"] = "true";
@@ -201,7 +232,7 @@ export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonPro
     }
     const sent = send(res, status, answer, extra);
     stats.responseBytes += sent;
-    mine.responseBytes += sent;
+    for (const counters of mine) counters.responseBytes += sent;
     options.onRequest?.({
       batch: payload.kind === "batch",
       statements,
@@ -215,11 +246,16 @@ export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonPro
 
   async function execute(payload: Payload, headers: Headers, gone: AbortSignal): Promise<Outcome> {
     let client: pg.PoolClient;
+    let setLocalRole: string | undefined;
+    let check: (() => Promise<void>) | undefined;
     try {
-      client = await pool.connect();
+      ({ client, setLocalRole, check } = await upstream.open(headers.user, headers.password));
     } catch (error) {
-      // A database that does not exist is the user's mistake (400), anything else the
-      // compute's (500) (backend.rs HttpConnError::get_error_kind ~459–470).
+      const status = neonRequestStatus(error);
+      if (status !== undefined) return { status, body: neonErrorBody((error as Error).message) };
+      // Postgres refused the session (no LOGIN, no CONNECT, no such database): a database that
+      // does not exist is the user's mistake (400), anything else the compute's (500)
+      // (backend.rs HttpConnError::get_error_kind ~459–470).
       if (isDbError(error)) {
         return { status: error.code === "3D000" ? 400 : 500, body: neonErrorBody("", error) };
       }
@@ -244,23 +280,41 @@ export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonPro
       });
       session.cancellable = await cancellable;
       if (gone.aborted) return { status: 400, body: CANCELLED };
-      const answer = new JsonAnswer();
-      if (payload.kind === "single") {
-        await runOne(session, payload.query, headers, answer);
-        return { status: 200, body: answer.text() };
+      try {
+        await check?.();
+      } catch (error) {
+        // A refused login on PGlite answers as a server's refused connection does (above).
+        if (!isDbError(error) || lost !== undefined) throw error;
+        return { status: error.code === "3D000" ? 400 : 500, body: neonErrorBody("", error) };
       }
+      const answer = new JsonAnswer();
+      const asRole = setLocalRole === undefined ? undefined : pg.escapeIdentifier(setLocalRole);
+      if (payload.kind === "single") {
+        const place = asRole === undefined ? "plain" : pgliteStatementPlace(payload.query.query);
+        if (place !== "transaction") {
+          // DISCARD ALL below ends a session-level SET ROLE.
+          if (place === "session-role") await run(session, `SET ROLE ${asRole}`);
+          await runOne(session, payload.query, headers, answer);
+          return { status: 200, body: answer.text() };
+        }
+      }
+      // A batch, or on PGlite a single statement: one transaction, as the role from its start
+      // (one simple-query message: BEGIN and the role together).
+      const queries = payload.kind === "batch" ? payload.queries : [payload.query];
       try {
         // Inside the try: a client gone while BEGIN ran still gets its ROLLBACK.
-        await run(session, beginStatement(headers));
-        answer.push('{"results":[');
-        for (const [i, q] of payload.queries.entries()) {
+        const begin = payload.kind === "batch" ? beginStatement(headers) : "BEGIN";
+        await run(session, asRole === undefined ? begin : `${begin}; SET LOCAL ROLE ${asRole}`);
+        if (payload.kind === "batch") answer.push('{"results":[');
+        for (const [i, q] of queries.entries()) {
           if (i > 0) answer.push(",");
           await runOne(session, q, headers, answer);
         }
-        answer.push("]}");
+        if (payload.kind === "batch") answer.push("]}");
         // Neon commits once the last statement has ended (sql_over_http.rs ~787–798); a
-        // client gone before that never sees its batch commit.
-        if (gone.aborted) throw new ClientGone();
+        // client gone before that never sees its batch commit. (A single statement that ended
+        // has committed on Neon: its PGlite wrapper commits too.)
+        if (payload.kind === "batch" && gone.aborted) throw new ClientGone();
         await run(session, "COMMIT");
         return { status: 200, body: answer.text() };
       } catch (error) {
@@ -358,11 +412,12 @@ export async function startNeonProxy(options: NeonProxyOptions): Promise<NeonPro
       stats.requestBytes = 0;
       stats.responseBytes = 0;
       byUser.clear();
+      byApplication.clear();
     },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await pool.end();
+      await upstream.end();
     },
   };
 }
@@ -424,7 +479,7 @@ function parseHeaders(req: IncomingMessage): Headers {
   if (typeof conn !== "string" || conn === "") {
     throw neonRequestError(400, "invalid header: neon-connection-string");
   }
-  const user = checkConnectionString(conn);
+  const { user, password, application } = checkConnectionString(conn, req.headers.authorization);
   const iso = req.headers["neon-batch-isolation-level"];
   let isolationLevel: IsolationLevel | undefined;
   if (iso !== undefined) {
@@ -437,6 +492,8 @@ function parseHeaders(req: IncomingMessage): Headers {
   // output Neon answers typed JSON (json.rs pg_text_to_json).
   return {
     user,
+    password,
+    application,
     arrayMode: req.headers["neon-array-mode"] === "true",
     rawOutput: req.headers["neon-raw-text-output"] === "true",
     isolationLevel,
@@ -445,8 +502,14 @@ function parseHeaders(req: IncomingMessage): Headers {
   };
 }
 
-/** Neon's checks on the connection string's shape (it needs a host *name*, not an IP). */
-function checkConnectionString(conn: string): string {
+/**
+ * Neon's checks on the connection string, in Neon's order (serverless/http_util.rs
+ * `get_conn_info`, ~142–215): shape, user, credentials, then a host *name* (not an IP).
+ */
+function checkConnectionString(
+  conn: string,
+  authorization: string | undefined,
+): { user: string; password: string; application: string | undefined } {
   let url: URL;
   try {
     url = new URL(conn);
@@ -457,6 +520,18 @@ function checkConnectionString(conn: string): string {
     throw neonRequestError(400, "incorrect scheme");
   }
   if (url.username === "") throw neonRequestError(400, "missing username");
+  let user: string;
+  try {
+    user = decodeURIComponent(url.username);
+  } catch {
+    throw neonRequestError(400, "invalid username: not UTF-8 once percent-decoded");
+  }
+  // The password path: Neon's SQL-over-HTTP endpoint accepts no JWTs, so an Authorization
+  // header fails like a missing password, even when the string has one (http_util.rs ~179–181,
+  // ~202–205; error.rs `Credentials::Password`).
+  if (authorization !== undefined || url.password === "") {
+    throw neonRequestError(400, "missing authentication credentials: required password");
+  }
   const host = url.hostname;
   if (host === "" || /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.startsWith("[")) {
     throw neonRequestError(
@@ -464,7 +539,20 @@ function checkConnectionString(conn: string): string {
       "missing hostname (Neon needs a host name, not an IP address: use localhost instead of 127.0.0.1)",
     );
   }
-  return decodeURIComponent(url.username);
+  return {
+    user,
+    // Never an error here (Neon decodes it to bytes): a malformed one is compared as written.
+    password: decodeOr(url.password),
+    application: url.searchParams.get("application_name") ?? undefined,
+  };
+}
+
+function decodeOr(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /** Bodies beyond this are not even drained: the connection is dropped. */

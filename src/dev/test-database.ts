@@ -14,18 +14,26 @@ import { join } from "node:path";
 import { migrate } from "../store/migrate.ts";
 import { startEmbeddedPostgres } from "./embedded-postgres.ts";
 import { startNeonProxy } from "./neon-http-proxy.ts";
+import {
+  dropWorkerRole,
+  ensureWorkerRole,
+  newRoleCredentials,
+  workerNeonDsn,
+} from "./worker-role.ts";
 
 export interface TestDatabase {
   /** The proxy's URL: the Worker's LLAMON_NEON_FETCH_ENDPOINT. */
   readonly proxyUrl: string;
-  /** A Neon-style connection string (a host name, as Neon requires): the Worker's DSN. */
+  /**
+   * The Worker's DSN: a role made for the test with only the Worker's privileges and a
+   * generated password (the proxy checks it and runs the statements as that role, as Neon
+   * does), and a host name, as Neon requires.
+   */
   readonly neonDsn: string;
   /** node-postgres DSN of the database itself. */
   readonly dsn: string;
   close(): Promise<void>;
 }
-
-export const TEST_NEON_DSN = "postgresql://postgres:local@localhost/llamon";
 
 export async function startTestDatabase(options: { dsn?: string } = {}): Promise<TestDatabase> {
   const cleanups: (() => Promise<void>)[] = [];
@@ -42,12 +50,17 @@ export async function startTestDatabase(options: { dsn?: string } = {}): Promise
       dsn = embedded.dsn;
     }
     await migrate({ connectionString: dsn });
+    const worker = newRoleCredentials("llamon_test_worker");
+    await ensureWorkerRole(dsn, worker);
+    // A server's roles outlive the test (an embedded one goes with its folder).
+    const ownerDsn = dsn;
+    if (options.dsn !== undefined) cleanups.push(() => dropWorkerRole(ownerDsn, worker.role));
     const proxy = await startNeonProxy({
       upstreamDsn: dsn,
       poolSize: options.dsn === undefined ? 1 : 5,
     });
     cleanups.push(() => proxy.close());
-    return { proxyUrl: proxy.url, neonDsn: TEST_NEON_DSN, dsn, close };
+    return { proxyUrl: proxy.url, neonDsn: workerNeonDsn(dsn, worker), dsn, close };
   } catch (error) {
     await close();
     throw error;

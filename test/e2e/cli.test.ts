@@ -4,12 +4,16 @@
  */
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { once } from "node:events";
+import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
+import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureWorkerRole, newRoleCredentials, workerNeonDsn } from "../../src/dev/worker-role.ts";
 import { createNeonDb } from "../../src/store/db-neon.ts";
+import { atHost, createWorkerRole } from "../helpers/backend.ts";
 import { startLlamon } from "../helpers/cli.ts";
 import {
   createTestDatabase,
@@ -17,6 +21,7 @@ import {
   SERVER_DSN,
   type TestDatabase,
 } from "../helpers/pg.ts";
+import { freePort } from "../helpers/ports.ts";
 
 const _BIN = resolve(import.meta.dirname, "../../bin/llamon.mjs");
 
@@ -125,30 +130,132 @@ describe("llamon CLI", () => {
     expect(bad.stderr).toContain('PORT must be a whole number from 0 to 65535, got "eighty"');
   });
 
-  it("`dev proxy --dsn` serves queries the Neon driver can use, and stops on Ctrl-C", async () => {
-    const proxy = run(["dev", "proxy", "--dsn", db.dsn, "--port", "0"]);
-    const [url] = await waitFor(proxy.output, /http:\/\/127\.0\.0\.1:\d+\/sql/);
-    const neon = createNeonDb({
-      connectionString: "postgresql://postgres:x@localhost/db",
-      fetchEndpoint: url,
-    });
-    const { rows } = await neon.query<{ v: string }>("SELECT $1::text AS v", ["안녕"]);
-    expect(rows).toEqual([{ v: "안녕" }]);
-    expect(await stop(proxy.child)).toBe(0);
+  it("`dev proxy --dsn` serves queries the Neon driver can use, as the role it names, and stops on Ctrl-C", async () => {
+    const role = await createWorkerRole(db.dsn, "server");
+    try {
+      const proxy = run(["dev", "proxy", "--dsn", db.dsn, "--port", "0"]);
+      const [url] = await waitFor(proxy.output, /http:\/\/127\.0\.0\.1:\d+\/sql/);
+      const neon = createNeonDb({ connectionString: role.neonDsn, fetchEndpoint: url });
+      const { rows } = await neon.query<{ v: string; u: string }>(
+        "SELECT $1::text AS v, current_user::text AS u",
+        ["안녕"],
+      );
+      expect(rows).toEqual([{ v: "안녕", u: role.worker.role }]);
+      // The superuser without a password (trust locally) is refused, as Neon refuses it.
+      const superuser = createNeonDb({
+        connectionString: "postgresql://postgres:x@localhost/db",
+        fetchEndpoint: url,
+      });
+      await expect(superuser.query("SELECT 1")).rejects.toThrow(
+        "password authentication failed for user 'postgres'",
+      );
+      expect(await stop(proxy.child)).toBe(0);
+    } finally {
+      await role.drop().catch(() => {});
+    }
   });
+
+  it("pinned ports: a taken --port, --pg-port or --proxy-port is exit 1 before anything starts", async () => {
+    const holder: Server = createServer();
+    const taken = await freePort();
+    await new Promise<void>((r) => holder.listen(taken, "127.0.0.1", () => r()));
+    const dir = join(await mkdtemp(join(tmpdir(), "llamon-cli-ports-")), "pgdata");
+    try {
+      const cases: [string[], string][] = [
+        [["dev", "proxy", "--dsn", db.dsn, "--port", String(taken)], "--port"],
+        [["dev", "proxy", "--embedded", dir, "--pg-port", String(taken)], "--pg-port"],
+        [
+          [
+            "run",
+            ".",
+            "--data-dir",
+            dir,
+            "--port",
+            String(await freePort()),
+            "--proxy-port",
+            String(taken),
+          ],
+          "--proxy-port",
+        ],
+        [
+          [
+            "run",
+            ".",
+            "--data-dir",
+            dir,
+            "--port",
+            String(await freePort()),
+            "--pg-port",
+            String(taken),
+          ],
+          "--pg-port",
+        ],
+      ];
+      for (const [args, flag] of cases) {
+        const { code, stderr } = await run(args).done;
+        expect(code, args.join(" ")).toBe(1);
+        expect(stderr, args.join(" ")).toContain(
+          `port ${taken} (${flag}) is already in use on 127.0.0.1`,
+        );
+        // Nothing started: no embedded Postgres made its data folder.
+        expect(existsSync(dir), args.join(" ")).toBe(false);
+      }
+      const twice = await run([
+        "dev",
+        "proxy",
+        "--embedded",
+        dir,
+        "--port",
+        "4444",
+        "--pg-port",
+        "4444",
+      ]).done;
+      expect(twice.code).toBe(1);
+      expect(twice.stderr).toContain("--port and --pg-port are both 4444");
+      const pgPortAlone = await run(["dev", "proxy", "--dsn", db.dsn, "--pg-port", "5433"]).done;
+      expect(pgPortAlone.code).toBe(1);
+      expect(pgPortAlone.stderr).toContain("use it with --embedded");
+    } finally {
+      await new Promise<void>((r) => holder.close(() => r()));
+      await rm(dirname(dir), { recursive: true, force: true });
+    }
+  }, 180_000);
 
   it("`dev proxy --embedded <dir>` serves an embedded Postgres whose data stays in the folder", async () => {
     const dir = await mkdtemp(join(tmpdir(), "llamon-cli-pglite-"));
+    const worker = newRoleCredentials();
     try {
       for (const round of [1, 2]) {
-        const proxy = run(["dev", "proxy", "--embedded", dir]);
+        const [proxyPort, pgPort] = [await freePort(), await freePort()];
+        const proxy = run([
+          "dev",
+          "proxy",
+          "--embedded",
+          dir,
+          "--port",
+          String(proxyPort),
+          "--pg-port",
+          String(pgPort),
+        ]);
         const [url] = await waitFor(proxy.output, /http:\/\/127\.0\.0\.1:\d+\/sql/, 60_000);
+        expect(url).toBe(`http://127.0.0.1:${proxyPort}/sql`);
+        const [, ownerDsn] = await waitFor(proxy.output, /\(PGlite, as its owner\): (\S+)/);
+        expect(ownerDsn).toBe(`postgresql://postgres@localhost:${pgPort}/postgres`);
         const neon = createNeonDb({
-          connectionString: `postgresql://postgres:x@embedded${round}.local/db`,
+          connectionString: atHost(
+            workerNeonDsn(ownerDsn as string, worker),
+            `embedded${round}.local`,
+          ),
           fetchEndpoint: url,
         });
         if (round === 1) {
-          await neon.query("CREATE TABLE kept (v text)");
+          // The owner makes the table and the role (through the pinned Postgres port); the
+          // role writes through the proxy.
+          const owner = new pg.Client({ connectionString: ownerDsn });
+          await owner.connect();
+          await owner.query("CREATE TABLE kept (v text)");
+          await owner.end();
+          await ensureWorkerRole(ownerDsn as string, worker);
           await neon.query("INSERT INTO kept VALUES ($1)", ["still here"]);
         } else {
           const { rows } = await neon.query<{ v: string }>("SELECT v FROM kept");
@@ -159,5 +266,5 @@ describe("llamon CLI", () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-  });
+  }, 180_000);
 });

@@ -29,8 +29,6 @@ describe(`load: ${CONVERSATIONS} concurrent conversations × ${TURNS} turns on l
       `${formatSummary(summarize(result), `${CONVERSATIONS} × ${TURNS}`)}\n  database: ${agent.database}`,
     );
     expect(result.errors).toEqual([]);
-    expect(await verifyStored(agent.proxyUrl, "llamon-reference", result.conversations)).toEqual(
-      [],
-    );
+    expect(await verifyStored(agent, "llamon-reference", result.conversations)).toEqual([]);
   }, 300_000);
 });

@@ -25,6 +25,7 @@ import { resolveMemoryConfig } from "../../src/memory/config.ts";
 import { createNeonDb } from "../../src/store/db-neon.ts";
 import { readThreadMessages } from "../../src/store/delta.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
+import { createWorkerRole } from "../helpers/backend.ts";
 import { runLlamon } from "../helpers/cli.ts";
 import { createTestDatabase, SERVER_DSN, type TestDatabase } from "../helpers/pg.ts";
 import { freePort } from "../helpers/ports.ts";
@@ -71,17 +72,23 @@ let dir: string;
 let child: ChildProcess | undefined;
 let database: TestDatabase;
 let bouncerDsn: string;
+/** The Worker's role: the proxy connects as it, through PgBouncer (so in its userlist). */
+let worker: Awaited<ReturnType<typeof createWorkerRole>>;
 let log = "";
 
 beforeAll(async () => {
   if (!bouncer.path) return;
   database = await createTestDatabase("llamon_pgbouncer");
+  // Before the migrations: the owner's default privileges grant it the tables they make.
+  worker = await createWorkerRole(database.dsn, "server");
   dir = await mkdtemp(join(tmpdir(), "llamon-pgbouncer-"));
   await chmod(dir, 0o755); // pgbouncer drops root for the postgres user, which must read these
   const port = await freePort();
   const upstream = new URL(SERVER_DSN);
   const user = decodeURIComponent(upstream.username || "postgres");
-  await writeFile(join(dir, "userlist.txt"), `"${user}" ""\n`, { mode: 0o644 });
+  await writeFile(join(dir, "userlist.txt"), `"${user}" ""\n"${worker.worker.role}" ""\n`, {
+    mode: 0o644,
+  });
   await writeFile(
     join(dir, "pgbouncer.ini"),
     [
@@ -140,6 +147,7 @@ afterAll(async () => {
   }
   if (dir) await rm(dir, { recursive: true, force: true });
   await database?.drop();
+  await worker?.drop();
 });
 
 describe.skipIf(!bouncer.path)("through PgBouncer in transaction mode", () => {
@@ -161,7 +169,7 @@ describe.skipIf(!bouncer.path)("through PgBouncer in transaction mode", () => {
     try {
       proxy = await startNeonProxy({ upstreamDsn: bouncerDsn, poolSize: 5 });
       const db = createNeonDb({
-        connectionString: "postgresql://postgres:local@localhost/llamon",
+        connectionString: worker.neonDsn,
         fetchEndpoint: proxy.url,
       });
       const agent = defineAgent({ name: "bouncer", description: "", system: "Be brief." });

@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NEON_STYLE_DSN, startTestBackend, type TestBackend } from "../helpers/backend.ts";
+import { startTestBackend, type TestBackend } from "../helpers/backend.ts";
 import { freePort } from "../helpers/ports.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -64,7 +64,7 @@ async function startWrangler(port: number): Promise<ChildProcess> {
   await writeFile(emptyEnvFile, "");
   const vars = {
     LLAMON_NEON_FETCH_ENDPOINT: proxyUrl,
-    POSTGRES_MEMORY_DSN: NEON_STYLE_DSN,
+    POSTGRES_MEMORY_DSN: (backend as TestBackend).neonDsn,
     LLAMON_ADMIN_TOKEN: TOKEN,
     A2A_AUTH: "none", // Studio's chat sends as an unauthenticated caller
   };

@@ -4,11 +4,18 @@
  * Neon driver → local Neon-protocol proxy → Postgres — and by node-postgres directly.
  */
 import { type NeonProxy, startNeonProxy } from "../../src/dev/neon-http-proxy.ts";
+import {
+  dropWorkerRole,
+  ensureWorkerRole,
+  newRoleCredentials,
+  type RoleCredentials,
+  workerNeonDsn,
+} from "../../src/dev/worker-role.ts";
 import type { Db } from "../../src/store/db.ts";
 import { createNeonDb } from "../../src/store/db-neon.ts";
 import { createPgDb } from "../../src/store/db-pg.ts";
 import { migrate } from "../../src/store/migrate.ts";
-import { createFreshDatabase } from "./pg.ts";
+import { createFreshDatabase, SERVER_DSN } from "./pg.ts";
 
 export type BackendKind = "server" | "embedded";
 
@@ -25,6 +32,12 @@ export interface TestBackend {
   /** node-postgres DSN of the database (server database or the embedded socket). */
   readonly dsn: string;
   readonly proxy: NeonProxy;
+  /**
+   * The Worker's role (made for this backend, with only the Worker's grants) and the
+   * connection string the Neon driver sends as it: a host name, as Neon requires.
+   */
+  readonly worker: RoleCredentials;
+  readonly neonDsn: string;
   /** Transport A: the Neon HTTP driver through the proxy. */
   readonly neon: Db;
   /** Transport B: node-postgres straight to the database. */
@@ -32,8 +45,49 @@ export interface TestBackend {
   close(): Promise<void>;
 }
 
-/** The connection string the Neon driver sends (a host name, as Neon requires). */
-export const NEON_STYLE_DSN = "postgresql://postgres:local@localhost/llamon";
+/**
+ * The Worker's role of every test backend: one name and password for the whole server (a
+ * role belongs to the server; each test database grants it the Worker's privileges), so a
+ * test can name the Worker's connection string as a constant.
+ */
+export const TEST_WORKER: RoleCredentials = {
+  role: "llamon_test_worker",
+  password: "llamon-test-worker-password",
+};
+
+/** The connection string the Neon driver sends as the Worker (a host name, as Neon requires). */
+export const NEON_STYLE_DSN = `postgresql://${TEST_WORKER.role}:${TEST_WORKER.password}@localhost/llamon`;
+
+/**
+ * Another role in the database at `dsn` (migrated already), for tests that start their
+ * own database and proxy. `drop` removes it from the server, where a role outlives its
+ * database (before or after that database is dropped); on PGlite it goes with the data folder.
+ */
+export async function createWorkerRole(
+  dsn: string,
+  kind: BackendKind,
+): Promise<{ worker: RoleCredentials; neonDsn: string; drop(): Promise<void> }> {
+  const worker = newRoleCredentials("llamon_test_worker");
+  await ensureWorkerRole(dsn, worker);
+  const onServer = kind === "server";
+  return {
+    worker,
+    neonDsn: workerNeonDsn(dsn, worker),
+    async drop() {
+      if (!onServer) return;
+      // Its grants in its database first (while that exists), then the role from the server.
+      await dropWorkerRole(dsn, worker.role).catch(() => {});
+      await dropWorkerRole(SERVER_DSN, worker.role);
+    },
+  };
+}
+
+/** The same connection string with another host name (the driver picks its endpoint by host). */
+export function atHost(dsn: string, host: string): string {
+  const url = new URL(dsn);
+  url.hostname = host;
+  return url.toString();
+}
 
 export async function startTestBackend(options: { migrate?: boolean } = {}): Promise<TestBackend> {
   const kind = backendKind();
@@ -41,15 +95,21 @@ export async function startTestBackend(options: { migrate?: boolean } = {}): Pro
   const dsn = db.dsn;
   const cleanups: (() => Promise<void>)[] = [() => db.drop()];
   if (options.migrate !== false) await migrate({ connectionString: dsn });
+  // Migrations run as the owner; the Worker's path runs as its own role, as on Neon.
+  const worker = TEST_WORKER;
+  await ensureWorkerRole(dsn, worker);
+  const neonDsn = NEON_STYLE_DSN;
   const proxy = await startNeonProxy({ upstreamDsn: dsn, poolSize: kind === "embedded" ? 1 : 5 });
   cleanups.push(() => proxy.close());
-  const neon = createNeonDb({ connectionString: NEON_STYLE_DSN, fetchEndpoint: proxy.url });
+  const neon = createNeonDb({ connectionString: neonDsn, fetchEndpoint: proxy.url });
   const pgDb = createPgDb({ connectionString: dsn, max: kind === "embedded" ? 1 : 2 });
   cleanups.push(() => pgDb.close());
   return {
     kind,
     dsn,
     proxy,
+    worker,
+    neonDsn,
     neon,
     pg: pgDb,
     async close() {

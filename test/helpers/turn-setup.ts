@@ -32,6 +32,12 @@ export function useTestBackend(options: { migrate?: boolean } = {}): TestBackend
     get proxy() {
       return current().proxy;
     },
+    get worker() {
+      return current().worker;
+    },
+    get neonDsn() {
+      return current().neonDsn;
+    },
     get neon() {
       return current().neon;
     },

@@ -15,17 +15,19 @@ import { mapError } from "../../src/runtime/errors.ts";
 import type { Db } from "../../src/store/db.ts";
 import { createNeonDb } from "../../src/store/db-neon.ts";
 import { createPgDb } from "../../src/store/db-pg.ts";
-import { backendKind, NEON_STYLE_DSN } from "../helpers/backend.ts";
+import { backendKind, createWorkerRole } from "../helpers/backend.ts";
 import { createTestDatabase, SERVER_DSN, type TestDatabase } from "../helpers/pg.ts";
 
 const server = backendKind() === "server";
 let db: TestDatabase;
 let proxy: NeonProxy;
 let pgDb: Db;
+let role: Awaited<ReturnType<typeof createWorkerRole>>;
 
 beforeAll(async () => {
   if (!server) return;
   db = await createTestDatabase("llamon_connloss");
+  role = await createWorkerRole(db.dsn, "server");
   proxy = await startNeonProxy({ upstreamDsn: db.dsn, poolSize: 2 });
   pgDb = createPgDb({ connectionString: db.dsn, max: 2 });
 });
@@ -33,13 +35,14 @@ afterAll(async () => {
   await proxy?.close();
   await pgDb?.close();
   await db?.drop();
+  await role?.drop();
 });
 
 async function sql(query: string): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(proxy.url, {
     method: "POST",
     headers: {
-      "Neon-Connection-String": NEON_STYLE_DSN,
+      "Neon-Connection-String": role.neonDsn,
       "Neon-Raw-Text-Output": "true",
       "Neon-Array-Mode": "true",
     },
@@ -90,7 +93,7 @@ describe.skipIf(!server)("backend connections killed under load (pg_terminate_ba
     const res = fetch(proxy.url, {
       method: "POST",
       headers: {
-        "Neon-Connection-String": NEON_STYLE_DSN,
+        "Neon-Connection-String": role.neonDsn,
         "Neon-Raw-Text-Output": "true",
         "Neon-Array-Mode": "true",
       },
@@ -109,7 +112,7 @@ describe.skipIf(!server)("backend connections killed under load (pg_terminate_ba
   });
 
   it("issue 35: through the driver (createNeonDb) a terminated backend is DB_UNAVAILABLE with the SQLSTATE, retryable", async () => {
-    const neonDb = createNeonDb({ connectionString: NEON_STYLE_DSN, fetchEndpoint: proxy.url });
+    const neonDb = createNeonDb({ connectionString: role.neonDsn, fetchEndpoint: proxy.url });
     const query = neonDb.query("SELECT pg_sleep(30)").then(
       () => undefined,
       (e: unknown) => e,
@@ -125,7 +128,7 @@ describe.skipIf(!server)("backend connections killed under load (pg_terminate_ba
     const res = await fetch(proxy.url, {
       method: "POST",
       headers: {
-        "Neon-Connection-String": NEON_STYLE_DSN,
+        "Neon-Connection-String": role.neonDsn,
         "Neon-Raw-Text-Output": "true",
         "Neon-Array-Mode": "true",
       },
@@ -133,7 +136,7 @@ describe.skipIf(!server)("backend connections killed under load (pg_terminate_ba
     });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ code: "08P01" });
-    const neonDb = createNeonDb({ connectionString: NEON_STYLE_DSN, fetchEndpoint: proxy.url });
+    const neonDb = createNeonDb({ connectionString: role.neonDsn, fetchEndpoint: proxy.url });
     const error = await neonDb.query("SELECT $1::int4 + $2::int4", [1]).then(
       () => undefined,
       (e: unknown) => e,

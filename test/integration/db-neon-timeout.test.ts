@@ -14,12 +14,12 @@ import { workerDb } from "../../src/runtime/db.ts";
 import { parseWorkerVars } from "../../src/runtime/env.ts";
 import type { Db } from "../../src/store/db.ts";
 import { createNeonDb, DEFAULT_DB_TIMEOUT_MS } from "../../src/store/db-neon.ts";
-import { startTestBackend, type TestBackend } from "../helpers/backend.ts";
+import { atHost, startTestBackend, type TestBackend } from "../helpers/backend.ts";
 import { caught } from "../helpers/caught.ts";
 
 const TIMEOUT_MS = 500;
 /** Its own host name, so the driver routes it to the fault proxy (endpoints are per host). */
-const STALLING_DSN = "postgresql://postgres:local@stalling.localhost/llamon";
+const stallingDsn = () => atHost(backend.neonDsn, "stalling.localhost");
 
 let backend: TestBackend;
 let faults: FaultProxy;
@@ -29,7 +29,7 @@ beforeAll(async () => {
   backend = await startTestBackend();
   faults = await startFaultProxy({ target: backend.proxy.url, holdMs: 20_000 });
   db = createNeonDb({
-    connectionString: STALLING_DSN,
+    connectionString: stallingDsn(),
     fetchEndpoint: faults.url,
     timeoutMs: TIMEOUT_MS,
   });
@@ -126,7 +126,7 @@ describe("createNeonDb timeoutMs", () => {
     });
     expect(read[0]?.rows).toEqual([{ m: 3 }]);
     // The default deadline (no option) too.
-    const byDefault = createNeonDb({ connectionString: STALLING_DSN, fetchEndpoint: faults.url });
+    const byDefault = createNeonDb({ connectionString: stallingDsn(), fetchEndpoint: faults.url });
     expect((await byDefault.query<{ n: number }>("SELECT 7 AS n")).rows).toEqual([{ n: 7 }]);
     expect(DEFAULT_DB_TIMEOUT_MS).toBe(10_000);
   });
@@ -142,7 +142,7 @@ describe("createNeonDb timeoutMs", () => {
     (value) => {
       let error: unknown;
       try {
-        createNeonDb({ connectionString: STALLING_DSN, timeoutMs: value as number });
+        createNeonDb({ connectionString: stallingDsn(), timeoutMs: value as number });
       } catch (e) {
         error = e;
       }
@@ -155,7 +155,7 @@ describe("createNeonDb timeoutMs", () => {
 
   it("accepts the bounds 1 and 600000", () => {
     for (const timeoutMs of [1, 600_000]) {
-      expect(createNeonDb({ connectionString: STALLING_DSN, timeoutMs }).transport).toBe(
+      expect(createNeonDb({ connectionString: stallingDsn(), timeoutMs }).transport).toBe(
         "neon-http",
       );
     }
@@ -198,7 +198,7 @@ describe("MEMORY_DB_TIMEOUT_MS (Worker env)", () => {
   it("reaches the Worker's database: a stalled query fails at that deadline", async () => {
     const wdb = workerDb({
       ...base,
-      POSTGRES_MEMORY_DSN: STALLING_DSN,
+      POSTGRES_MEMORY_DSN: stallingDsn(),
       LLAMON_NEON_FETCH_ENDPOINT: faults.url,
       MEMORY_DB_TIMEOUT_MS: "300",
     });

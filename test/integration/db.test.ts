@@ -5,17 +5,24 @@
  */
 import { createServer } from "node:net";
 import { neonConfig } from "@neondatabase/serverless";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DbErrorFields, isLlamonError, type LlamonError } from "../../src/errors.ts";
 import { type Db, type QueryResult, type SqlParam, toDbError } from "../../src/store/db.ts";
 import { createNeonDb } from "../../src/store/db-neon.ts";
 import { createPgDb } from "../../src/store/db-pg.ts";
-import { NEON_STYLE_DSN, startTestBackend, type TestBackend } from "../helpers/backend.ts";
+import { startTestBackend, type TestBackend } from "../helpers/backend.ts";
 
 let backend: TestBackend;
 
 beforeAll(async () => {
   backend = await startTestBackend({ migrate: false });
+  // This file runs the same statements, DDL included, through both transports: here the
+  // Worker's role may create tables (a Worker never does; neon-proxy-credentials.test.ts
+  // checks what its grants allow).
+  await backend.pg.query(
+    `GRANT CREATE ON SCHEMA public TO ${pg.escapeIdentifier(backend.worker.role)}`,
+  );
 });
 
 afterAll(async () => {
@@ -54,7 +61,7 @@ async function closedPort(): Promise<number> {
 /** createNeonDb sets the driver's global endpoint; put the test proxy back afterwards. */
 async function withNeonDb<T>(endpoint: string, fn: (db: Db) => Promise<T>): Promise<T> {
   try {
-    return await fn(createNeonDb({ connectionString: NEON_STYLE_DSN, fetchEndpoint: endpoint }));
+    return await fn(createNeonDb({ connectionString: backend.neonDsn, fetchEndpoint: endpoint }));
   } finally {
     const url = backend.proxy.url;
     neonConfig.fetchEndpoint = () => url;

@@ -19,7 +19,6 @@ import { resolveMemoryConfig } from "../../src/memory/config.ts";
 import { SUMMARY_KEY } from "../../src/memory/summary.ts";
 import { summarizeInPostgres } from "../../src/queue/host.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
-import { NEON_STYLE_DSN } from "../helpers/backend.ts";
 import { GatedModel } from "../helpers/gated-model.ts";
 import { testAgent, useTestBackend } from "../helpers/turn-setup.ts";
 
@@ -73,7 +72,7 @@ async function summaryAtItsModelCall(agentId: string, threadId: string) {
   const summarizer = new GatedModel();
   const env = {
     AGENT_ID: agentId,
-    POSTGRES_MEMORY_DSN: NEON_STYLE_DSN,
+    POSTGRES_MEMORY_DSN: backend.neonDsn,
     LLAMON_NEON_FETCH_ENDPOINT: backend.proxy.url,
   };
   const job = summarizeInPostgres(

@@ -27,7 +27,7 @@ import { resolveMemoryConfig } from "../../src/memory/config.ts";
 import { createNeonDb } from "../../src/store/db-neon.ts";
 import { readThreadMessages } from "../../src/store/delta.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
-import { startTestBackend, type TestBackend } from "../helpers/backend.ts";
+import { atHost, startTestBackend, type TestBackend } from "../helpers/backend.ts";
 
 const AGENT_ID = "fault-agent";
 /**
@@ -36,7 +36,7 @@ const AGENT_ID = "fault-agent";
  */
 const FETCH_TIMEOUT_MS = 3000;
 /** Its own host name, so the driver routes it to the fault proxy (endpoints are per host). */
-const FAULTY_DSN = "postgresql://postgres:local@faulty.localhost/llamon";
+const faultyDsn = () => atHost(backend.neonDsn, "faulty.localhost");
 
 let backend: TestBackend;
 let faults: FaultProxy;
@@ -68,7 +68,7 @@ function makeApp() {
     execute: async (input) => {
       const saver = new NeonSaver({
         db: createNeonDb({
-          connectionString: FAULTY_DSN,
+          connectionString: faultyDsn(),
           fetchEndpoint: faults.url,
           timeoutMs: FETCH_TIMEOUT_MS,
         }),

@@ -13,7 +13,7 @@ import {
 } from "../../src/dev/neon-http-proxy.ts";
 import { isLlamonError, type LlamonError } from "../../src/errors.ts";
 import { createNeonDb } from "../../src/store/db-neon.ts";
-import { NEON_STYLE_DSN, startTestBackend, type TestBackend } from "../helpers/backend.ts";
+import { startTestBackend, type TestBackend } from "../helpers/backend.ts";
 
 let backend: TestBackend;
 const extraProxies: NeonProxy[] = [];
@@ -36,12 +36,14 @@ beforeEach(() => {
   neonConfig.fetchEndpoint = () => url;
 });
 
-/** The headers @neondatabase/serverless sends with every request. */
-const DRIVER_HEADERS = {
-  "Neon-Connection-String": "postgresql://postgres:x@localhost/db",
-  "Neon-Raw-Text-Output": "true",
-  "Neon-Array-Mode": "true",
-} as const;
+/** The headers @neondatabase/serverless sends with every request (as the Worker's role). */
+function driverHeaders(): Record<string, string> {
+  return {
+    "Neon-Connection-String": backend.neonDsn,
+    "Neon-Raw-Text-Output": "true",
+    "Neon-Array-Mode": "true",
+  };
+}
 
 interface NeonField {
   name: string;
@@ -72,7 +74,7 @@ async function post(
   body: unknown,
   options: { headers?: Record<string, string>; url?: string; omit?: string[] } = {},
 ): Promise<Reply> {
-  const headers: Record<string, string> = { ...DRIVER_HEADERS, ...options.headers };
+  const headers: Record<string, string> = { ...driverHeaders(), ...options.headers };
   for (const name of options.omit ?? []) delete headers[name];
   const res = await fetch(options.url ?? backend.proxy.url, {
     method: "POST",
@@ -314,7 +316,7 @@ describe("response shape", () => {
   });
 
   it("R10.1 the driver parses the proxy's text exactly like Neon (fullResults, bigint as string)", async () => {
-    const sql = neon(NEON_STYLE_DSN, { fullResults: true });
+    const sql = neon(backend.neonDsn, { fullResults: true });
     const r = await sql.query(
       "SELECT $1::int8 AS big, $2::jsonb AS j, $3::bytea AS by, $4::bool AS b",
       ["9007199254740993", { a: ["한"] }, Buffer.from([0, 255]), false],
@@ -325,7 +327,7 @@ describe("response shape", () => {
     expect(Buffer.from(r.rows[0]?.by as Uint8Array).equals(Buffer.from([0, 255]))).toBe(true);
     expect(r.command).toBe("SELECT");
     expect(r.rowCount).toBe(1);
-    const tagged = neon(NEON_STYLE_DSN);
+    const tagged = neon(backend.neonDsn);
     expect(await tagged`SELECT ${"x"}::text AS v`).toEqual([{ v: "x" }]);
   });
 });
@@ -363,7 +365,7 @@ describe("SQL errors", () => {
   });
 
   it("R10.1 through the driver a SQL error is a NeonDbError carrying the SQLSTATE in .code", async () => {
-    const sql = neon(NEON_STYLE_DSN);
+    const sql = neon(backend.neonDsn);
     const error = await rejection(sql.query("INSERT INTO shape (id, name) VALUES (2, 'dup')"));
     expect(error).toBeInstanceOf(NeonDbError);
     expect(error).toMatchObject({
@@ -389,7 +391,7 @@ describe("SQL errors", () => {
       code: "42601",
       message: "cannot insert multiple commands into a prepared statement",
     });
-    const viaDriver = await rejection(neon(NEON_STYLE_DSN).query("SELECT 1; SELECT 2"));
+    const viaDriver = await rejection(neon(backend.neonDsn).query("SELECT 1; SELECT 2"));
     expect(viaDriver).toBeInstanceOf(NeonDbError);
     expect(viaDriver).toMatchObject({ code: "42601" });
     expect(await countWrites("id = 900")).toBe(0);
@@ -413,7 +415,7 @@ describe("SQL errors", () => {
     expect(shape.rows).toEqual([{ name: "one" }]);
 
     // Through the driver's transaction() too.
-    const sql = neon(NEON_STYLE_DSN);
+    const sql = neon(backend.neonDsn);
     const error = await rejection(
       sql.transaction([
         sql.query("INSERT INTO writes (id, note) VALUES (4, 'd')"),
@@ -434,7 +436,7 @@ describe("SQL errors", () => {
       code: "25006",
       message: "cannot execute INSERT in a read-only transaction",
     });
-    const sql = neon(NEON_STYLE_DSN);
+    const sql = neon(backend.neonDsn);
     const error = await rejection(
       sql.transaction([sql.query("INSERT INTO writes (id) VALUES (11)")], { readOnly: true }),
     );
@@ -473,7 +475,7 @@ describe("size limits", () => {
     const reply = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = request(
         small.url,
-        { method: "POST", headers: { ...DRIVER_HEADERS, "Transfer-Encoding": "chunked" } },
+        { method: "POST", headers: { ...driverHeaders(), "Transfer-Encoding": "chunked" } },
         (res) => {
           let text = "";
           res.setEncoding("utf8");
@@ -498,7 +500,7 @@ describe("size limits", () => {
 
   it("R10.1 a too-large parameter through createNeonDb is DB_PAYLOAD_TOO_LARGE (413)", async () => {
     const small = await extraProxy({ maxRequestBytes: 1024 });
-    const db = createNeonDb({ connectionString: NEON_STYLE_DSN, fetchEndpoint: small.url });
+    const db = createNeonDb({ connectionString: backend.neonDsn, fetchEndpoint: small.url });
     const error = await llamonRejection(db.query("SELECT $1::text AS v", ["x".repeat(2000)]));
     expect(error.code).toBe("DB_PAYLOAD_TOO_LARGE");
     expect(error.details).toEqual({ httpStatus: 413 });
@@ -549,7 +551,7 @@ describe("size limits", () => {
 
   it("R10.1 a too-large response through createNeonDb is DB_PAYLOAD_TOO_LARGE (507)", async () => {
     const small = await extraProxy({ maxResponseBytes: 1024 });
-    const db = createNeonDb({ connectionString: NEON_STYLE_DSN, fetchEndpoint: small.url });
+    const db = createNeonDb({ connectionString: backend.neonDsn, fetchEndpoint: small.url });
     const error = await llamonRejection(
       db.query("SELECT repeat('x', 100) AS v FROM generate_series(1, 20)"),
     );
@@ -727,14 +729,14 @@ describe("bad requests are answered, never crash the proxy", () => {
     expect(options.headers.get("allow")).toBe("OPTIONS, POST");
     expect(options.headers.get("access-control-max-age")).toBe("86400");
     await options.body?.cancel();
-    const get = await fetch(backend.proxy.url, { headers: DRIVER_HEADERS });
+    const get = await fetch(backend.proxy.url, { headers: driverHeaders() });
     expect(get.status).toBe(400);
     expect(await get.json()).toBe("query is not supported");
     const base = backend.proxy.url.replace(/\/sql$/, "");
     for (const path of ["/", "/sql/extra", "/query", "/SQL"]) {
       const res = await fetch(`${base}${path}`, {
         method: "POST",
-        headers: DRIVER_HEADERS,
+        headers: driverHeaders(),
         body: JSON.stringify(select),
       });
       expect(res.status, path).toBe(400);
@@ -746,7 +748,7 @@ describe("bad requests are answered, never crash the proxy", () => {
 
   it("R10.1 after all of the above a normal query and batch still work", async () => {
     expect(result(await post(select)).rows).toEqual([["1"]]);
-    const sql = neon(NEON_STYLE_DSN);
+    const sql = neon(backend.neonDsn);
     expect(await sql.query("SELECT 2 AS two")).toEqual([{ two: 2 }]);
     const [a, b] = await sql.transaction([sql.query("SELECT 3 AS x"), sql.query("SELECT 4 AS x")]);
     expect([a, b]).toEqual([[{ x: 3 }], [{ x: 4 }]]);
@@ -761,7 +763,7 @@ describe("bad requests are answered, never crash the proxy", () => {
     const reply = await post(select, { url: dead.url });
     expect(reply.status).toBe(500);
     expect(String(reply.body.message)).toContain("Couldn't connect to compute node");
-    const db = createNeonDb({ connectionString: NEON_STYLE_DSN, fetchEndpoint: dead.url });
+    const db = createNeonDb({ connectionString: backend.neonDsn, fetchEndpoint: dead.url });
     const error = await llamonRejection(db.query("SELECT 1"));
     expect(error.code).toBe("DB_UNAVAILABLE");
     expect(error.details).toEqual({ httpStatus: 500 });
@@ -772,7 +774,7 @@ describe("bad requests are answered, never crash the proxy", () => {
 
 describe("concurrency and request counting", () => {
   it("R10.1 30 parallel driver queries with pg_sleep all succeed with their own results", async () => {
-    const sql = neon(NEON_STYLE_DSN);
+    const sql = neon(backend.neonDsn);
     const results = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
         sql.query("SELECT $1::int4 AS i, pg_sleep(0.01)::text AS slept", [i]),
@@ -799,7 +801,7 @@ describe("concurrency and request counting", () => {
   it("R10.1 stats count one request per HTTP request: a batch of 3 is 1 request, 3 statements", async () => {
     const seen: ProxyRequestInfo[] = [];
     const counted = await extraProxy({ onRequest: (info) => seen.push(info) });
-    const db = createNeonDb({ connectionString: NEON_STYLE_DSN, fetchEndpoint: counted.url });
+    const db = createNeonDb({ connectionString: backend.neonDsn, fetchEndpoint: counted.url });
     await db.query("SELECT 1");
     await db.batch([{ text: "SELECT 1" }, { text: "SELECT 2" }, { text: "SELECT 3" }]);
     await llamonRejection(db.query("SELEC 1"));

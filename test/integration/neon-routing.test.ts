@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type NeonProxy, startNeonProxy } from "../../src/dev/neon-http-proxy.ts";
 import { createNeonDb } from "../../src/store/db-neon.ts";
-import { startTestBackend, type TestBackend } from "../helpers/backend.ts";
+import { atHost, startTestBackend, type TestBackend } from "../helpers/backend.ts";
 
 let backend: TestBackend;
 let second: NeonProxy;
@@ -19,11 +19,11 @@ afterAll(async () => {
 describe("Neon fetch endpoints are chosen per database host", () => {
   it("sends each database's queries to its own endpoint, even though the driver setting is global", async () => {
     const a = createNeonDb({
-      connectionString: "postgresql://u:p@alpha.local/db",
+      connectionString: atHost(backend.neonDsn, "alpha.local"),
       fetchEndpoint: backend.proxy.url,
     });
     const b = createNeonDb({
-      connectionString: "postgresql://u:p@beta.local/db",
+      connectionString: atHost(backend.neonDsn, "beta.local"),
       fetchEndpoint: second.url,
     });
     backend.proxy.resetStats();

@@ -28,7 +28,7 @@ import { createPgDb } from "../../src/store/db-pg.ts";
 import { migrate } from "../../src/store/migrate.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { applyPrune, planPrune } from "../../src/store/prune.ts";
-import { backendKind, NEON_STYLE_DSN } from "../helpers/backend.ts";
+import { type BackendKind, backendKind, createWorkerRole } from "../helpers/backend.ts";
 import { type FakeEmbeddings, startFakeEmbeddings } from "../helpers/fake-embeddings.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/pg.ts";
 import { testAgent } from "../helpers/turn-setup.ts";
@@ -45,11 +45,18 @@ interface Backend {
   close(): Promise<void>;
 }
 
-async function startBackend(dsn: string, cleanups: (() => Promise<void>)[]): Promise<Backend> {
+async function startBackend(
+  dsn: string,
+  kind: BackendKind,
+  cleanups: (() => Promise<void>)[],
+): Promise<Backend> {
   await migrate({ connectionString: dsn });
+  const role = await createWorkerRole(dsn, kind);
+  // Runs last (cleanups run in reverse): after the database is gone.
+  cleanups.unshift(() => role.drop());
   const proxy = await startNeonProxy({ upstreamDsn: dsn, poolSize: 1 });
   cleanups.push(() => proxy.close());
-  const neon = createNeonDb({ connectionString: NEON_STYLE_DSN, fetchEndpoint: proxy.url });
+  const neon = createNeonDb({ connectionString: role.neonDsn, fetchEndpoint: proxy.url });
   const pg = createPgDb({ connectionString: dsn, max: 1 });
   cleanups.push(() => pg.close());
   return {
@@ -92,7 +99,7 @@ describe("semantic recall on PGlite with pgvector (migration 0009)", () => {
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     const embedded = await startEmbeddedPostgres({ dataDir: dir });
     cleanups.push(() => embedded.close());
-    backend = await startBackend(embedded.dsn, cleanups);
+    backend = await startBackend(embedded.dsn, "embedded", cleanups);
     fake = await startFakeEmbeddings();
     embedder = createOpenAiEmbedder({ baseUrl: fake.baseUrl, model: "concepts" });
   });
@@ -231,7 +238,7 @@ describe.runIf(backendKind() === "server")("migration 0009 on Postgres without p
   let backend: Backend;
   beforeAll(async () => {
     db = await createTestDatabase("llamon_novector");
-    backend = await startBackend(db.dsn, [() => db.drop()]);
+    backend = await startBackend(db.dsn, "server", [() => db.drop()]);
   });
   afterAll(async () => {
     await backend?.close();

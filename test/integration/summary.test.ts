@@ -18,7 +18,6 @@ import type { SummarizeJob } from "../../src/queue/jobs.ts";
 import { readThreadMessages } from "../../src/store/delta.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { createPostgresMemory } from "../../src/store/persistent-memory.ts";
-import { NEON_STYLE_DSN } from "../helpers/backend.ts";
 import { testAgent, useTestBackend } from "../helpers/turn-setup.ts";
 
 const backend = useTestBackend();
@@ -43,7 +42,7 @@ function config(patch: Record<string, unknown> = {}): MemoryConfig {
 function workerEnv(agentId: string) {
   return {
     AGENT_ID: agentId,
-    POSTGRES_MEMORY_DSN: NEON_STYLE_DSN,
+    POSTGRES_MEMORY_DSN: backend.neonDsn,
     LLAMON_NEON_FETCH_ENDPOINT: backend.proxy.url,
   };
 }

@@ -14,7 +14,6 @@ import { summarizeInPostgres } from "../../src/queue/host.ts";
 import { readThreadHead } from "../../src/store/delta.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { applyPrune, planPrune } from "../../src/store/prune.ts";
-import { NEON_STYLE_DSN } from "../helpers/backend.ts";
 import { DelayedModel } from "../helpers/gated-model.ts";
 import { assertInterleavings, type ConversationUnderTest } from "../helpers/interleavings.ts";
 import { testAgent, useTestBackend } from "../helpers/turn-setup.ts";
@@ -61,7 +60,7 @@ function conversation(run: string): ConversationUnderTest {
   const threadId = `run-${run}`;
   const env = {
     AGENT_ID: AGENT,
-    POSTGRES_MEMORY_DSN: NEON_STYLE_DSN,
+    POSTGRES_MEMORY_DSN: backend.neonDsn,
     LLAMON_NEON_FETCH_ENDPOINT: backend.proxy.url,
   };
   return {

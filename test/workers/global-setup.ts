@@ -9,7 +9,7 @@ import { createServer } from "node:http";
 import { exportJWK, generateKeyPair } from "jose";
 import type { TestProject } from "vitest/node";
 import { loadMigrations } from "../../src/store/migrate.ts";
-import { NEON_STYLE_DSN, startTestBackend } from "../helpers/backend.ts";
+import { startTestBackend } from "../helpers/backend.ts";
 import { startFakeLlm } from "../helpers/fake-llm.ts";
 
 declare module "vitest" {
@@ -51,7 +51,7 @@ export async function startJwksServer() {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const backend = await startTestBackend();
   project.provide("neonProxyUrl", backend.proxy.url);
-  project.provide("neonStyleDsn", NEON_STYLE_DSN);
+  project.provide("neonStyleDsn", backend.neonDsn);
   project.provide("backendKind", backend.kind);
   project.provide("testDsn", backend.dsn);
   project.provide("migrationCount", (await loadMigrations()).length);

@@ -12,15 +12,15 @@ const db = createNeonDb({
   connectionString: env.POSTGRES_MEMORY_DSN,
   fetchEndpoint: env.LLAMON_NEON_FETCH_ENDPOINT,
 });
-/** The proxy counts requests per user of the connection string: this file's Worker has its own. */
+/** The proxy counts requests per application_name of the connection string: this file's Worker has its own. */
 const USER = `resend-${crypto.randomUUID().slice(0, 8)}`;
 const STATS_URL = env.LLAMON_NEON_FETCH_ENDPOINT.replace(/\/sql$/, "/stats");
 
 async function roundTrips(): Promise<number> {
   const stats = (await (await fetch(STATS_URL)).json()) as {
-    by_user: Record<string, { requests: number }>;
+    by_application: Record<string, { requests: number }>;
   };
-  return stats.by_user[USER]?.requests ?? 0;
+  return stats.by_application[USER]?.requests ?? 0;
 }
 
 describe("R11.2 exactly once per messageId through A2A (postgres)", () => {
@@ -33,7 +33,7 @@ describe("R11.2 exactly once per messageId through A2A (postgres)", () => {
       return { messages: messages.length, copies: messages.filter((m) => m.id === id).length };
     },
     {
-      vars: { POSTGRES_MEMORY_DSN: `postgresql://${USER}:local@localhost/llamon` },
+      vars: { POSTGRES_MEMORY_DSN: `${env.POSTGRES_MEMORY_DSN}?application_name=${USER}` },
       roundTrips,
     },
   );

@@ -27,7 +27,7 @@ function coldEnv(): Record<string, unknown> {
     ...env,
     AGENT_ID,
     LLAMON_ADMIN_TOKEN: TOKEN,
-    POSTGRES_MEMORY_DSN: `postgresql://${USER}:local@localhost/llamon`,
+    POSTGRES_MEMORY_DSN: `${env.POSTGRES_MEMORY_DSN}?application_name=${USER}`,
   };
 }
 
@@ -45,9 +45,9 @@ function fetcherFor(instanceEnv: Record<string, unknown>): { fetch: typeof fetch
 
 async function roundTrips(): Promise<number> {
   const stats = (await (await fetch(STATS_URL)).json()) as {
-    by_user: Record<string, { requests: number }>;
+    by_application: Record<string, { requests: number }>;
   };
-  return stats.by_user[USER]?.requests ?? 0;
+  return stats.by_application[USER]?.requests ?? 0;
 }
 
 /** The round trips one call makes. */

@@ -12,7 +12,7 @@ import type { TestProject } from "vitest/node";
 import { startEmbeddedPostgres } from "../../src/dev/embedded-postgres.ts";
 import { startNeonProxy } from "../../src/dev/neon-http-proxy.ts";
 import { loadMigrations, migrate } from "../../src/store/migrate.ts";
-import { NEON_STYLE_DSN } from "../helpers/backend.ts";
+import { createWorkerRole } from "../helpers/backend.ts";
 import { startFakeEmbeddings } from "../helpers/fake-embeddings.ts";
 import { startJwksServer } from "./global-setup.ts";
 
@@ -26,11 +26,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const dir = await mkdtemp(join(tmpdir(), "llamon-workers-vector-"));
   const embedded = await startEmbeddedPostgres({ dataDir: dir });
   await migrate({ connectionString: embedded.dsn });
+  const role = await createWorkerRole(embedded.dsn, "embedded");
   const proxy = await startNeonProxy({ upstreamDsn: embedded.dsn, poolSize: 1 });
   const embeddings = await startFakeEmbeddings();
   const jwks = await startJwksServer();
   project.provide("neonProxyUrl", proxy.url);
-  project.provide("neonStyleDsn", NEON_STYLE_DSN);
+  project.provide("neonStyleDsn", role.neonDsn);
   project.provide("backendKind", "embedded");
   project.provide("testDsn", embedded.dsn);
   project.provide("migrationCount", (await loadMigrations()).length);

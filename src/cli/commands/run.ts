@@ -12,9 +12,10 @@ import { projectBackend } from "../agent-code.ts";
 import { ChildGroup } from "../children.ts";
 // Loaded when a database is needed: the embedded Postgres is heavy to import (CLI start-up).
 import type { LocalDatabase } from "../database.ts";
-import { defaultPort, parsePort } from "../options.ts";
+import { defaultPort, parsePort, portParser } from "../options.ts";
 import { info, warn } from "../output.ts";
 import { assertPortFree } from "../port.ts";
+import { assertPortsFree } from "../ports.ts";
 import { loadProject, resolveWranglerBin } from "../project.ts";
 import { StopRequest } from "../stop-request.ts";
 
@@ -35,6 +36,16 @@ export function registerRun(program: Command): void {
       "where the embedded Postgres keeps its data (default: <dir>/.llamon/pgdata)",
     )
     .option(
+      "--proxy-port <port>",
+      "port of the local Neon-protocol proxy on 127.0.0.1 (default: a free port)",
+      portParser("--proxy-port"),
+    )
+    .option(
+      "--pg-port <port>",
+      "port of the embedded Postgres on 127.0.0.1, when one is started (default: a free port)",
+      portParser("--pg-port"),
+    )
+    .option(
       "--state-dir <dir>",
       "where wrangler keeps the Worker's local state: Durable Objects, queues (default: <dir>/.wrangler/state)",
     )
@@ -44,12 +55,18 @@ export function registerRun(program: Command): void {
 Examples:
   $ npx llamon run .
   $ npx llamon run my-agent --port 8788
+  $ npx llamon run . --proxy-port 4444 --pg-port 5433
 
 For postgres projects: uses POSTGRES_MEMORY_DSN from .dev.vars when reachable (creating the
 database if needed), otherwise an embedded Postgres kept in <dir>/.llamon/pgdata.
 Two runs of one project at the same time need their own --port, --data-dir and --state-dir;
 a port another process holds is an error (PORT_IN_USE) before anything starts. Ctrl-C, SIGTERM,
 SIGHUP or the parent process (npm start) going away stops everything it started.
+The proxy and the embedded Postgres listen on free ports unless --proxy-port and --pg-port pin
+them (two projects side by side, a firewall); a pinned port that is taken is PORT_IN_USE too.
+The Worker connects as a role of its own (made after the migrations, with only the privileges
+it needs; name and password in <dir>/.llamon/worker-role.json), and the proxy checks that
+password, as Neon does.
 A2A auth: A2A_AUTH (and A2A_API_KEYS, A2A_JWT_*) from the environment or .dev.vars; when
 neither sets A2A_AUTH the local Worker runs with none (no credentials needed).`,
     )
@@ -91,6 +108,11 @@ async function runProject(dir: string, opts: RunOptions): Promise<void> {
     const port = opts.port ?? defaultPort();
     const project = await loadProject(dir);
     await assertPortFree(port);
+    await assertPortsFree([
+      { flag: "--port", port, probe: false },
+      { flag: "--proxy-port", port: opts.proxyPort },
+      { flag: "--pg-port", port: opts.pgPort },
+    ]);
     const backend = await projectBackend(project);
     go();
     const vars: Record<string, string> = a2aAuthVars(project.vars);
@@ -106,11 +128,13 @@ async function runProject(dir: string, opts: RunOptions): Promise<void> {
         dsn: process.env.POSTGRES_MEMORY_DSN ?? project.vars.POSTGRES_MEMORY_DSN,
         forceEmbedded: opts.embedded === true,
         dataDir: opts.dataDir,
+        proxyPort: opts.proxyPort,
+        pgPort: opts.pgPort,
         log: info,
       });
       go();
       vars.LLAMON_NEON_FETCH_ENDPOINT = db.proxy.url;
-      vars.POSTGRES_MEMORY_DSN = neonStyleDsn(db.dsn);
+      vars.POSTGRES_MEMORY_DSN = db.workerDsn;
       info(`Neon-protocol proxy: ${db.proxy.url}`);
     }
     const child = startWrangler(children, project.dir, port, vars, opts.stateDir);
@@ -185,17 +209,12 @@ export function a2aAuthVars(projectVars: Readonly<Record<string, string>>): Reco
   return vars;
 }
 
-/** Neon needs a host name (not an IP); the proxy ignores where it points, so use localhost. */
-function neonStyleDsn(dsn: string): string {
-  const url = new URL(dsn);
-  if (url.hostname === "127.0.0.1") url.hostname = "localhost";
-  return url.toString();
-}
-
 interface RunOptions {
   port?: number;
   embedded?: boolean;
   dataDir?: string;
+  proxyPort?: number;
+  pgPort?: number;
   stateDir?: string;
 }
 

@@ -53,7 +53,7 @@ beforeEach(async () => {
 });
 
 const DRIVER_HEADERS: Record<string, string> = {
-  "Neon-Connection-String": "postgresql://postgres:x@localhost/db",
+  "Neon-Connection-String": NEON_STYLE_DSN,
   "Neon-Raw-Text-Output": "true",
   "Neon-Array-Mode": "true",
 };
