@@ -17,8 +17,8 @@
  * - `custom fetch` wraps the global fetch instead of importing node-fetch (not a dependency);
  * - the three connection-string checks: driver 1.2 (ours) makes them when a query runs, not
  *   in `neon()` as the upstream tests (driver 1.0) expect, and words two messages otherwise;
- * - skipped, each with its reason in `it.skip`'s title: the four that need Neon's hostnames
- *   or Neon's authentication (wrong user, password, project, host).
+ * - skipped, each with its reason in `it.skip`'s title: the two that need Neon's hostnames
+ *   (wrong project, wrong host).
  */
 import {
   type FullQueryResults,
@@ -275,8 +275,24 @@ describe("tests/cli/http.test.ts", () => {
     ).resolves.toStrictEqual([{ pg_sleep: "" }]);
   });
 
-  it.skip("database URL with wrong user to `neon()` — needs Neon's authentication (the proxy does not check roles yet: issue 35, credentials part)", () => {});
-  it.skip("database URL with wrong password to `neon()` — needs Neon's authentication (issue 35, credentials part)", () => {});
+  // [adapted] The upstream tests expect Neon's authentication error for a wrong user or
+  // password; the local Neon authenticates the connection string's role as Neon does.
+  it("database URL with wrong user to `neon()`", async () => {
+    const url = new URL(DATABASE_URL);
+    url.username = "no_such_role_anywhere";
+    await expect(neon(url.toString())`SELECT 1`).rejects.toThrow(
+      "password authentication failed for user 'no_such_role_anywhere'",
+    );
+  });
+
+  it("database URL with wrong password to `neon()`", async () => {
+    const url = new URL(DATABASE_URL);
+    url.password = "wrong-password";
+    await expect(neon(url.toString())`SELECT 1`).rejects.toThrow(
+      `password authentication failed for user '${url.username}'`,
+    );
+  });
+
   it.skip("database URL with wrong project to `neon()` — needs Neon's hostnames (the project is the host's first label on *.neon.tech)", () => {});
   it.skip("database URL with wrong host to `neon()` — needs Neon's hostnames (*.neon.tech → DNS failure)", () => {});
 

@@ -6,8 +6,8 @@
  * that cannot run on one of them says why in its title.
  *
  * Groups: L limits, A client aborts, E errors, T typed output, R result shape, P parameters,
- * B body shapes, H headers and routes, S session state. (Credentials cases: issue 35's other
- * part.)
+ * B body shapes, H headers and routes, S session state. The credentials cases are in
+ * test/integration/neon-proxy-credentials.test.ts.
  */
 import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 import pg from "pg";
