@@ -1,5 +1,5 @@
 /**
- * Cold isolate start of fact extraction (issue 14 item 3): for each sample message, a fresh
+ * Cold isolate start of fact extraction: for each sample message, a fresh
  * Node process measures the CPU of its first fact turn (updateFacts + recallFacts) and of
  * the same turn once warm; the difference is what a fresh isolate pays. Target: ≤ 10 ms
  * for the typical messages (printed as met/not met; never asserted in tests).

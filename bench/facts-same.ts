@@ -1,6 +1,6 @@
 /**
- * Same output before and after a change to the fact rules or the recall terms (issue 14:
- * a cold-start change must not change what is extracted or recalled). Runs every utterance
+ * Same output before and after a change to the fact rules or the recall terms
+ * (a cold-start change must not change what is extracted or recalled). Runs every utterance
  * of the fact corpus — the dialogues' turns and follow-ups, the chit-chat lines, the unit
  * cases, the string literals of the fact and recall tests, each also lower-cased, and each
  * dialogue's turns joined into one message — through extraction (with and without a

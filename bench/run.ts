@@ -1,6 +1,6 @@
 /**
  * `npm run bench` — per-turn cost of conversation memory as the conversation grows, llamon
- * against the official LangGraph PostgresSaver in the same run (issue 8).
+ * against the official LangGraph PostgresSaver in the same run.
  *
  *   npx tsx bench/run.ts [--turns 10,100,1000,10000] [--json] [--systems a,b] [--full]
  *                        [--all-lengths] [--no-write]

@@ -146,7 +146,7 @@ export async function storedBytes(
     parts.push(
       `SELECT coalesce(sum(pg_column_size(t.*)),0) FROM llamon_threads t WHERE agent_id = $2 AND thread_id = $3`,
       `SELECT coalesce(sum(pg_column_size(m.*)),0) FROM persistent_memory m WHERE agent_id = $2 AND thread_id = $3`,
-      // The transcript (issue 14): the messages older than the live tail.
+      // The transcript: the messages older than the live tail.
       `SELECT coalesce(sum(pg_column_size(x.*)),0) FROM llamon_messages x WHERE agent_id = $2 AND thread_id = $3`,
     );
   }

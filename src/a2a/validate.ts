@@ -1,5 +1,5 @@
 /**
- * Validation and normalisation of a JSON-RPC body BEFORE the SDK sees it (issue 4 item 7).
+ * Validation and normalisation of a JSON-RPC body BEFORE the SDK sees it.
  * A bad request is answered here with a specific JSON-RPC error and never reaches the
  * agent, so nothing is stored for it.
  *

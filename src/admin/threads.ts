@@ -1,6 +1,6 @@
 /**
  * Reading, listing and erasing one agent's conversations wherever the backend keeps them
- * (SPEC R1). Every call is scoped to AGENT_ID (R2.3): Postgres rows are filtered by
+ * (R1). Every call is scoped to AGENT_ID (R2.3): Postgres rows are filtered by
  * agent_id / the `<agent>:` storage prefix, Durable Objects are named and asked per agent.
  *
  * A conversation belongs to (principal, contextId): the stores keep its thread key

@@ -2,7 +2,7 @@
  * Running one turn from plain data (so it can cross into a Durable Object): the
  * registered agent, the request's MemoryConfig, the model from env, the history seed.
  *
- * Where a turn runs (SPEC R1, DESIGN "One turn"; dispatch in worker/turns.ts):
+ * Where a turn runs (R1, DESIGN "One turn"; dispatch in worker/turns.ts):
  * - postgres: statelessly in the Worker, NeonSaver over Neon HTTP (compare-and-set on the
  *   head; a turn that lost it runs again on the new head, R2.4);
  * - in_memory / sqlite: inside the conversation's Durable Object, under its turn lock;

@@ -1,5 +1,5 @@
 /**
- * The offline bundle of a project (SPEC R9.4): every dependency tarball of its lockfile in
+ * The offline bundle of a project (R9.4): every dependency tarball of its lockfile in
  * an npm cache folder, plus the lockfile, so an air-gapped machine installs with
  *
  *   npm ci --cache offline/npm-cache --offline

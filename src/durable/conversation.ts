@@ -1,6 +1,6 @@
 /**
  * The conversation role of a THREADS object (`thread:<agent>:<context>`): it serialises the
- * turns of one conversation (a FIFO lock, R2.4) and, for the object backends of SPEC R1,
+ * turns of one conversation (a FIFO lock, R2.4) and, for the object backends of R1,
  * keeps the thread itself:
  *
  * | MEMORY_BACKEND | here                                                              |

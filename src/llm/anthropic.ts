@@ -11,7 +11,7 @@
  *
  * Wire format: the system prompt goes top-level as text blocks, the last one marked
  * `cache_control: {type: "ephemeral"}` (`cacheSystemPrompt`, default true) so the stable
- * prefix — tools + system prompt — is cached by the provider (SPEC R6.2; Anthropic
+ * prefix — tools + system prompt — is cached by the provider (R6.2; Anthropic
  * ignores the mark below its minimum cacheable length). Messages become content blocks:
  * text, `tool_use` (assistant) and `tool_result` (user). Consecutive messages of the same
  * role are merged, since Anthropic requires alternating roles — so parallel tool results

@@ -132,7 +132,7 @@ export const memoryConfigSchema = z
     facts_mode: field.facts_mode.default("off"),
     fact_recall_max_items: field.fact_recall_max_items.default(3),
     /**
-     * Conversation recall (issue 16): on by default for every backend; it takes effect where
+     * Conversation recall: on by default for every backend; it takes effect where
      * the backend gives the turn a recall source (see docs/memory.md), `off` has no history.
      */
     recall: field.recall.default(true),

@@ -1,5 +1,5 @@
 /**
- * Letter and digit tests and splits with a fast path (issue 14: cold isolate start). A
+ * Letter and digit tests and splits with a fast path (cold isolate start). A
  * Unicode property class (`\p{L}`, `/u`) costs a fresh isolate about half a millisecond of
  * CPU per expression to compile; for text whose characters are all ASCII, Latin (1,
  * Extended, Additional), Hangul, general punctuation or full-width forms — nearly every

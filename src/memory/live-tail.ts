@@ -1,5 +1,5 @@
 /**
- * The live tail (issue 14): what a conversation's checkpoint keeps, so that a turn's read
+ * The live tail: what a conversation's checkpoint keeps, so that a turn's read
  * and write do not grow with the conversation.
  *
  * The stored thread is `transcript ++ tail`. The tail is the checkpoint's `messages`

@@ -1,5 +1,5 @@
 /**
- * The "earlier in this conversation" block of conversation recall (issue 16): earlier
+ * The "earlier in this conversation" block of conversation recall: earlier
  * messages of this thread that left the window and match the new user message, quoted
  * for the model in the R6 layout (legacy_system: in the system prompt; stable_tail: in the
  * runtime-context message, so the cacheable prefix stays byte-stable).

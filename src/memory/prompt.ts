@@ -16,8 +16,8 @@
  *   just in the window, so the note does not flicker when the window cuts); and (3)
  *   `history_aware` is true.
  * - `legacy_system` (R6.1, default): system prompt = systemText, skills…, knowledge,
- *   facts, `[이전 대화 요약]` summary, `[이전 대화 발췌]` recalled messages (issue 16,
- *   prompt-recall.ts), history note — blocks separated by a blank line.
+ *   facts, `[이전 대화 요약]` summary, `[이전 대화 발췌]` recalled messages
+ *   (prompt-recall.ts), history note — blocks separated by a blank line.
  * - `stable_tail` (R6.2): system prompt = systemText, skills…, history note only, so it
  *   changes once (turn 1 → 2, when the note appears) and then stays byte-identical while
  *   systemText and skills do. Knowledge, facts, summary and recalled messages go into ONE
@@ -25,7 +25,7 @@
  *   the window when it has no HumanMessage), marked by its first line
  *   {@link RUNTIME_CONTEXT_MARKER}, its `additional_kwargs.llamon_runtime_context === true`
  *   and its id prefix `llamon-runtime-`. No slot content → no such message.
- * - Recalled messages (issue 16) are counted against `max_history_tokens`: the block has
+ * - Recalled messages are counted against `max_history_tokens`: the block has
  *   its own budget (prompt-recall.ts `recallBudget`), and when it is placed under a cap the
  *   window is selected again with the cap less the block's tokens (the window only gets
  *   shorter, so the recalled messages stay outside it).
@@ -75,7 +75,7 @@ export interface PromptParts {
   /** The rolling summary of out-of-window history (slot; R7.4). */
   summary?: string | undefined;
   /**
-   * Recalled earlier messages (slot; issue 16), best first, none of them in the window
+   * Recalled earlier messages (slot), best first, none of them in the window
    * (the caller excluded what {@link promptWindow} selects).
    */
   recalled?: readonly RecalledItem[] | undefined;

@@ -1,6 +1,6 @@
 /**
  * Reading a JSON request body from an untrusted client, the same way for the A2A endpoint
- * and the management API (issue 15):
+ * and the management API:
  *
  * - the bytes are decoded as UTF-8 strictly (TextDecoder `fatal`): invalid UTF-8 is refused,
  *   never replaced with U+FFFD (two different byte strings must never become one id);

@@ -1,5 +1,5 @@
 /**
- * Adopt threads written by other savers (issue 18, `llamon migrate --adopt`): register in
+ * Adopt threads written by other savers (`llamon migrate --adopt`): register in
  * `llamon_threads` every thread of one agent's namespace (`<agent>:<thread>`) that LangGraph's
  * tables hold but llamon's registry does not know, or knows with a stale head, so the
  * conversation list, prune and the management API see them. Turns repair the registry on

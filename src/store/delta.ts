@@ -1,5 +1,5 @@
 /**
- * Delta storage of a thread's messages (issue 8): the `messages` channel is LangGraph's
+ * Delta storage of a thread's messages: the `messages` channel is LangGraph's
  * `DeltaChannel` with `messagesDeltaReducer`, so a turn stores only the messages it added
  * (as checkpoint writes) plus, now and then, a snapshot of the whole list (see
  * {@link MessagesDeltaChannel} for when). Reading a checkpoint rebuilds the list from the

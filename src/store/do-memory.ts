@@ -1,5 +1,5 @@
 /**
- * persistent_memory of the Durable Object backends (SPEC R1, R4.1): the same
+ * persistent_memory of the Durable Object backends (R1, R4.1): the same
  * {@link PersistentMemory} API as Postgres, over the object's SQLite storage (`sqlite`) or a
  * Map in the object's memory (`in_memory`, lost with the object). One row per key; rows
  * belong to (agent, thread) and `threadId: null` addresses the agent-level keys.

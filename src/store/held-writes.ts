@@ -1,6 +1,6 @@
 /**
  * A turn's writes held until the turn ends, for the object backends' savers (InMemorySaver,
- * SqliteSaver): all-or-nothing turns (issue 15 item 4), as NeonSaver's `deferWrites`. While
+ * SqliteSaver): all-or-nothing turns, as NeonSaver's `deferWrites`. While
  * the turn runner has `holding` on, `put` and `putWrites` are queued per thread;
  * `flushTurn` applies them in order once the turn succeeded (the thread store's rows go in
  * the root checkpoint's write), `discardTurn` drops them (a

@@ -1,5 +1,5 @@
 /**
- * InMemorySaver — the `in_memory` backend (SPEC R1): LangGraph's own MemorySaver, living in
+ * InMemorySaver — the `in_memory` backend (R1): LangGraph's own MemorySaver, living in
  * the conversation's Durable Object, so the thread is lost when the object is evicted,
  * redeployed or crashes ("in-memory: lost on restart"). It adds what our turns need and
  * NeonSaver offers:

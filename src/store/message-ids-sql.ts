@@ -1,6 +1,6 @@
 /**
  * The statements of `llamon_message_ids` on Postgres (migration 0015; store/message-ids.ts):
- * exactly once per messageId for the life of a thread (SPEC R11.2).
+ * exactly once per messageId for the life of a thread (R11.2).
  */
 
 /** Human message types of LangChain's serialised form (`message->'id'->>-1`). */

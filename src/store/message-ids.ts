@@ -1,5 +1,5 @@
 /**
- * Exactly once per `messageId` (SPEC R11.2): each of llamon's thread stores keeps, for the life
+ * Exactly once per `messageId` (R11.2): each of llamon's thread stores keeps, for the life
  * of a thread, every user message's id with its position (Postgres `llamon_message_ids`,
  * migration 0015; the Durable Object's SQLite, schema v5; the in_memory object's map). The
  * turn's load looks its incoming id up with the head (no round trip of its own) together with

@@ -114,7 +114,7 @@ export interface NeonSaverOptions {
   readonly deferWrites?: boolean;
   /**
    * Return the `messages` channel of a root checkpoint as a plain list even when it was
-   * stored as deltas (threads written before the live tail, issue 8): the list is rebuilt
+   * stored as deltas (threads written before the live tail): the list is rebuilt
    * from the history read in the same batch. The turn runner's graph keeps a plain channel.
    */
   readonly materializeMessages?: boolean;

@@ -1,5 +1,5 @@
 /**
- * Pruning old conversations of ONE agent (SPEC R4.3, `llamon memory prune`).
+ * Pruning old conversations of ONE agent (R4.3, `llamon memory prune`).
  *
  * - {@link planPrune} lists what would go: the agent's threads that match the filter, with
  *   the rows and bytes each holds in checkpoints, checkpoint_blobs, checkpoint_writes,

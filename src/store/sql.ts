@@ -182,7 +182,7 @@ ON CONFLICT (agent_id, thread_id) DO UPDATE
 export const SET_THREAD_MESSAGE_COUNT = `UPDATE llamon_threads SET message_count = $4
  WHERE agent_id = $1 AND thread_id = $2 AND head_checkpoint_id = $3`;
 
-// The head compare-and-set of a turn's write is in thread-head-sql.ts (issue 18).
+// The head compare-and-set of a turn's write is in thread-head-sql.ts.
 
 /** SQLSTATE raised by llamon_require (migrations/0003). */
 export const SQLSTATE_HEAD_MOVED = "LLM01";

@@ -1,6 +1,6 @@
 /**
  * Message ids of the `sqlite` backend (schema v5 of sqlite-sql.ts): exactly once per messageId
- * for the life of a thread (SPEC R11.2) — the Durable Object's own copy of Postgres'
+ * for the life of a thread (R11.2) — the Durable Object's own copy of Postgres'
  * `llamon_message_ids` (migration 0015; store/message-ids.ts). One row per user message a turn
  * stored: its position in the whole thread and the end of its turn (exclusive; NULL: the next
  * user message). No text: a trim keeps the rows, erase deletes them.

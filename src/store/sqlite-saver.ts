@@ -1,6 +1,6 @@
 /**
  * SqliteSaver — a LangGraph.js checkpointer over synchronous SQLite: a Durable Object's
- * `ctx.storage.sql` (the `sqlite` backend, SPEC R1) or Node's `node:sqlite` (conformance
+ * `ctx.storage.sql` (the `sqlite` backend, R1) or Node's `node:sqlite` (conformance
  * suite). Same API and semantics as NeonSaver:
  *
  * - Ownership (R2.3): threads are stored as `<agent_id>:<thread_id>` and every read and

@@ -1,5 +1,5 @@
 /**
- * SQLite storage of the Durable Object backends (`sqlite`, SPEC R1): the schema and every
+ * SQLite storage of the Durable Object backends (`sqlite`, R1): the schema and every
  * statement, over a minimal synchronous interface that a Durable Object's `ctx.storage.sql`
  * (plus `ctx.storage.transactionSync`) and Node's `node:sqlite` both satisfy.
  *

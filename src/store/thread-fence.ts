@@ -1,5 +1,5 @@
 /**
- * The fence of a conversation's writes off the request path (issue 32, SPEC R11.1): a job (the
+ * The fence of a conversation's writes off the request path (R11.1): a job (the
  * rolling summary) reads the thread's generation before anything of the thread, and its write
  * lands only while the generation is unchanged. Erase and prune move it (on Postgres they
  * delete the registry row, whose generation is random per row: migration 0014; in a Durable

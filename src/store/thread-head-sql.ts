@@ -1,5 +1,5 @@
 /**
- * The thread head as LangGraph's own tables define it (issue 18): the newest root checkpoint
+ * The thread head as LangGraph's own tables define it: the newest root checkpoint
  * of the thread in `checkpoints` — what the official savers' `getTuple` returns. The
  * `llamon_threads` registry row is llamon's lock and index; it is repaired from the
  * checkpoints here, since savers that share the tables (the official PostgresSaver, a
@@ -100,7 +100,7 @@ export const SELECT_THREAD_GENERATION = `SELECT t.generation::text AS generation
 
 /**
  * Upsert one persistent_memory row of the thread only while the thread's generation is still
- * $5 (SPEC R11.1). The registry row is locked FOR SHARE: an erase or prune that deletes it
+ * $5 (R11.1). The registry row is locked FOR SHARE: an erase or prune that deletes it
  * (they take that row first) either ran before — then there is no row and nothing is written —
  * or waits for this statement, and then deletes the row written here with the rest.
  * $1 agent, $2 thread, $3 key, $4 value (JSON text), $5 generation. One row back when written.

@@ -1,5 +1,5 @@
 /**
- * The transcript (issue 14; memory/live-tail.ts): a conversation's messages older than the
+ * The transcript (memory/live-tail.ts): a conversation's messages older than the
  * live tail, append-only, by position in the whole thread. On Postgres the table
  * `llamon_messages` (migration 0006); a saver that keeps one implements
  * {@link TranscriptReader}, and the turn's thread store moves the messages that leave the tail
@@ -119,7 +119,7 @@ export interface ArchivedPrefix {
 
 export const EMPTY_PREFIX: ArchivedPrefix = { messages: 0, conversation: 0, ai: false };
 
-/** A stored value of the `archived` channel, tolerating absence (threads before issue 14). */
+/** A stored value of the `archived` channel, tolerating absence (threads stored before the transcript existed). */
 export function archivedPrefixOf(value: unknown): ArchivedPrefix {
   if (typeof value !== "object" || value === null) return EMPTY_PREFIX;
   const v = value as Partial<Record<keyof ArchivedPrefix, unknown>>;

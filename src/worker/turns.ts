@@ -1,6 +1,6 @@
 /**
  * Dispatch of a turn to where it runs: postgres and off in this isolate, in_memory and
- * sqlite in the conversation's Durable Object (SPEC R1).
+ * sqlite in the conversation's Durable Object (R1).
  *
  * Postgres reads first: the turn's load (checkpoint + persistent_memory rows, which include
  * the agent's run-time `settings` row) runs before the config is resolved, and the config is

@@ -1,5 +1,5 @@
 /**
- * `llamon migrate --adopt` (issue 18): threads the official PostgresSaver wrote under this
+ * `llamon migrate --adopt`: threads the official PostgresSaver wrote under this
  * agent's namespace are registered (found, counted, reported); another agent's are not.
  */
 import { mkdtemp, rm } from "node:fs/promises";

@@ -1,5 +1,5 @@
 /**
- * issue 15: the deployable Worker bundles, as `wrangler deploy --dry-run` builds them, for the
+ * The deployable Worker bundles, as `wrangler deploy --dry-run` builds them, for the
  * reference agent and a project scaffolded from each template: they build, what they contain
  * is what a Worker runs (llamon's runtime dependencies, no CLI or dev tools, LangSmith's client
  * and zod's 39 other locales replaced by llamon's stand-ins), and their size (raw and gzip) is
@@ -101,7 +101,7 @@ async function dryRun(name: string, dir: string): Promise<Bundle> {
 const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 
 describe("the Worker bundle (wrangler deploy --dry-run)", () => {
-  it("issue 15 issue 17: the reference agent and every template build, hold only what a Worker runs, and their size is measured", async () => {
+  it("the reference agent and every template build, hold only what a Worker runs, and their size is measured", async () => {
     const bundles: Bundle[] = [await dryRun("reference", REPO)];
     for (const [kind, template] of [
       ["agent", "agent-general"],
@@ -154,7 +154,7 @@ describe("the Worker bundle (wrangler deploy --dry-run)", () => {
     }
   }, 180_000);
 
-  it("issue 15: the reference wrangler.toml and the scaffold's alias the same modules", async () => {
+  it("the reference wrangler.toml and the scaffold's alias the same modules", async () => {
     const own = parseToml(await readFile(join(REPO, "wrangler.toml"), "utf8")) as {
       alias: Record<string, string>;
     };

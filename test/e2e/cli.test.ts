@@ -83,7 +83,7 @@ describe("llamon CLI", () => {
     expect(second.stdout).toContain("is up to date");
   });
 
-  it("issue 15: migrate --create-db creates a missing database (like llamon run); without it, says so", async () => {
+  it("migrate --create-db creates a missing database (like llamon run); without it, says so", async () => {
     const name = `${db.name}_created`;
     const dsn = dsnForDatabase(name);
     try {
@@ -122,7 +122,7 @@ describe("llamon CLI", () => {
     }
   });
 
-  it("issue 15: `llamon chat` without a URL talks to http://127.0.0.1:$PORT, like `llamon run`", async () => {
+  it("`llamon chat` without a URL talks to http://127.0.0.1:$PORT, like `llamon run`", async () => {
     const { code, stderr } = await run(["chat", "-m", "hi"], { PORT: "9" }).done;
     expect(code).toBe(1);
     expect(stderr).toContain("http://127.0.0.1:9/.well-known/agent-card.json");

@@ -1,5 +1,5 @@
 /**
- * issue 15: `llamon doctor` as a user runs it, on a scaffolded postgres project whose DSN
+ * `llamon doctor` as a user runs it, on a scaffolded postgres project whose DSN
  * points at the local Postgres: the missing database is found (with the command that fixes
  * it), then after `llamon migrate --create-db` the project is ready (exit 0); a broken
  * binding and a bad memory setting in code are reported (exit 1, also as --json).
@@ -77,7 +77,7 @@ afterAll(async () => {
 });
 
 describe("llamon doctor", () => {
-  it("issue 15: finds the missing database and names the fix; after migrate --create-db the project is ready", async () => {
+  it("finds the missing database and names the fix; after migrate --create-db the project is ready", async () => {
     const before = await cli(["doctor"]);
     expect(before.code).toBe(1);
     expect(before.stdout).toContain(`✗ database: the server has no database "${DATABASE}"`);
@@ -98,7 +98,7 @@ describe("llamon doctor", () => {
     expect(byName.memory?.message).toBe("memory postgres, window 20");
   });
 
-  it("issue 15: a missing binding and a bad memory setting in code are problems, exit 1", async () => {
+  it("a missing binding and a bad memory setting in code are problems, exit 1", async () => {
     const toml = await readFile(join(dir, "wrangler.toml"), "utf8");
     const agent = await readFile(join(dir, "src/agent.ts"), "utf8");
     try {

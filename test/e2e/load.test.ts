@@ -1,5 +1,5 @@
 /**
- * Load (issue 8 item 3), sized for CI: 20 concurrent conversations × 10 turns against the
+ * Load, sized for CI: 20 concurrent conversations × 10 turns against the
  * reference agent started as users start it (`llamon run .`: wrangler dev, postgres backend on
  * a fresh database of the local server — or the embedded PGlite when no server is reachable —
  * offline model). The full size (50 × 20) is `npx tsx bench/load.ts`.

@@ -109,7 +109,7 @@ describe("llamon prepare-offline", () => {
     expect(help.code, help.stderr).toBe(0);
     expect(help.stdout).toContain("prepare-offline");
 
-    // issue 17: what a deployed Worker needs, without the dev tools: the CLI's tools (tsx,
+    // What a deployed Worker needs, without the dev tools: the CLI's tools (tsx,
     // PGlite, …) are devDependencies of the project, not dependencies of llamon, so a
     // production install leaves them out. (pg stays: @a2a-js/sdk declares it as an optional
     // peer, and npm keeps an optional peer of a production package when the tree has it.)

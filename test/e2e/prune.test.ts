@@ -165,7 +165,7 @@ describe("llamon memory prune", () => {
     expect(rows).toEqual([{ agent_id: "shop-eu" }]);
   });
 
-  it("issue 13: --principal P prunes only P's conversations; --thread-id X names P's contextId X, and the same contextId of another principal or of anonymous stays", async () => {
+  it("--principal P prunes only P's conversations; --thread-id X names P's contextId X, and the same contextId of another principal or of anonymous stays", async () => {
     await thread("shop", "shared-chat", 0);
     await thread("shop", threadKey("alice", "shared-chat"), 0);
     await thread("shop", threadKey("bob", "shared-chat"), 0);

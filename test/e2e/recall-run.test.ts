@@ -23,7 +23,7 @@ afterAll(async () => {
 const TURN_3 = "My sister Yuna plays the cello in an orchestra";
 
 describe("llamon run . — conversation recall", () => {
-  it("issue 16: after 60 turns a question about turn 3 gets turn 3's message in the prompt", async () => {
+  it("after 60 turns a question about turn 3 gets turn 3's message in the prompt", async () => {
     const dataDir = await mkdtemp(join(tmpdir(), "llamon-recall-"));
     dirs.push(dataDir);
     const port = await freePort();

@@ -76,7 +76,7 @@ async function chatOnce(url: string, contextId: string, env: Record<string, stri
 }
 
 describe("npm start (llamon run .) — the reference agent", () => {
-  it("R9.3 issue 15: answers the product document's JSON, remembers by contextId, keeps it across a restart, prints no stack trace — issue 13: where the official client and llamon chat --token authenticate with api_key", async () => {
+  it("R9.3 answers the product document's JSON, remembers by contextId, keeps it across a restart, prints no stack trace: where the official client and llamon chat --token authenticate with api_key", async () => {
     const dataDir = await mkdtemp(join(tmpdir(), "llamon-start-"));
     dirs.push(dataDir);
     const port = await freePort();
@@ -90,7 +90,7 @@ describe("npm start (llamon run .) — the reference agent", () => {
       const b = await sendMessage(port, "user-alice-session", "이전에 뭐 얘기했지?");
       expect(b.split("\n")[0]).toBe("offline-model: received=3 has_prior=true");
       expect(b).toContain("내 이름은 앨리스야");
-      // issue 15: offline, wrangler's Request.cf download printed a getaddrinfo stack twice.
+      // Offline, wrangler's Request.cf download printed a getaddrinfo stack twice.
       expect(first.output()).not.toMatch(/\n\s+at .+:\d+:\d+/);
       expect(first.output()).not.toContain("ENOTFOUND");
     } finally {

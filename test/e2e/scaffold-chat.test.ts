@@ -173,7 +173,7 @@ describe("llamon chat", () => {
     expect(executor.seen.get("user-alice-session")).toEqual(["안녕하세요", "이전에 뭐 얘기했지?"]);
   });
 
-  it("issue 15: an input-required task (a flow between its steps) is answered by continuing it, not a failure", async () => {
+  it("an input-required task (a flow between its steps) is answered by continuing it, not a failure", async () => {
     const { code, stdout, stderr } = await run(["chat", url, "-m", "ask city", "-m", "Busan"]);
     expect(code, stderr).toBe(0);
     expect(stderr).not.toContain("(task input-required)");

@@ -81,7 +81,7 @@ afterAll(async () => {
 });
 
 describe("llamon agent / flow (scaffold)", () => {
-  it("R9.1 R9.2 R2.3 every template × memory mode with --yes: files and values; the projects typecheck, and their own tests boot the Worker in workerd and hold a conversation (issue 15)", async () => {
+  it("R9.1 R9.2 R2.3 every template × memory mode with --yes: files and values; the projects typecheck, and their own tests boot the Worker in workerd and hold a conversation", async () => {
     const all = join(root, "all");
     await mkdir(all);
     await inParallel(COMBOS, 3, async (c) => {
@@ -146,7 +146,7 @@ describe("llamon agent / flow (scaffold)", () => {
       );
       expect(pkg.scripts.start).toBe("llamon run .");
       expect(pkg.scripts.chat).toBe("llamon chat");
-      // issue 17: the CLI's tools are the project's dev tools, not what its Worker depends on.
+      // The CLI's tools are the project's dev tools, not what its Worker depends on.
       for (const tool of ["tsx", "commander", "smol-toml", "pg", "@electric-sql/pglite"]) {
         expect(pkg.devDependencies[tool], `${c.name} ${tool}`).toBeDefined();
         expect(pkg.dependencies[tool], `${c.name} ${tool}`).toBeUndefined();
@@ -170,7 +170,7 @@ describe("llamon agent / flow (scaffold)", () => {
       };
       expect(toml.name).toBe(c.name);
       expect(toml.main).toBe("src/index.ts");
-      // issue 13: a deployed agent asks for API keys; local runs (.dev.vars) take none.
+      // A deployed agent asks for API keys; local runs (.dev.vars) take none.
       expect(toml.vars).toEqual({
         AGENT_ID: c.name,
         MEMORY_BACKEND: c.backend,
@@ -363,7 +363,7 @@ describe("llamon agent / flow (scaffold)", () => {
     expect(existsSync(join(cwd, "support-bot", "src", "agent.ts"))).toBe(true);
   }, 90_000);
 
-  it("issue 15: scaffolding inside the llamon checkout warns that git will see the folder", async () => {
+  it("scaffolding inside the llamon checkout warns that git will see the folder", async () => {
     const inside = join(REPO, `.scaffold-inside-${process.pid}`);
     try {
       const args = ["agent", "inside-agent", "--yes", "--no-install", "--dir", inside];

@@ -1,5 +1,5 @@
 /**
- * Studio in a real browser (issue 7): headless Chromium (the Debian package) driven by
+ * Studio in a real browser: headless Chromium (the Debian package) driven by
  * playwright-core against `wrangler dev` running the reference agent on Postgres (the test
  * database behind the local Neon-protocol proxy). Two turns on one contextId, the thread and
  * the signals following them, then window_size changed through the config form and the next

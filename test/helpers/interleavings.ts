@@ -1,5 +1,5 @@
 /**
- * Random interleavings of everything that reads or writes one conversation (issue 32), for any
+ * Random interleavings of everything that reads or writes one conversation, for any
  * backend: turns, resends of earlier messageIds at any distance, erase, prune and summary
  * jobs, run a few at a time concurrently, as a Worker's requests and its queue consumer would.
  * After each schedule, three invariants are checked against what the backend stores:

@@ -1,5 +1,5 @@
 /**
- * issue 15: when Postgres drops connections (pg_terminate_backend, a restart, a failover),
+ * When Postgres drops connections (pg_terminate_backend, a restart, a failover),
  * a node-postgres client that is checked out emits 'error' with no listener, which used to
  * crash the whole process (the dev Neon proxy took `npm start` down with it; store/db-pg.ts
  * had the same pattern). Now the request in flight fails cleanly and the pool recovers.
@@ -72,7 +72,7 @@ async function terminateSleepers(): Promise<number> {
 }
 
 describe.skipIf(!server)("backend connections killed under load (pg_terminate_backend)", () => {
-  it("issue 15, issue 35: the Neon proxy answers the request in flight with Neon's 400 and the SQLSTATE (57P01), stays up and serves the next one", async () => {
+  it("the Neon proxy answers the request in flight with Neon's 400 and the SQLSTATE (57P01), stays up and serves the next one", async () => {
     const inFlight = sql("SELECT pg_sleep(30)");
     expect(await terminateSleepers()).toBe(1);
     const failed = await inFlight;
@@ -89,7 +89,7 @@ describe.skipIf(!server)("backend connections killed under load (pg_terminate_ba
     expect(next.body.rows).toEqual([["42"]]);
   });
 
-  it("issue 15: the proxy survives a batch whose connection is killed, and the pool recovers", async () => {
+  it("the proxy survives a batch whose connection is killed, and the pool recovers", async () => {
     const res = fetch(proxy.url, {
       method: "POST",
       headers: {
@@ -111,7 +111,7 @@ describe.skipIf(!server)("backend connections killed under load (pg_terminate_ba
     for (let i = 0; i < 3; i++) expect((await sql("SELECT 1")).status).toBe(200);
   });
 
-  it("issue 35: through the driver (createNeonDb) a terminated backend is DB_UNAVAILABLE with the SQLSTATE, retryable", async () => {
+  it("through the driver (createNeonDb) a terminated backend is DB_UNAVAILABLE with the SQLSTATE, retryable", async () => {
     const neonDb = createNeonDb({ connectionString: role.neonDsn, fetchEndpoint: proxy.url });
     const query = neonDb.query("SELECT pg_sleep(30)").then(
       () => undefined,
@@ -124,7 +124,7 @@ describe.skipIf(!server)("backend connections killed under load (pg_terminate_ba
     expect(mapError(error)).toMatchObject({ retryable: true, status: 503 });
   });
 
-  it("issue 35: a wrong parameter count (08P01) is Neon's 400 with the SQLSTATE, and DB_QUERY_FAILED (the request was wrong)", async () => {
+  it("a wrong parameter count (08P01) is Neon's 400 with the SQLSTATE, and DB_QUERY_FAILED (the request was wrong)", async () => {
     const res = await fetch(proxy.url, {
       method: "POST",
       headers: {
@@ -145,7 +145,7 @@ describe.skipIf(!server)("backend connections killed under load (pg_terminate_ba
     expect((await sql("SELECT 1")).status).toBe(200);
   });
 
-  it("issue 15: node-postgres (db-pg) fails the batch and the query in flight with DB errors and keeps working", async () => {
+  it("node-postgres (db-pg) fails the batch and the query in flight with DB errors and keeps working", async () => {
     const batch = pgDb.batch([{ text: "SELECT pg_sleep(30)", params: [] }]);
     const batchError = batch.then(
       () => undefined,

@@ -1,5 +1,5 @@
 /**
- * issue 35: the driver's deadline (createNeonDb `timeoutMs`, MEMORY_DB_TIMEOUT_MS in the
+ * The driver's deadline (createNeonDb `timeoutMs`, MEMORY_DB_TIMEOUT_MS in the
  * Worker) fires while the turn's write batch is running at the database.
  *
  * On Neon the client cannot know the outcome:
@@ -122,7 +122,7 @@ async function idRows(messageId: string): Promise<number> {
   return r.rows[0]?.n ?? -1;
 }
 
-describe("issue 35: the driver deadline fires during the turn's write batch", () => {
+describe("the driver deadline fires during the turn's write batch", () => {
   it("R2.4 R11.2 the write never commits, the client gets a retryable DB_UNAVAILABLE (-32603), the retry with the same messageId stores the turn once", async () => {
     const app = makeApp();
     const contextId = `deadline-${crypto.randomUUID()}`;

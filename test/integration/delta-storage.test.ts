@@ -1,5 +1,5 @@
 /**
- * Delta storage of the thread's messages (issue 8 item 1; store/delta.ts): a turn writes only
+ * Delta storage of the thread's messages (store/delta.ts): a turn writes only
  * the messages it added, plus now and then a full snapshot; reading stays one round
  * trip; threads written before (the whole list in every checkpoint) load and continue; trim
  * and the ancestor walk agree with LangGraph's own.
@@ -163,7 +163,7 @@ describe("delta storage of the messages", () => {
     expect(String(sent.at(-1)?.content)).toBe(text(60));
   });
 
-  it("issue 18 an unguarded write (no head check) records the thread's real message count, deltas and live tail alike", async () => {
+  it("an unguarded write (no head check) records the thread's real message count, deltas and live tail alike", async () => {
     const count = async (agentId: string, threadId: string) => {
       const { rows } = await backend.pg.query<{ n: number }>(
         "SELECT message_count AS n FROM llamon_threads WHERE agent_id = $1 AND thread_id = $2",

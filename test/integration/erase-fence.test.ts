@@ -1,5 +1,5 @@
 /**
- * Erase is a fence on Postgres (issue 32, SPEC R11.1): once `deleteThread` answered, no turn,
+ * Erase is a fence on Postgres (R11.1): once `deleteThread` answered, no turn,
  * job or retry that read the conversation before it can write any of it back.
  *
  * - a turn that read the thread (and its conversation recall) before the erase loses the head

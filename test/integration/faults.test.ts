@@ -1,5 +1,5 @@
 /**
- * Fault injection at every database step of a turn (issue 8 item 4): the A2A JSON-RPC app in
+ * Fault injection at every database step of a turn: the A2A JSON-RPC app in
  * Node → runTurn + NeonSaver → Neon driver → fault proxy (src/dev/fault-proxy.ts) → the local
  * Neon-protocol proxy → Postgres. For each fault × step:
  *

@@ -1,5 +1,5 @@
 /**
- * issue 15 item 3: a flow (defineFlow) on the postgres backend. Its position is a channel of
+ * A flow (defineFlow) on the postgres backend. Its position is a channel of
  * the checkpoint, so it survives a new saver (a new isolate), and concurrent answers on one
  * conversation each see the position the other committed: a flow turn that lost the head
  * compare-and-set runs again on the new head instead of appending a stale answer.

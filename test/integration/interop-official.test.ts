@@ -88,7 +88,7 @@ async function countRows(table: string, agentId: string, threadId: string): Prom
 const sentTexts = (model: OfflineChatModel): string[] =>
   model.calls.flatMap((c) => c.messages.map((m) => String(m.content)));
 
-describe("interop with the official PostgresSaver (issue 18)", () => {
+describe("interop with the official PostgresSaver", () => {
   it("llamon → official: the official saver reads the live tail of a llamon thread", async () => {
     for (let i = 1; i <= 3; i++) await runTurn(deps("io-a"), { threadId: "t", text: `hello ${i}` });
     const tuple = await official.getTuple({ configurable: { thread_id: "io-a:t" } });

@@ -1,5 +1,5 @@
 /**
- * The live tail + transcript on Postgres (issue 14; memory/live-tail.ts, store/transcript.ts):
+ * The live tail + transcript on Postgres (memory/live-tail.ts, store/transcript.ts):
  * a turn's checkpoint holds a bounded tail, older messages move to `llamon_messages` in the
  * same atomic write, the whole thread reads back as transcript ++ tail, threads stored as
  * deltas before still load (their old messages move on the first write), concurrent turns
@@ -73,7 +73,7 @@ function expectConversation(messages: readonly BaseMessage[], turns: number): vo
   );
 }
 
-describe("live tail + transcript (issue 14)", () => {
+describe("live tail + transcript", () => {
   it("R3.1 R2.4 the checkpoint keeps a bounded tail, the transcript the rest; reads, writes and round trips stay flat", async () => {
     const turns = 60;
     const sent: number[] = [];
@@ -141,7 +141,7 @@ describe("live tail + transcript (issue 14)", () => {
       ),
     );
     expect(results.some((r) => r.merges > 0)).toBe(true);
-    // Issue 15: under contention no reply was computed as if the thread were empty — each saw
+    // Under contention no reply was computed as if the thread were empty — each saw
     // at least the 8 turns committed before the burst.
     for (const r of results) {
       expect(r.signals?.has_prior).toBe(true);

@@ -375,7 +375,7 @@ SELECT * FROM llamon_no_such_table;
     expect(error.details).toMatchObject({ sqlstate: "3D000" });
   });
 
-  it("issue 13: a thread stored before 0005 loads as the anonymous principal's; another principal's same contextId is a fresh conversation; long keys fit", async () => {
+  it("a thread stored before 0005 loads as the anonymous principal's; another principal's same contextId is a fresh conversation; long keys fit", async () => {
     const db = await freshDb();
     const before = await mkdtemp(join(tmpdir(), "llamon-migrations-before-"));
     tempDirs.push(before);

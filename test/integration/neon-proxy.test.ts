@@ -513,7 +513,7 @@ describe("size limits", () => {
     expect((await db.query("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
   });
 
-  it("issue 35: the response limit counts the JSON built so far, checked before each row (Neon sql_over_http.rs ~907–916)", async () => {
+  it("the response limit counts the JSON built so far, checked before each row (Neon sql_over_http.rs ~907–916)", async () => {
     const small = await extraProxy({ maxResponseBytes: 1024 });
     // 300 empty strings: no cell bytes, but 1500 bytes of JSON rows — 507 on Neon.
     const empties = await post(
@@ -709,7 +709,7 @@ describe("bad requests are answered, never crash the proxy", () => {
     }
   });
 
-  it("issue 35: without Neon-Raw-Text-Output the answer is typed JSON, as on Neon", async () => {
+  it("without Neon-Raw-Text-Output the answer is typed JSON, as on Neon", async () => {
     const r = result(
       await post(
         {
@@ -723,7 +723,7 @@ describe("bad requests are answered, never crash the proxy", () => {
     expect(r.rows).toEqual([[1, "2", true, { a: 1 }, [1, null]]]);
   });
 
-  it("issue 35: OPTIONS /sql is 200 with Neon's CORS headers; other methods and paths are 400 'query is not supported'", async () => {
+  it("OPTIONS /sql is 200 with Neon's CORS headers; other methods and paths are 400 'query is not supported'", async () => {
     const options = await fetch(backend.proxy.url, { method: "OPTIONS" });
     expect(options.status).toBe(200);
     expect(options.headers.get("allow")).toBe("OPTIONS, POST");

@@ -1,5 +1,5 @@
 /**
- * Recall whose database work does not grow with the conversation (issue 14; migration 0012):
+ * Recall whose database work does not grow with the conversation (migration 0012):
  * the statement reads BM25's statistics from rows the triggers keep, and scores only the
  * messages listed for the query's terms, not every message that shares a word with it.
  */
@@ -95,7 +95,7 @@ async function recall(agent: string, thread: string, question: string) {
 }
 
 describe("recall statistics kept by the database (migration 0012)", () => {
-  it("issue 14 R4.2 R4.3 follow every change of the transcript: append, partial trim, replacement, reindex, erase", async () => {
+  it("R4.2 R4.3 follow every change of the transcript: append, partial trim, replacement, reindex, erase", async () => {
     await append("rb-s", "t", 0, 260);
     await append("rb-s", "t", 260, 300);
     await expectStatsMatch("rb-s", "t");
@@ -130,7 +130,7 @@ describe("recall statistics kept by the database (migration 0012)", () => {
     await expectStatsMatch("rb-s", "other");
   });
 
-  it("issue 14 R3.1 the recall statement touches as many rows at 20,000 messages as at 2,000, and still finds the oldest rare word", async () => {
+  it("R3.1 the recall statement touches as many rows at 20,000 messages as at 2,000, and still finds the oldest rare word", async () => {
     await append("rb-b", "short", 0, 2_000);
     await append("rb-b", "long", 0, 20_000);
     const question = "what did I say about my grandmother's village? please keep that in mind";

@@ -57,7 +57,7 @@ async function recallRows(agentId: string, threadId: string) {
 }
 
 describe("conversation recall on Postgres (migration 0008)", () => {
-  it("issue 16 R6.1 a message in the transcript is quoted, found in the read batch: ≤ 2 round trips", async () => {
+  it("R6.1 a message in the transcript is quoted, found in the read batch: ≤ 2 round trips", async () => {
     await chatter("rc-a", "t", 2);
     await runTurn(deps("rc-a"), { threadId: "t", text: DOG });
     await chatter("rc-a", "t", 12);
@@ -90,7 +90,7 @@ describe("conversation recall on Postgres (migration 0008)", () => {
     expect(system).toContain(`- user: "${DOG}"`);
   });
 
-  it("issue 16 a message of the live tail outside the window is quoted from the tail", async () => {
+  it("a message of the live tail outside the window is quoted from the tail", async () => {
     await chatter("rc-t", "t", 2);
     await runTurn(deps("rc-t"), { threadId: "t", text: DOG });
     await chatter("rc-t", "t", 3);
@@ -101,7 +101,7 @@ describe("conversation recall on Postgres (migration 0008)", () => {
     expect(String(result.lastPrompt?.messages[0]?.content)).toContain(`- user: "${DOG}"`);
   });
 
-  it("issue 16 R2.3 never another thread's or another agent's messages", async () => {
+  it("R2.3 never another thread's or another agent's messages", async () => {
     await runTurn(deps("rc-b"), { threadId: "t", text: DOG });
     await chatter("rc-b", "t", 8);
     await runTurn(deps("rc-c"), { threadId: "other", text: DOG });
@@ -113,7 +113,7 @@ describe("conversation recall on Postgres (migration 0008)", () => {
     expect((await recallRows("rc-c", "t")).candidates).toEqual([]);
   });
 
-  it("issue 16 R4.2 with trim nothing goes to the transcript: a trimmed message is never recalled", async () => {
+  it("R4.2 with trim nothing goes to the transcript: a trimmed message is never recalled", async () => {
     const trimmed = (window: number) => ({
       ...deps("rc-trim"),
       config: resolveMemoryConfig({
@@ -131,7 +131,7 @@ describe("conversation recall on Postgres (migration 0008)", () => {
     expect((await recallRows("rc-trim", "t")).stats.docs).toBe(0);
   });
 
-  it("issue 16 R4.3 erase and prune remove the index entries with the messages", async () => {
+  it("R4.3 erase and prune remove the index entries with the messages", async () => {
     for (const thread of ["erased", "pruned"]) {
       await runTurn(deps("rc-p"), { threadId: thread, text: DOG });
       await chatter("rc-p", thread, 8);
@@ -156,7 +156,7 @@ describe("conversation recall on Postgres (migration 0008)", () => {
     expect(rows).toEqual([]);
   });
 
-  it("issue 14 the database ranks like BM25 + neighbour fusion over the whole transcript, and sends only the best items", async () => {
+  it("the database ranks like BM25 + neighbour fusion over the whole transcript, and sends only the best items", async () => {
     const texts = [
       "제 강아지 이름은 초코예요",
       "좋은 이름이네요! 초코는 몇 살이에요?",

@@ -50,7 +50,7 @@ async function recalled(agentId: string): Promise<string> {
 }
 
 describe("llamon memory reindex (the lexical index backfill)", () => {
-  it("issue 16 indexes old transcript rows in batches, as a turn would have, and then finds none", async () => {
+  it("indexes old transcript rows in batches, as a turn would have, and then finds none", async () => {
     await conversation("rx-a");
     const { rows: before } = await backend.pg.query<{ seq: string; search_terms: string | null }>(
       "SELECT seq, search_terms FROM llamon_messages WHERE agent_id = 'rx-a' ORDER BY seq",
@@ -78,7 +78,7 @@ describe("llamon memory reindex (the lexical index backfill)", () => {
     expect(await recalled("rx-a")).toContain(`- user: "${DOG}"`);
   });
 
-  it("issue 16 rebuilds rows an older TERMS_VERSION made and leaves current rows alone", async () => {
+  it("rebuilds rows an older TERMS_VERSION made and leaves current rows alone", async () => {
     await conversation("rx-old");
     expect(await countUnindexed(backend.pg)).toBe(0);
     const { rows: before } = await backend.pg.query<{ seq: string; search_terms: string | null }>(
@@ -103,7 +103,7 @@ describe("llamon memory reindex (the lexical index backfill)", () => {
     expect(await recalled("rx-old")).toContain(`- user: "${DOG}"`);
   });
 
-  it("issue 16 the CLI counts without --apply and indexes with it", async () => {
+  it("the CLI counts without --apply and indexes with it", async () => {
     await conversation("rx-cli");
     await forgetTerms("rx-cli");
     const pending = await countUnindexed(backend.pg);

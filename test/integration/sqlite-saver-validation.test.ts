@@ -1,6 +1,6 @@
 /**
  * LangGraph's own checkpointer conformance suite against the Durable Object backends
- * (SPEC R1): SqliteSaver on Node's built-in SQLite (the same synchronous SQL the object's
+ * (R1): SqliteSaver on Node's built-in SQLite (the same synchronous SQL the object's
  * `ctx.storage.sql` runs) and the in_memory InMemorySaver. Every checkpointer instance gets
  * its own agent id; the SQLite ones share ONE database, so the suite also proves that
  * agents sharing a storage never see each other's threads (R2.3).

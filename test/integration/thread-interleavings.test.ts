@@ -1,6 +1,6 @@
 /**
  * Random interleavings of turns, resends at any distance, erase, prune and summary jobs on one
- * Postgres conversation (issue 32; the schedule and the invariants: ../helpers/interleavings.ts):
+ * Postgres conversation (the schedule and the invariants: ../helpers/interleavings.ts):
  * each messageId stored once (R11.2), nothing of an erased message left in any table (R11.1),
  * no turn lost (R2.4). Each turn and job uses its own saver, as a Worker's requests do.
  */

@@ -68,15 +68,15 @@ const files = sourceFiles(SRC);
 const graph = new Map(files.map((f) => [f, importsOf(f)]));
 const rel = (f: string) => relative(SRC, f);
 
-describe("issue 17: the layers of src/ (docs/architecture.md)", () => {
-  it("issue 17: knows the layer of every folder of src/", () => {
+describe("the layers of src/ (docs/architecture.md)", () => {
+  it("knows the layer of every folder of src/", () => {
     const unknown = [...new Set(files.map(folderOf))].filter(
       (folder) => folder !== DEV && folder !== SHIMS && LAYERS[folder] === undefined,
     );
     expect(unknown).toEqual([]);
   });
 
-  it("issue 17: no import goes up the layer order or sideways into another folder of its layer", () => {
+  it("no import goes up the layer order or sideways into another folder of its layer", () => {
     const wrong: string[] = [];
     for (const [file, targets] of graph) {
       const from = folderOf(file);
@@ -101,7 +101,7 @@ describe("issue 17: the layers of src/ (docs/architecture.md)", () => {
     expect(wrong).toEqual([]);
   });
 
-  it("issue 17: no import cycle", () => {
+  it("no import cycle", () => {
     const cycles: string[] = [];
     const state = new Map<string, "open" | "done">();
     const stack: string[] = [];
@@ -160,7 +160,7 @@ describe("issue 17: the layers of src/ (docs/architecture.md)", () => {
     }
   });
 
-  it("issue 17: the checker sees imports, type-only and re-exports included", () => {
+  it("the checker sees imports, type-only and re-exports included", () => {
     const worker = join(SRC, "worker/index.ts");
     expect(graph.get(worker)).toContain(join(SRC, "durable/thread-do.ts"));
     const threadDo = graph.get(join(SRC, "durable/thread-do.ts")) ?? [];

@@ -1,5 +1,5 @@
 /**
- * Issue 19.5 / 15.2: the vendored a2a-tck MUST cases (conformance-cases.ts) replayed against
+ * The vendored a2a-tck MUST cases (conformance-cases.ts) replayed against
  * the reference Worker (postgres, offline model) with its conformance scenarios on.
  */
 import { describe, expect, it } from "vitest";
@@ -49,9 +49,9 @@ async function setupTask(setup: Setup): Promise<Prior> {
   return { taskId: task.id, contextId: task.contextId };
 }
 
-describe("issue 19.5: a2a-tck MUST cases replayed through the Worker", () => {
+describe("a2a-tck MUST cases replayed through the Worker", () => {
   for (const c of CONFORMANCE_CASES) {
-    it(`issue 19.5: ${c.version} ${c.id}: ${c.title}`, async () => {
+    it(`${c.version} ${c.id}: ${c.title}`, async () => {
       const prior =
         c.setup === undefined ? { taskId: "", contextId: "" } : await setupTask(c.setup);
       const version = c.versionHeader === undefined ? c.version : c.versionHeader;

@@ -1,5 +1,5 @@
 /**
- * Issue 19.4: the HTTP+JSON (REST) binding through the Worker: declared in the card, behind
+ * The HTTP+JSON (REST) binding through the Worker: declared in the card, behind
  * the same guard (401 without credentials, 415 for a non-JSON body), the same memory as
  * JSON-RPC, and REST error bodies with HTTP statuses.
  */
@@ -17,8 +17,8 @@ type Json = Record<string, unknown>;
 const replyOf = (task: Json) =>
   (((task.status as Json).message as Json).parts as { text: string }[])[0]?.text.split("\n")[0];
 
-describe("issue 19.4: HTTP+JSON binding", () => {
-  it("issue 19.4: is declared in the card and shares the conversation with JSON-RPC", async () => {
+describe("HTTP+JSON binding", () => {
+  it("is declared in the card and shares the conversation with JSON-RPC", async () => {
     const worker = instance();
     const card = (await (
       await worker.fetch("https://agent.example/.well-known/agent-card.json", { headers: V1 })
@@ -87,7 +87,7 @@ describe("issue 19.4: HTTP+JSON binding", () => {
     });
   });
 
-  it("issue 19.4: errors are HTTP statuses with REST bodies; the guard applies", async () => {
+  it("errors are HTTP statuses with REST bodies; the guard applies", async () => {
     const worker = instance({
       A2A_AUTH: "api_key",
       A2A_API_KEYS: await apiKeys({ carol: "carol-rest-key" }),

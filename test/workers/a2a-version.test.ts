@@ -1,5 +1,5 @@
 /**
- * Issue 19.1: A2A version negotiation through the reference Worker. The `A2A-Version` header
+ * A2A version negotiation through the reference Worker. The `A2A-Version` header
  * is honoured on every method of both JSON-RPC dialects; an unsupported version is -32009;
  * a missing or empty header is 0.3; the card's supportedInterfaces are what is served.
  */
@@ -61,8 +61,8 @@ const V1_METHODS: [string, Record<string, unknown>][] = [
   ["GetExtendedAgentCard", {}],
 ];
 
-describe("issue 19.1: A2A-Version negotiation through the Worker", () => {
-  it("issue 19.1: an unsupported A2A-Version is -32009 VersionNotSupportedError on every method", async () => {
+describe("A2A-Version negotiation through the Worker", () => {
+  it("an unsupported A2A-Version is -32009 VersionNotSupportedError on every method", async () => {
     type Case = [version: string, method: string, params: Record<string, unknown>];
     const send = v1Message("hi");
     const cases: Case[] = [
@@ -80,7 +80,7 @@ describe("issue 19.1: A2A-Version negotiation through the Worker", () => {
     }
   });
 
-  it("issue 19.1: a missing or empty A2A-Version is 0.3, and a patch number is ignored", async () => {
+  it("a missing or empty A2A-Version is 0.3, and a patch number is ignored", async () => {
     for (const version of [undefined, "", "0.3", "0.3.7"]) {
       const { body } = await call("message/send", v03Message("hello"), version);
       expect(body.error, String(version)).toBeUndefined();
@@ -93,7 +93,7 @@ describe("issue 19.1: A2A-Version negotiation through the Worker", () => {
     }
   });
 
-  it("issue 19.1: a method of the other version than the header names is -32601", async () => {
+  it("a method of the other version than the header names is -32601", async () => {
     for (const [method, params] of V1_METHODS) {
       const { body } = await call(method, params, "0.3");
       expect(body.error?.code, method).toBe(-32601);
@@ -106,7 +106,7 @@ describe("issue 19.1: A2A-Version negotiation through the Worker", () => {
     }
   });
 
-  it("issue 19.1: every interface the card declares is served, with the version it declares", async () => {
+  it("every interface the card declares is served, with the version it declares", async () => {
     const res = await exports.default.fetch("http://agent.local/.well-known/agent-card.json", {
       headers: { "A2A-Version": "1.0" },
     });
@@ -125,7 +125,7 @@ describe("issue 19.1: A2A-Version negotiation through the Worker", () => {
     }
   });
 
-  it("issue 19.1: accepted versions run a turn, others are refused (postgres, off)", async () => {
+  it("accepted versions run a turn, others are refused (postgres, off)", async () => {
     await versionCases(exports.default);
     await versionCases(instance({ MEMORY_BACKEND: "off" }));
   });

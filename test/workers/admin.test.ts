@@ -1,5 +1,5 @@
 /**
- * The management API inside workerd, postgres backend (SPEC R7.6, R10.2, R2.3, R4.3):
+ * The management API inside workerd, postgres backend (R7.6, R10.2, R2.3, R4.3):
  * access, the memory config with its run-time layer and cache bound, the inspector view of a
  * conversation, agent isolation and erasure. Every test uses its own AGENT_ID, so run-time
  * config changes never reach the other test files' agent.
@@ -343,7 +343,7 @@ describe("management API: memory config (R7.6, R10.2)", () => {
     expect((all.body.sources as Record<string, unknown>).summarize).toBe("env");
   });
 
-  it("R10.2 issue 32 concurrent PATCHes (and DELETEs) of different keys all take effect (one SQL statement each)", async () => {
+  it("R10.2 concurrent PATCHes (and DELETEs) of different keys all take effect (one SQL statement each)", async () => {
     const agent = agentId("race");
     const worker = instance({ AGENT_ID: agent });
     await patchEachKeyAtOnce((method, path, body) => worker.api(method, path, body));
@@ -430,7 +430,7 @@ describe("management API: conversations (R2.3)", () => {
     ]);
     expect(second.body.next_cursor).toBeNull();
 
-    // Forged cursors (issue 15): well-formed base64 JSON whose timestamp or id the database
+    // Forged cursors: well-formed base64 JSON whose timestamp or id the database
     // would refuse — the client's 400, never a 503.
     const forge = (value: unknown) =>
       btoa(JSON.stringify(value)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
@@ -654,8 +654,8 @@ describe("management API: conversations (R2.3)", () => {
   });
 });
 
-describe("issue 15: contextIds a URL path cannot carry", () => {
-  it("issue 15: `.` and `..` are shown and erased through /api/v1/memory/thread?context_id=", async () => {
+describe("contextIds a URL path cannot carry", () => {
+  it("`.` and `..` are shown and erased through /api/v1/memory/thread?context_id=", async () => {
     const worker = instance({ AGENT_ID: agentId("dots") });
     for (const contextId of [".", ".."]) {
       await say(worker, contextId, `hello ${contextId}`);

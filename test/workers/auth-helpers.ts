@@ -1,5 +1,5 @@
 /**
- * Helpers of the A2A authentication tests inside workerd (issue 13): a Worker instance with
+ * Helpers of the A2A authentication tests inside workerd: a Worker instance with
  * its own env (so A2A_AUTH and the keys are per test), JSON-RPC calls with credentials, and
  * JWTs signed with the key whose public half the globalSetup's JWKS server serves.
  */

@@ -1,5 +1,5 @@
 /**
- * issue 13: A2A authentication through the Worker (postgres backend): what is refused
+ * A2A authentication through the Worker (postgres backend): what is refused
  * (401 + WWW-Authenticate, a JSON-RPC error naming what is missing, nothing stored), what
  * passes (API keys, JWTs signed by the local JWKS server, Cloudflare Access's header), the
  * card, the separation from the admin token, the Content-Type check, the rate limit and the
@@ -40,8 +40,8 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe("issue 13: A2A authentication (postgres)", () => {
-  it("issue 13: api_key — missing, malformed, wrong and revoked keys get 401 with WWW-Authenticate and a JSON-RPC error that names what is missing; nothing is stored", async () => {
+describe("A2A authentication (postgres)", () => {
+  it("api_key — missing, malformed, wrong and revoked keys get 401 with WWW-Authenticate and a JSON-RPC error that names what is missing; nothing is stored", async () => {
     const agent = agentId();
     const [alice, bob] = [`alice-key-${uid()}`, `bob-key-${uid()}`];
     const both = instance({
@@ -103,7 +103,7 @@ describe("issue 13: A2A authentication (postgres)", () => {
     expect(card.status).toBe(401);
   });
 
-  it("issue 13: jwt — a token signed by the local JWKS server passes (Bearer and Cf-Access-Jwt-Assertion); expired, wrong-audience, wrong-issuer, foreign-key and missing tokens get 401; nothing is stored", async () => {
+  it("jwt — a token signed by the local JWKS server passes (Bearer and Cf-Access-Jwt-Assertion); expired, wrong-audience, wrong-issuer, foreign-key and missing tokens get 401; nothing is stored", async () => {
     const agent = agentId();
     const worker = instance({ AGENT_ID: agent, ...jwtVars() });
     const contextId = `jwt-${uid()}`;
@@ -156,7 +156,7 @@ describe("issue 13: A2A authentication (postgres)", () => {
     expect(rpcError(down.body).data.reason).toBe("AUTH_UNAVAILABLE");
   });
 
-  it("issue 13: the agent card declares the scheme in both versions; with none an optional extension says the agent is open", async () => {
+  it("the agent card declares the scheme in both versions; with none an optional extension says the agent is open", async () => {
     const keyed = instance({ A2A_AUTH: "api_key", A2A_API_KEYS: await apiKeys({ a: "k" }) });
     const legacy = (await (
       await keyed.fetch("https://agent.example/.well-known/agent-card.json")
@@ -191,7 +191,7 @@ describe("issue 13: A2A authentication (postgres)", () => {
     ]);
   });
 
-  it("issue 13: the admin token does not open A2A, and an A2A key does not open the management API", async () => {
+  it("the admin token does not open A2A, and an A2A key does not open the management API", async () => {
     const key = `a2a-key-${uid()}`;
     const worker = instance({ A2A_AUTH: "api_key", A2A_API_KEYS: await apiKeys({ alice: key }) });
     const withAdmin = await worker.rpc(send(`adm-${uid()}`, "hi"), bearer(ADMIN_TOKEN));
@@ -206,7 +206,7 @@ describe("issue 13: A2A authentication (postgres)", () => {
     expect(admin.status).toBe(200);
   });
 
-  it("issue 15: a body that is not declared as JSON gets 415 and is not stored; issue 13: without A2A_AUTH every call is refused and nothing is stored", async () => {
+  it("a body that is not declared as JSON gets 415 and is not stored; without A2A_AUTH every call is refused and nothing is stored", async () => {
     const agent = agentId();
     const worker = instance({ AGENT_ID: agent, A2A_AUTH: "none" });
     const contextId = `plain-${uid()}`;
@@ -247,7 +247,7 @@ describe("issue 13: A2A authentication (postgres)", () => {
     expect(await storedRows(agent, contextId)).toBe(0);
   });
 
-  it("issue 13: with the rate-limiting binding, a principal over its limit gets 429 with Retry-After; another principal is not affected", async () => {
+  it("with the rate-limiting binding, a principal over its limit gets 429 with Retry-After; another principal is not affected", async () => {
     const [alice, bob] = [`alice-${uid()}`, `bob-${uid()}`];
     const worker = instance({
       A2A_AUTH: "api_key",
@@ -271,7 +271,7 @@ describe("issue 13: A2A authentication (postgres)", () => {
     expect((await call(bob)).status).toBe(200);
   });
 
-  it("issue 13: a contextId the server makes comes from crypto.randomUUID (122 random bits)", async () => {
+  it("a contextId the server makes comes from crypto.randomUUID (122 random bits)", async () => {
     const made: string[] = [];
     const original = crypto.randomUUID.bind(crypto);
     vi.spyOn(crypto, "randomUUID").mockImplementation(() => {

@@ -1,7 +1,7 @@
 /**
- * issue 15: the Worker bundle's shims (wrangler.toml [alias]) are what runs in workerd too:
+ * The Worker bundle's shims (wrangler.toml [alias]) are what runs in workerd too:
  * LangSmith's client is llamon's stand-in (tracing off), zod keeps only English messages,
- * @langchain/core's deserialiser map keeps what a checkpoint holds (issue 14: cold start) —
+ * @langchain/core's deserialiser map keeps what a checkpoint holds (cold start) —
  * and a turn through the Worker works with them (the other workerd tests run on them as well).
  */
 
@@ -26,12 +26,12 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 
 describe("bundle shims inside workerd", () => {
-  it("issue 15: langsmith is llamon's stand-in, which says how to get tracing back", () => {
+  it("langsmith is llamon's stand-in, which says how to get tracing back", () => {
     expect(isTraceableFunction(() => 1)).toBe(false);
     expect(() => new Client()).toThrow(/remove the langsmith lines of \[alias\] to trace/);
   });
 
-  it("issue 15: turning LangSmith tracing on fails a run with how to get tracing back", async () => {
+  it("turning LangSmith tracing on fails a run with how to get tracing back", async () => {
     const env = (globalThis as { process?: { env: Record<string, string | undefined> } }).process
       ?.env;
     expect(env).toBeDefined();
@@ -47,7 +47,7 @@ describe("bundle shims inside workerd", () => {
     expect(await RunnableLambda.from((x: number) => x + 1).invoke(1)).toBe(2);
   });
 
-  it("issue 15: zod's locales are English only, and its messages are English", () => {
+  it("zod's locales are English only, and its messages are English", () => {
     expect(Object.keys(z.locales)).toEqual(["en"]);
     const result = z.object({ n: z.number() }).safeParse({ n: "x" });
     expect(result.success).toBe(false);
@@ -56,7 +56,7 @@ describe("bundle shims inside workerd", () => {
     );
   });
 
-  it("issue 14: every message kind, generation outputs and prompt values are read back from a checkpoint", async () => {
+  it("every message kind, generation outputs and prompt values are read back from a checkpoint", async () => {
     const serde = new JsonPlusSerializer();
     const stored = {
       messages: [
@@ -110,7 +110,7 @@ describe("bundle shims inside workerd", () => {
       new TextEncoder().encode(JSON.stringify({ lc: 1, type: "constructor", id, kwargs })),
     );
 
-  it("issue 14: a message stored under a longer namespace is still found, through its module", async () => {
+  it("a message stored under a longer namespace is still found, through its module", async () => {
     const back = await readStored(["langchain_core", "messages", "tool", "ToolMessage"], {
       content: "ok",
       tool_call_id: "c1",
@@ -118,7 +118,7 @@ describe("bundle shims inside workerd", () => {
     expect(back).toBeInstanceOf(ToolMessage);
   });
 
-  it("issue 14: any other stored LangChain class is refused with how to read it", async () => {
+  it("any other stored LangChain class is refused with how to read it", async () => {
     await expect(
       readStored(["langchain_core", "prompts", "prompt", "PromptTemplate"], {
         template: "{x}",
@@ -129,7 +129,7 @@ describe("bundle shims inside workerd", () => {
     );
   });
 
-  it("issue 15: a turn through the Worker runs on them", async () => {
+  it("a turn through the Worker runs on them", async () => {
     const res = await exports.default.fetch("http://worker/", {
       method: "POST",
       headers: { "content-type": "application/json" },

@@ -1,5 +1,5 @@
 /**
- * Issue 19.5: a CI-sized replay of the a2a-tck's MUST requirements over JSON-RPC, written
+ * A CI-sized replay of the a2a-tck's MUST requirements over JSON-RPC, written
  * from reading the tck (github.com/a2aproject/a2a-tck, branches `1.0-dev`
  * tests/compatibility and `0.3.x` tests/mandatory) — its requirement ids and what each
  * checks, not its code. Each case is one request (after an optional setup task) and the

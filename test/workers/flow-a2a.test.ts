@@ -1,5 +1,5 @@
 /**
- * issue 15 item 3: a flow (defineFlow) over A2A, driven by the official @a2a-js/sdk client
+ * A flow (defineFlow) over A2A, driven by the official @a2a-js/sdk client
  * (v1.0 JSON-RPC) inside workerd, memory in Postgres through Neon HTTP. Between steps the
  * task is `input-required`; the next answer, sent with that taskId, continues the same task
  * and context; the final step completes it. Streaming ends each turn at the same states.
@@ -44,7 +44,7 @@ const fetchImpl = ((input: RequestInfo | URL, init?: RequestInit) => {
 const client = () => sdkClient(fetchImpl, "http://flow.local");
 
 describe("a flow over A2A with the official client", () => {
-  it("issue 15: input-required between steps, the answer continues the same task and context, then completed", async () => {
+  it("input-required between steps, the answer continues the same task and context, then completed", async () => {
     const c = await client();
     const first = (await c.sendMessage(sdkRequest("hello"))) as Task;
     expect(first.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);

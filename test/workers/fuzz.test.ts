@@ -1,5 +1,5 @@
 /**
- * Fuzz of the reference Worker inside workerd (issue 8 item 5): property-based JSON-RPC bodies
+ * Fuzz of the reference Worker inside workerd: property-based JSON-RPC bodies
  * and history seeds (fast-check) against `exports.default.fetch`, postgres backend (Neon HTTP →
  * local proxy → Postgres), offline model. For every body:
  *

@@ -1,5 +1,5 @@
 /**
- * issue 15 ("defects found by probing"), through the Worker's fetch handler inside workerd,
+ * Through the Worker's fetch handler inside workerd,
  * postgres backend: hostile bodies are clear client errors and store NOTHING — no run-time
  * settings row for a bad PATCH; no checkpoint, thread row, memory row or A2A task for a bad
  * A2A request.
@@ -135,8 +135,8 @@ function sendBody(contextId: string, extra: Record<string, unknown> = {}, method
 
 const rpcError = (reply: Reply) => reply.body.error as { code: number; message: string };
 
-describe("issue 15: hostile management API bodies store nothing", () => {
-  it("issue 15: prototype keys and over-bound values are a 400 per key; backend is never stored", async () => {
+describe("hostile management API bodies store nothing", () => {
+  it("prototype keys and over-bound values are a 400 per key; backend is never stored", async () => {
     const worker = instance();
     const cases: [string, string, string][] = [
       [
@@ -179,7 +179,7 @@ describe("issue 15: hostile management API bodies store nothing", () => {
     });
   });
 
-  it("issue 15: a body that is not strict UTF-8 or nests too deep is a 400 that says so", async () => {
+  it("a body that is not strict UTF-8 or nests too deep is a 400 that says so", async () => {
     const worker = instance();
     const enc = new TextEncoder();
     const invalid = new Uint8Array([...enc.encode('{"window_size":5}'), 0xff]);
@@ -196,8 +196,8 @@ describe("issue 15: hostile management API bodies store nothing", () => {
   });
 });
 
-describe("issue 15: hostile A2A bodies store nothing", () => {
-  it("issue 15: a 10k-item invalid history is -32602 up front, on every try; one at the cap is answered with its report", async () => {
+describe("hostile A2A bodies store nothing", () => {
+  it("a 10k-item invalid history is -32602 up front, on every try; one at the cap is answered with its report", async () => {
     const worker = instance();
     const contextId = `seed-${crypto.randomUUID()}`;
     const items = (n: number) => Array.from({ length: n }, () => ({ role: "system", text: "x" }));
@@ -222,7 +222,7 @@ describe("issue 15: hostile A2A bodies store nothing", () => {
     expect(await stored(worker.agent, contextId)).toMatchObject({ llamon_threads: 1, tasks: 1 });
   });
 
-  it("R11.2 issue 32: a messageId, taskId or referenced task id with NUL or an unpaired surrogate is -32602 / HTTP 400 on postgres, and stores nothing", async () => {
+  it("R11.2 a messageId, taskId or referenced task id with NUL or an unpaired surrogate is -32602 / HTTP 400 on postgres, and stores nothing", async () => {
     const worker = instance();
     const contextId = `bad-id-${crypto.randomUUID()}`;
     const BAD = [
@@ -288,7 +288,7 @@ describe("issue 15: hostile A2A bodies store nothing", () => {
     expect(await stored(worker.agent, contextId)).toMatchObject({ llamon_threads: 1, tasks: 1 });
   });
 
-  it("issue 15: deep JSON is -32600 wherever it nests, never a 5xx, and stores nothing", async () => {
+  it("deep JSON is -32600 wherever it nests, never a 5xx, and stores nothing", async () => {
     const worker = instance();
     const contextId = `deep-${crypto.randomUUID()}`;
     const deep = (n: number) => `${"[".repeat(n)}${"]".repeat(n)}`;
@@ -311,7 +311,7 @@ describe("issue 15: hostile A2A bodies store nothing", () => {
     expect(await stored(worker.agent, contextId)).toEqual(NOTHING);
   });
 
-  it("issue 15: contextIds with invalid UTF-8 are -32700 and never meet on one thread", async () => {
+  it("contextIds with invalid UTF-8 are -32700 and never meet on one thread", async () => {
     const worker = instance();
     const enc = new TextEncoder();
     const [before, after] = sendBody("u-@@").split("@@") as [string, string];

@@ -1,5 +1,5 @@
 /**
- * Issue 19.2: the ListTasks case every backend that keeps tasks runs (list-tasks.test.ts:
+ * The ListTasks case every backend that keeps tasks runs (list-tasks.test.ts:
  * postgres; backends/list-tasks.test.ts: sqlite and in_memory; off keeps none, R11.3): filters (contextId, status,
  * statusTimestampAfter), paging (pageSize, pageToken), the spec's limits, scoped to the
  * caller's principal; erasing a conversation takes its tasks out of the list.

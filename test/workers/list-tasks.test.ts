@@ -1,13 +1,13 @@
 /**
- * Issue 19.2: ListTasks through the Worker with memory postgres (wrangler.toml's); sqlite and
+ * ListTasks through the Worker with memory postgres (wrangler.toml's); sqlite and
  * in_memory run the same case in backends/list-tasks.test.ts. Memory off keeps no task, so it
  * lists none (R11.3, memory-off-tasks.test.ts).
  */
 import { describe, it } from "vitest";
 import { listTasksCase } from "./list-tasks-cases.ts";
 
-describe("issue 19.2: ListTasks (postgres)", () => {
-  it("issue 19.2: filters, pages and scopes to the caller; erase takes tasks out (postgres)", async () => {
+describe("ListTasks (postgres)", () => {
+  it("filters, pages and scopes to the caller; erase takes tasks out (postgres)", async () => {
     await listTasksCase({});
   });
 });

@@ -1,5 +1,5 @@
 /**
- * issue 13: two principals sending the same contextId, through the Worker, on whichever
+ * Two principals sending the same contextId, through the Worker, on whichever
  * backend the calling file runs (postgres in `workers`, sqlite / in_memory in the Durable
  * Object projects). The offline model's `received=` counts everything it was sent; in
  * stable_tail mode recalled facts and the summary are sent as extra runtime-context

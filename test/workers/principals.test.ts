@@ -1,4 +1,4 @@
-/** issue 13: conversations owned by the caller, postgres backend (see principal-cases.ts). */
+/** Conversations owned by the caller, postgres backend (see principal-cases.ts). */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createNeonDb } from "../../src/store/db-neon.ts";
@@ -6,8 +6,8 @@ import { createPostgresMemory } from "../../src/store/persistent-memory.ts";
 import { apiKeys, bearer, instance, send } from "./auth-helpers.ts";
 import { adminAddressesOnePrincipal, twoPrincipalsShareNothing } from "./principal-cases.ts";
 
-describe("issue 13: two principals, one contextId (postgres)", () => {
-  it("issue 13: no cross-read of history, facts, summary or tasks; the offline model's received= proves what it was sent", async () => {
+describe("two principals, one contextId (postgres)", () => {
+  it("no cross-read of history, facts, summary or tasks; the offline model's received= proves what it was sent", async () => {
     const db = createNeonDb({
       connectionString: env.POSTGRES_MEMORY_DSN,
       fetchEndpoint: env.LLAMON_NEON_FETCH_ENDPOINT,
@@ -18,7 +18,7 @@ describe("issue 13: two principals, one contextId (postgres)", () => {
     });
   });
 
-  it("issue 13, R11.3: memory off — nothing to share, and no task is kept, for its creator either", async () => {
+  it("R11.3: memory off — nothing to share, and no task is kept, for its creator either", async () => {
     const worker = instance({
       MEMORY_BACKEND: "off",
       A2A_AUTH: "api_key",
@@ -36,7 +36,7 @@ describe("issue 13: two principals, one contextId (postgres)", () => {
     }
   });
 
-  it("issue 13: the management API shows, filters and erases by principal; erase acts within one (agent, principal)", async () => {
+  it("the management API shows, filters and erases by principal; erase acts within one (agent, principal)", async () => {
     await adminAddressesOnePrincipal();
   });
 });

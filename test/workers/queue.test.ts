@@ -100,7 +100,7 @@ describe("summary queue consumer in workerd (R7.5)", () => {
     expect(rows[0]?.n).toBe(1);
   });
 
-  it("issue 13: a job carries the conversation's thread key: the summary of alice's conversation is written for it alone, not for the same contextId of anonymous", async () => {
+  it("a job carries the conversation's thread key: the summary of alice's conversation is written for it alone, not for the same contextId of anonymous", async () => {
     const contextId = `q-shared-${crypto.randomUUID()}`;
     const aliceKey = threadKey("alice", contextId);
     await storedThread(20, aliceKey);

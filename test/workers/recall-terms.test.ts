@@ -1,11 +1,11 @@
 /**
- * issue 16: the recall terms and ranker run inside workerd (Intl.Segmenter, the `stemmer`
+ * The recall terms and ranker run inside workerd (Intl.Segmenter, the `stemmer`
  * and `stopword` packages) and give the same terms as in Node (test/unit/memory/recall).
  */
 import { describe, expect, it } from "vitest";
 import { queryTerms, recallMessages, searchTerms } from "../../src/memory/recall/index.ts";
 
-describe("issue 16: conversation recall terms inside workerd", () => {
+describe("conversation recall terms inside workerd", () => {
   it("gives the same terms as Node for Korean, English and a script without spaces", () => {
     expect(searchTerms("제 이름은 민수예요")).toEqual(["이름", "민수", "이름", "름민", "민수"]);
     expect(searchTerms("Caroline's paintings of a sunset")).toEqual(["carolin", "paint", "sunset"]);

@@ -57,8 +57,8 @@ async function counted<T>(call: () => Promise<T>): Promise<{ result: T; roundTri
   return { result, roundTrips: (await roundTrips()) - before };
 }
 
-describe("issue 17: round trips of a turn through the Worker (counted at the proxy)", () => {
-  it("issue 17: a cold and a warm turn cost 2 round trips each: the read batch and the write batch", async () => {
+describe("round trips of a turn through the Worker (counted at the proxy)", () => {
+  it("a cold and a warm turn cost 2 round trips each: the read batch and the write batch", async () => {
     const contextId = `rt-${crypto.randomUUID()}`;
     const isolate = coldEnv();
     const cold = await counted(() =>
@@ -82,7 +82,7 @@ describe("issue 17: round trips of a turn through the Worker (counted at the pro
     expect(coldAgain.roundTrips).toBe(2);
   });
 
-  it("issue 17, R11.3: a cold streaming turn costs 2 round trips too (whether its task is kept needs no read of its own)", async () => {
+  it("R11.3: a cold streaming turn costs 2 round trips too (whether its task is kept needs no read of its own)", async () => {
     const contextId = `rt-stream-${crypto.randomUUID()}`;
     const body = JSON.parse(productDocumentBody(contextId, "hello")) as Record<string, unknown>;
     const streamed = await counted(async () => {
@@ -98,7 +98,7 @@ describe("issue 17: round trips of a turn through the Worker (counted at the pro
     expect(streamed.roundTrips).toBe(2);
   });
 
-  it("issue 17: R10.2 a cold turn takes the run-time layer from its read batch (no third read) and uses it", async () => {
+  it("R10.2 a cold turn takes the run-time layer from its read batch (no third read) and uses it", async () => {
     const admin = fetcherFor(coldEnv());
     const patched = await admin.fetch("http://agent.local/api/v1/memory/config", {
       method: "PATCH",
@@ -124,7 +124,7 @@ describe("issue 17: round trips of a turn through the Worker (counted at the pro
     }
   });
 
-  it("issue 18: a conversation another LangGraph saver wrote, moved or deleted costs 2 round trips and goes on", async () => {
+  it("a conversation another LangGraph saver wrote, moved or deleted costs 2 round trips and goes on", async () => {
     // What the official saver leaves behind, made with SQL (it does not run in workerd):
     // the checkpoint tables changed, llamon_threads and the memory rows untouched.
     const db = createNeonDb({

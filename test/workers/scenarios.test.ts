@@ -1,5 +1,5 @@
 /**
- * Issue 15.2: the reference agent's conformance scenarios (LLAMON_A2A_SCENARIOS=on) through
+ * The reference agent's conformance scenarios (LLAMON_A2A_SCENARIOS=on) through
  * the Worker: a task that asks for input and is continued, and a task that stays working,
  * streams progress, and is canceled or resubscribed.
  */
@@ -68,8 +68,8 @@ async function streamWorking(worker: Instance, seconds: number) {
 const stateOf = (e: Event | undefined) =>
   (e?.result as { status?: { state?: string } } | undefined)?.status?.state;
 
-describe("issue 15.2: conformance scenarios of the reference agent", () => {
-  it("issue 15.2: /input-required ends input-required; a message naming the task continues it to completed", async () => {
+describe("conformance scenarios of the reference agent", () => {
+  it("/input-required ends input-required; a message naming the task continues it to completed", async () => {
     const worker = instance({ LLAMON_A2A_SCENARIOS: "on" });
     const first = await worker.rpc({
       jsonrpc: "2.0",
@@ -102,7 +102,7 @@ describe("issue 15.2: conformance scenarios of the reference agent", () => {
     expect(done.history.length).toBeGreaterThanOrEqual(4);
   });
 
-  it("issue 15.2: /working stays working and streams progress; tasks/cancel from another request cancels it", async () => {
+  it("/working stays working and streams progress; tasks/cancel from another request cancels it", async () => {
     const worker = instance({ LLAMON_A2A_SCENARIOS: "on" });
     const stream = await streamWorking(worker, 60);
     const first = await stream.next();
@@ -130,7 +130,7 @@ describe("issue 15.2: conformance scenarios of the reference agent", () => {
     expect(stateOf(rest.at(-1))).toBe("canceled");
   });
 
-  it("issue 15.2: tasks/resubscribe to a working task gets its snapshot, then its progress and its end", async () => {
+  it("tasks/resubscribe to a working task gets its snapshot, then its progress and its end", async () => {
     const worker = instance({ LLAMON_A2A_SCENARIOS: "on" });
     const stream = await streamWorking(worker, 1);
     const taskId = ((await stream.next())?.result as { id: string } | undefined)?.id;
@@ -152,7 +152,7 @@ describe("issue 15.2: conformance scenarios of the reference agent", () => {
     expect(stateOf(original.at(-1))).toBe("completed");
   });
 
-  it("issue 15.2: LLAMON_A2A_SCENARIOS=input-required: every new task asks first, and can be continued or canceled", async () => {
+  it("LLAMON_A2A_SCENARIOS=input-required: every new task asks first, and can be continued or canceled", async () => {
     const worker = instance({ LLAMON_A2A_SCENARIOS: "input-required" });
     const ask = async () => {
       const res = await worker.rpc({
@@ -183,7 +183,7 @@ describe("issue 15.2: conformance scenarios of the reference agent", () => {
     expect((canceled.body.result as { status: { state: string } }).status.state).toBe("canceled");
   });
 
-  it("issue 15.2: without LLAMON_A2A_SCENARIOS the same text is an ordinary turn", async () => {
+  it("without LLAMON_A2A_SCENARIOS the same text is an ordinary turn", async () => {
     const worker = instance();
     const res = await worker.rpc({
       jsonrpc: "2.0",

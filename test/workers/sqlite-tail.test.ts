@@ -187,7 +187,7 @@ describe("sqlite backend in workerd: live tail, transcript and FTS5 recall", () 
     });
   });
 
-  it("issue 14 the thread view reads one page of the object's transcript and the summary job only its range, never the whole thread", async () => {
+  it("the thread view reads one page of the object's transcript and the summary job only its range, never the whole thread", async () => {
     await inSqliteObject(`${AGENT}:view-${crypto.randomUUID()}`, async (_runtime, state) => {
       const counted = countingState(state);
       // The conversation role (what ThreadDO's inspect and summarize call) on the counting state.

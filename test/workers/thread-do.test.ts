@@ -1,5 +1,5 @@
 /**
- * ThreadDO inside workerd: the object backends of SPEC R1, ownership (R2.3) and the turn
+ * ThreadDO inside workerd: the object backends of R1, ownership (R2.3) and the turn
  * lock (R2.4).
  *
  * Choosing the backend: the Worker under test gets MEMORY_BACKEND=postgres from

@@ -1,5 +1,5 @@
 /**
- * Issue 19.1: the A2A-Version checks every memory backend runs (a2a-version.test.ts:
+ * The A2A-Version checks every memory backend runs (a2a-version.test.ts:
  * postgres and off; backends/a2a-version.test.ts: sqlite and in_memory) — a real turn under
  * each accepted header, and the refusals, through the Worker's fetch handler.
  */

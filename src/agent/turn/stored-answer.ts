@@ -1,5 +1,5 @@
 /**
- * The stored answer of a resent messageId (SPEC R11.2): the user message and what answered it,
+ * The stored answer of a resent messageId (R11.2): the user message and what answered it,
  * up to the next user message, rebuilt from what the turn's read found — the rows of the
  * transcript (store/message-ids.ts StoredTurn) followed by the live tail, since the turn may
  * have left the tail in part or whole. The turn then answers with it: no model call, nothing

@@ -1,7 +1,7 @@
 /**
  * `llamon memory prune`: list (default) or delete (`--apply`) old conversations of one
  * agent across checkpoints, checkpoint_blobs, checkpoint_writes, persistent_memory and
- * llamon_threads (SPEC R4.3). Another agent's threads are never touched.
+ * llamon_threads (R4.3). Another agent's threads are never touched.
  *
  * A conversation belongs to (principal, contextId) — the A2A caller and its contextId — and is
  * stored under the thread key of both (runtime/thread-keys.ts). `--principal P` limits the

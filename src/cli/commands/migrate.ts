@@ -1,6 +1,6 @@
 /**
  * `llamon migrate`: apply migrations/ to a Postgres (idempotent, safe to run concurrently).
- * `--adopt` then registers the threads other LangGraph savers wrote for this agent (issue 18).
+ * `--adopt` then registers the threads other LangGraph savers wrote for this agent.
  */
 import type { Command } from "commander";
 import { LlamonError } from "../../errors.ts";

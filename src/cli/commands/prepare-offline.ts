@@ -1,6 +1,6 @@
 /**
  * `llamon prepare-offline [dir]`: build what an air-gapped machine needs to install the
- * project — every dependency tarball plus the lockfile (SPEC R9.4).
+ * project — every dependency tarball plus the lockfile (R9.4).
  */
 import { isAbsolute, join, relative, resolve } from "node:path";
 import type { Command } from "commander";

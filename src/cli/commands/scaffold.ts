@@ -1,6 +1,6 @@
 /**
  * `llamon agent <name>` and `llamon flow <name>`: create a Workers project from a template
- * (SPEC R9.1, R9.2). Memory is an option of every template (`--memory`), not a template.
+ * (R9.1, R9.2). Memory is an option of every template (`--memory`), not a template.
  * Without `--yes`, missing choices are asked interactively; the memory choices offered are
  * off, in-memory and postgres — sqlite is accepted as a flag only (R1.2).
  */

@@ -1,5 +1,5 @@
 /**
- * Writes a new llamon project (SPEC R9.1, R9.2): the template's code, the rendered common
+ * Writes a new llamon project (R9.1, R9.2): the template's code, the rendered common
  * files, llamon itself packed into vendor/ (so the project installs without a registry
  * that has llamon), a lockfile cut from llamon's (exact, offline-installable versions) and,
  * unless told not to, runs `npm install --prefer-offline`.

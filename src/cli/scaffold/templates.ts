@@ -1,4 +1,4 @@
-/** The project templates and memory modes the scaffold offers (SPEC R1, R9.1). */
+/** The project templates and memory modes the scaffold offers (R1, R9.1). */
 import { LlamonError } from "../../errors.ts";
 import type { MemoryBackend } from "../../memory/config.ts";
 
@@ -39,7 +39,7 @@ export const TEMPLATES: readonly TemplateInfo[] = [
   },
 ];
 
-/** `--memory` values (CLI spelling, SPEC R1). */
+/** `--memory` values (CLI spelling, R1). */
 export const MEMORY_MODES = ["off", "in-memory", "postgres", "sqlite"] as const;
 export type MemoryMode = (typeof MEMORY_MODES)[number];
 

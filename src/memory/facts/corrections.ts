@@ -1,5 +1,5 @@
 /**
- * Corrections that name what they correct (issue 16): "부산이 아니라 대구에 살아요", "맥주 말고
+ * Corrections that name what they correct: "부산이 아니라 대구에 살아요", "맥주 말고
  * 와인이 더 좋아", "I meant Cambridge, not Boston", "not Boston but Cambridge". The stored
  * fact whose value is the corrected one (Y) is replaced by the same fact with the new
  * value (X), whatever its category, so no rule per category is needed. A correction that

@@ -1,5 +1,5 @@
 /**
- * Cheap literal gates in front of the extraction rules (issue 14: cold isolate start). A
+ * Cheap literal gates in front of the extraction rules (cold isolate start). A
  * rule runs only when its clause contains one of the words its expressions need, so a
  * fresh isolate compiles only the few expressions of the rules a message can trigger (V8
  * compiles an expression on its first use), not all of them on its first fact turn.

@@ -1,5 +1,5 @@
 /**
- * Languages the user speaks or is learning (issue 16): "I speak Portuguese and a little
+ * Languages the user speaks or is learning: "I speak Portuguese and a little
  * German", "I'm learning Japanese", "영어랑 일본어 할 줄 알아요", "요즘 스페인어 배우는 중이야".
  *
  * The names come from languages-table.ts (ICU's display names in English and Korean), so

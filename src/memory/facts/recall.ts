@@ -774,7 +774,7 @@ interface CompiledIntent {
 /**
  * English single words go to a set, phrases to a list looked up with `includes` on the
  * spaced words: no regular expression per intent, which a fresh isolate would compile on
- * its first recall (about 13 ms of CPU for all of them; issue 14).
+ * its first recall (about 13 ms of CPU for all of them).
  */
 const COMPILED: readonly CompiledIntent[] = INTENTS.map((intent) => {
   const en = intent.en ?? [];

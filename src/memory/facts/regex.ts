@@ -1,6 +1,6 @@
 /**
  * The regular expressions of the fact rules and the recall terms, wrapped so that a fresh
- * isolate compiles few of them and each only once (issue 14: cold isolate start).
+ * isolate compiles few of them and each only once (cold isolate start).
  *
  * V8 compiles an expression on its first use: first to bytecode for its interpreter, then,
  * on the next use, again to machine code. For the rule set's hundreds of expressions those

@@ -1,5 +1,5 @@
 /**
- * Okapi BM25 over term arrays (issue 16): the in-memory ranker of conversation recall.
+ * Okapi BM25 over term arrays: the in-memory ranker of conversation recall.
  *
  * - {@link RecallIndex}: an inverted index that grows and shrinks with the conversation
  *   (add / remove by id), for the in_memory backend; `search` scores only the documents

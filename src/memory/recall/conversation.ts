@@ -1,5 +1,5 @@
 /**
- * Conversation recall scoring (issue 16): which earlier messages of one conversation to put
+ * Conversation recall scoring: which earlier messages of one conversation to put
  * before the model, for the new user message.
  *
  * A message is scored by BM25 over its terms (./bm25.ts) plus a share of its neighbours'

@@ -1,5 +1,5 @@
 /**
- * Conversation recall (issue 16), the lexical core: index terms for Korean and English
+ * Conversation recall, the lexical core: index terms for Korean and English
  * messages and questions (terms.ts, with the contract the storage backends index by) and
  * a BM25 ranker (bm25.ts), the port a backend implements (source.ts), the turn side of it
  * (select.ts) and the in-memory source (memory-source.ts). No I/O.

@@ -1,5 +1,5 @@
 /**
- * Korean words → index stems for conversation recall (issue 16). Korean glues particles
+ * Korean words → index stems for conversation recall. Korean glues particles
  * (조사) and endings (어미) to the word, so "이름은", "이름이에요" and "이름이" must all give
  * "이름". A stem is the word with
  * 1. the copula removed (facts/korean.ts `stripCopula`: 예요/이에요/입니다/이야/임 …),

@@ -1,5 +1,5 @@
 /**
- * The in-memory recall source (issue 16): the port (./source.ts) over each thread's list of
+ * The in-memory recall source: the port (./source.ts) over each thread's list of
  * stored messages — what the in_memory Durable Object keeps in its memory.
  *
  * `new ListRecallSource(listOf)`: `listOf(threadId)` gives the thread's messages as they are

@@ -1,5 +1,5 @@
 /**
- * The turn's side of the recall port (issue 16): the new user message → query terms → the
+ * The turn's side of the recall port: the new user message → query terms → the
  * backend's candidates (./source.ts) → BM25 with the thread's statistics (unless the backend
  * scored them) and the neighbour fusion (./conversation.ts) → the `maxItems` best messages
  * for the prompt block

@@ -1,5 +1,5 @@
 /**
- * The recall port (issue 16): what a storage backend implements so a turn can recall
+ * The recall port: what a storage backend implements so a turn can recall
  * earlier messages of its conversation. Types only; the turn's side is ./select.ts, the
  * in-memory implementation ./memory-source.ts.
  *

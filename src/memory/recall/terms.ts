@@ -1,6 +1,6 @@
 /// <reference path="../../types/stopword.d.ts" />
 /**
- * Index terms for conversation recall (issue 16): `searchTerms(message)` for what is stored,
+ * Index terms for conversation recall: `searchTerms(message)` for what is stored,
  * `queryTerms(question)` for the question. Pure, deterministic, no model, no I/O; a few
  * microseconds per message; runs in workerd and Node alike.
  *

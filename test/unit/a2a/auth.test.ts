@@ -1,4 +1,4 @@
-/** issue 13: thread keys, the A2A auth settings and API-key authentication (pure parts). */
+/** Thread keys, the A2A auth settings and API-key authentication (pure parts). */
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { authenticate } from "../../../src/a2a/index.ts";
@@ -30,8 +30,8 @@ function caught(fn: () => unknown): { code: string; message: string } {
 
 const vars = (env: Record<string, unknown>) => parseWorkerVars({ AGENT_ID: "a", ...env });
 
-describe("issue 13: thread keys", () => {
-  it("issue 13: anonymous keeps the contextId itself (old threads); others get a key that decodes back", () => {
+describe("thread keys", () => {
+  it("anonymous keeps the contextId itself (old threads); others get a key that decodes back", () => {
     expect(threadKey("anonymous", "user-alice-session")).toBe("user-alice-session");
     const key = threadKey("alice@example.com", "chat:1");
     expect(key).toBe("\u001falice@example.com\u001fchat:1");
@@ -45,7 +45,7 @@ describe("issue 13: thread keys", () => {
     );
   });
 
-  it("issue 13: contextIds and principals with control characters or unpaired surrogates are refused", () => {
+  it("contextIds and principals with control characters or unpaired surrogates are refused", () => {
     expect(contextIdProblem("ok-1")).toBeUndefined();
     expect(contextIdProblem("😀 ok")).toBeUndefined();
     expect(contextIdProblem("a\u001fb")).toMatch(/control characters/);
@@ -58,7 +58,7 @@ describe("issue 13: thread keys", () => {
     expect(principalProblem("bad\nname")).toMatch(/control characters/);
   });
 
-  it("issue 13: a principal's key scope holds exactly its keys (anonymous: the keys without a principal)", () => {
+  it("a principal's key scope holds exactly its keys (anonymous: the keys without a principal)", () => {
     const keys = [
       "c1",
       threadKey("alice", "c1"),
@@ -70,8 +70,8 @@ describe("issue 13: thread keys", () => {
   });
 });
 
-describe("issue 13: A2A auth settings", () => {
-  it("issue 13: there is no default mode, and each mode names what it still needs", () => {
+describe("A2A auth settings", () => {
+  it("there is no default mode, and each mode names what it still needs", () => {
     expect(caught(() => resolveA2AAuth(vars({}), undefined)).message).toMatch(
       /A2A_AUTH is not set/,
     );
@@ -104,7 +104,7 @@ describe("issue 13: A2A auth settings", () => {
     ).toMatch(/auth\.mode/);
   });
 
-  it("issue 13: A2A_API_KEYS holds principal=<sha256 hex> pairs; a bare key, a bad hash or a repeated hash is refused", () => {
+  it("A2A_API_KEYS holds principal=<sha256 hex> pairs; a bare key, a bad hash or a repeated hash is refused", () => {
     const keys = parseApiKeys(` alice=${hex("k1")}, alice=${hex("k2")},\nbob=${hex("k3")} `);
     expect(keys.map((k) => k.principal)).toEqual(["alice", "alice", "bob"]);
     expect(caught(() => parseApiKeys("k1")).message).toMatch(/principal=<sha256 hex/);
@@ -113,7 +113,7 @@ describe("issue 13: A2A auth settings", () => {
     expect(caught(() => parseApiKeys(`a\u0001=${hex("k")}`)).message).toMatch(/control/);
   });
 
-  it("issue 13: an API key maps to its principal; two keys of one principal both work (rotation)", async () => {
+  it("an API key maps to its principal; two keys of one principal both work (rotation)", async () => {
     const config = {
       mode: "api_key" as const,
       keys: parseApiKeys(`alice=${hex("old")},alice=${hex("new")},bob=${hex("b")}`),

@@ -1,5 +1,5 @@
 /**
- * Issue 4 item 7: bad input gets the right JSON-RPC error, a specific message, and never
+ * Bad input gets the right JSON-RPC error, a specific message, and never
  * reaches the turn (so nothing is stored).
  */
 import { describe, expect, it } from "vitest";
@@ -172,13 +172,13 @@ const CASES: Case[] = [
     message: "params.message.parts must be an array of parts",
   },
   {
-    name: "issue 19.3: only a data part (ContentTypeNotSupported)",
+    name: "only a data part (ContentTypeNotSupported)",
     body: send(userMsg({ parts: [{ kind: "data", data: { a: 1 } }] })),
     code: CONTENT_TYPE_NOT_SUPPORTED,
     message: "this agent accepts text only (input mode text/plain); the message has a data part",
   },
   {
-    name: "issue 19.3: only a file part (ContentTypeNotSupported)",
+    name: "only a file part (ContentTypeNotSupported)",
     body: send(
       userMsg({
         parts: [{ kind: "file", file: { uri: "https://x/y.pdf", mimeType: "application/pdf" } }],
@@ -266,49 +266,49 @@ const CASES: Case[] = [
     message: "params.message.contextId must be at most 256 characters",
   },
   {
-    name: "issue 13: contextId with NUL (a control character)",
+    name: "contextId with NUL (a control character)",
     body: send(userMsg({ contextId: "user\u0000alice" })),
     code: INVALID_PARAMS,
     message: "params.message.contextId must not contain control characters",
   },
   {
-    name: "issue 13: contextId with the thread-key separator U+001F",
+    name: "contextId with the thread-key separator U+001F",
     body: send(userMsg({ contextId: "\u001fbob\u001fchat" })),
     code: INVALID_PARAMS,
     message: "params.message.contextId must not contain control characters",
   },
   {
-    name: "issue 13: contextId with an unpaired surrogate",
+    name: "contextId with an unpaired surrogate",
     body: send(userMsg({ contextId: "chat-\ud83d" })),
     code: INVALID_PARAMS,
     message: "params.message.contextId must not contain unpaired surrogates (invalid Unicode)",
   },
   {
-    name: "R11.2 issue 32: messageId with NUL",
+    name: "R11.2 messageId with NUL",
     body: send(userMsg({ messageId: "m\u0000x" })),
     code: INVALID_PARAMS,
     message: "params.message.messageId must not contain control characters",
   },
   {
-    name: "R11.2 issue 32: message/stream messageId with an unpaired surrogate",
+    name: "R11.2 message/stream messageId with an unpaired surrogate",
     body: { ...send(userMsg({ messageId: "m-\ud83d" })), method: "message/stream" },
     code: INVALID_PARAMS,
     message: "params.message.messageId must not contain unpaired surrogates (invalid Unicode)",
   },
   {
-    name: "R11.2 issue 32: v1.0 message_id with NUL",
+    name: "R11.2 v1.0 message_id with NUL",
     body: v1Send({ role: "ROLE_USER", message_id: "\u0000", parts: [{ text: "x" }] }),
     code: INVALID_PARAMS,
     message: "params.message.message_id must not contain control characters",
   },
   {
-    name: "issue 32: taskId with an unpaired surrogate",
+    name: "taskId with an unpaired surrogate",
     body: send(userMsg({ taskId: "\udc00t" })),
     code: INVALID_PARAMS,
     message: "params.message.taskId must not contain unpaired surrogates (invalid Unicode)",
   },
   {
-    name: "issue 32: a referenced task id with NUL",
+    name: "a referenced task id with NUL",
     body: send(userMsg({ referenceTaskIds: ["t\u0000"] })),
     code: INVALID_PARAMS,
     message: "params.message.referenceTaskIds[0] must not contain control characters",
@@ -405,7 +405,7 @@ const CASES: Case[] = [
     message: 'params.message.parts[0] must have exactly one of "text", "raw", "url" or "data"',
   },
   {
-    name: "issue 19.3: v1.0 only a url part (ContentTypeNotSupported)",
+    name: "v1.0 only a url part (ContentTypeNotSupported)",
     body: v1Send({ role: "ROLE_USER", parts: [{ url: "https://x", mediaType: "image/png" }] }),
     code: CONTENT_TYPE_NOT_SUPPORTED,
     message: "the message has a url part (image/png)",
@@ -451,7 +451,7 @@ const CASES: Case[] = [
   },
 ];
 
-describe("bad input (issue 4 item 7): JSON-RPC errors, no turn, nothing stored", () => {
+describe("bad input: JSON-RPC errors, no turn, nothing stored", () => {
   it.each(CASES)("$name → $code", async ({ body, code, message, id }) => {
     const kv = new InMemoryKv();
     const t = makeApp({ kv });

@@ -127,11 +127,11 @@ describe("agent card", () => {
   });
 });
 
-describe("issue 19.3: the card's ETag and conditional GET", () => {
+describe("the card's ETag and conditional GET", () => {
   const get = (app: { fetch: (r: Request) => Response | Promise<Response> }, headers = {}) =>
     app.fetch(new Request(`${BASE_URL}/.well-known/agent-card.json`, { headers }));
 
-  it("issue 19.3: carries a strong ETag per shape, and If-None-Match with it is 304 without a body", async () => {
+  it("carries a strong ETag per shape, and If-None-Match with it is 304 without a body", async () => {
     const { app } = makeApp();
     const v03 = await get(app);
     const v1 = await get(app, { "A2A-Version": "1.0" });

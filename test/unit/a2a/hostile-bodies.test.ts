@@ -1,5 +1,5 @@
 /**
- * issue 15: hostile bodies are client errors, answered before the turn (nothing stored):
+ * Hostile bodies are client errors, answered before the turn (nothing stored):
  * invalid UTF-8 (-32700, never decoded with replacement characters), deep JSON (-32600,
  * no stack overflow in validation or the SDK), an oversized `metadata.history` (-32602).
  */
@@ -36,8 +36,8 @@ function withBytes(json: string, marker: string, bytes: number[]): Uint8Array {
   return new Uint8Array([...enc.encode(before), ...bytes, ...enc.encode(after)]);
 }
 
-describe("issue 15: hostile A2A bodies", () => {
-  it("issue 15: invalid UTF-8 is a parse error (-32700); distinct bytes never meet as one contextId", async () => {
+describe("hostile A2A bodies", () => {
+  it("invalid UTF-8 is a parse error (-32700); distinct bytes never meet as one contextId", async () => {
     const t = makeApp({ kv: new InMemoryKv() });
     const json = JSON.stringify(send({ contextId: "user-@@" }));
     for (const bytes of [[0xff], [0xfe], [0xc3, 0x28], [0xed, 0xa0, 0x80]]) {
@@ -62,7 +62,7 @@ describe("issue 15: hostile A2A bodies", () => {
     expect(bom.body.result).toBeDefined();
   });
 
-  it("issue 15: deep JSON anywhere in the body is -32600, and no turn runs", async () => {
+  it("deep JSON anywhere in the body is -32600, and no turn runs", async () => {
     const t = makeApp({ kv: new InMemoryKv() });
     const deep = (n: number) => `${"[".repeat(n)}${"]".repeat(n)}`;
     const bodies = [
@@ -87,7 +87,7 @@ describe("issue 15: hostile A2A bodies", () => {
     expect((t.kv as InMemoryKv).entries.size).toBe(0);
   });
 
-  it("issue 15: nesting within the limit reaches the turn (the SDK handles it)", async () => {
+  it("nesting within the limit reaches the turn (the SDK handles it)", async () => {
     const t = makeApp({ kv: new InMemoryKv() });
     const nested = JSON.parse(`${"[".repeat(MAX_JSON_DEPTH - 6)}${"]".repeat(MAX_JSON_DEPTH - 6)}`);
     const reply = await rpc(t.app, send({ metadata: { nested } }));
@@ -95,7 +95,7 @@ describe("issue 15: hostile A2A bodies", () => {
     expect(t.turns.inputs).toHaveLength(1);
   });
 
-  it("issue 15: an oversized metadata.history is -32602 before the turn; the cap itself passes", async () => {
+  it("an oversized metadata.history is -32602 before the turn; the cap itself passes", async () => {
     const t = makeApp({ kv: new InMemoryKv() });
     const items = (n: number) => Array.from({ length: n }, () => ({ role: "system", text: "x" }));
     const tooMany = await rpc(t.app, send({}, { metadata: { history: items(10_000) } }));

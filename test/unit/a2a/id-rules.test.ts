@@ -1,5 +1,5 @@
 /**
- * Issue 32 defect 6: a messageId, taskId or referenced task id with a control character
+ * A messageId, taskId or referenced task id with a control character
  * (NUL included) or an unpaired surrogate is the caller's mistake — -32602 naming the field,
  * in every message-send method of both A2A versions and in the task methods — by the one id
  * rule contextIds already follow (runtime/thread-keys.ts). It used to pass validation and,
@@ -61,9 +61,9 @@ function validate(method: string, version: "0.3" | "1.0", message: Record<string
   return validateRpcBody(JSON.stringify(body), version === "1.0" ? V1 : undefined);
 }
 
-describe("issue 32 ids: messageId, taskId and referenced task ids follow the contextId rule", () => {
+describe("ids: messageId, taskId and referenced task ids follow the contextId rule", () => {
   for (const { method, field, version } of SEND_FIELDS) {
-    it(`R11.2 issue 32 ${method} refuses a bad ${field} with -32602 naming it`, () => {
+    it(`R11.2 ${method} refuses a bad ${field} with -32602 naming it`, () => {
       for (const { id, problem } of BAD_IDS) {
         const call = validate(method, version, { [field]: id });
         expect(call.ok).toBe(false);
@@ -75,7 +75,7 @@ describe("issue 32 ids: messageId, taskId and referenced task ids follow the con
   }
 
   for (const { method, field, version } of REFERENCE_FIELDS) {
-    it(`R11.2 issue 32 ${method} refuses a bad id in ${field} with -32602 naming it`, () => {
+    it(`R11.2 ${method} refuses a bad id in ${field} with -32602 naming it`, () => {
       for (const { id, problem } of BAD_IDS) {
         const call = validate(method, version, { [field]: ["task-ok", id] });
         expect(call.ok).toBe(false);
@@ -87,7 +87,7 @@ describe("issue 32 ids: messageId, taskId and referenced task ids follow the con
   }
 
   for (const method of ["tasks/get", "tasks/cancel", "GetTask", "CancelTask", "SubscribeToTask"]) {
-    it(`issue 32 ${method} refuses a bad task id with -32602 naming params.id`, () => {
+    it(`${method} refuses a bad task id with -32602 naming params.id`, () => {
       const version = method.includes("/") ? undefined : V1;
       for (const { id, problem } of BAD_IDS) {
         const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { id } });
@@ -100,7 +100,7 @@ describe("issue 32 ids: messageId, taskId and referenced task ids follow the con
     });
   }
 
-  it("R11.2 issue 32 ids with non-ASCII text, emoji, spaces and up to 256 characters pass", () => {
+  it("R11.2 ids with non-ASCII text, emoji, spaces and up to 256 characters pass", () => {
     for (const id of GOOD_IDS) {
       for (const { method, field, version } of SEND_FIELDS) {
         expect(validate(method, version, { [field]: id }).ok, `${method} ${field}`).toBe(true);

@@ -1,4 +1,4 @@
-/** Issue 19.2: ListTasks' page tokens and query (pure logic of src/a2a/task-list-query.ts). */
+/** ListTasks' page tokens and query (pure logic of src/a2a/task-list-query.ts). */
 import type { ListTasksRequest } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
 import {
@@ -17,8 +17,8 @@ const request = (over: Partial<ListTasksRequest>): ListTasksRequest => ({
   ...over,
 });
 
-describe("issue 19.2: ListTasks page tokens", () => {
-  it("issue 19.2: a token round-trips (timestamp and any task id, | and non-ASCII included)", () => {
+describe("ListTasks page tokens", () => {
+  it("a token round-trips (timestamp and any task id, | and non-ASCII included)", () => {
     for (const [ts, id] of [
       ["2026-01-02T03:04:05.678Z", "a|b"],
       ["", "태스크-1"],
@@ -29,7 +29,7 @@ describe("issue 19.2: ListTasks page tokens", () => {
     }
   });
 
-  it("issue 19.2: forged tokens are invalid params, never an internal error", () => {
+  it("forged tokens are invalid params, never an internal error", () => {
     const b64 = (text: string) => btoa(text).replace(/=+$/, "");
     for (const token of [
       "not a token!",
@@ -42,7 +42,7 @@ describe("issue 19.2: ListTasks page tokens", () => {
     }
   });
 
-  it("issue 19.2: the query carries filters, the cursor as a task-store key, and the SDK's default page size", () => {
+  it("the query carries filters, the cursor as a task-store key, and the SDK's default page size", () => {
     const token = encodePageToken("2026-01-02T03:04:05.000Z", "t-9");
     expect(
       taskListQuery(

@@ -116,11 +116,11 @@ describe("KvTaskStore", () => {
   });
 });
 
-describe("issue 13: task records carry their owner", () => {
+describe("task records carry their owner", () => {
   const as = (principal: string) =>
     new ServerCallContext({ user: new A2AUser(principal, principal !== "anonymous") });
 
-  it("issue 13: another principal's load and list see nothing; the owner's do; the record names the owner and indexes the task under the owner's thread key", async () => {
+  it("another principal's load and list see nothing; the owner's do; the record names the owner and indexes the task under the owner's thread key", async () => {
     const kv = new InMemoryKv();
     const puts: { threadId: string; owner: string }[] = [];
     const store = new KvTaskStore({
@@ -156,7 +156,7 @@ describe("issue 13: task records carry their owner", () => {
     ]);
   });
 
-  it("issue 13: a record stored before owners existed (no owner field) is anonymous's", async () => {
+  it("a record stored before owners existed (no owner field) is anonymous's", async () => {
     const kv = new InMemoryKv();
     const store = new KvTaskStore({ kv, agentId: "agent-a" });
     await kv.put(

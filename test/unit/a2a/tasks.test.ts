@@ -158,7 +158,7 @@ describe("tasks of finished turns", () => {
     expect(t.turns.inputs).toHaveLength(1);
   });
 
-  it("issue 15.2: agent/getAuthenticatedExtendedCard is -32007 (v0.3), GetExtendedAgentCard -32004 (v1.0)", async () => {
+  it("agent/getAuthenticatedExtendedCard is -32007 (v0.3), GetExtendedAgentCard -32004 (v1.0)", async () => {
     const t = makeApp();
     const v03 = await rpc(t.app, {
       jsonrpc: "2.0",
@@ -410,7 +410,7 @@ describe("failed turns", () => {
     expect(kv.entries.size).toBe(0);
   });
 
-  it("issue 17: a provider 429 reaches the client as its own retryable code (-32050), in both versions", async () => {
+  it("a provider 429 reaches the client as its own retryable code (-32050), in both versions", async () => {
     const busy = new LlamonError(
       "MODEL_FAILED",
       "openai (HTTP 429 from https://api.example): busy",

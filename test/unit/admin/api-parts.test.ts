@@ -38,7 +38,7 @@ describe("management API parts", () => {
     expect(await statusWith(undefined)).toBe(401);
   });
 
-  it("issue 17: a configured admin token that is not a bearer token is a clear 500", async () => {
+  it("a configured admin token that is not a bearer token is a clear 500", async () => {
     expect(await statusWith("Bearer a!b", "a!b")).toBe(500);
   });
 

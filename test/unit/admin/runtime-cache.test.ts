@@ -133,8 +133,8 @@ describe("run-time config cache (R10.2)", () => {
   });
 });
 
-describe("issue 17: the run-time layer read with a postgres turn's batch", () => {
-  it("issue 17: is adopted by the isolate's cache unless the cache holds a newer value", async () => {
+describe("the run-time layer read with a postgres turn's batch", () => {
+  it("is adopted by the isolate's cache unless the cache holds a newer value", async () => {
     const threads = fakeThreads();
     const scope = envWith(threads);
     await mergeRuntimeLayer(scope, { window_size: 7 });

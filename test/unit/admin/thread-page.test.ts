@@ -106,7 +106,7 @@ async function views(memory: Record<string, unknown>, page: MessagePage) {
   };
 }
 
-describe("issue 14 a thread held whole in an object, read by page", () => {
+describe("a thread held whole in an object, read by page", () => {
   for (const page of [
     { limit: 10 },
     { limit: 3 },
@@ -114,7 +114,7 @@ describe("issue 14 a thread held whole in an object, read by page", () => {
     { before: 2, limit: 10 },
     { limit: 500 },
   ]) {
-    it(`issue 14 R3.2 page ${JSON.stringify(page)}: only the page and a tail leave the object; the view is the whole thread's`, async () => {
+    it(`R3.2 page ${JSON.stringify(page)}: only the page and a tail leave the object; the view is the whole thread's`, async () => {
       const { read, whole, paged, expected } = await views({ summary: summary(20, 19) }, page);
       expect(read.head.length).toBeLessThanOrEqual(WINDOW + TAIL_MARGIN + 1);
       expect(read.archived.messages + read.head.length).toBe(whole.length);
@@ -126,7 +126,7 @@ describe("issue 14 a thread held whole in an object, read by page", () => {
     });
   }
 
-  it("issue 14 R4.2 a summary whose covers_id moved (a trim shifted positions) keeps the whole thread as the head, so the view re-anchors it as before", async () => {
+  it("R4.2 a summary whose covers_id moved (a trim shifted positions) keeps the whole thread as the head, so the view re-anchors it as before", async () => {
     // covers 40 was stored before a trim; its last message is at position 19 now.
     const { read, whole, paged, expected } = await views(
       { summary: summary(40, 19) },

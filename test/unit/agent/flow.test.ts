@@ -1,5 +1,5 @@
 /**
- * defineFlow (issue 15 item 3): a flow's definition is checked when it is defined; its turns
+ * defineFlow: a flow's definition is checked when it is defined; its turns
  * run the steps with the position kept in graph state (the `flow` channel), answers checked
  * by zod, `inputRequired` between steps, and the window never consulted for the answers.
  */
@@ -102,7 +102,7 @@ describe("defineFlow", () => {
     expect(done.signals).toBeUndefined(); // no model call in a plain step
   });
 
-  it("issue 15: keeps the answers in graph state, far beyond the window", async () => {
+  it("keeps the answers in graph state, far beyond the window", async () => {
     const { say } = setup();
     for (const text of ["hi", "coffee", "2"]) await say(text);
     // window_size 4: after these turns the intake is long out of the window.

@@ -1,5 +1,5 @@
 /**
- * issue 16: conversation recall wired into the turn — the backend's recall source (here the
+ * Conversation recall wired into the turn — the backend's recall source (here the
  * in-memory one over the thread's message list, as the in_memory DO will keep it) feeds the
  * `[이전 대화 발췌]` block; no source or `recall: false` → no block; a failing source never
  * fails the turn; one query per turn, tool loop included. The offline model records what it
@@ -75,8 +75,8 @@ async function chatter(say: (t: string, x: string) => Promise<unknown>, thread: 
   for (let i = 0; i < n; i++) await say(thread, `오늘의 잡담 ${i}: 날씨와 점심 이야기`);
 }
 
-describe("issue 16: recall in the turn", () => {
-  it("issue 16 R6.1 the message of turn 3, out of the window, is quoted in the system prompt", async () => {
+describe("recall in the turn", () => {
+  it("R6.1 the message of turn 3, out of the window, is quoted in the system prompt", async () => {
     const c = conversation({});
     await chatter(c.say, "t", 2);
     await c.say("t", DOG);
@@ -97,7 +97,7 @@ describe("issue 16: recall in the turn", () => {
     expect(c.sent()).toHaveLength(7);
   });
 
-  it("issue 16 R6.2 stable_tail: the block is in the runtime-context message, the system prompt unchanged", async () => {
+  it("R6.2 stable_tail: the block is in the runtime-context message, the system prompt unchanged", async () => {
     const c = conversation({ memory: { prompt_context_mode: "stable_tail" } });
     await c.say("t", DOG);
     await chatter(c.say, "t", 5);
@@ -109,7 +109,7 @@ describe("issue 16: recall in the turn", () => {
     expect(String(runtime[0]?.content)).toContain(`- user: "${DOG}"`);
   });
 
-  it("issue 16 recall: false, or a backend without a source: no block", async () => {
+  it("recall: false, or a backend without a source: no block", async () => {
     for (const c of [
       conversation({ memory: { recall: false } }),
       conversation({ source: () => undefined }),
@@ -121,7 +121,7 @@ describe("issue 16: recall in the turn", () => {
     }
   });
 
-  it("issue 16 R2.3 another conversation's messages are never recalled", async () => {
+  it("R2.3 another conversation's messages are never recalled", async () => {
     const c = conversation({});
     await c.say("other", DOG);
     await chatter(c.say, "t", 8);
@@ -129,7 +129,7 @@ describe("issue 16: recall in the turn", () => {
     expect(String(c.sent()[0]?.content)).not.toContain("초코");
   });
 
-  it("issue 16 a failing source is logged and the turn goes on without the block", async () => {
+  it("a failing source is logged and the turn goes on without the block", async () => {
     const c = conversation({
       source: () => ({
         recall: () => Promise.reject(new Error("index unavailable")),
@@ -143,7 +143,7 @@ describe("issue 16: recall in the turn", () => {
     expect(warning?.level).toBe("warn");
   });
 
-  it("issue 16 one query per turn, through the tool loop, with the window excluded", async () => {
+  it("one query per turn, through the tool loop, with the window excluded", async () => {
     const requests: RecallRequest[] = [];
     const c = conversation({
       agent: withTools,
@@ -169,7 +169,7 @@ describe("issue 16: recall in the turn", () => {
     expect(String(c.sent()[0]?.content)).toContain(DOG);
   });
 
-  it("issue 16 defineAgent takes recall and recall_max_items in code, with the same bounds", () => {
+  it("defineAgent takes recall and recall_max_items in code, with the same bounds", () => {
     const agent = defineAgent({ ...plain, memory: { recall: false, recall_max_items: 20 } });
     expect(agent.memory).toEqual({ recall: false, recall_max_items: 20 });
     for (const memory of [{ recall_max_items: 21 }, { recall_max_items: 0 }, { recall: "yes" }]) {

@@ -1,5 +1,5 @@
 /**
- * issue 15: a second tool call in one conversation must run. LangGraph's ToolNode skips a
+ * A second tool call in one conversation must run. LangGraph's ToolNode skips a
  * call whose id already has a ToolMessage in the thread, so a model (the offline model, or a
  * provider that numbers its calls per answer) reusing an id looped until GraphRecursionError.
  * Tool-call ids are therefore made unique per call, whatever the model sends.
@@ -68,8 +68,8 @@ async function twoToolTurns(model: BaseChatModel) {
   return { first, second, stored };
 }
 
-describe("tool-call ids (issue 15)", () => {
-  it("issue 15: the offline model's second /tool call in one conversation runs the tool", async () => {
+describe("tool-call ids", () => {
+  it("the offline model's second /tool call in one conversation runs the tool", async () => {
     const { first, second, stored } = await twoToolTurns(new OfflineChatModel());
     expect(first.reply).toContain("tool results: echo:one");
     expect(second.reply).toContain("tool results: echo:two");
@@ -78,7 +78,7 @@ describe("tool-call ids (issue 15)", () => {
     expect(new Set(ids.map((c) => c.id)).size).toBe(2);
   });
 
-  it("issue 15: a provider that reuses a tool-call id across answers still gets each call run", async () => {
+  it("a provider that reuses a tool-call id across answers still gets each call run", async () => {
     const { second, stored } = await twoToolTurns(new SameIdModel());
     expect(second.reply).toBe("done: echo:x");
     const results = stored.filter((m) => ToolMessage.isInstance(m)) as ToolMessage[];
@@ -86,7 +86,7 @@ describe("tool-call ids (issue 15)", () => {
     expect(new Set(results.map((m) => m.tool_call_id)).size).toBe(2);
   });
 
-  it("issue 15: the offline model gives every call its own id, within an answer and across answers", () => {
+  it("the offline model gives every call its own id, within an answer and across answers", () => {
     const ask = [new HumanMessage('/tool echo {"text":"a"}\n/tool echo {"text":"b"}')];
     const one = (offlineReply(ask, ["echo"]).tool_calls ?? []).map((c) => c.id);
     const two = (offlineReply(ask, ["echo"]).tool_calls ?? []).map((c) => c.id);
@@ -94,7 +94,7 @@ describe("tool-call ids (issue 15)", () => {
     expect(new Set([...one, ...two]).size).toBe(4);
   });
 
-  it("issue 15: uniqueToolCallIds keeps fresh ids, renames ids the thread already used or the answer repeats", () => {
+  it("uniqueToolCallIds keeps fresh ids, renames ids the thread already used or the answer repeats", () => {
     const thread = [
       new AIMessage({
         content: "",

@@ -1,5 +1,5 @@
 /**
- * issue 15: when something inside `llamon run` dies (the dev proxy's unhandled 'error' did),
+ * When something inside `llamon run` dies (the dev proxy's unhandled 'error' did),
  * wrangler and workerd were left running. The child group stops them — children and what
  * they started — and the crash is one line, not a stack trace.
  */
@@ -31,7 +31,7 @@ async function until(check: () => boolean, ms: number): Promise<boolean> {
 
 describe("child processes of a long-running command", () => {
   it.skipIf(process.platform === "win32")(
-    "issue 15: an uncaught exception stops the children and their children, in one line, exit 1",
+    "an uncaught exception stops the children and their children, in one line, exit 1",
     async () => {
       const proc = spawn(process.execPath, ["--import", "tsx", FIXTURE], {
         env: { ...process.env, LLAMON_DEBUG: "" },

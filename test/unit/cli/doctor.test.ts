@@ -1,5 +1,5 @@
 /**
- * issue 15: `llamon doctor`'s checks on a project as read from its folder: each wrong or missing
+ * `llamon doctor`'s checks on a project as read from its folder: each wrong or missing
  * piece is reported as a problem (or a warning) with its fix, through the schemas the Worker
  * uses. The CLI against a scaffolded project and the local Postgres: test/e2e/doctor.test.ts.
  */
@@ -50,13 +50,13 @@ function all(facts: ProjectFacts): Check[] {
 const problems = (checks: Check[]) => checks.filter((c) => c.status === "problem");
 
 describe("llamon doctor checks", () => {
-  it("issue 15: a scaffold-shaped postgres project has no problem and lists the secret to set", () => {
+  it("a scaffold-shaped postgres project has no problem and lists the secret to set", () => {
     const checks = all(project());
     expect(problems(checks)).toEqual([]);
     expect(checks.find((c) => c.name === "production")?.message).toContain("POSTGRES_MEMORY_DSN");
   });
 
-  it("issue 15: bad values are reported through the Worker's own schemas, with the fix", () => {
+  it("bad values are reported through the Worker's own schemas, with the fix", () => {
     const checks = all(
       project({
         toml: {
@@ -72,7 +72,7 @@ describe("llamon doctor checks", () => {
     for (const c of problems(checks)) expect(c.fix, c.name).toBeTruthy();
   });
 
-  it("issue 15: the memory settings in code count (a bad one is named, in_memory needs no DSN)", () => {
+  it("the memory settings in code count (a bad one is named, in_memory needs no DSN)", () => {
     const bad = all(project({ toml: { vars: { AGENT_ID: "a" } }, code: { backend: "in-memory" } }));
     expect(
       problems(bad)
@@ -105,7 +105,7 @@ describe("llamon doctor checks", () => {
     expect(all(project()).find((c) => c.name === "legacy backend")).toBeUndefined();
   });
 
-  it("issue 15: bindings — THREADS, its SQLite migration, nodejs_compat", () => {
+  it("bindings — THREADS, its SQLite migration, nodejs_compat", () => {
     const checks = all(
       project({
         toml: {
@@ -127,7 +127,7 @@ describe("llamon doctor checks", () => {
     );
   });
 
-  it("issue 15: summaries on need the queue, its consumer and (a warning) a dead-letter queue", () => {
+  it("summaries on need the queue, its consumer and (a warning) a dead-letter queue", () => {
     const vars = { AGENT_ID: "my-agent", MEMORY_BACKEND: "postgres", MEMORY_SUMMARIZE: "true" };
     const none = problems(all(project({ toml: { vars } })));
     expect(none.map((c) => c.name)).toEqual(["SUMMARY_QUEUE"]);
@@ -166,7 +166,7 @@ describe("llamon doctor checks", () => {
     expect(problems(all(project({ toml: { vars: heuristic } })))).toEqual([]);
   });
 
-  it("issue 15: secrets — never in [vars], the DSN needed by postgres, .dev.vars ignored by git", () => {
+  it("secrets — never in [vars], the DSN needed by postgres, .dev.vars ignored by git", () => {
     const leaked = problems(
       all(project({ toml: { vars: { AGENT_ID: "a", LLAMON_ADMIN_TOKEN: "s3cret-token" } } })),
     );
@@ -178,7 +178,7 @@ describe("llamon doctor checks", () => {
     expect(all(facts).find((c) => c.name === ".gitignore")?.status).toBe("warning");
   });
 
-  it("issue 15: a Neon DSN needs sslmode=require and a host name", () => {
+  it("a Neon DSN needs sslmode=require and a host name", () => {
     expect(dsnChecks("postgresql://u:p@ep-x-123.eu-central-1.aws.neon.tech/neondb")[0]?.name).toBe(
       "sslmode",
     );
@@ -190,7 +190,7 @@ describe("llamon doctor checks", () => {
     expect(dsnChecks("mysql://x@y/z")[0]?.status).toBe("problem");
   });
 
-  it("issue 13: A2A auth — none set or none deployed are warnings, api_key lists its secret, incomplete jwt or bad local keys are problems, keys never in [vars]", () => {
+  it("A2A auth — none set or none deployed are warnings, api_key lists its secret, incomplete jwt or bad local keys are problems, keys never in [vars]", () => {
     const auth = (facts: ProjectFacts) => all(facts).filter((c) => c.section === "auth");
     const vars = (extra: Record<string, string>) => ({
       vars: { AGENT_ID: "my-agent", MEMORY_BACKEND: "postgres", ...extra },

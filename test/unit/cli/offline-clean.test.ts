@@ -1,5 +1,5 @@
 /**
- * issue 15: `prepare-offline --clean` run where there is no registry (the offline machine
+ * `prepare-offline --clean` run where there is no registry (the offline machine
  * itself) used to wipe the bundle and then fail. Now it fails with the bundle untouched.
  * npm runs for real, with --offline and a closed registry port, so it cannot fetch anything.
  */
@@ -58,7 +58,7 @@ afterAll(async () => {
 });
 
 describe("prepare-offline --clean without a registry", () => {
-  it("issue 15: fails with a clear error and leaves the existing bundle as it was", async () => {
+  it("fails with a clear error and leaves the existing bundle as it was", async () => {
     const error = await buildOfflineBundle({
       projectDir: dir,
       outDir: join(dir, "offline"),

@@ -1,5 +1,5 @@
 /**
- * issue 17: llamon's runtime `dependencies` are what a Worker runs; the command line's tools
+ * Llamon's runtime `dependencies` are what a Worker runs; the command line's tools
  * are `cliDependencies` — installed in the checkout as devDependencies (same ranges) and added
  * to every scaffolded project's devDependencies — never runtime dependencies.
  */
@@ -37,7 +37,7 @@ const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta
 };
 
 describe("llamon's package.json", () => {
-  it("issue 17: the CLI's tools are dev dependencies with the same ranges, not runtime ones", () => {
+  it("the CLI's tools are dev dependencies with the same ranges, not runtime ones", () => {
     const tools = Object.keys(pkg.cliDependencies);
     expect(tools.sort()).toEqual(
       [

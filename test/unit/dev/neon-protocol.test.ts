@@ -1,5 +1,5 @@
 /**
- * issue 35: the local Neon turns JSON parameters into Postgres text as Neon does — with
+ * The local Neon turns JSON parameters into Postgres text as Neon does — with
  * serde_json (no preserve_order) and the `ryu` float format — and answers refused requests
  * with Neon's 17-key error body (neondatabase/neon proxy/src/serverless/json.rs ~10–60,
  * sql_over_http.rs ~154–241).
@@ -17,7 +17,7 @@ import {
 import { toDbError } from "../../../src/store/db.ts";
 
 describe("serde_json number text", () => {
-  it("issue 35: floats are written as ryu writes them", () => {
+  it("floats are written as ryu writes them", () => {
     const cases: [number, string][] = [
       [1, "1.0"],
       [-0, "-0.0"],
@@ -35,7 +35,7 @@ describe("serde_json number text", () => {
     for (const [value, text] of cases) expect(ryuFormat(value), String(value)).toBe(text);
   });
 
-  it("issue 35: integers in the i64/u64 range stay exact; beyond it they are floats", () => {
+  it("integers in the i64/u64 range stay exact; beyond it they are floats", () => {
     expect(serdeNumber("9007199254740993")).toBe("9007199254740993");
     expect(serdeNumber("18446744073709551615")).toBe("18446744073709551615");
     expect(serdeNumber("-9223372036854775808")).toBe("-9223372036854775808");
@@ -46,7 +46,7 @@ describe("serde_json number text", () => {
 });
 
 describe("parameters", () => {
-  it("issue 35: numbers keep the text of the request body", () => {
+  it("numbers keep the text of the request body", () => {
     const payload = parsePayload(Buffer.from('{"query":"q","params":[9007199254740993, 1.0]}'));
     expect(payload).toEqual({
       kind: "single",
@@ -54,7 +54,7 @@ describe("parameters", () => {
     });
   });
 
-  it("issue 35: arrays become literals as Neon builds them", () => {
+  it("arrays become literals as Neon builds them", () => {
     expect(
       paramToText([new JsonNumber("1"), true, "a\nb", null, [{ b: new JsonNumber("1"), a: "x" }]]),
     ).toBe('{1,true,"a\\nb",NULL,{"{\\"a\\":\\"x\\",\\"b\\":1}"}}');
@@ -64,7 +64,7 @@ describe("parameters", () => {
 });
 
 describe("the error body", () => {
-  it("issue 35: a request error has all 17 keys in Neon's order, code and severity empty", () => {
+  it("a request error has all 17 keys in Neon's order, code and severity empty", () => {
     const body = neonErrorBody("invalid isolation level");
     expect(Object.keys(body)).toEqual([
       "message",
@@ -94,7 +94,7 @@ describe("what the driver's errors become (store/db.ts toDbError)", () => {
   const neonError = (code: string) =>
     Object.assign(new NeonDbError(`error ${code}`), { code: code === "" ? "" : code });
 
-  it("issue 35: a lost connection is DB_UNAVAILABLE with its SQLSTATE; a wrong request stays DB_QUERY_FAILED", () => {
+  it("a lost connection is DB_UNAVAILABLE with its SQLSTATE; a wrong request stays DB_QUERY_FAILED", () => {
     for (const code of ["57P01", "57P02", "57P03", "08006", "08003", "08000"]) {
       const error = toDbError(neonError(code), "neon-http");
       expect(error.code, code).toBe("DB_UNAVAILABLE");
@@ -105,7 +105,7 @@ describe("what the driver's errors become (store/db.ts toDbError)", () => {
     }
   });
 
-  it('issue 35: Neon\'s 400 without a SQLSTATE (code "", a closed connection) is DB_UNAVAILABLE', () => {
+  it('Neon\'s 400 without a SQLSTATE (code "", a closed connection) is DB_UNAVAILABLE', () => {
     expect(toDbError(neonError(""), "neon-http").code).toBe("DB_UNAVAILABLE");
   });
 });

@@ -1,5 +1,5 @@
 /**
- * issue 15: the run-time layer takes exactly the run-time keys (a strict schema; deploy-time
+ * The run-time layer takes exactly the run-time keys (a strict schema; deploy-time
  * and prototype keys are errors like any unknown key), and `window_size`,
  * `max_history_tokens` and `a2a_history_max_messages` have upper bounds that every layer
  * applies alike (code, env, registry, run time, the merged config).
@@ -40,8 +40,8 @@ function fieldErrorsOf(fn: () => unknown, code = "CONFIG_INVALID"): Record<strin
 
 const PROTOTYPE_KEYS = ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"];
 
-describe("issue 15: the run-time layer is exactly the run-time keys", () => {
-  it("issue 15: lists every key but the deploy-time ones", () => {
+describe("the run-time layer is exactly the run-time keys", () => {
+  it("lists every key but the deploy-time ones", () => {
     expect([...RUNTIME_CONFIG_KEYS, ...DEPLOY_TIME_CONFIG_KEYS].sort()).toEqual(
       [...MEMORY_CONFIG_KEYS].sort(),
     );
@@ -49,7 +49,7 @@ describe("issue 15: the run-time layer is exactly the run-time keys", () => {
     expect(RUNTIME_CONFIG_KEYS).not.toContain("postgres_dsn");
   });
 
-  it("issue 15: a PATCH of prototype keys is a 400 naming each key; backend never comes through", () => {
+  it("a PATCH of prototype keys is a 400 naming each key; backend never comes through", () => {
     for (const key of PROTOTYPE_KEYS) {
       const body = JSON.parse(`{"${key}":{"backend":"sqlite","window_size":3}}`) as unknown;
       const error = thrown(() => validatePatch(body));
@@ -68,7 +68,7 @@ describe("issue 15: the run-time layer is exactly the run-time keys", () => {
     );
   });
 
-  it("issue 15: deploy-time keys say where to set them, in the PATCH and in a stored layer", () => {
+  it("deploy-time keys say where to set them, in the PATCH and in a stored layer", () => {
     const fields = fieldErrorsOf(() =>
       parseRuntimeConfigPatch({ backend: "sqlite", postgres_dsn: "postgresql://x@y/z" }),
     );
@@ -82,7 +82,7 @@ describe("issue 15: the run-time layer is exactly the run-time keys", () => {
     expect(parseMemoryConfigPatch({ backend: "sqlite" })).toEqual({ backend: "sqlite" });
   });
 
-  it("issue 15: an unknown key is never suggested from Object.prototype", () => {
+  it("an unknown key is never suggested from Object.prototype", () => {
     for (const key of PROTOTYPE_KEYS) {
       const line = fieldErrorsOf(() => parseMemoryConfigPatch({ [key]: 1 }))[key]?.[0] ?? "";
       expect(line, key).not.toContain("function");
@@ -91,7 +91,7 @@ describe("issue 15: the run-time layer is exactly the run-time keys", () => {
   });
 });
 
-describe("issue 15: upper bounds, the same in every layer", () => {
+describe("upper bounds, the same in every layer", () => {
   const BOUNDED = [
     ["window_size", "MEMORY_WINDOW_SIZE", 1],
     ["max_history_tokens", "MAX_HISTORY_TOKENS", 1],
@@ -99,7 +99,7 @@ describe("issue 15: upper bounds, the same in every layer", () => {
     ["recall_max_items", "MEMORY_RECALL_MAX_ITEMS", 1],
   ] as const;
 
-  it.each(BOUNDED)("issue 15: %s accepts its bound and refuses one more", (key, variable, min) => {
+  it.each(BOUNDED)("%s accepts its bound and refuses one more", (key, variable, min) => {
     const max = MEMORY_CONFIG_MAX[key];
     const line = `must be a whole number >= ${min} and <= ${max}, got ${max + 1}`;
     expect(parseMemoryConfig({ [key]: max })[key]).toBe(max);
@@ -131,7 +131,7 @@ describe("issue 15: upper bounds, the same in every layer", () => {
     expect((registry as Error).message).toContain(`entities[0].config.${key}`);
   });
 
-  it("issue 15: the documented bounds", () => {
+  it("the documented bounds", () => {
     expect(MEMORY_CONFIG_MAX).toEqual({
       window_size: 1000,
       max_history_tokens: 1_000_000,

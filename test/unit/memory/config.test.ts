@@ -179,7 +179,7 @@ describe("MemoryConfig from the environment", () => {
     expect(Object.keys(MEMORY_ENV_VARS)).toHaveLength(MEMORY_CONFIG_KEYS.length);
   });
 
-  it("issue 16 semantic recall's keys: off by default, bad values are specific errors", () => {
+  it("semantic recall's keys: off by default, bad values are specific errors", () => {
     expect(parseMemoryConfig({ recall_semantic: true }).embedding_provider).toBe("workers_ai");
     const bad = (input: unknown): string => {
       try {

@@ -14,7 +14,7 @@ const chat = (turns: number) =>
     new AIMessage(`a${i}`),
   ]).flat();
 
-describe("live tail (issue 14)", () => {
+describe("live tail", () => {
   it("R3.2 keeps window_size + margin messages in whole groups, never splitting a tool exchange", () => {
     const thread = [
       ...chat(20),

@@ -1,5 +1,5 @@
 /**
- * issue 15: the size of a `metadata.history` is checked before any item is — too many items
+ * The size of a `metadata.history` is checked before any item is — too many items
  * or parts reject the request (INPUT_INVALID) — so the seed report, which goes back to the
  * client and into the stored A2A task, stays small whatever the items hold.
  */
@@ -28,14 +28,14 @@ function inputInvalid(fn: () => unknown): string {
 /** UTF-8 bytes of a value as JSON (what the task store measures). */
 const jsonBytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value)).length;
 
-describe("issue 15: seed size caps, before any item is examined", () => {
-  it("issue 15: the item cap is the largest a2a_history_max_messages", () => {
+describe("seed size caps, before any item is examined", () => {
+  it("the item cap is the largest a2a_history_max_messages", () => {
     expect(SEED_MAX_ITEMS).toBe(MEMORY_CONFIG_MAX.a2a_history_max_messages);
     expect(SEED_MAX_ITEMS).toBe(1000);
     expect(SEED_MAX_PARTS).toBe(1000);
   });
 
-  it("issue 15: 10k invalid items reject the request, naming the cap", () => {
+  it("10k invalid items reject the request, naming the cap", () => {
     const history = Array.from({ length: 10_000 }, () => ({ role: "system", text: "x" }));
     expect(seedInputProblem(history)).toBe(
       "params.metadata.history has 10000 items; at most 1000 are accepted (send the newest)",
@@ -51,7 +51,7 @@ describe("issue 15: seed size caps, before any item is examined", () => {
     expect(inputInvalid(() => seed(trap))).toContain("at most 1000");
   });
 
-  it("issue 15: more parts than the cap, over all items, reject the request", () => {
+  it("more parts than the cap, over all items, reject the request", () => {
     const parts = (n: number): Record<string, unknown>[] =>
       Array.from({ length: n }, () => ({ kind: "data", data: {} }));
     const history = [
@@ -65,7 +65,7 @@ describe("issue 15: seed size caps, before any item is examined", () => {
     expect(seed(history).report.accepted).toBe(1);
   });
 
-  it("issue 15: the cap itself is accepted, and every item is still reported", () => {
+  it("the cap itself is accepted, and every item is still reported", () => {
     const history = Array.from({ length: SEED_MAX_ITEMS }, (_, i) =>
       i % 2 === 0 ? { role: "tool", text: "x" } : { role: "user", text: `m${i}` },
     );
@@ -74,7 +74,7 @@ describe("issue 15: seed size caps, before any item is examined", () => {
     expect(report.accepted).toBe(500);
   });
 
-  it("issue 15: quoted keys and values are cut, and a part list is summarised", () => {
+  it("quoted keys and values are cut, and a part list is summarised", () => {
     const long = "k".repeat(100_000);
     const { report } = seed([
       { role: "user", text: "x", [long]: 1 },
@@ -90,7 +90,7 @@ describe("issue 15: seed size caps, before any item is examined", () => {
     );
   });
 
-  it("issue 15: the worst report a request can cause stays far below the task store's 1 MiB", () => {
+  it("the worst report a request can cause stays far below the task store's 1 MiB", () => {
     // Every reason as long as it gets, with the quoted text as costly as JSON makes it.
     for (const nasty of ["\u0001", "한", '"', "\\", "\ud800", "😀"].map((c) => c.repeat(40))) {
       const history: unknown[] = Array.from({ length: SEED_MAX_ITEMS - 1 }, () => ({

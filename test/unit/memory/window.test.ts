@@ -271,7 +271,7 @@ describe("window properties (fast-check)", () => {
   });
 });
 
-describe("window cost (issue 14 item 2)", () => {
+describe("window cost", () => {
   /** A long thread whose reads of message slots are counted. */
   function counted(thread: BaseMessage[]): { thread: BaseMessage[]; reads: () => number } {
     let reads = 0;

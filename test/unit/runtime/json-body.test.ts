@@ -1,5 +1,5 @@
 /**
- * issue 15: request bodies are read strictly — invalid UTF-8 is refused (never replaced with
+ * Request bodies are read strictly — invalid UTF-8 is refused (never replaced with
  * U+FFFD, so two byte strings never become one id), and deep nesting is refused before any
  * recursive code sees it.
  */
@@ -17,8 +17,8 @@ const bytes = (...parts: (string | number[])[]) =>
     parts.flatMap((p) => (typeof p === "string" ? [...new TextEncoder().encode(p)] : p)),
   );
 
-describe("issue 15: strict request bodies", () => {
-  it("issue 15: decodes valid UTF-8, drops a leading BOM, refuses invalid bytes", () => {
+describe("strict request bodies", () => {
+  it("decodes valid UTF-8, drops a leading BOM, refuses invalid bytes", () => {
     expect(decodeUtf8(bytes('{"a":"한국어 ✓ 😀"}'))).toBe('{"a":"한국어 ✓ 😀"}');
     expect(decodeUtf8(bytes([0xef, 0xbb, 0xbf], "{}"))).toBe("{}");
     for (const bad of [[0xff], [0xfe], [0xc3], [0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xe2, 0x82]]) {
@@ -26,14 +26,14 @@ describe("issue 15: strict request bodies", () => {
     }
   });
 
-  it("issue 15: two bodies that differ only in invalid bytes are both refused, not merged", () => {
+  it("two bodies that differ only in invalid bytes are both refused, not merged", () => {
     const a = parseJsonBody(bytes('{"contextId":"u', [0xff], '"}'));
     const b = parseJsonBody(bytes('{"contextId":"u', [0xfe], '"}'));
     expect(a).toEqual({ ok: false, problem: "encoding", message: "is not valid UTF-8" });
     expect(b).toEqual(a);
   });
 
-  it("issue 15: counts nesting outside strings only, exactly at the limit", () => {
+  it("counts nesting outside strings only, exactly at the limit", () => {
     const nested = (n: number) => `${"[".repeat(n)}${"]".repeat(n)}`;
     expect(jsonNestsDeeperThan(nested(MAX_JSON_DEPTH), MAX_JSON_DEPTH)).toBe(false);
     expect(jsonNestsDeeperThan(nested(MAX_JSON_DEPTH + 1), MAX_JSON_DEPTH)).toBe(true);
@@ -43,7 +43,7 @@ describe("issue 15: strict request bodies", () => {
     expect(parseJsonText(nested(MAX_JSON_DEPTH)).ok).toBe(true);
   });
 
-  it("issue 15: refuses 100k nested arrays and objects without overflowing the stack", () => {
+  it("refuses 100k nested arrays and objects without overflowing the stack", () => {
     const arrays = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
     const objects = `${'{"a":'.repeat(100_000)}1${"}".repeat(100_000)}`;
     for (const text of [arrays, objects, `{"params":${arrays}}`]) {
@@ -55,7 +55,7 @@ describe("issue 15: strict request bodies", () => {
     }
   });
 
-  it("issue 15: reports JSON syntax errors, and keeps __proto__ as a plain own key", () => {
+  it("reports JSON syntax errors, and keeps __proto__ as a plain own key", () => {
     expect(parseJsonText("{not json")).toMatchObject({ ok: false, problem: "syntax" });
     expect(parseJsonText("")).toMatchObject({ ok: false, problem: "syntax" });
     const parsed = parseJsonText('{"__proto__":{"backend":"sqlite"}}');

@@ -11,19 +11,19 @@ import {
 } from "../../../src/shims/langchain-import-map.ts";
 
 describe("the deserialiser map of the Worker bundle", () => {
-  it("issue 14: keeps messages, documents, outputs and prompt values", () => {
+  it("keeps messages, documents, outputs and prompt values", () => {
     for (const key of ["messages", "documents", "outputs", "prompt_values"]) {
       expect(key in map, key).toBe(true);
     }
     expect(map.messages).toBe(messages);
   });
 
-  it("issue 14: a longer namespace of a kept one is absent, so core's load falls back to the kept module", () => {
+  it("a longer namespace of a kept one is absent, so core's load falls back to the kept module", () => {
     expect("messages__tool" in map).toBe(false);
     expect("prompt_values__chat" in map).toBe(false);
   });
 
-  it("issue 14: any other namespace is present but refused with how to read it", () => {
+  it("any other namespace is present but refused with how to read it", () => {
     expect("prompts__prompt" in map).toBe(true);
     expect(() => map.prompts__prompt).toThrow(
       "a stored LangChain object of langchain_core/prompts/prompt cannot be read back in this Worker: its bundle revives only langchain_core/messages, langchain_core/documents, langchain_core/outputs, langchain_core/prompt_values (wrangler.toml [alias] replaces @langchain/core's import map with llamon's shim). Remove the \"./import_map.js\" line of [alias] to read every LangChain class.",
@@ -31,7 +31,7 @@ describe("the deserialiser map of the Worker bundle", () => {
     expect(notInBundleMessage("vectorstores")).toContain("langchain_core/vectorstores cannot");
   });
 
-  it("issue 14: looking at it (then, toString, symbols) does not throw", () => {
+  it("looking at it (then, toString, symbols) does not throw", () => {
     const loose = map as unknown as Record<string | symbol, unknown>;
     expect(loose.then).toBeUndefined();
     expect(String(map)).toBe("[object Object]");

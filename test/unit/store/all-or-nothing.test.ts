@@ -1,5 +1,5 @@
 /**
- * Issue 15 item 4: all-or-nothing turns on the object backends. A model or tool failure on
+ * All-or-nothing turns on the object backends. A model or tool failure on
  * in_memory and sqlite leaves the thread exactly as it was (no orphan user message, no
  * checkpoint), and a retry with the same messageId answers once — as NeonSaver does.
  * The savers run in Node here (sqlite on node:sqlite, as the checkpoint-validation suite).

@@ -218,7 +218,7 @@ describe("sqlite live tail + transcript (schema v3)", () => {
     expect(all.slice(0, 2500).map((m) => m.id)).toEqual(messages.map((m) => m.id));
   });
 
-  it("issue 16 recall quotes an early message from the FTS5 index; never another thread's; erase leaves no transcript or index row", async () => {
+  it("recall quotes an early message from the FTS5 index; never another thread's; erase leaves no transcript or index row", async () => {
     const { sql, turn } = store();
     await turn("a", DOG);
     for (let i = 1; i <= 30; i++) await turn("a", `오늘의 잡담 ${i}: 날씨와 점심 이야기`);
@@ -274,7 +274,7 @@ describe("sqlite live tail + transcript (schema v3)", () => {
     }
   });
 
-  it("issue 14 a transcript range read stops at its end: the index range is bounded on both sides", () => {
+  it("a transcript range read stops at its end: the index range is bounded on both sides", () => {
     // `?4 IS NULL OR seq < ?4` left the upper bound out of the index: reading a page or a
     // summary job's range scanned from its start to the conversation's last message.
     const db = new DatabaseSync(":memory:");

@@ -1,5 +1,5 @@
 /**
- * issue 13: SQLite schema v2 of the Durable Object backends (node:sqlite here): thread ids
+ * SQLite schema v2 of the Durable Object backends (node:sqlite here): thread ids
  * up to 512 characters in persistent_memory, and threads stored under a contextId starting
  * with U+001F renamed out of the thread-key space (as migrations/0005 does on Postgres).
  */
@@ -9,7 +9,7 @@ import { ensureSqliteSchema, rows } from "../../../src/store/sqlite-sql.ts";
 import { nodeSqlite } from "../../helpers/node-sqlite.ts";
 
 describe("SQLite schema upgrades", () => {
-  it("issue 13: keeps every row, accepts 512-character thread ids, and renames legacy ids that start with U+001F", () => {
+  it("keeps every row, accepts 512-character thread ids, and renames legacy ids that start with U+001F", () => {
     const db = new DatabaseSync(":memory:");
     ensureSqliteSchema(nodeSqlite(db));
     // Back to v1 with data stored then (a planted "\u001falice\u001fchat" among it).

@@ -1,5 +1,5 @@
 /**
- * Issue 19.1: A2A-Version negotiation on the Durable Object backends (this file runs in
+ * A2A-Version negotiation on the Durable Object backends (this file runs in
  * `workers-sqlite` and `workers-in-memory`; the checks are ../version-cases.ts).
  */
 import { env } from "cloudflare:test";
@@ -9,8 +9,8 @@ import { versionCases } from "../version-cases.ts";
 
 const backend = (env as unknown as { MEMORY_BACKEND: string }).MEMORY_BACKEND;
 
-describe(`issue 19.1: A2A-Version (${backend})`, () => {
-  it(`issue 19.1: accepted versions run a turn, others are refused (${backend})`, async () => {
+describe(`A2A-Version (${backend})`, () => {
+  it(`accepted versions run a turn, others are refused (${backend})`, async () => {
     await versionCases(exports.default);
   });
 });

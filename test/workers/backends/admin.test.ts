@@ -172,7 +172,7 @@ describe(`management API on the ${backend} backend`, () => {
     });
   });
 
-  it("issue 14 a thread view crosses the object boundary as one page and the head, never the whole thread; pages join down to the first message and the window is the whole thread's", async () => {
+  it("a thread view crosses the object boundary as one page and the head, never the whole thread; pages join down to the first message and the window is the whole thread's", async () => {
     const contextId = `page-${crypto.randomUUID()}`;
     const threadId = threadKey(ANONYMOUS_PRINCIPAL, contextId);
     const stub = env.THREADS.getByName(threadObjectName(env.AGENT_ID, threadId));
@@ -252,7 +252,7 @@ describe(`management API on the ${backend} backend`, () => {
     });
   });
 
-  it("R10.2 issue 32 concurrent PATCHes (and DELETEs) of different keys all take effect in the settings object", async () => {
+  it("R10.2 concurrent PATCHes (and DELETEs) of different keys all take effect in the settings object", async () => {
     const worker = instance({ AGENT_ID: `do-race-${crypto.randomUUID().slice(0, 8)}` });
     await patchEachKeyAtOnce(worker.api);
     const after = await worker.api("GET", "/api/v1/memory/config");
@@ -265,7 +265,7 @@ describe(`management API on the ${backend} backend`, () => {
     expect((final.body.runtime as { layer: unknown }).layer).toEqual(kept);
   });
 
-  it("R10.2 issue 16 recall_semantic is refused here (no vectors in an object), not ignored; nothing is stored", async () => {
+  it("R10.2 recall_semantic is refused here (no vectors in an object), not ignored; nothing is stored", async () => {
     const agent = `do-semantic-${crypto.randomUUID().slice(0, 8)}`;
     const worker = instance({ AGENT_ID: agent });
     const refused = await worker.api("PATCH", "/api/v1/memory/config", {

@@ -96,7 +96,7 @@ describe(`conversation recall on the ${backend} backend`, () => {
   const QUESTION = "우리 강아지 이름이 뭐였죠?";
   const recalledLine = (reply: string) => reply.split("\n").find((l) => l.startsWith("recalled: "));
 
-  it(`issue 16 a message that left the window is quoted (${backend === "in-memory" ? "the object's in-memory index" : "the transcript's FTS5 index"}); erase removes it`, async () => {
+  it(`a message that left the window is quoted (${backend === "in-memory" ? "the object's in-memory index" : "the transcript's FTS5 index"}); erase removes it`, async () => {
     const contextId = `recall-${crypto.randomUUID()}`;
     const stub = env.THREADS.getByName(threadObjectName(env.AGENT_ID, contextId));
     const config = resolveMemoryConfig({ env: { ...env }, runtime: { window_size: 4 } }).config;

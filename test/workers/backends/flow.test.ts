@@ -1,5 +1,5 @@
 /**
- * issue 15 item 3: a flow on the Durable Object backends (runs in workers-sqlite and
+ * A flow on the Durable Object backends (runs in workers-sqlite and
  * workers-in-memory): the conversation's object runs the flow's turns and keeps its position
  * in the checkpoint there, so the intake continues across requests, input-required between
  * steps, far beyond the window.
@@ -52,7 +52,7 @@ async function send(contextId: string, text: string) {
 }
 
 describe(`a flow on the ${backend} backend`, () => {
-  it("issue 15: takes the steps over requests and keeps the answers beyond the window", async () => {
+  it("takes the steps over requests and keeps the answers beyond the window", async () => {
     const c = `do-flow-${crypto.randomUUID()}`;
     expect(await send(c, "hi")).toEqual({ state: "input-required", reply: "Your name?" });
     expect(await send(c, "Mina")).toEqual({ state: "input-required", reply: "Your email?" });

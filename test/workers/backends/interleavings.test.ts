@@ -1,6 +1,6 @@
 /**
  * Random interleavings of turns, resends at any distance, erase and summary jobs on one
- * conversation kept in its Durable Object (issue 32; runs in `workers-sqlite` and
+ * conversation kept in its Durable Object (runs in `workers-sqlite` and
  * `workers-in-memory`; the schedule and the invariants: ../../helpers/interleavings.ts): each
  * messageId stored once (R11.2), nothing of an erased message left anywhere the object keeps
  * text (R11.1), no turn lost (R2.4). The object backends have no prune: it erases.

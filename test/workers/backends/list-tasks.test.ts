@@ -1,5 +1,5 @@
 /**
- * Issue 19.2: ListTasks through the Worker on the Durable Object backends (this file runs in
+ * ListTasks through the Worker on the Durable Object backends (this file runs in
  * `workers-sqlite` and `workers-in-memory`; the case is ../list-tasks-cases.ts).
  */
 import { env } from "cloudflare:test";
@@ -8,8 +8,8 @@ import { listTasksCase } from "../list-tasks-cases.ts";
 
 const backend = (env as unknown as { MEMORY_BACKEND: string }).MEMORY_BACKEND;
 
-describe(`issue 19.2: ListTasks (${backend})`, () => {
-  it(`issue 19.2: filters, pages and scopes to the caller; erase takes tasks out (${backend})`, async () => {
+describe(`ListTasks (${backend})`, () => {
+  it(`filters, pages and scopes to the caller; erase takes tasks out (${backend})`, async () => {
     await listTasksCase({});
   });
 });

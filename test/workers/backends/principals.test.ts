@@ -1,5 +1,5 @@
 /**
- * issue 13: conversations owned by the caller on the Durable Object backends (this file runs
+ * Conversations owned by the caller on the Durable Object backends (this file runs
  * in `workers-sqlite` and `workers-in-memory`; see ../principal-cases.ts).
  */
 import { env, runInDurableObject } from "cloudflare:test";
@@ -10,8 +10,8 @@ import { adminAddressesOnePrincipal, twoPrincipalsShareNothing } from "../princi
 
 const backend = (env as unknown as { MEMORY_BACKEND: string }).MEMORY_BACKEND;
 
-describe(`issue 13: two principals, one contextId (${backend})`, () => {
-  it("issue 13: no cross-read of history, facts, summary or tasks; each principal's conversation has its own object", async () => {
+describe(`two principals, one contextId (${backend})`, () => {
+  it("no cross-read of history, facts, summary or tasks; each principal's conversation has its own object", async () => {
     await twoPrincipalsShareNothing({
       plantSummary: (threadId, text) =>
         runInDurableObject(
@@ -24,7 +24,7 @@ describe(`issue 13: two principals, one contextId (${backend})`, () => {
     });
   });
 
-  it("issue 13: the management API shows, filters and erases by principal; erase acts within one (agent, principal)", async () => {
+  it("the management API shows, filters and erases by principal; erase acts within one (agent, principal)", async () => {
     await adminAddressesOnePrincipal();
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Erase is a fence in the conversation's Durable Object too (issue 32, SPEC R11.1; this file
+ * Erase is a fence in the conversation's Durable Object too (R11.1; this file
  * runs in `workers-sqlite` and `workers-in-memory`). A summary job runs in the object but not
  * under its turn lock, so an erase can run while the job waits for the model: the job must
  * then write nothing, and the conversation stays erased.

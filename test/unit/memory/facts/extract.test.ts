@@ -238,7 +238,7 @@ describe("R8.1 extraction is total and bounded", () => {
   });
 });
 
-describe("issue 16: casual names, context and casual Korean", () => {
+describe("casual names, context and casual Korean", () => {
   it("casual introductions give the name (나 민지 / 이름은 준호예요 / Priya here / it's Tom btw)", () => {
     for (const [text, name] of [
       ["나 민지", "민지"],

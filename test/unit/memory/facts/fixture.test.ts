@@ -13,7 +13,7 @@ import {
 import { FACT_CATEGORIES } from "../../../../src/memory/facts/index.ts";
 
 const dialogues: Dialogue[] = loadDialogues();
-/** The first 156 dialogues (splits dev, holdout1, holdout2), whose floors predate issue 16. */
+/** The first 156 dialogues (splits dev, holdout1, holdout2), whose floors are older than the later splits'. */
 const FIRST = new Set(["dev", "holdout1", "holdout2"]);
 const { report } = evaluate(
   dialogues.filter((d) => FIRST.has(d.split ?? "dev")),
@@ -28,7 +28,7 @@ const before = evaluate(
 ).report;
 
 describe("R8.1/R8.2 fact recall evaluation set", () => {
-  it("issue 16: at least 150 dialogues, half Korean, with corrections, chit-chat and a held-out split", () => {
+  it("at least 150 dialogues, half Korean, with corrections, chit-chat and a held-out split", () => {
     expect(dialogues.length).toBeGreaterThanOrEqual(150);
     const korean = dialogues.filter((d) => d.lang === "ko").length;
     expect(korean * 2).toBeGreaterThanOrEqual(dialogues.length);
@@ -96,7 +96,7 @@ describe("R8.1/R8.2 fact recall evaluation set", () => {
     expect(holdout2?.recallAt3).toBeGreaterThanOrEqual(0.92);
   });
 
-  it("issue 16 floors (measured: tuned before dev7 R@3 1.0, corrections 15/15, chit-chat 1.0; held-out (holdout3 + holdout4) R@3 .904, 11/11, .940 at the end of the dev11/dev12 work, .886, 11/11, .940 at the end of the dev7–dev10 work, .860, 9/11, .960 before it — holdout3 .550, 4/8, .950 before the first changes)", () => {
+  it("floors (measured: tuned before dev7 R@3 1.0, corrections 15/15, chit-chat 1.0; held-out (holdout3 + holdout4) R@3 .904, 11/11, .940 at the end of the dev11/dev12 work, .886, 11/11, .940 at the end of the dev7–dev10 work, .860, 9/11, .960 before it — holdout3 .550, 4/8, .950 before the first changes)", () => {
     const tuned = before.byGroup.tuned;
     const heldOut = all.byGroup["held-out"];
     expect(tuned?.recallAt3).toBeGreaterThanOrEqual(0.97);

@@ -1,5 +1,5 @@
 /**
- * Facts that hold up (issue 16 item 2): the categories the fact eval's tuning split missed
+ * Facts that hold up: the categories the fact eval's tuning split missed
  * — pets, languages, casual name forms, corrected preferences, facts left implicit in a
  * multi-clause message — in Korean and English, each with a phrasing that must stay silent.
  */

@@ -4,7 +4,7 @@ import { LANGUAGE_CODES, LANGUAGE_NAMES } from "../../../../src/memory/facts/lan
 
 const show = (text: string) => extractFacts(text).map((f) => `${f.id}=${f.value}`);
 
-describe("issue 16: languages the user speaks or learns", () => {
+describe("languages the user speaks or learns", () => {
   it("the name table is what Intl.DisplayNames gives (generated, not hand-written)", () => {
     const en = new Intl.DisplayNames(["en"], { type: "language" });
     const ko = new Intl.DisplayNames(["ko"], { type: "language" });

@@ -191,7 +191,7 @@ describe("R8.2 mergeFacts: dedupe, order and cap", () => {
   });
 });
 
-describe("issue 16: corrections that name the corrected value", () => {
+describe("corrections that name the corrected value", () => {
   const factsAfter = (turns: string[]) => {
     let facts: ReturnType<typeof updateFacts> = [];
     turns.forEach((turn, index) => {

@@ -1,5 +1,5 @@
 /**
- * issue 14 (cold isolate start): every fact and recall pattern skips its expression when
+ * Every fact and recall pattern skips its expression when
  * the text has none of the words it needs (src/memory/facts/regex.ts). A wrong list would
  * silently drop facts, so each list is checked against what the pattern's syntax proves
  * (./regex-needs.ts), the analysis is checked on generated expressions, and every pattern
@@ -22,7 +22,7 @@ const TEXTS = (() => {
   return [...new Set([...utterances, ...pieces])].filter((text) => text !== "");
 })();
 
-describe("issue 14: what a regular expression needs (the analysis)", () => {
+describe("what a regular expression needs (the analysis)", () => {
   it("reads literals, alternations, classes, quantifiers and lookarounds", () => {
     expect(needs("abc", "")).toEqual(["abc"]);
     expect(needs("(?:좋아해|좋아합|사랑해)", "")).toEqual(["사랑해", "좋아합", "좋아해"]);
@@ -99,7 +99,7 @@ describe("issue 14: what a regular expression needs (the analysis)", () => {
   });
 });
 
-describe("issue 14: the fact and recall patterns' need lists", () => {
+describe("the fact and recall patterns' need lists", () => {
   it("every list is implied by its pattern's syntax", () => {
     const listed = PATTERNS.filter((p) => p.needGroups() !== undefined);
     expect(listed.length).toBeGreaterThan(250);

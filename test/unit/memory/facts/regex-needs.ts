@@ -1,5 +1,5 @@
 /**
- * What a regular expression needs (issue 14: cold isolate start): the literal strings of
+ * What a regular expression needs (cold isolate start): the literal strings of
  * which every match must contain one, read off the pattern's syntax tree. The fact rules'
  * patterns carry such a list (src/memory/facts/regex.ts `pattern(…, need)`), so a clause
  * without any of its words skips the pattern, which a fresh isolate then never compiles;

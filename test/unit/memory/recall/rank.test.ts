@@ -24,7 +24,7 @@ const messages = conversation.map((text, seq) => ({
   terms: searchTerms(text),
 }));
 
-describe("issue 16: BM25 ranker", () => {
+describe("BM25 ranker", () => {
   it("ranks the message that shares the rare terms first, in Korean and English", () => {
     expect(recallMessages("우리 강아지 이름 기억나?", messages, 1)[0]?.id).toBe("m2");
     expect(recallMessages("부산에서 갈 만한 곳 있어?", messages, 1)[0]?.id).toBe("m1");

@@ -1,5 +1,5 @@
 /**
- * issue 16: the recall port through the in-memory source (what the in_memory Durable Object
+ * The recall port through the in-memory source (what the in_memory Durable Object
  * will use) — scope by thread key, the window excluded, Korean particles and spacing
  * variants, neighbours, and index entries leaving with their messages.
  */
@@ -59,8 +59,8 @@ const MINSU = [
   agent("a4", "산책하기 좋은 날이에요."),
 ];
 
-describe("issue 16: the recall port, in-memory source", () => {
-  it("issue 16 R2.3 never returns another thread's or another principal's messages", async () => {
+describe("the recall port, in-memory source", () => {
+  it("R2.3 never returns another thread's or another principal's messages", async () => {
     const alice = threadKey("alice", "c-1");
     const bob = threadKey("bob", "c-1");
     const { source } = store({
@@ -76,7 +76,7 @@ describe("issue 16: the recall port, in-memory source", () => {
     expect((await recall(source, "c-1", "dog called")).map((i) => i.seq)).toContain(0);
   });
 
-  it("issue 16 never returns a window message, by id or before the window's first seq", async () => {
+  it("never returns a window message, by id or before the window's first seq", async () => {
     const key = "t-window";
     const { source } = store({ [key]: MINSU });
     const all = await recall(source, key, "내 이름이 뭐였지?");
@@ -88,7 +88,7 @@ describe("issue 16: the recall port, in-memory source", () => {
     expect(bySeq.every((i) => i.seq < 2)).toBe(true);
   });
 
-  it("issue 16 Korean particles and endings match: 이름은 / 이름이에요 / 이름이", async () => {
+  it("Korean particles and endings match: 이름은 / 이름이에요 / 이름이", async () => {
     for (const stored of ["제 이름은 민수", "제 이름이에요, 민수", "이름이 민수라고 해요"]) {
       const { source } = store({ k: [user("s", stored), agent("r", "네")] });
       for (const question of ["내 이름이 뭐였지?", "제 이름은요?", "이름 기억해?"]) {
@@ -99,7 +99,7 @@ describe("issue 16: the recall port, in-memory source", () => {
     expect(searchTerms("이름은")).toEqual(searchTerms("이름이에요"));
   });
 
-  it("issue 16 spacing variants match: 매운음식 / 매운 음식", async () => {
+  it("spacing variants match: 매운음식 / 매운 음식", async () => {
     const key = "t-space";
     const { source } = store({ [key]: MINSU });
     const found = await recall(source, key, "제가 매운 음식 좋아한다고 했나요?", { maxItems: 1 });
@@ -108,7 +108,7 @@ describe("issue 16: the recall port, in-memory source", () => {
     expect((await recall(spaced, "s", "매운음식 뭐 좋아해?"))[0]?.text).toBe("매운 음식 좋아해요");
   });
 
-  it("issue 16 candidates carry their neighbours, so the reply to a matching question is found", async () => {
+  it("candidates carry their neighbours, so the reply to a matching question is found", async () => {
     const key = "t-neighbour";
     const { source } = store({ [key]: MINSU });
     const answer = await source.recall({
@@ -125,7 +125,7 @@ describe("issue 16: the recall port, in-memory source", () => {
     expect(found[1]?.text).toBe("A sunset over the lake, with lots of orange");
   });
 
-  it("issue 16 prune, erase and trim: a message gone from the list is never recalled", async () => {
+  it("prune, erase and trim: a message gone from the list is never recalled", async () => {
     const key = "t-prune";
     const { lists, source } = store({ [key]: MINSU });
     expect((await recall(source, key, "부산")).map((i) => i.seq)).toContain(2);
@@ -138,7 +138,7 @@ describe("issue 16: the recall port, in-memory source", () => {
     expect(await recall(source, key, "날씨")).toEqual([]);
   });
 
-  it("issue 16 indexes user and assistant text only, never tool results", async () => {
+  it("indexes user and assistant text only, never tool results", async () => {
     const tool = new ToolMessage({
       content: "secret tool payload zebra",
       tool_call_id: "c1",
@@ -160,7 +160,7 @@ describe("issue 16: the recall port, in-memory source", () => {
 
   // One difference by design: a window message does not lend its score to the neighbour just
   // outside the window (a backend's index holds what left the window, not the window).
-  it("issue 16 scores like BM25 over the whole thread (the port loses nothing on a small thread)", async () => {
+  it("scores like BM25 over the whole thread (the port loses nothing on a small thread)", async () => {
     const key = "t-same";
     const { source } = store({ [key]: MINSU });
     const reference = MINSU.map((m, seq) => ({
@@ -178,7 +178,7 @@ describe("issue 16: the recall port, in-memory source", () => {
     }
   });
 
-  it("issue 16 for any conversation, window and question: only this thread's out-of-window messages, at most max", async () => {
+  it("for any conversation, window and question: only this thread's out-of-window messages, at most max", async () => {
     const words = [
       "강아지",
       "이름은",

@@ -5,7 +5,7 @@ import { MAX_TERM_CHARS, queryTerms, searchTerms } from "../../../../src/memory/
 const shares = (a: readonly string[], b: readonly string[]): string[] =>
   [...new Set(a)].filter((term) => b.includes(term));
 
-describe("issue 16: searchTerms / queryTerms for Korean", () => {
+describe("searchTerms / queryTerms for Korean", () => {
   it("particles and endings stuck to a noun give its stem (이름은 / 이름이에요 / 이름이)", () => {
     for (const text of [
       "이름은",
@@ -55,7 +55,7 @@ describe("issue 16: searchTerms / queryTerms for Korean", () => {
   });
 });
 
-describe("issue 16: searchTerms / queryTerms for English", () => {
+describe("searchTerms / queryTerms for English", () => {
   it("lower case, Porter stems, stop words and possessives dropped", () => {
     expect(searchTerms("Caroline's paintings of a sunset")).toEqual(["carolin", "paint", "sunset"]);
     for (const text of ["painting", "paints", "painted", "Paint"]) {
@@ -76,7 +76,7 @@ describe("issue 16: searchTerms / queryTerms for English", () => {
   });
 });
 
-describe("issue 16: the index contract (Postgres 'simple' tsvector and SQLite FTS5 unicode61 see the same tokens)", () => {
+describe("the index contract (Postgres 'simple' tsvector and SQLite FTS5 unicode61 see the same tokens)", () => {
   it("every term is letters and digits only, lower case, NFC, no combining mark, ≤ MAX_TERM_CHARS; deterministic", () => {
     const texts = fc.oneof(
       fc.string({ maxLength: 200 }),
@@ -152,7 +152,7 @@ describe("issue 16: the index contract (Postgres 'simple' tsvector and SQLite FT
   });
 });
 
-describe("issue 14: queryTerms keeps its last answer", () => {
+describe("queryTerms keeps its last answer", () => {
   it("the same text gives the same terms, a new array each time (a caller's change never leaks)", () => {
     const question = "우리 강아지 이름이 뭐였죠?";
     const first = queryTerms(question);

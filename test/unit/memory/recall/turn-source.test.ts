@@ -32,7 +32,7 @@ describe("withTail: transcript answer + live tail", () => {
     { seq: 42, message: new HumanMessage({ content: "강아지 산책", id: "t42" }) },
   ];
 
-  it("issue 16 merges both sides' candidates and adds up the statistics", async () => {
+  it("merges both sides' candidates and adds up the statistics", async () => {
     const terms = queryTerms("강아지 이름이 뭐였죠?");
     const answer = await withTail(transcript, tail).recall({
       threadId: "t",
@@ -46,7 +46,7 @@ describe("withTail: transcript answer + live tail", () => {
     expect(answer.stats?.avgLength).toBeCloseTo((40 * 6 + tailLength(tail)) / 43, 5);
   });
 
-  it("issue 16 a tail message excluded as the window is never recalled; the transcript's is", async () => {
+  it("a tail message excluded as the window is never recalled; the transcript's is", async () => {
     const items = await recallForTurn(withTail(transcript, tail), {
       threadId: "t",
       question: "강아지 이름이 뭐였죠?",
@@ -57,7 +57,7 @@ describe("withTail: transcript answer + live tail", () => {
     expect(items.map((i) => i.text)).not.toContain("강아지 산책");
   });
 
-  it("issue 16 without a transcript answer it is the tail alone", async () => {
+  it("without a transcript answer it is the tail alone", async () => {
     const answer = await withTail(undefined, tail).recall({
       threadId: "t",
       terms: queryTerms("cello"),
@@ -80,7 +80,7 @@ describe("withTail: a transcript ranked by the database", () => {
   });
   const stats = { docs: 40, avgLength: 6, df: {} };
 
-  it("issue 16 a row's neighbours the database did not send still lend their scores", async () => {
+  it("a row's neighbours the database did not send still lend their scores", async () => {
     // m10's next neighbour scored 2 (not sent): 1 + 0.3 × 2 = 1.6 beats m20's 1.5.
     const transcript = { candidates: [scored(10, "A", 1, 0, 2), scored(20, "C", 1.5)], stats };
     const items = await recallForTurn(withTail(transcript, []), {
@@ -92,7 +92,7 @@ describe("withTail: a transcript ranked by the database", () => {
     expect(items.map((i) => i.text)).toEqual(["A"]);
   });
 
-  it("issue 16 across the transcript's end: its last message and the tail's first fuse", async () => {
+  it("across the transcript's end: its last message and the tail's first fuse", async () => {
     const tail = [
       { seq: 40, message: new HumanMessage({ content: CELLO, id: "t40" }) },
       { seq: 41, message: new AIMessage({ content: "nice", id: "t41" }) },
@@ -118,7 +118,7 @@ function tailLength(tail: { message: HumanMessage | AIMessage }[]): number {
 }
 
 describe("parseRecallRow and indexTermsOf", () => {
-  it("issue 16 parses the read batch's row: items with the database's scores", () => {
+  it("parses the read batch's row: items with the database's scores", () => {
     const parsed = parseRecallRow({
       docs: "12",
       avg_len: 7.5,
@@ -147,7 +147,7 @@ describe("parseRecallRow and indexTermsOf", () => {
     });
   });
 
-  it("issue 16 indexes user and assistant text only", () => {
+  it("indexes user and assistant text only", () => {
     expect(indexTermsOf(new HumanMessage(DOG))).toBe(searchTerms(DOG).join(" "));
     expect(indexTermsOf(new AIMessage(CELLO))).toBe(searchTerms(CELLO).join(" "));
     expect(indexTermsOf(new AIMessage({ content: "", tool_calls: [] }))).toBeNull();
