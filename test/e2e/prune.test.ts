@@ -238,5 +238,5 @@ describe("llamon memory prune", () => {
     } finally {
       await rm(empty, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 });
