@@ -127,6 +127,10 @@ function str(value: unknown): string | undefined {
 }
 
 /** Map a driver error to LlamonError; SQL errors keep their SQLSTATE and fields. */
+/** Neon's answers to credentials it refuses (a wrong role or password, none at all). */
+const REFUSED_CREDENTIALS =
+  /password authentication failed for user|missing authentication credentials/;
+
 export function toDbError(error: unknown, transport: Transport): LlamonError {
   if (error instanceof LlamonError) return error;
   const e = (typeof error === "object" && error !== null ? error : {}) as PgLikeError;
@@ -159,6 +163,18 @@ export function toDbError(error: unknown, transport: Transport): LlamonError {
       "DB_PAYLOAD_TOO_LARGE",
       `${message} (split the work into smaller statements or batches)`,
       { cause: error, details: { httpStatus: Number(httpStatus) } },
+    );
+  }
+  if (REFUSED_CREDENTIALS.test(message)) {
+    // Neon's proxy answers a wrong role or password with HTTP 400 and no SQLSTATE
+    // (proxy/src/serverless/http_util.rs, backend.rs); retrying cannot help.
+    return new LlamonError(
+      "CONFIG_INVALID",
+      `the database refused the credentials over ${transport}: ${message}. Check the role and password in POSTGRES_MEMORY_DSN; retrying will not help.`,
+      {
+        cause: error,
+        details: httpStatus === undefined ? {} : { httpStatus: Number(httpStatus) },
+      },
     );
   }
   return new LlamonError(

@@ -213,18 +213,20 @@ describe("R10.1 credentials are checked as Neon checks them", () => {
     }
   });
 
-  it("through the driver a wrong password is DB_UNAVAILABLE naming the user and the DSN to check", async () => {
+  it("through the driver a wrong password is CONFIG_INVALID (not retryable), naming the user and the DSN to check", async () => {
     const db = createNeonDb({
       connectionString: dsnOf({ role: worker().role, password: "wrong-password" }),
       fetchEndpoint: backend.proxy.url,
     });
     const error = await caught(db.query("SELECT 1"));
-    // A 400 without a SQLSTATE (Neon sends code "") is how the Worker sees every connection
-    // failure: DB_UNAVAILABLE, with the fix to try (src/store/db.ts toDbError).
-    expect(isLlamonError(error, "DB_UNAVAILABLE"), String(error)).toBe(true);
+    // Neon answers refused credentials with a 400 and no SQLSTATE; a retry cannot help, so it
+    // is a configuration error, not an unavailable database (src/store/db.ts toDbError).
+    expect(isLlamonError(error, "CONFIG_INVALID"), String(error)).toBe(true);
     expect(String((error as Error).message)).toContain(
       `password authentication failed for user '${worker().role}'`,
     );
-    expect(String((error as Error).message)).toContain("Check POSTGRES_MEMORY_DSN");
+    expect(String((error as Error).message)).toContain(
+      "Check the role and password in POSTGRES_MEMORY_DSN",
+    );
   });
 });

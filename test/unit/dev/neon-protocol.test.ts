@@ -108,4 +108,18 @@ describe("what the driver's errors become (store/db.ts toDbError)", () => {
   it('Neon\'s 400 without a SQLSTATE (code "", a closed connection) is DB_UNAVAILABLE', () => {
     expect(toDbError(neonError(""), "neon-http").code).toBe("DB_UNAVAILABLE");
   });
+
+  it("credentials Neon refuses are CONFIG_INVALID: a retry cannot help", () => {
+    for (const message of [
+      "password authentication failed for user 'worker'",
+      "missing authentication credentials: required password",
+    ]) {
+      const refused = Object.assign(new NeonDbError(`Server error (HTTP status 400): ${message}`), {
+        code: "",
+      });
+      const error = toDbError(refused, "neon-http");
+      expect(error.code, message).toBe("CONFIG_INVALID");
+      expect(error.message).toContain("Check the role and password in POSTGRES_MEMORY_DSN");
+    }
+  });
 });
