@@ -1,3 +1,4 @@
+/// <reference path="../types/pg-sasl.d.ts" />
 /**
  * Password check of the local Neon proxy: a SCRAM-SHA-256 exchange run against a role's
  * stored verifier (`pg_authid.rolpassword`, `SCRAM-SHA-256$<iterations>:<salt>$<StoredKey>:<ServerKey>`).
