@@ -1,8 +1,8 @@
 /**
  * The one comparison of secrets (the admin token, A2A API keys): Hono's `timingSafeEqual`,
- * which hashes both sides with SHA-256 before comparing them without an early exit, so
- * neither the content nor the length of the expected secret leaks through timing. It runs
- * the same in workerd and in Node (Web Crypto).
+ * which compares the SHA-256 digests of both sides (and the sides themselves) without an
+ * early exit, so a guess learns nothing from where it first differs. It runs the same in
+ * workerd and in Node (Web Crypto).
  */
 import { timingSafeEqual } from "hono/utils/buffer";
 
