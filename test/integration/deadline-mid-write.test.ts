@@ -27,6 +27,7 @@ import { resolveMemoryConfig } from "../../src/memory/config.ts";
 import { createNeonDb } from "../../src/store/db-neon.ts";
 import { readThreadMessages } from "../../src/store/delta.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
+import { type A2aReply, sendA2aMessage } from "../helpers/a2a-send.ts";
 import { NEON_STYLE_DSN, startTestBackend, type TestBackend } from "../helpers/backend.ts";
 import { GatedModel } from "../helpers/gated-model.ts";
 
@@ -76,36 +77,15 @@ function makeApp() {
   });
 }
 
-interface Reply {
-  text: string;
-  body: {
-    result?: unknown;
-    error?: { code: number; message: string; data?: { reason?: string; retryable?: boolean } };
-  };
-}
+type Reply = A2aReply;
 
-async function send(
+function send(
   app: ReturnType<typeof makeApp>,
   contextId: string,
   messageId: string,
   text: string,
 ): Promise<Reply> {
-  const res = await app.fetch(
-    new Request("http://agent.local/", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: messageId,
-        method: "message/send",
-        params: {
-          message: { contextId, messageId, role: "user", parts: [{ kind: "text", text }] },
-        },
-      }),
-    }),
-  );
-  const body = await res.text();
-  return { text: body, body: JSON.parse(body) as Reply["body"] };
+  return sendA2aMessage(app, contextId, messageId, text);
 }
 
 async function stored(threadId: string) {

@@ -27,6 +27,7 @@ import { resolveMemoryConfig } from "../../src/memory/config.ts";
 import { createNeonDb } from "../../src/store/db-neon.ts";
 import { readThreadMessages } from "../../src/store/delta.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
+import { type A2aReply, sendA2aMessage } from "../helpers/a2a-send.ts";
 import { atHost, startTestBackend, type TestBackend } from "../helpers/backend.ts";
 
 const AGENT_ID = "fault-agent";
@@ -85,37 +86,15 @@ function makeApp() {
   return { app, model, log };
 }
 
-interface Reply {
-  status: number;
-  text: string;
-  body: {
-    result?: { status?: { message?: { parts?: { text?: string }[] } } };
-    error?: { code: number; message: string; data?: unknown };
-  };
-}
+type Reply = A2aReply;
 
-async function send(
+function send(
   app: ReturnType<typeof makeApp>["app"],
   contextId: string,
   messageId: string,
   text: string,
 ): Promise<Reply> {
-  const res = await app.fetch(
-    new Request("http://agent.local/", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: messageId,
-        method: "message/send",
-        params: {
-          message: { contextId, messageId, role: "user", parts: [{ kind: "text", text }] },
-        },
-      }),
-    }),
-  );
-  const body = await res.text();
-  return { status: res.status, text: body, body: JSON.parse(body) as Reply["body"] };
+  return sendA2aMessage(app, contextId, messageId, text);
 }
 
 interface StoredMessage {
