@@ -49,6 +49,8 @@ export const ERROR_CODES = [
   "PORT_IN_USE",
   /** Command line only: a host it needs (the npm registry) cannot be reached from here. */
   "NETWORK_UNAVAILABLE",
+  /** Command line only: the user stopped it at a question or during a step (Ctrl-C); exit code 130. */
+  "CANCELLED",
   /** Something that should not happen; a bug in llamon. */
   "INTERNAL",
 ] as const;

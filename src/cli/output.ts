@@ -9,8 +9,15 @@ export function warn(line: string): void {
   process.stderr.write(`${line}\n`);
 }
 
+/** Exit code of a command the user stopped: 128 + SIGINT, what shells report for Ctrl-C. */
+export const CANCELLED_EXIT_CODE = 130;
+
 /** Print an error the way a user can act on it, and return the exit code. */
 export function reportError(error: unknown): number {
+  if (isLlamonError(error, "CANCELLED")) {
+    warn(`cancelled: ${error.message}`);
+    return CANCELLED_EXIT_CODE;
+  }
   if (isLlamonError(error)) {
     warn(`error [${error.code}]: ${error.message}`);
     return 1;

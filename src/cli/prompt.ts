@@ -1,121 +1,94 @@
 /**
- * Small interactive prompts on node:readline: an arrow-key list (↑/↓ or j/k, a number,
- * Enter) and a line of text. They need a terminal on stdin and stdout; Ctrl-C cancels with
- * exit code 130 and no stack trace.
+ * The CLI's questions, asked with @clack/prompts: a list to pick from and a line of text with
+ * an answer offered. They need a terminal; callers check `isInteractive` first and otherwise
+ * say which flags to pass. Ctrl-C or Escape at a question rejects with CANCELLED, which the
+ * CLI reports with exit code 130. Commands ask everything before they change anything, so a
+ * cancelled question has changed nothing.
  */
-import { emitKeypressEvents } from "node:readline";
-import { createInterface } from "node:readline/promises";
+import type { Readable, Writable } from "node:stream";
 import { LlamonError } from "../errors.ts";
+
+/** @clack/prompts, loaded only when there is a question to ask (most commands never ask). */
+const clack = () => import("@clack/prompts");
+
+/** Where questions are read and drawn; the process's own terminal unless a test gives streams. */
+export interface Terminal {
+  readonly input: Readable;
+  readonly output: Writable;
+}
 
 export interface Choice<T> {
   readonly value: T;
   readonly label: string;
+  /** Shown next to the choice under the cursor. */
+  readonly hint?: string;
 }
 
 export function isInteractive(): boolean {
   return process.stdin.isTTY === true && process.stdout.isTTY === true;
 }
 
-export class PromptCancelled extends LlamonError {
-  constructor() {
-    super("INPUT_INVALID", "cancelled");
-  }
+function processTerminal(): Terminal {
+  return { input: process.stdin, output: process.stdout };
 }
 
-interface Key {
-  name?: string;
-  ctrl?: boolean;
-  sequence?: string;
+function cancelled(question: string): LlamonError {
+  return new LlamonError("CANCELLED", `"${question}" was not answered; nothing was changed`);
 }
 
-/** Let the user pick one of `choices` with the arrow keys; resolves with its value. */
-export function select<T>(message: string, choices: readonly Choice<T>[], initial = 0): Promise<T> {
-  const input = process.stdin;
-  const out = process.stdout;
-  let index = Math.min(Math.max(initial, 0), choices.length - 1);
-  let drawn = 0;
-  const render = (final = false) => {
-    if (drawn > 0) out.write(`\x1b[${drawn}A\x1b[0J`);
-    if (final) {
-      out.write(`? ${message} ${choices[index]?.label.split(/\s+—\s+/)[0] ?? ""}\n`);
-      drawn = 0;
-      return;
-    }
-    const lines = [`? ${message}  (↑/↓, Enter)`];
-    choices.forEach((c, i) => {
-      lines.push(`${i === index ? "❯" : " "} ${i + 1}) ${c.label}`);
-    });
-    out.write(`${lines.join("\n")}\n`);
-    drawn = lines.length;
-  };
-  return new Promise<T>((resolve, reject) => {
-    emitKeypressEvents(input);
-    const wasRaw = input.isRaw;
-    input.setRawMode(true);
-    input.resume();
-    out.write("\x1b[?25l"); // hide the cursor while choosing
-    const finish = () => {
-      input.off("keypress", onKey);
-      input.setRawMode(wasRaw);
-      input.pause();
-      out.write("\x1b[?25h");
-    };
-    const onKey = (_text: string | undefined, key: Key | undefined) => {
-      const name = key?.name;
-      if ((key?.ctrl && name === "c") || name === "escape") {
-        finish();
-        out.write("\n");
-        reject(new PromptCancelled());
-        return;
-      }
-      if (name === "up" || name === "k") index = (index - 1 + choices.length) % choices.length;
-      else if (name === "down" || name === "j" || name === "tab")
-        index = (index + 1) % choices.length;
-      else if (key?.sequence && /^[1-9]$/.test(key.sequence)) {
-        const n = Number(key.sequence) - 1;
-        if (n < choices.length) index = n;
-      } else if (name === "return" || name === "enter") {
-        render(true);
-        finish();
-        resolve((choices[index] as Choice<T>).value);
-        return;
-      } else return;
-      render();
-    };
-    input.on("keypress", onKey);
-    render();
+/** Let the user pick one of `choices` (↑/↓ or j/k, Enter); resolves with its value. */
+export async function choose<T>(
+  message: string,
+  choices: readonly Choice<T>[],
+  terminal: Terminal = processTerminal(),
+): Promise<T> {
+  const { isCancel, select } = await clack();
+  // clack's option type depends on whether T is a primitive; every Choice has a label, which
+  // satisfies both forms.
+  const options = choices.map((c) => ({ value: c.value, label: c.label, hint: c.hint }));
+  const answer = await select<T>({
+    message,
+    options: options as Parameters<typeof select<T>>[0]["options"],
+    ...terminal,
   });
+  if (isCancel(answer)) throw cancelled(message);
+  return answer;
 }
 
 /**
- * Ask for a line of text; an empty answer takes `initial`; `validate` returns a problem or
- * undefined. After a refused answer, `retry` may offer another default (e.g. the refused name
- * made valid), which the prompt then shows and an empty answer takes.
+ * Ask for a line of text; an empty answer takes `offered`; `validate` returns a problem or
+ * undefined. A refused answer that `retry` can make valid ends that question and asks again
+ * with the valid form offered, so Enter takes it; any other refused answer stays in the field
+ * with the problem under it, to be corrected.
  */
 export async function ask(
   message: string,
-  initial: string,
+  offered: string,
   validate: (value: string) => string | undefined,
   retry?: (refused: string) => string | undefined,
+  terminal: Terminal = processTerminal(),
 ): Promise<string> {
-  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
-  const cancelled = new Promise<never>((_, reject) => {
-    rl.once("SIGINT", () => reject(new PromptCancelled()));
-  });
-  try {
-    let offered = initial;
-    for (;;) {
-      const answer = (
-        await Promise.race([rl.question(`? ${message} (${offered}) `), cancelled])
-      ).trim();
-      const value = answer === "" ? offered : answer;
-      const problem = validate(value);
-      if (problem === undefined) return value;
-      const next = retry?.(value);
-      process.stdout.write(`  ${problem}${next === undefined ? "" : ` (Enter takes "${next}")`}\n`);
-      if (next !== undefined) offered = next;
-    }
-  } finally {
-    rl.close();
+  const { isCancel, log, text } = await clack();
+  let offer = offered;
+  for (;;) {
+    const current = offer;
+    const answer = await text({
+      message,
+      placeholder: current,
+      defaultValue: current,
+      validate: (value) => {
+        const candidate = value?.trim() || current;
+        const problem = validate(candidate);
+        return problem !== undefined && retry?.(candidate) === undefined ? problem : undefined;
+      },
+      ...terminal,
+    });
+    if (isCancel(answer)) throw cancelled(message);
+    const value = answer.trim() || current;
+    const problem = validate(value);
+    if (problem === undefined) return value;
+    // validate above let a refused answer through only when retry has a valid form of it.
+    offer = retry?.(value) ?? current;
+    log.warn(`${problem} (Enter takes "${offer}")`, { output: terminal.output });
   }
 }

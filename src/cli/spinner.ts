@@ -1,48 +1,102 @@
 /**
- * Progress for long work. On a terminal: a spinner on stderr that is replaced by the final
- * line. Otherwise (pipes, CI, tests): one line when the work starts, one when it ends.
+ * Progress for long work. On a terminal: @clack/prompts' spinner on stderr, replaced by the
+ * final line. Elsewhere (pipes, CI, tests): plain lines, one when the work starts, one per
+ * update and one at the end, with no frames or cursor movement to clutter a log.
+ *
+ * Stopping it: Ctrl-C, SIGINT, SIGTERM or SIGHUP ends the command with 128 + the signal's
+ * number after a "cancelled" line. The spinner puts the terminal in raw mode, so Ctrl-C is a
+ * key, not a signal, and @clack/core answers that key with exit code 0 (bombshell-dev/clack
+ * #573); the handler here comes first, passes SIGINT on to the process group as the terminal
+ * would have (npm and other children stop too), and exits 130.
  */
-const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+import type { Writable } from "node:stream";
+import { CANCELLED_EXIT_CODE } from "./output.ts";
 
 export interface Progress {
   /** Change the text shown next to the spinner. */
   update(text: string): void;
 }
 
+/** Where the progress goes; stderr, so a command's stdout stays its result (e.g. --json). */
+export interface SpinnerOptions {
+  readonly output?: Writable & { isTTY?: boolean };
+}
+
+const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+
 export async function withSpinner<T>(
   text: string,
   work: (progress: Progress) => Promise<T>,
   done: (result: T) => string = () => `${text} — done`,
+  options: SpinnerOptions = {},
 ): Promise<T> {
-  const out = process.stderr;
-  const animate = out.isTTY === true && !process.env.CI;
+  const out = options.output ?? process.stderr;
+  if (out.isTTY !== true || process.env.CI) return plainProgress(out, text, work, done);
+  // Loaded only here, when there is a terminal to draw on.
+  const { spinner } = await import("@clack/prompts");
+  const s = spinner({ output: out, withGuide: false, cancelMessage: `cancelled: ${text}` });
   let current = text;
-  let frame = 0;
-  const draw = () => {
-    out.write(`\r\x1b[2K${FRAMES[frame % FRAMES.length]} ${current}`);
-    frame++;
+  s.start(text);
+  const stop = (code: number) => {
+    s.cancel(`cancelled: ${current}`);
+    process.exit(code);
   };
-  let timer: NodeJS.Timeout | undefined;
-  if (animate) {
-    draw();
-    timer = setInterval(draw, 80);
-  } else {
-    out.write(`${text} …\n`);
-  }
-  const progress: Progress = {
-    update(next) {
-      current = next;
-      if (!animate) out.write(`  ${next}\n`);
-    },
+  const onKey = (_: unknown, key: { name?: string; ctrl?: boolean } | undefined) => {
+    if ((key?.ctrl === true && key.name === "c") || key?.name === "escape") {
+      try {
+        process.kill(0, "SIGINT");
+      } catch {
+        // Without process groups to signal, this process still stops below.
+      }
+      stop(CANCELLED_EXIT_CODE);
+    }
+  };
+  process.stdin.prependListener("keypress", onKey);
+  const onSignal = Object.entries(SIGNAL_EXIT).map(([signal, code]) => {
+    const handler = () => stop(code);
+    process.on(signal, handler);
+    return () => process.off(signal, handler);
+  });
+  const release = () => {
+    process.stdin.off("keypress", onKey);
+    for (const off of onSignal) off();
   };
   try {
-    const result = await work(progress);
-    if (timer) clearInterval(timer);
-    out.write(`${animate ? "\r\x1b[2K" : ""}✔ ${done(result)}\n`);
+    const result = await work({
+      update(next) {
+        current = next;
+        s.message(next);
+      },
+    });
+    release();
+    s.stop(done(result));
     return result;
   } catch (error) {
-    if (timer) clearInterval(timer);
-    out.write(`${animate ? "\r\x1b[2K" : ""}✖ ${current}\n`);
+    release();
+    s.error(current);
+    throw error;
+  }
+}
+
+async function plainProgress<T>(
+  out: Writable,
+  text: string,
+  work: (progress: Progress) => Promise<T>,
+  done: (result: T) => string,
+): Promise<T> {
+  let current = text;
+  out.write(`${text} …\n`);
+  try {
+    const result = await work({
+      update(next) {
+        current = next;
+        out.write(`  ${next}\n`);
+      },
+    });
+    out.write(`✔ ${done(result)}\n`);
+    return result;
+  } catch (error) {
+    out.write(`✖ ${current}\n`);
     throw error;
   }
 }

@@ -1,4 +1,10 @@
-/** Plain-text tables and sizes for CLI output (no colours: output is often piped or logged). */
+/**
+ * Plain-text tables and sizes for CLI output (no colours or borders: output is often piped,
+ * logged or read by scripts). Widths are display columns as the terminal shows them (Korean and
+ * other wide characters take two), measured by fast-string-width, the measure @clack/prompts
+ * draws with.
+ */
+import width from "fast-string-width";
 
 /** Columns aligned with two spaces; `right` lists the columns to right-align (numbers). */
 export function formatTable(
@@ -16,28 +22,6 @@ export function formatTable(
       .join("  ")
       .trimEnd();
   return [line(headers), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)];
-}
-
-/** Display width: East Asian wide characters (Korean, CJK) take two columns. */
-function width(text: string): number {
-  let n = 0;
-  for (const ch of text) {
-    const code = ch.codePointAt(0) ?? 0;
-    n += isWide(code) ? 2 : 1;
-  }
-  return n;
-}
-
-function isWide(code: number): boolean {
-  return (
-    (code >= 0x1100 && code <= 0x115f) ||
-    (code >= 0x2e80 && code <= 0xa4cf) ||
-    (code >= 0xac00 && code <= 0xd7a3) ||
-    (code >= 0xf900 && code <= 0xfaff) ||
-    (code >= 0xfe30 && code <= 0xfe4f) ||
-    (code >= 0xff00 && code <= 0xff60) ||
-    (code >= 0xffe0 && code <= 0xffe6)
-  );
 }
 
 /** 1234567 → "1.2 MB" (decimal units, like npm). */

@@ -48,7 +48,8 @@ Refresh it after dependency changes: npm install, then prepare-offline --clean a
             outDir,
             clean: opts.clean === true,
             allPlatforms: opts.allPlatforms === true,
-            log: info,
+            // Through the spinner: a line printed beside it would be drawn over.
+            log: (line) => progress.update(line),
             progress: (text) => progress.update(text),
           }),
         (r) => `${r.packages} packages bundled`,

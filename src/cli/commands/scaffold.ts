@@ -10,7 +10,7 @@ import type { Command } from "commander";
 import { LlamonError } from "../../errors.ts";
 import { llamonRoot } from "../llamon-package.ts";
 import { info, warn } from "../output.ts";
-import { ask, isInteractive, select } from "../prompt.ts";
+import { ask, choose, isInteractive } from "../prompt.ts";
 import { createProject } from "../scaffold/create.ts";
 import {
   checkProjectName,
@@ -134,17 +134,17 @@ async function scaffold(
   const templateId =
     opts.template ??
     (interactive && templates.length > 1
-      ? await select(
+      ? await choose(
           "Template / 템플릿",
-          templates.map((t) => ({ value: t.id, label: `${t.id.padEnd(14)} — ${t.description}` })),
+          templates.map((t) => ({ value: t.id, label: t.id, hint: t.description })),
         )
       : (templates[0] as { id: string }).id);
   const memory =
     opts.memory ??
     (interactive
-      ? await select(
+      ? await choose(
           "Memory / 메모리",
-          INTERACTIVE_MEMORY_MODES.map((m) => ({ value: m.mode, label: m.label })),
+          INTERACTIVE_MEMORY_MODES.map((m) => ({ value: m.mode, label: m.mode, hint: m.hint })),
         )
       : DEFAULT_MEMORY_MODE);
   if (memory === "sqlite") {

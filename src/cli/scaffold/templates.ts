@@ -44,13 +44,10 @@ export const MEMORY_MODES = ["off", "in-memory", "postgres", "sqlite"] as const;
 export type MemoryMode = (typeof MEMORY_MODES)[number];
 
 /** What the interactive prompt offers, default first. sqlite is legacy and never offered (R1.2). */
-export const INTERACTIVE_MEMORY_MODES: readonly { mode: MemoryMode; label: string }[] = [
-  {
-    mode: "postgres",
-    label: "postgres   — 운영 기본 권장 / production default, survives restarts",
-  },
-  { mode: "in-memory", label: "in-memory  — 짧은 실험용 / quick experiments, lost on restart" },
-  { mode: "off", label: "off        — 메모리 없음 / no memory, every request is new" },
+export const INTERACTIVE_MEMORY_MODES: readonly { mode: MemoryMode; hint: string }[] = [
+  { mode: "postgres", hint: "운영 기본 권장 / production default, survives restarts" },
+  { mode: "in-memory", hint: "짧은 실험용 / quick experiments, lost on restart" },
+  { mode: "off", hint: "메모리 없음 / no memory, every request is new" },
 ];
 
 export const DEFAULT_MEMORY_MODE: MemoryMode = "postgres";

@@ -41,10 +41,12 @@ describe("llamon's package.json", () => {
     const tools = Object.keys(pkg.cliDependencies);
     expect(tools.sort()).toEqual(
       [
+        "@clack/prompts",
         "@electric-sql/pglite",
         "@electric-sql/pglite-pgvector",
         "@electric-sql/pglite-socket",
         "commander",
+        "fast-string-width",
         "pg",
         "smol-toml",
         "tsx",
