@@ -8,8 +8,8 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       {
-        // Pure logic: the files share one module cache per worker (no re-import of LangChain,
-        // zod and llamon for each of ~70 files: 42 s → 13 s here). A unit test must leave no
+        // Pure logic: the files share one module cache per worker, so LangChain, zod and llamon
+        // are imported once per worker rather than once per file. A unit test must leave no
         // state behind (fake timers restored, no module-level mocks).
         test: {
           name: "unit",
@@ -25,7 +25,7 @@ export default defineConfig({
           include: [
             "test/integration/**/*.test.ts",
             "test/e2e/**/*.test.ts",
-            // The local Neon against Neon's source and the driver's own tests (issue 35).
+            // The local Neon against Neon's source and the driver's own tests.
             "test/conformance/neon-http/**/*.test.ts",
           ],
           environment: "node",

@@ -1,12 +1,12 @@
 /**
- * Two builds of the reference Worker head to head, for changes smaller than this shared
- * machine's noise: a run of the whole bench moves by 10–30 % from one minute to the next, so a
- * 0.5 ms change to the A2A request cannot be seen by running it twice. Here both Workers live
- * at once (each in its own workerd, as `llamon-worker` in the bench) and take turns: each round
- * runs one fresh 10-turn conversation on each, the order alternating, after a warm-up
- * conversation on each (./lib/head-to-head.ts, as the bench's turn-10 comparison). Printed: the
- * median CPU per A2A request (the Worker process's, turns 2…10) of each, and in how many rounds
- * B was lower.
+ * Two builds of the reference Worker head to head, for changes smaller than a shared
+ * machine's noise: a run of the whole bench moves more from one minute to the next than a
+ * small change to the A2A request does, so running it twice cannot show one. Here both
+ * Workers live at once (each in its own workerd, as `llamon-worker` in the bench) and take
+ * turns: each round runs one fresh 10-turn conversation on each, the order alternating, after
+ * a warm-up conversation on each (./lib/head-to-head.ts, as the bench's turn-10 comparison).
+ * Printed: the median CPU per A2A request (the Worker process's, turns 2…10) of each, and in
+ * how many rounds B was lower.
  *
  *   npx tsx bench/ab-worker.ts --base <git revision> [--rounds 30]
  *       A = the Worker at that revision (a temporary git worktree), B = this checkout

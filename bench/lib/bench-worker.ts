@@ -4,8 +4,8 @@
  * plain-text bindings. No network here, so Cloudflare's `Request.cf` object is never fetched.
  *
  * wrangler starts two workerd processes for it: first its dev proxy (which every request
- * passes through; about 1.7 ms of CPU per request on this machine, and nothing of the sort in
- * production), then the Worker's own runtime. The Worker's CPU is the second one's
+ * passes through, spending CPU of its own that production has no counterpart of), then the
+ * Worker's own runtime. The Worker's CPU is the second one's
  * ({@link workerCpu}); {@link checkWorkerCpu} shows that with a Worker that spins for a known
  * time, and measures what an empty request costs there.
  */

@@ -22,7 +22,7 @@ const turn = () => {
 };
 
 // tsx leaves megabytes of loading garbage and an incremental marking in progress; a
-// bundled Worker has neither. Collect it first, or a major GC (3-8 ms) lands in the turn.
+// bundled Worker has neither. Collect it first, or a major GC lands in the measured turn.
 (globalThis as { gc?: () => void }).gc?.();
 const first = cpu(turn);
 // Warm: every sample through every rule a few times (compiled, tiered up), then the mean.

@@ -19,11 +19,11 @@ export function cpuMicros(start?: NodeJS.CpuUsage): number {
  * so tests and `llamon chat` show recall at work): a real model's reply does not grow because
  * recall found something, and the prefilled turns' replies (built from the same model without
  * a recall block) have no such line either — with it, the stored replies of the real turns
- * grew by about half from turn 10 to turn 100 and the bytes read and written with them.
+ * would grow with the conversation, and the bytes read and written with them.
  * It keeps no record of its calls (the offline model's `calls`, which tests read): one model
- * serves a whole conversation here, and at 10,000 turns that record held every prompt it was
- * sent — a heap growing with the conversation, whose garbage collection made Node's CPU per
- * turn grow too (a Worker makes a model per request).
+ * serves a whole conversation here, and over thousands of turns that record would hold every
+ * prompt it was sent — a heap growing with the conversation, whose garbage collection would
+ * add to Node's CPU per turn (a Worker makes a model per request).
  */
 export class TimedOfflineModel extends OfflineChatModel {
   cpuMicros = 0;

@@ -2,7 +2,7 @@
  * The bench runs llamon's turns with the module aliases of the Worker bundle (wrangler.toml
  * `[alias]`): LangSmith's client is replaced by llamon's shim (src/shims/langsmith.ts), as in
  * every deployed Worker and under `wrangler dev`. Without it the Node process would construct a
- * LangSmith RunTree (ids, clock, environment reads: about 20 µs each) for each of the ~28
+ * LangSmith RunTree (ids, clock, environment reads) for each of the ~28
  * runnable calls of a turn, work a Worker never does. Every system of the run gets the same
  * modules, the official saver's included.
  *

@@ -3,7 +3,7 @@
  * (`task:<key>` objects, one record each; new records live in the owner's task list, see
  * worker/a2a.ts), and the read of an agent's run-time settings (`settings:<agent>`, key
  * `settings`; they change only through settings-slot.ts). The values are stored under the
- * caller's key in the object's storage, as they always were.
+ * caller's key in the object's storage, where stored records already are.
  */
 import type { SettingsHost } from "../runtime/runtime-layer.ts";
 

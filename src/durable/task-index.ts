@@ -1,7 +1,7 @@
 /**
  * The task index of a conversation, as earlier releases kept it (in the conversation's
  * object, `thread:<agent>:<ctx>`): which A2A task records belong to it, so erasing the
- * conversation erases them too (right to be forgotten, R10.2). Saving a task no longer writes
+ * conversation erases them too (right to be forgotten, R10.2). Saving a task does not write
  * here: its row in the owner's task list (task-list.ts) carries the contextId, and the owner
  * is in the conversation's thread key, so erasing finds new records there
  * (admin/task-erasure.ts). What earlier releases indexed is still erased from here: the

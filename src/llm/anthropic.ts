@@ -2,12 +2,11 @@
  * A chat model over Anthropic's Messages API (`POST {baseURL}/v1/messages`) with plain
  * `fetch`, so it runs in Workers; no SDK. Streams with `stream: true` (anthropic-stream.ts).
  *
- * Why not `@langchain/anthropic` (measured here on the reference Worker, `wrangler deploy
- * --dry-run`, wrangler 4.164): `ChatAnthropic` (1.5.11, with @anthropic-ai/sdk 0.122) runs in
- * workerd and streams (tried under `wrangler dev` against a fake server), but it grows the
- * bundle from 3018 KiB (683 KiB gzip) to 3617 KiB (795 KiB gzip): +20 % (+16 % gzip) for what
- * this file and anthropic-stream.ts do in about 400 lines, with the project's error contract
- * (LlamonError codes, the fix named, the key never shown) and the prompt-cache mark below.
+ * Why not `@langchain/anthropic`: `ChatAnthropic` (with @anthropic-ai/sdk) runs in workerd and
+ * streams, but it grows the reference Worker's bundle by about a fifth (`wrangler deploy
+ * --dry-run`) for what this file and anthropic-stream.ts do in about 400 lines, with the
+ * project's error contract (LlamonError codes, the fix named, the key never shown) and the
+ * prompt-cache mark below.
  *
  * Wire format: the system prompt goes top-level as text blocks, the last one marked
  * `cache_control: {type: "ephemeral"}` (`cacheSystemPrompt`, default true) so the stable

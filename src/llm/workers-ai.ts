@@ -14,8 +14,7 @@
  * Workers AI caps replies at 256 tokens unless `max_tokens` is sent; we send 1024 by default.
  * Streams with `stream: true` (workers-ai-stream.ts).
  *
- * Why not `@langchain/cloudflare` (1.1.0; +12 KiB to the reference Worker's bundle, measured
- * with `wrangler deploy --dry-run`): its `ChatCloudflareWorkersAI` calls the REST API with an
+ * Why not `@langchain/cloudflare`: its `ChatCloudflareWorkersAI` calls the REST API with an
  * account id and an API token, not the `env.AI` binding this adapter uses (no token to keep,
  * AI Gateway through the binding's options), and it has no tool calling (`bindTools`).
  */

@@ -4,8 +4,8 @@
  *
  * The statements in sql.ts are written for reading: indented, with comments. Over Neon's
  * HTTP API every request carries the full text of each of its statements, so that layout
- * (about 2 KB of the 25.5 KB a turn sent at turn 10) was serialized, sent and parsed again
- * on every turn. Statements are constants: each is compacted once per isolate and kept (a
+ * would be serialized, sent and parsed again on every turn, a sizeable share of the bytes a
+ * turn sends. Statements are constants: each is compacted once per isolate and kept (a
  * bounded cache, for callers that build SQL text).
  */
 

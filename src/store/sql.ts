@@ -394,8 +394,8 @@ export const DELETE_TRIMMED_COUNT = `DELETE FROM persistent_memory
 /**
  * Messages [$3, $4) of the transcript, in order: $1 agent, $2 thread, $3 from, $4 to (NULL =
  * end). The end is a plain `seq <` bound, part of the index condition even in a generic plan
- * (node-postgres with MEMORY_PG_STATEMENT_CACHE_SIZE > 0): `$4 IS NULL OR seq < $4` was only a
- * filter there, and a range read scanned to the thread's last row.
+ * (node-postgres with MEMORY_PG_STATEMENT_CACHE_SIZE > 0), where `$4 IS NULL OR seq < $4` would
+ * only be a filter and a range read would scan to the thread's last row.
  */
 export const SELECT_TRANSCRIPT = `SELECT m.message FROM llamon_messages m
  WHERE m.agent_id = $1 AND m.thread_id = $2 AND m.seq >= $3

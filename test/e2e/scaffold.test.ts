@@ -71,7 +71,7 @@ const COMBOS = [
     // The default (llamon packed into vendor/ + a lockfile) once per template; the others
     // link this checkout (--llamon), which keeps the test fast.
     vendored: memory === "postgres",
-    // The generated tests boot the Worker in workerd (about 15 s a project here), so they run
+    // The generated tests boot the Worker in workerd, the slow part, so they run
     // for one project per template, each on another backend; every project is typechecked.
     tested: ["agent-tools:postgres", "flow-intake:in-memory", "agent-general:off"].includes(
       `${template}:${memory}`,

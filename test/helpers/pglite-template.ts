@@ -1,9 +1,9 @@
 /**
  * A new, empty embedded PGlite data folder for a test, copied from a template made once per
- * machine and PGlite version: creating a cluster (initdb, in WASM) takes about 4–5 s here and a
- * copy about 1 s, and the embedded test pass creates a few dozen (one per integration file, one
- * per migrate test). The copy is the same empty cluster a first start would make; the test then
- * starts it with `startEmbeddedPostgres`, as before.
+ * machine and PGlite version: creating a cluster (initdb, in WASM) costs several times what a
+ * copy does, and the embedded test pass creates a few dozen (one per integration file, one per
+ * migrate test). The copy is the same empty cluster a first start would make; the test then
+ * starts it with `startEmbeddedPostgres`.
  *
  * The template lives in the OS temp folder under a name made of the PGlite version and this
  * file's recipe version, so a PGlite upgrade makes a new one. It is built in a folder of its

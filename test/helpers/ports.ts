@@ -32,8 +32,8 @@ async function canListen(port: number): Promise<boolean> {
  * A TCP port free on 127.0.0.1 at the time of asking, below the ephemeral range. A port the
  * kernel handed out for a bind to port 0 and that was then released is handed out again to the
  * next such bind: wrangler's own internal sockets (in another test file running at the same
- * time) took the port `llamon run` was about to use, and it failed with "Address already in
- * use (socket direct:1:default)". A port below the range is never given that way.
+ * time) can take the port `llamon run` is about to use, which then fails with "Address already
+ * in use (socket direct:1:default)". A port below the range is never given that way.
  */
 export async function freePort(): Promise<number> {
   const ceiling = Math.min(ephemeralFloor(), 32_768);

@@ -1,8 +1,8 @@
 /**
  * When Postgres drops connections (pg_terminate_backend, a restart, a failover),
- * a node-postgres client that is checked out emits 'error' with no listener, which used to
- * crash the whole process (the dev Neon proxy took `npm start` down with it; store/db-pg.ts
- * had the same pattern). Now the request in flight fails cleanly and the pool recovers.
+ * a node-postgres client that is checked out emits 'error'; with no listener that crashes the
+ * whole process (the dev Neon proxy would take `npm start` down with it, and so would
+ * store/db-pg.ts). The request in flight must fail cleanly and the pool recover.
  *
  * Needs the real server (PGlite has no backends to terminate), so it runs in the server pass
  * of the suite and is skipped in the embedded one.

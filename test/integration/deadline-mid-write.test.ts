@@ -7,7 +7,8 @@
  *   and never commits (neondatabase/neon proxy/src/serverless/sql_over_http.rs ~800–808);
  * - the batch's last statement had ended → Neon commits and the answer is lost
  *   (faults.test.ts, `timeout-after-commit`).
- * The local Neon now does the first as Neon does (it used to let the batch run on and commit).
+ * The local Neon does the first as Neon does (it cancels the running statement at the
+ * deadline), so this test meets the case where nothing was committed.
  * Either way the A2A client gets the same clear, retryable error, and the retry under the same
  * messageId is safe: the head compare-and-set refuses a write on a moved head, and the
  * messageId rule answers a turn that did commit from storage instead of running it again.

@@ -84,7 +84,7 @@ describe("fact recall on real turns", () => {
   it("R8.1 an llm-mode turn calls the model once, for the answer: extraction is not on the request path, and the heuristic fact serves at once", async () => {
     const patch = { facts_mode: "llm" };
     const first = await turn("facts-e", "t1", "I'm allergic to peanuts", patch);
-    // Before, llm mode asked the model to extract first (two calls); now only the answer.
+    // Extraction runs off the request path (the queue), so the turn's one model call answers.
     expect(first.model.calls.length).toBe(1);
     expect(String(first.model.calls[0]?.messages.at(-1)?.content)).toBe("I'm allergic to peanuts");
     expect(first.system).not.toContain("durable facts");

@@ -88,7 +88,7 @@ describe("R8.1 llm facts: Worker, queue, consumer", () => {
     expect(first.status).toBe(200);
     await agent.settled();
 
-    // Before, llm mode asked the model to extract before answering; now only the answer.
+    // Extraction runs off the request path (the queue), so the turn's one model call answers.
     const afterTurn = await calls(tag);
     expect(afterTurn.answers).toHaveLength(1);
     expect(afterTurn.facts).toHaveLength(0);

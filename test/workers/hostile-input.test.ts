@@ -7,11 +7,11 @@
  * - PATCH /api/v1/memory/config takes exactly the run-time keys: `__proto__`, `constructor`,
  *   `toString` are unknown keys (400), never a way to store `backend`/`postgres_dsn`, and
  *   window_size / max_history_tokens / a2a_history_max_messages have upper bounds;
- * - a `metadata.history` over the item cap is -32602 before the turn (it used to be stored,
- *   then fail with -32603 on the oversized task, on every retry);
- * - deep JSON is -32600 (it used to overflow the stack: -32603);
- * - invalid UTF-8 is -32700 (two contextIds differing in invalid bytes used to be decoded to
- *   one with U+FFFD, and shared a thread).
+ * - a `metadata.history` over the item cap is -32602 before the turn (stored, it would make
+ *   the task oversized and fail with -32603 on every retry);
+ * - deep JSON is -32600 (parsed, it would overflow the stack: -32603);
+ * - invalid UTF-8 is -32700 (decoded with U+FFFD, two contextIds differing only in invalid
+ *   bytes would share a thread).
  */
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
@@ -23,7 +23,7 @@ import { createNeonDb } from "../../src/store/db-neon.ts";
 import { createWorker } from "../../src/worker/create-worker.ts";
 import { referenceAgent } from "../../src/worker/reference-agent.ts";
 
-const TOKEN = "test-admin-token-issue15-h";
+const TOKEN = "test-admin-token-hostile-input";
 
 const db = () =>
   createNeonDb({

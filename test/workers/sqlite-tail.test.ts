@@ -263,7 +263,7 @@ describe("sqlite backend in workerd: live tail, transcript and FTS5 recall", () 
         .toArray()[0]?.value;
       expect(JSON.parse(String(trimmed))).toEqual({ messages: 30, conversation: 30 });
       // The view's positions stay those of the whole thread: the page starts after the 30
-      // deleted messages, as on Postgres (it used to renumber the rows left from 0).
+      // deleted messages, as on Postgres, so a page's positions name the same messages on both.
       const view = await object.inspect(AGENT, "part", { limit: 100 });
       expect(view).toMatchObject({ from: 30, older: false });
       expect(view.before.length + view.headTo - view.headFrom).toBe(12);

@@ -248,7 +248,7 @@ describe("where task records are kept", () => {
     const id = await worker.sayTask("layout", "words of this release");
     const key = `a2a-task:${agent}:${id}`;
     const ownObject = (k: string) => env.THREADS.getByName(taskRecordObjectName(k));
-    // No Durable Object per message any more: the record object stays empty.
+    // A record lives in the owner's task list only: the object of its own stays empty.
     expect(
       await runInDurableObject(
         ownObject(key),

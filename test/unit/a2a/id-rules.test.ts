@@ -2,8 +2,8 @@
  * A messageId, taskId or referenced task id with a control character
  * (NUL included) or an unpaired surrogate is the caller's mistake — -32602 naming the field,
  * in every message-send method of both A2A versions and in the task methods — by the one id
- * rule contextIds already follow (runtime/thread-keys.ts). It used to pass validation and,
- * on postgres, fail in the database as a retryable -32603.
+ * rule contextIds already follow (runtime/thread-keys.ts). Let through, it would fail in the
+ * database on postgres as a retryable -32603, and a retry cannot fix it.
  */
 import { describe, expect, it } from "vitest";
 import { validateRpcBody } from "../../../src/a2a/validate.ts";

@@ -1,6 +1,7 @@
 /**
- * `prepare-offline --clean` run where there is no registry (the offline machine
- * itself) used to wipe the bundle and then fail. Now it fails with the bundle untouched.
+ * `prepare-offline --clean` run where there is no registry (the offline machine itself)
+ * fails with the bundle untouched: wiping it first would lose the only copy of the
+ * dependencies there.
  * npm runs for real, with --offline and a closed registry port, so it cannot fetch anything.
  */
 import { existsSync } from "node:fs";

@@ -1,7 +1,8 @@
 /**
  * `prepare-offline --clean` where the npm registry cannot be reached (nothing listens at the
  * configured registry): it fails at once with NETWORK_UNAVAILABLE, before any download is
- * tried (npm's own retries took more than a minute), leaves the earlier bundle as it was, and
+ * tried (npm's own retries of a refused registry go on for minutes), leaves the earlier bundle
+ * as it was, and
  * the npm log it points to is still there (it was written inside the staging folder, which the
  * failure deletes).
  */
@@ -83,6 +84,6 @@ describe("prepare-offline where the registry cannot be reached", () => {
     expect(log).not.toContain(join(dir, "offline"));
     expect(await readFile(join(dir, "offline", "README.txt"), "utf8")).toBe("the earlier bundle");
     expect((await readdir(dir)).sort()).toEqual(["offline", "package-lock.json", "package.json"]);
-    // Bounded by the test's timeout: npm's retries of a refused registry took over a minute.
+    // Bounded by the test's timeout: npm's retries of a refused registry would outlast it.
   }, 30_000);
 });

@@ -75,7 +75,7 @@ describe("the run-time layer is exactly the run-time keys", () => {
     expect(fields.backend?.[0]).toContain("cannot be changed at run time");
     expect(fields.backend?.[0]).toContain("MEMORY_BACKEND");
     expect(fields.postgres_dsn?.[0]).toContain("POSTGRES_MEMORY_DSN");
-    // A layer stored before this rule (e.g. through the prototype hole) is not applied.
+    // A stored layer is checked when read too: one holding a deploy-time key is not applied.
     const stored = fieldErrorsOf(() => resolveMemoryConfig({ runtime: { backend: "sqlite" } }));
     expect(stored.backend?.[0]).toContain("cannot be changed at run time");
     // The deploy-time layers still set them.

@@ -257,7 +257,7 @@ describe("sqlite live tail + transcript (schema v3)", () => {
 
   it("the recall search runs its full-text query once: FTS5 is the outer loop, each match looked up by id", () => {
     // With the thread's rows as the outer loop, SQLite re-runs the MATCH for every message:
-    // CPU per turn then grows with the conversation (138 ms at turn 300 in Node before).
+    // CPU per turn then grows with the conversation.
     const db = new DatabaseSync(":memory:");
     ensureSqliteSchema(nodeSqlite(db));
     const plan = (query: string, ...params: (string | number)[]) =>
