@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { studioClientPlugin } from "./scripts/studio-client-plugin.mts";
 import { workersProjects } from "./vitest.workers.config.mts";
 
 export default defineConfig({
@@ -11,6 +12,7 @@ export default defineConfig({
         // Pure logic: the files share one module cache per worker, so LangChain, zod and llamon
         // are imported once per worker rather than once per file. A unit test must leave no
         // state behind (fake timers restored, no module-level mocks).
+        plugins: [studioClientPlugin()],
         test: {
           name: "unit",
           include: ["test/unit/**/*.test.ts"],
@@ -20,6 +22,7 @@ export default defineConfig({
         },
       },
       {
+        plugins: [studioClientPlugin()],
         test: {
           name: "node",
           include: [
@@ -36,6 +39,7 @@ export default defineConfig({
       {
         // The database tests again, on the embedded PGlite (README, "npm test"): in the same
         // run as the rest, so its files fill the pool's idle slots instead of running after it.
+        plugins: [studioClientPlugin()],
         test: {
           name: "embedded",
           include: ["test/integration/**/*.test.ts", "test/conformance/neon-http/**/*.test.ts"],

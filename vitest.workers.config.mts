@@ -6,6 +6,7 @@
  */
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineProject, type TestProjectInlineConfiguration } from "vitest/config";
+import { studioClientPlugin } from "./scripts/studio-client-plugin.mts";
 import { wranglerAliases } from "./src/dev/wrangler-aliases.ts";
 
 const DO_BACKEND_TESTS = ["test/workers/backends/**/*.test.ts"];
@@ -28,6 +29,8 @@ export function workersProject(
 ): TestProjectInlineConfiguration {
   return defineProject({
     plugins: [
+      // Studio's browser script, bundled from its sources at import time.
+      studioClientPlugin(),
       cloudflareTest(({ inject }) => ({
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {

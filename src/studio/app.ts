@@ -1,21 +1,23 @@
 /**
  * Studio (`/studio`): the memory inspector page, its script and stylesheet, served by the
- * Worker. Off (403) when LLAMON_ADMIN_TOKEN is unset, like the management API. The page
- * itself holds no data: everything it shows comes from /api/v1 with the bearer token the
- * user types in (kept in sessionStorage). Strict CSP: scripts and styles only from here.
+ * Worker. The script is TypeScript in ./client/, bundled at build time into the module
+ * ./client.bundle.js (scripts/build-studio.mts) and imported here as text. Off (403) when
+ * LLAMON_ADMIN_TOKEN is unset, like the management API. The page itself holds no data:
+ * everything it shows comes from /api/v1 with the bearer token the user types in (kept in
+ * sessionStorage). Strict CSP: scripts and styles only from here.
  */
 import { Hono } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import { adminToken, DISABLED_MESSAGE } from "../admin/auth.ts";
 import type { AgentDefinition } from "../agent/define.ts";
 import type { AppEnv } from "../runtime/http.ts";
-import { STUDIO_JS_CORE } from "./client-core.ts";
-import { STUDIO_JS_PANELS } from "./client-panels.ts";
+import STUDIO_CLIENT from "./client.bundle.js";
 import type { StudioLang } from "./i18n.ts";
-import { escapeHtml, renderStudioPage } from "./page.ts";
+import { renderDisabledPage, renderStudioPage } from "./page.tsx";
 import { STUDIO_CSS } from "./style.ts";
 
-export const STUDIO_JS = `(function () {\n"use strict";\n${STUDIO_JS_CORE}\n${STUDIO_JS_PANELS}\n})();\n`;
+/** The browser script: src/studio/client/, bundled by scripts/build-studio.mts. */
+export const STUDIO_JS: string = STUDIO_CLIENT;
 
 /** Strict CSP (scripts, styles and API calls only from here), no framing, no referrer. */
 const securityHeaders = secureHeaders({
@@ -48,10 +50,7 @@ export function createStudioApp(agent: AgentDefinition): Hono<AppEnv> {
   app.use("*", securityHeaders);
   app.use("*", async (c, next) => {
     if (adminToken(c.env) === undefined) {
-      return c.html(
-        `<!doctype html><html lang="en"><meta charset="utf-8"><title>llamon Studio — off</title><p>llamon Studio: ${escapeHtml(DISABLED_MESSAGE)}</p></html>`,
-        403,
-      );
+      return c.html(renderDisabledPage(DISABLED_MESSAGE), 403);
     }
     await next();
   });

@@ -13,21 +13,10 @@ import {
   PROMPT_CONTEXT_MODES,
 } from "../memory/config.ts";
 import { DEPLOY_TIME_KEYS } from "../runtime/runtime-layer.ts";
+import type { StudioFieldData } from "./data.ts";
 
-export interface StudioField {
+export interface StudioField extends StudioFieldData {
   key: MemoryConfigKey;
-  kind: "boolean" | "int" | "choice" | "text";
-  /** int: the smallest value. */
-  min?: number;
-  /** int: the largest value (the schema's bound). */
-  max?: number;
-  /** choice: the allowed values. */
-  choices?: readonly string[];
-  /** An optional key: empty means unset (sent as null). */
-  optional?: boolean;
-  /** Cannot be changed at run time. */
-  deployTime?: boolean;
-  help: { ko: string; en: string };
 }
 
 const FIELDS: StudioField[] = [

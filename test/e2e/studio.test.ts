@@ -17,21 +17,11 @@ import { join, resolve } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestBackend, type TestBackend } from "../helpers/backend.ts";
+import { collectProblems, launchChromium } from "../helpers/chromium.ts";
 import { freePort } from "../helpers/ports.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
-const CHROMIUM = process.env.LLAMON_CHROMIUM ?? "/usr/bin/chromium";
 const TOKEN = `studio-e2e-${crypto.randomUUID()}`;
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 let backend: TestBackend | undefined;
 let wrangler: ChildProcess | undefined;
@@ -39,23 +29,6 @@ let browser: Browser | undefined;
 let workDir = "";
 let baseUrl = "";
 let wranglerOutput = "";
-
-async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium is not installed at ${CHROMIUM}. Install the Debian package: \`sudo apt-get update && sudo apt-get install -y chromium\` (or set LLAMON_CHROMIUM to a Chromium binary).`,
-    );
-  }
-  let playwright: typeof import("playwright-core");
-  try {
-    playwright = await import("playwright-core");
-  } catch (error) {
-    throw new Error(
-      `playwright-core is not installed: \`npm install --save-dev playwright-core\` (${(error as Error).message})`,
-    );
-  }
-  return playwright.chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-}
 
 /** `wrangler dev` on the reference agent, pointed at the test database, with an admin token. */
 async function startWrangler(port: number): Promise<ChildProcess> {
@@ -187,15 +160,9 @@ describe("Studio in headless Chromium against wrangler dev", () => {
       locale: "ko-KR",
       extraHTTPHeaders: { "accept-language": "ko-KR,ko;q=0.9" },
     });
-    const problems: string[] = [];
-    page.on("pageerror", (e) => problems.push(e.message));
-    page.on("console", (m) => {
-      // Answers the test provokes (401 wrong token, 404 not sent yet, 400 bad value) are
-      // logged by the browser as resource errors; anything else is a problem.
-      if (m.type() === "error" && !m.text().startsWith("Failed to load resource")) {
-        problems.push(m.text());
-      }
-    });
+    // Answers the test provokes (401 wrong token, 404 not sent yet, 400 bad value) are
+    // logged by the browser as resource errors; anything else is a problem.
+    const problems = collectProblems(page);
 
     await page.goto(`${baseUrl}/studio`);
     expect(await page.getAttribute("html", "lang")).toBe("ko");

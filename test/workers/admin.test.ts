@@ -181,6 +181,25 @@ describe("management API: access (R10.2)", () => {
     expect(reference.status).toBe(403);
   });
 
+  it("R10.2 serves Studio's page, its bundled script and its stylesheet under a strict CSP", async () => {
+    const worker = instance({ AGENT_ID: agentId() });
+    const page = await worker.fetch("http://agent.local/studio?lang=en");
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-security-policy")).toContain("script-src 'self'");
+    const html = await page.text();
+    expect(html).toMatch(/^<!doctype html>\n<html lang="en">/);
+    expect(html).toContain('<script src="/studio/studio.js" defer=""></script>');
+    const script = await worker.fetch("http://agent.local/studio/studio.js");
+    expect(script.status).toBe(200);
+    expect(script.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    // The bundle of src/studio/client/: it reads the page's data block, by its id.
+    const js = await script.text();
+    expect(js).toContain('"studio-data"');
+    expect(js.length).toBeGreaterThan(5_000);
+    const css = await worker.fetch("http://agent.local/studio/studio.css");
+    expect(css.headers.get("content-type")).toBe("text/css; charset=utf-8");
+  });
+
   it("R10.2 answers 401 without a token and with a wrong one; 200 with the right one", async () => {
     const worker = instance({ AGENT_ID: agentId() });
     const none = await worker.api("GET", "/api/v1/memory/config", undefined, null);

@@ -1,15 +1,42 @@
-import { describe, expect, it } from "vitest";
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import { buildStudioClient, STUDIO_CLIENT_DIR } from "../../../scripts/build-studio.mts";
+import type { FlowView } from "../../../src/admin/flow-view.ts";
+import type { ThreadView } from "../../../src/admin/inspect.ts";
+import type { ThreadPage } from "../../../src/admin/threads.ts";
 import { projectNameProblem } from "../../../src/cli/scaffold/names.ts";
 import { MEMORY_CONFIG_KEYS } from "../../../src/memory/config.ts";
 import { STUDIO_JS, studioLang } from "../../../src/studio/app.ts";
+import type * as Wire from "../../../src/studio/client/wire.ts";
 import { STUDIO_FIELDS } from "../../../src/studio/fields.ts";
 import { STUDIO_MESSAGES } from "../../../src/studio/i18n.ts";
-import { PROJECT_NAME_RULE, renderStudioPage } from "../../../src/studio/page.ts";
+import { PROJECT_NAME_RULE, renderStudioPage } from "../../../src/studio/page.tsx";
 
 describe("Studio assets", () => {
-  it("the browser script parses, and never writes HTML from data", () => {
+  it("the browser script is the client bundled from its TypeScript sources, and parses", async () => {
+    expect(STUDIO_JS).toBe(await buildStudioClient());
     expect(() => new Function(STUDIO_JS)).not.toThrow();
-    expect(STUDIO_JS).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(/);
+  });
+
+  it("the browser client never writes HTML from data", async () => {
+    const sources = await Promise.all(
+      (await readdir(STUDIO_CLIENT_DIR))
+        .filter((f) => f.endsWith(".ts"))
+        .map((f) => readFile(join(STUDIO_CLIENT_DIR, f), "utf8")),
+    );
+    expect(sources.length).toBeGreaterThan(3);
+    const htmlSinks =
+      /innerHTML|outerHTML|insertAdjacentHTML|document\.write|\beval\(|new Function/;
+    for (const text of [...sources, STUDIO_JS]) expect(text).not.toMatch(htmlSinks);
+  });
+
+  // Checked by `npm run typecheck`: the client's own types of the API's JSON (it lives in the
+  // browser's type world) must accept what the routes send.
+  it("the client's types of the API's answers fit what the server sends", () => {
+    expectTypeOf<ThreadView & { flow: FlowView | null }>().toExtend<Wire.ThreadView>();
+    expectTypeOf<ThreadPage>().toExtend<Wire.ThreadList>();
+    expectTypeOf<Pick<ThreadView, "messages" | "page">>().toExtend<Wire.OlderPage>();
   });
 
   it("has a form field for every MemoryConfig key, deploy-time keys read-only", () => {
