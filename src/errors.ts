@@ -49,6 +49,8 @@ export const ERROR_CODES = [
   "PORT_IN_USE",
   /** Command line only: a host it needs (the npm registry) cannot be reached from here. */
   "NETWORK_UNAVAILABLE",
+  /** Command line only: the Node.js running it is older than llamon's `engines` allow. */
+  "NODE_UNSUPPORTED",
   /** Something that should not happen; a bug in llamon. */
   "INTERNAL",
 ] as const;

@@ -127,6 +127,7 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorMapping>> = {
     retryable: true,
     rpcMessage: null,
   },
+  NODE_UNSUPPORTED: { status: 500, rpc: RPC_INTERNAL_ERROR, retryable: false, rpcMessage: null },
   INTERNAL: {
     status: 500,
     rpc: RPC_INTERNAL_ERROR,
