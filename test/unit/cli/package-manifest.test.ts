@@ -53,7 +53,9 @@ describe("llamon's package.json", () => {
   it("exports and bin point at dist/ (JS + .d.ts) built from a source that exists; no tsx, no cliDependencies", () => {
     expect(pkg.scripts.build).toContain("tsc -p tsconfig.build.json");
     // npm never packs a package-lock.json: the build carries a copy for the scaffold's lockfile.
-    expect(pkg.scripts.build).toContain("dist/llamon.lock.json");
+    expect(readFileSync(join(REPO, "scripts/finish-dist.mjs"), "utf8")).toContain(
+      '"dist/llamon.lock.json"',
+    );
     expect(pkg.bin).toEqual({ llamon: "dist/cli/bin.js" });
     expect(existsSync(join(REPO, "src/cli/bin.ts"))).toBe(true);
     for (const [entry, target] of Object.entries(pkg.exports)) {
