@@ -44,14 +44,19 @@ export default async function setup(project: TestProject) {
   const [info] = JSON.parse(packed) as [{ filename: string }];
   const tarball = join(dir, info.filename);
   // npx installs the package once into its cache; later `npx --package=<same tarball>` calls
-  // (the tests' own) find it there.
+  // (the tests' own) find it there. --prefer-offline: package metadata from npm's cache where
+  // it has it, as the scaffold's own install does.
   const empty = join(dir, "empty");
   await mkdir(empty);
-  const cli = execFileSync("npx", ["--yes", `--package=${tarball}`, "-c", "command -v llamon"], {
-    cwd: empty,
-    env,
-    encoding: "utf8",
-  }).trim();
+  const cli = execFileSync(
+    "npx",
+    ["--yes", "--prefer-offline", `--package=${tarball}`, "-c", "command -v llamon"],
+    {
+      cwd: empty,
+      env,
+      encoding: "utf8",
+    },
+  ).trim();
   project.provide("llamonTarball", tarball);
   project.provide("llamonCli", cli);
   return async () => {
