@@ -32,6 +32,8 @@ export default defineConfig({
             "test/conformance/neon-http/**/*.test.ts",
           ],
           environment: "node",
+          // Builds dist/ and packs it once per run: the e2e tests run the packed package.
+          globalSetup: ["test/helpers/packed-llamon.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

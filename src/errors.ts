@@ -51,6 +51,8 @@ export const ERROR_CODES = [
   "NETWORK_UNAVAILABLE",
   /** Command line only: the user stopped it at a question or during a step (Ctrl-C); exit code 130. */
   "CANCELLED",
+  /** Command line only: the Node.js running it is older than llamon's `engines` allow. */
+  "NODE_UNSUPPORTED",
   /** Something that should not happen; a bug in llamon. */
   "INTERNAL",
 ] as const;

@@ -42,7 +42,7 @@ export class A2ACallContext<R = unknown> extends ServerCallContext {
   /** The task id this request created (nothing stored under it before the first save). */
   newTaskId: string | undefined;
   /** Tasks saved by this request. */
-  readonly saved = new Map<string, Task>();
+  readonly saved: Map<string, Task> = new Map();
   /** A streaming send's reply chunks, on their way to the client (reply-chunks.ts). */
   readonly replyChunks: ReplyChunks | undefined;
 

@@ -1,7 +1,8 @@
 /**
- * The agent's definition as its project's code gives it (src/agent.ts), loaded the way the CLI
- * loads TypeScript. `defineAgent` validates what it is given, so an invalid definition throws
- * here the error the Worker would fail to start with (`invalid`); any other failure to load it
+ * The agent's definition as its project's code gives it (src/agent.ts), loaded with Node's own
+ * type stripping (the Node the CLI requires has it on by default). `defineAgent` validates what
+ * it is given, so an invalid definition throws here the error the Worker would fail to start
+ * with (`invalid`); any other failure to load it
  * (an import only workerd has) is reported, not fatal. `llamon doctor` and `llamon run` read it;
  * `llamon run` also decides from it which backend to provide a database for.
  */

@@ -12,13 +12,8 @@ export interface LlamonManifest {
   readonly name: string;
   readonly version: string;
   readonly dependencies: Record<string, string>;
-  /**
-   * The command line's own tools (tsx, commander, pg, PGlite, …): devDependencies of llamon's
-   * checkout and of every scaffolded project, never runtime dependencies of llamon — so a
-   * production install of a Worker (`npm ci --omit=dev`) leaves them out.
-   */
-  readonly cliDependencies: Record<string, string>;
   readonly devDependencies: Record<string, string>;
+  readonly bin: Record<string, string>;
   readonly engines?: Record<string, string>;
   readonly allowScripts?: Record<string, boolean>;
 }
@@ -31,8 +26,8 @@ export function llamonManifest(root = llamonRoot()): LlamonManifest {
     name: pkg.name ?? "llamon",
     version: pkg.version ?? "0.0.0",
     dependencies: pkg.dependencies ?? {},
-    cliDependencies: pkg.cliDependencies ?? {},
     devDependencies: pkg.devDependencies ?? {},
+    bin: pkg.bin ?? {},
     ...(pkg.engines ? { engines: pkg.engines } : {}),
     ...(pkg.allowScripts ? { allowScripts: pkg.allowScripts } : {}),
   };
@@ -40,4 +35,9 @@ export function llamonManifest(root = llamonRoot()): LlamonManifest {
 
 export function templatesDir(root = llamonRoot()): string {
   return join(root, "templates");
+}
+
+/** The copy of llamon's package-lock.json that the built package carries (see `npm run build`). */
+export function llamonLockfile(root = llamonRoot()): string {
+  return join(root, "dist", "llamon.lock.json");
 }

@@ -128,6 +128,7 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, ErrorMapping>> = {
     rpcMessage: null,
   },
   CANCELLED: { status: 500, rpc: RPC_INTERNAL_ERROR, retryable: false, rpcMessage: null },
+  NODE_UNSUPPORTED: { status: 500, rpc: RPC_INTERNAL_ERROR, retryable: false, rpcMessage: null },
   INTERNAL: {
     status: 500,
     rpc: RPC_INTERNAL_ERROR,

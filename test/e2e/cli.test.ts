@@ -1,5 +1,5 @@
 /**
- * The CLI as a user runs it: `node bin/llamon.mjs …` in a child process (the same entry
+ * The CLI as a user runs it: `node dist/cli/bin.js …` in a child process (the same entry
  * `npx llamon` uses), against the real Postgres.
  */
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
@@ -23,7 +23,7 @@ import {
 } from "../helpers/pg.ts";
 import { freePort } from "../helpers/ports.ts";
 
-const _BIN = resolve(import.meta.dirname, "../../bin/llamon.mjs");
+const _BIN = resolve(import.meta.dirname, "../../dist/cli/bin.js");
 
 function run(args: string[], env: Record<string, string> = {}) {
   const running = startLlamon(args, { env });

@@ -1,24 +1,28 @@
 /**
- * R9.4 `llamon prepare-offline`: a scaffolded project (llamon packed into vendor/, lockfile
- * cut from llamon's) is bundled where the registry is reachable, moved, and installed with
+ * R9.4 `llamon prepare-offline`, the air-gapped variant of the first steps: the packed
+ * llamon (`npx --package=<tarball>`, installed by the global setup) scaffolds a project in an
+ * empty folder (llamon packed into vendor/, the lockfile cut from the one the package
+ * carries); prepare-offline bundles it where the registry is reachable; the folder is moved and installed with
  * `npm ci --cache offline/npm-cache --offline` with the network blocked (proxy to a closed
- * port). The installed project then typechecks, passes its own test and runs its llamon.
+ * port). The installed project then typechecks, passes its own tests and runs its llamon.
+ * Every child runs on the Node that runs the tests: the project carries no Node of its own.
  *
  * Needs the npm registry for the bundling step; skipped (with a message) without it.
  */
 import { spawnSync } from "node:child_process";
 import { cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { run as runProcess } from "../helpers/cli.ts";
+import { pinnedNodePath } from "../helpers/packed-llamon.ts";
 
-const REPO = resolve(import.meta.dirname, "../..");
-const BIN = join(REPO, "bin/llamon.mjs");
+/** The packed llamon's CLI (installed by npx from the tarball). */
+const CLI = inject("llamonCli");
 const BLOCKED = "http://127.0.0.1:9";
 
 function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}) {
-  return runProcess(command, args, { cwd, env: { CI: "1", ...env } });
+  return runProcess(command, args, { cwd, env: { CI: "1", PATH: pinnedNodePath(), ...env } });
 }
 
 function registryReachable(): boolean {
@@ -41,9 +45,8 @@ describe("llamon prepare-offline", () => {
       ctx.skip();
     }
     const made = await run(
-      process.execPath,
+      CLI,
       [
-        BIN,
         "agent",
         "air-agent",
         "--template",
@@ -58,7 +61,7 @@ describe("llamon prepare-offline", () => {
     expect(made.code, made.stderr).toBe(0);
     const project = join(root, "air-agent");
 
-    const bundled = await run(process.execPath, [BIN, "prepare-offline", project, "--clean"], root);
+    const bundled = await run(CLI, ["prepare-offline", project, "--clean"], root);
     expect(bundled.code, bundled.stderr).toBe(0);
     expect(bundled.stdout).toMatch(/offline\/npm-cache\s+\d+(\.\d)? MB/);
     expect(bundled.stdout).toMatch(/total \d+(\.\d)? MB · \d+ packages/);
@@ -103,16 +106,14 @@ describe("llamon prepare-offline", () => {
     expect(test.code, test.stdout + test.stderr).toBe(0);
     // The project's own tests boot its Worker in workerd, on a throwaway embedded Postgres.
     expect(test.stdout).toMatch(/Tests\s+7 passed/);
-    const help = await run(bin("llamon"), ["--help"], moved, {
-      PATH: `${join(moved, "node_modules/.bin")}:${process.env.PATH}`,
-    });
+    const help = await run(bin("llamon"), ["--help"], moved);
     expect(help.code, help.stderr).toBe(0);
     expect(help.stdout).toContain("prepare-offline");
 
-    // What a deployed Worker needs, without the dev tools: the CLI's tools (tsx,
-    // PGlite, …) are devDependencies of the project, not dependencies of llamon, so a
-    // production install leaves them out. (pg stays: @a2a-js/sdk declares it as an optional
-    // peer, and npm keeps an optional peer of a production package when the tree has it.)
+    // A production install (`npm ci --omit=dev`): llamon and what it depends on, the command
+    // line's tools included (commander, pg, PGlite), but none of the dev tools (wrangler,
+    // workerd, vitest, TypeScript). The Worker bundle takes only what the Worker imports
+    // (bundle.test.ts); the size is printed for docs/performance.md.
     const prod = join(root, "prod-air-agent");
     await cp(project, prod, { recursive: true });
     const prodInstall = await run(
@@ -131,15 +132,31 @@ describe("llamon prepare-offline", () => {
       ...prodModules,
       ...(await scoped("@electric-sql")),
       ...(await scoped("@langchain")),
+      ...(await scoped("@cloudflare")),
     ];
-    expect(names).toEqual(expect.arrayContaining(["llamon", "hono", "zod", "@langchain/core"]));
-    for (const tool of ["tsx", "commander", "smol-toml", "@electric-sql/pglite", "wrangler"]) {
+    expect(names).toEqual(
+      expect.arrayContaining(["llamon", "hono", "zod", "@langchain/core", "commander"]),
+    );
+    for (const tool of [
+      "wrangler",
+      "miniflare",
+      "workerd",
+      "vitest",
+      "typescript",
+      "tsx",
+      "node",
+      "@cloudflare/vitest-plugin",
+    ]) {
       expect(names, tool).not.toContain(tool);
     }
+    const du = spawnSync("du", ["-sk", join(prod, "node_modules")], { encoding: "utf8" });
+    const prodMiB = Number(du.stdout.split("\t")[0]) / 1024;
+    console.log(`production install (npm ci --omit=dev): ${prodMiB.toFixed(0)} MiB`);
+    expect(prodMiB).toBeLessThan(150);
   }, 600_000);
 
   it("says what to do outside a project, exit 1", async () => {
-    const { code, stderr } = await run(process.execPath, [BIN, "prepare-offline", root], root);
+    const { code, stderr } = await run(CLI, ["prepare-offline", root], root);
     expect(code).toBe(1);
     expect(stderr).toContain("no package.json in");
     expect(stderr).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);

@@ -30,7 +30,7 @@ import { runLlamon } from "../helpers/cli.ts";
 import { createTestDatabase, SERVER_DSN, type TestDatabase } from "../helpers/pg.ts";
 import { freePort } from "../helpers/ports.ts";
 
-const _BIN = resolve(import.meta.dirname, "../../bin/llamon.mjs");
+const _BIN = resolve(import.meta.dirname, "../../dist/cli/bin.js");
 
 function findPgbouncer(): string | undefined {
   for (const path of ["/usr/sbin/pgbouncer", "/usr/bin/pgbouncer", "/usr/local/bin/pgbouncer"]) {

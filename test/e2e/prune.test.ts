@@ -16,7 +16,7 @@ import { createPostgresMemory } from "../../src/store/persistent-memory.ts";
 import { runLlamon } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/pg.ts";
 
-const _BIN = resolve(import.meta.dirname, "../../bin/llamon.mjs");
+const _BIN = resolve(import.meta.dirname, "../../dist/cli/bin.js");
 
 function run(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
   const env = { POSTGRES_MEMORY_DSN: "", AGENT_ID: "", ...options.env };

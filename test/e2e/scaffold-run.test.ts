@@ -1,74 +1,84 @@
 /**
- * The product document's three commands, end to end (R9.1–R9.3):
- *   npx llamon agent my-agent --template agent-general --memory postgres --yes
+ * The README's first steps, as a stranger takes them from an empty folder (R9.1–R9.3), with
+ * llamon's packed tarball instead of the registry:
+ *   npx --package=../llamon/llamon-<v>.tgz llamon agent my-agent --template agent-general --memory postgres --yes
  *   cd my-agent && npx llamon run .
- * with no reachable DSN, so `llamon run` provides the embedded Postgres inside the project;
- * the product document's JSON sent twice is remembered, and again after a restart.
- * The project's packages resolve from this checkout (as in scaffold.test.ts), no install.
+ *   npm test
+ * The scaffold installs the project's dependencies itself (no TTY: progress lines, not one
+ * static line). `llamon run` gets no reachable DSN, so it provides the embedded Postgres inside
+ * the project; the product document's JSON sent twice is remembered, and again after a
+ * restart; then the project's own tests pass. Every child runs on the Node that runs the tests
+ * (the repository's pinned Node 22): the scaffold carries no Node of its own.
  */
-import { once } from "node:events";
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, rm, symlink } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  freePort,
-  llamon,
-  REPO,
-  sendMessage,
-  startLlamonRun,
-  stopLlamonRun,
-} from "../helpers/llamon-run.ts";
+import { basename, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { run } from "../helpers/cli.ts";
+import { freePort, sendMessage, startLlamonRun, stopLlamonRun } from "../helpers/llamon-run.ts";
+import { pinnedNodePath } from "../helpers/packed-llamon.ts";
 
 let root: string;
+const env = { PATH: pinnedNodePath(), CI: "1", npm_config_update_notifier: "false" };
+const tarball = inject("llamonTarball");
+/**
+ * The README's spelling: the tarball in ../llamon/, the agent made in an empty folder beside it.
+ * npx keys its install by this text and installs a tarball spec again on every call, so the
+ * test's spec is its own (not the global setup's), and other tests' CLI is never reinstalled
+ * under them.
+ */
+const spec = `../llamon/${basename(tarball)}`;
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), "llamon-scaffold-run-"));
-  const modules = join(root, "node_modules");
-  await mkdir(modules);
-  for (const entry of await readdir(join(REPO, "node_modules"))) {
-    if (entry === ".bin" || entry === "llamon") continue;
-    await symlink(join(REPO, "node_modules", entry), join(modules, entry));
-  }
-  await symlink(REPO, join(modules, "llamon"));
+  root = await mkdtemp(join(tmpdir(), "llamon-empty-folder-"));
+  await mkdir(join(root, "llamon"));
+  await copyFile(tarball, join(root, "llamon", basename(tarball)));
+  await mkdir(join(root, "agents"));
 });
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });
+  // npx's install of `spec` (npm's cache folder _npx/<first 16 hex of sha512(spec)>).
+  const cache = execFileSync("npm", ["config", "get", "cache"], { encoding: "utf8" }).trim();
+  const npxDir = join(cache, "_npx", createHash("sha512").update(spec).digest("hex").slice(0, 16));
+  const manifest = await readFile(join(npxDir, "package.json"), "utf8").catch(() => "");
+  if (manifest.includes(JSON.stringify(spec))) await rm(npxDir, { recursive: true, force: true });
 });
 
 function startRun(dir: string, port: number) {
   // An unreachable DSN: llamon run must fall back to the embedded Postgres in the project.
   return startLlamonRun([".", "--port", String(port)], {
     cwd: dir,
-    env: { POSTGRES_MEMORY_DSN: "postgresql://postgres@localhost:1/nowhere_memory" },
+    bin: join(dir, "node_modules/.bin/llamon"),
+    env: { ...env, POSTGRES_MEMORY_DSN: "postgresql://postgres@localhost:1/nowhere_memory" },
     readyMs: 150_000,
     pollMs: 250,
   });
 }
 
-describe("scaffold → llamon run (the product document's three commands)", () => {
-  it("R9.1 R9.3 a scaffolded postgres agent runs on the embedded Postgres, remembers, and keeps it across a restart", async () => {
-    const scaffold = llamon(
-      [
-        "agent",
-        "my-agent",
-        "--template",
-        "agent-general",
-        "--memory",
-        "postgres",
-        "--yes",
-        "--no-install",
-        "--llamon",
-        `file:${REPO}`,
-      ],
-      root,
-    );
-    const [code] = await once(scaffold, "exit");
-    expect(code).toBe(0);
-    const dir = join(root, "my-agent");
-    const port = await freePort();
+describe("from an empty folder: packed llamon → scaffold → install → run → the project's tests", () => {
+  it("R9.1 R9.3 npx --package=<tarball> scaffolds and installs a postgres agent that runs on the embedded Postgres, remembers across a restart, and passes its own tests", async () => {
+    const args = ["agent", "my-agent", "--template", "agent-general", "--memory", "postgres"];
+    // npx's own --yes: without a terminal it cannot ask before installing the package.
+    const npx = ["--yes", `--package=${spec}`, "llamon"];
+    const made = await run("npx", [...npx, ...args, "--yes"], { cwd: join(root, "agents"), env });
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stdout).toContain("created my-agent (agent-general, memory postgres)");
+    // Without a terminal the install reports progress as it goes, then its end.
+    expect(made.stderr).toContain("installing dependencies");
+    expect(made.stderr).toMatch(/\n {2}npm install: \d+ registry requests, \d+ s\n/);
+    expect(made.stderr).toContain("✔ dependencies installed");
+    const dir = join(root, "agents", "my-agent");
+    const pkg = JSON.parse(await readFile(join(dir, "package.json"), "utf8")) as {
+      engines: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
+    expect(pkg.engines.node).toMatch(/^>=22\./);
+    expect(pkg.devDependencies.node).toBeUndefined();
 
+    const port = await freePort();
     const first = await startRun(dir, port);
     try {
       expect(first.output()).toContain("not reachable; using the embedded Postgres");
@@ -89,5 +99,10 @@ describe("scaffold → llamon run (the product document's three commands)", () =
     } finally {
       await stopLlamonRun(second.child);
     }
-  }, 400_000);
+
+    // The project's own tests: its Worker in workerd, on a throwaway embedded Postgres.
+    const tests = await run("npm", ["test"], { cwd: dir, env: { ...env, NO_COLOR: "1" } });
+    expect(tests.code, tests.stdout + tests.stderr).toBe(0);
+    expect(tests.stdout).toMatch(/Tests\s+\d+ passed/);
+  }, 600_000);
 });

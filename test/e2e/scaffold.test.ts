@@ -4,10 +4,12 @@
  * tests pass; the interactive prompts through a pseudo-terminal offer no sqlite; names
  * are validated.
  *
- * The generated projects are checked against this checkout without `npm install`: they sit
- * in one folder whose node_modules links `llamon` to this repository and every other
- * package to this repository's node_modules (what npm would install from the lockfile).
- * The real install from the packed tarball and lockfile runs in offline.test.ts.
+ * The CLI is the packed package's, as `npx --package=<tarball>` installed it (the global
+ * setup, test/helpers/packed-llamon.ts), run on the Node that runs the tests. The generated
+ * projects are checked against this checkout's build without `npm install`: they sit in one
+ * folder whose node_modules links `llamon` to this repository and every other package to this
+ * repository's node_modules. The real installs run in scaffold-run.test.ts (from the registry)
+ * and offline.test.ts (from the offline bundle).
  */
 import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
@@ -17,12 +19,13 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { parse as parseToml } from "smol-toml";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { parseDevVars } from "../../src/cli/dev-vars.ts";
-import { runLlamon } from "../helpers/cli.ts";
+import { PROJECT_DEV_DEPENDENCIES } from "../../src/cli/scaffold/files.ts";
+import { runLlamon, run as runProcess } from "../helpers/cli.ts";
+import { pinnedNodePath } from "../helpers/packed-llamon.ts";
 
 const REPO = resolve(import.meta.dirname, "../..");
-const BIN = join(REPO, "bin/llamon.mjs");
 const VERSION = (
   JSON.parse(await readFile(join(REPO, "package.json"), "utf8")) as { version: string }
 ).version;
@@ -32,9 +35,12 @@ const VERSION = (
  * prompts that wrap to the terminal's width would draw one character per line.
  */
 const PTY_SIZE = "stty cols 120 rows 40";
+/** The packed llamon's CLI (installed by npx from the tarball). */
+const CLI = inject("llamonCli");
+const ENV = { CI: "1", PATH: pinnedNodePath() };
 
 function run(args: string[], options: { cwd?: string; input?: string } = {}) {
-  return runLlamon(args, { cwd: options.cwd, env: { CI: "1" }, input: options.input ?? "" });
+  return runProcess(CLI, args, { cwd: options.cwd, env: ENV, input: options.input ?? "" });
 }
 
 async function inParallel<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>) {
@@ -68,14 +74,13 @@ const COMBOS = [
     memory,
     name: `t-${template}-${memory}`,
     backend: memory === "in-memory" ? "in_memory" : memory,
-    // The default (llamon packed into vendor/ + a lockfile) once per template; the others
-    // link this checkout (--llamon), which keeps the test fast.
+    // The default (llamon packed into vendor/) once per template; the others link this
+    // checkout (--llamon), which keeps the test fast.
     vendored: memory === "postgres",
     // The generated tests boot the Worker in workerd, the slow part, so they run
-    // for one project per template, each on another backend; every project is typechecked.
-    tested: ["agent-tools:postgres", "flow-intake:in-memory", "agent-general:off"].includes(
-      `${template}:${memory}`,
-    ),
+    // here for two projects on backends the installed ones do not cover (scaffold-run: agent-
+    // general on postgres; offline: agent-tools on postgres); every project is typechecked.
+    tested: ["flow-intake:in-memory", "agent-general:off"].includes(`${template}:${memory}`),
   })),
 );
 
@@ -134,6 +139,7 @@ describe("llamon agent / flow (scaffold)", () => {
 
       const pkg = JSON.parse(await read("package.json")) as {
         name: string;
+        engines: Record<string, string>;
         dependencies: Record<string, string>;
         devDependencies: Record<string, string>;
         scripts: Record<string, string>;
@@ -153,19 +159,23 @@ describe("llamon agent / flow (scaffold)", () => {
       );
       expect(pkg.scripts.start).toBe("llamon run .");
       expect(pkg.scripts.chat).toBe("llamon chat");
-      // The CLI's tools are the project's dev tools, not what its Worker depends on.
-      for (const tool of ["tsx", "commander", "smol-toml", "pg", "@electric-sql/pglite"]) {
-        expect(pkg.devDependencies[tool], `${c.name} ${tool}`).toBeDefined();
-        expect(pkg.dependencies[tool], `${c.name} ${tool}`).toBeUndefined();
-      }
+      // Only what the Worker, wrangler and the tests need: no Node binary, no CLI tools (they
+      // come with llamon), and the Node version in `engines`.
+      expect(Object.keys(pkg.devDependencies).sort()).toEqual([...PROJECT_DEV_DEPENDENCIES].sort());
+      expect(pkg.devDependencies.node).toBeUndefined();
+      expect(pkg.engines.node).toMatch(/^>=22\.\d+$/);
       if (c.vendored) {
+        // Cut from the lockfile the packed llamon carries: the versions it was tested with.
         const lock = JSON.parse(await read("package-lock.json")) as {
-          packages: Record<string, { resolved?: string; integrity?: string }>;
+          packages: Record<string, { resolved?: string; integrity?: string; bin?: unknown }>;
         };
-        expect(lock.packages["node_modules/llamon"]?.resolved).toBe(pkg.dependencies.llamon);
-        expect(lock.packages["node_modules/llamon"]?.integrity).toMatch(/^sha512-/);
+        const llamon = lock.packages["node_modules/llamon"];
+        expect(llamon?.resolved).toBe(pkg.dependencies.llamon);
+        expect(llamon?.integrity).toMatch(/^sha512-/);
+        expect(llamon?.bin).toEqual({ llamon: "dist/cli/bin.js" });
         expect(lock.packages["node_modules/wrangler"]?.resolved).toMatch(/^https:\/\/registry/);
         expect(lock.packages["node_modules/@biomejs/biome"]).toBeUndefined(); // llamon's dev tool
+        expect(lock.packages["node_modules/node"]).toBeUndefined(); // no Node binary
       }
 
       const toml = parseToml(await read("wrangler.toml")) as {
@@ -244,7 +254,7 @@ describe("llamon agent / flow (scaffold)", () => {
     );
     const output = tests.stdout + tests.stderr;
     expect(tests.status, output).toBe(0);
-    expect(output).toMatch(/Test Files\s+6 passed \(6\)/);
+    expect(output).toMatch(/Test Files\s+4 passed \(4\)/);
     // Each tested project booted its Worker and held a conversation through the offline model.
     expect(output).toMatch(/Tests\s+\d+ passed/);
   }, 420_000);
@@ -257,12 +267,12 @@ describe("llamon agent / flow (scaffold)", () => {
     }
     const cwd = join(root, "pty");
     await mkdir(cwd);
-    const command = [process.execPath, BIN, "agent", "--no-install", "--llamon", `file:${REPO}`]
+    const command = [CLI, "agent", "--no-install", "--llamon", `file:${REPO}`]
       .map((a) => `'${a.replaceAll("'", "'\\''")}'`)
       .join(" ");
     const child = spawn("script", ["-qfec", `${PTY_SIZE}; exec ${command}`, "/dev/null"], {
       cwd,
-      env: { ...process.env, TERM: "xterm", COLUMNS: "120", LINES: "40" },
+      env: { ...process.env, PATH: pinnedNodePath(), TERM: "xterm", COLUMNS: "120", LINES: "40" },
     }) as ChildProcessWithoutNullStreams;
     let drawn = "";
     child.stdout.on("data", (d) => {
@@ -325,13 +335,13 @@ describe("llamon agent / flow (scaffold)", () => {
     await mkdir(join(cwd, "my-agent"), { recursive: true });
     await writeFile(join(cwd, "my-agent", "notes.txt"), "a folder that is taken");
     const args = ["agent", "--template", "agent-general", "--memory", "off", "--no-install"];
-    const command = [process.execPath, BIN, ...args, "--llamon", `file:${REPO}`]
+    const command = [CLI, ...args, "--llamon", `file:${REPO}`]
       .map((a) => `'${a.replaceAll("'", "'\\''")}'`)
       .join(" ");
     const session = () => {
       const child = spawn("script", ["-qfec", `${PTY_SIZE}; exec ${command}`, "/dev/null"], {
         cwd,
-        env: { ...process.env, TERM: "xterm", COLUMNS: "120", LINES: "40" },
+        env: { ...process.env, PATH: pinnedNodePath(), TERM: "xterm", COLUMNS: "120", LINES: "40" },
       }) as ChildProcessWithoutNullStreams;
       let drawn = "";
       child.stdout.on("data", (d) => {
@@ -411,7 +421,7 @@ describe("llamon agent / flow (scaffold)", () => {
 `,
     );
     const args = ["agent", "spin-agent", "--template", "agent-general", "--memory", "off"];
-    const command = [process.execPath, BIN, ...args, "--llamon", `file:${REPO}`]
+    const command = [CLI, ...args, "--llamon", `file:${REPO}`]
       .map((a) => `'${a.replaceAll("'", "'\\''")}'`)
       .join(" ");
     // The shell outlives llamon, so the terminal's session is still there when npm is checked:
@@ -419,7 +429,16 @@ describe("llamon agent / flow (scaffold)", () => {
     const child = spawn(
       "script",
       ["-qfec", `${PTY_SIZE}; ${command}; echo "llamon exited $?"; sleep 30`, "/dev/null"],
-      { cwd, env: { ...process.env, TERM: "xterm", CI: "", npm_execpath: npmCli } },
+      {
+        cwd,
+        env: {
+          ...process.env,
+          PATH: pinnedNodePath(),
+          TERM: "xterm",
+          CI: "",
+          npm_execpath: npmCli,
+        },
+      },
     ) as ChildProcessWithoutNullStreams;
     let drawn = "";
     child.stdout.on("data", (d) => {
@@ -466,7 +485,11 @@ describe("llamon agent / flow (scaffold)", () => {
     const inside = join(REPO, `.scaffold-inside-${process.pid}`);
     try {
       const args = ["agent", "inside-agent", "--yes", "--no-install", "--dir", inside];
-      const result = await run([...args, "--llamon", `file:${REPO}`], { cwd: REPO });
+      // This checkout's own CLI (not the packed one): the warning is about its folder.
+      const result = await runLlamon([...args, "--llamon", `file:${REPO}`], {
+        cwd: REPO,
+        env: { CI: "1" },
+      });
       expect(result.code, result.stderr).toBe(0);
       expect(result.stderr).toContain(`is inside the llamon checkout ${REPO}`);
       expect(result.stderr).toContain("--dir ../inside-agent");
@@ -518,6 +541,24 @@ describe("llamon agent / flow (scaffold)", () => {
     }
     expect(await readdir(cwd)).toEqual(["taken"]);
   }, 120_000);
+
+  it("on a Node older than llamon's engines the packed CLI stops with NODE_UNSUPPORTED before doing anything", async () => {
+    const cwd = join(root, "old-node");
+    await mkdir(cwd);
+    // This Node, reporting itself as 20: what `npx llamon` meets on the system Node here.
+    const olderNode = `data:text/javascript,Object.defineProperty(process,"versions",{value:{...process.versions,node:"20.11.0"}})`;
+    const result = await runProcess(
+      process.execPath,
+      ["--import", olderNode, CLI, "agent", "old-node-agent", "--yes", "--no-install"],
+      { cwd, env: ENV },
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      'error [NODE_UNSUPPORTED]: llamon needs Node.js 22.18 or newer (package.json engines ">=22.18"); this is Node.js 20.11.0.',
+    );
+    expect(result.stderr).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);
+    expect(await readdir(cwd)).toEqual([]);
+  });
 
   it("--help of every command shows an example", async () => {
     for (const args of [

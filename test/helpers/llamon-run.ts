@@ -10,7 +10,7 @@ import { freePort } from "./ports.ts";
 
 export { freePort, LLAMON_BIN, REPO };
 
-/** `node bin/llamon.mjs <args>` in `cwd`, with `env` over this process's environment. */
+/** `node dist/cli/bin.js <args>` in `cwd`, with `env` over this process's environment. */
 export function llamon(
   args: string[],
   cwd: string,
@@ -31,9 +31,22 @@ export interface RunningLlamon {
  */
 export async function startLlamonRun(
   args: string[],
-  options: { cwd: string; env?: Record<string, string>; readyMs: number; pollMs: number },
+  options: {
+    cwd: string;
+    env?: Record<string, string>;
+    readyMs: number;
+    pollMs: number;
+    /** An installed `llamon` executable (a project's node_modules/.bin/llamon) instead of this checkout's. */
+    bin?: string;
+  },
 ): Promise<RunningLlamon> {
-  const child = llamon(["run", ...args], options.cwd, options.env);
+  const child =
+    options.bin === undefined
+      ? llamon(["run", ...args], options.cwd, options.env)
+      : spawn(options.bin, ["run", ...args], {
+          cwd: options.cwd,
+          env: { ...process.env, ...options.env },
+        });
   let out = "";
   child.stdout?.on("data", (d) => {
     out += d;

@@ -10,7 +10,7 @@ import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises"
 import { dirname, join, relative } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { LlamonError } from "../../errors.ts";
-import { llamonManifest, llamonRoot, templatesDir } from "../llamon-package.ts";
+import { llamonLockfile, llamonManifest, llamonRoot, templatesDir } from "../llamon-package.ts";
 import { npmOrFail, runNpm } from "../npm.ts";
 import { withSpinner } from "../spinner.ts";
 import {
@@ -222,8 +222,12 @@ async function writeLockfile(
   packed: { file: string; integrity: string },
   log: (line: string) => void,
 ): Promise<boolean> {
-  const text = await readOptional(join(root, "package-lock.json"));
-  if (text === undefined) return false; // an installed llamon ships no lockfile: npm resolves
+  // A checkout's own lockfile, else the copy the package ships (npm never packs a
+  // package-lock.json, so `npm run build` puts one in dist/).
+  const text =
+    (await readOptional(join(root, "package-lock.json"))) ??
+    (await readOptional(llamonLockfile(root)));
+  if (text === undefined) return false; // neither: npm resolves the versions
   try {
     const pkg = JSON.parse(packageJson(spec)) as {
       dependencies: Record<string, string>;
@@ -244,6 +248,7 @@ async function writeLockfile(
         integrity: packed.integrity,
         version: spec.manifest.version,
         dependencies: spec.manifest.dependencies,
+        bin: spec.manifest.bin,
         engines: spec.manifest.engines,
         license: "Apache-2.0",
       },
@@ -258,16 +263,47 @@ async function writeLockfile(
   }
 }
 
+/** How often an install without a terminal says how far it got. */
+const INSTALL_PROGRESS_MS = 5_000;
+
 async function install(dir: string, log: (line: string) => void): Promise<"yes" | "failed"> {
-  const args = ["install", "--prefer-offline", "--no-audit", "--no-fund"];
+  // npm draws no progress without a terminal; at `http` level it logs each request to the
+  // registry (package metadata, tarballs not in its cache), which are counted here and
+  // reported with the time taken every few seconds.
+  const args = ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=http"];
+  const started = Date.now();
   const result = await withSpinner(
     "installing dependencies (npm install --prefer-offline)",
-    () => runNpm(args, { cwd: dir }),
+    async (progress) => {
+      let requests = 0;
+      let partial = "";
+      const timer = setInterval(() => {
+        const seconds = Math.round((Date.now() - started) / 1000);
+        progress.update(`npm install: ${requests} registry requests, ${seconds} s`);
+      }, INSTALL_PROGRESS_MS);
+      try {
+        return await runNpm(args, {
+          cwd: dir,
+          onOutput: (text) => {
+            const lines = (partial + text).split("\n");
+            partial = lines.pop() ?? "";
+            requests += lines.filter((l) => l.startsWith("npm http fetch ")).length;
+          },
+        });
+      } finally {
+        clearInterval(timer);
+      }
+    },
     (r) => (r.code === 0 ? "dependencies installed" : "npm install failed"),
   );
   if (result.code === 0) return "yes";
-  const tail = (result.stderr || result.stdout).trim().split("\n").slice(-8).join("\n");
-  log(tail);
+  const lines = (result.stderr || result.stdout).trim().split("\n");
+  log(
+    lines
+      .filter((line) => !line.startsWith("npm http "))
+      .slice(-8)
+      .join("\n"),
+  );
   log(
     "the project was created, but its dependencies are not installed: run `npm install` in it when the npm registry (or a prepared offline bundle) is reachable",
   );

@@ -23,15 +23,17 @@ export interface ProjectSpec {
 }
 
 /**
- * Dev tools every project needs: the Worker toolchain, types, tests (in workerd) and the pinned
- * Node 22. llamon's command line tools (its `cliDependencies`: tsx, commander, pg, PGlite, …) are
- * added too — devDependencies, so a deployed Worker's dependencies stay what it runs.
+ * Dev tools every project needs, and nothing more: the Worker toolchain (wrangler), types
+ * (TypeScript, Workers, Node), the tests in workerd (vitest and its Workers pool) and
+ * smol-toml, which vitest.config.ts reads wrangler.toml with. No Node binary: package.json
+ * `engines` names the Node the project needs, and llamon's CLI refuses an older one with
+ * NODE_UNSUPPORTED. llamon's command line (commander, pg, PGlite, …) comes with llamon.
  */
 export const PROJECT_DEV_DEPENDENCIES = [
   "@cloudflare/vitest-plugin",
   "@cloudflare/workers-types",
   "@types/node",
-  "node",
+  "smol-toml",
   "typescript",
   "vitest",
   "wrangler",
@@ -46,10 +48,7 @@ function sorted(entries: [string, string][]): Record<string, string> {
 }
 
 function range(spec: ProjectSpec, name: string): string {
-  const value =
-    spec.manifest.dependencies[name] ??
-    spec.manifest.cliDependencies[name] ??
-    spec.manifest.devDependencies[name];
+  const value = spec.manifest.dependencies[name] ?? spec.manifest.devDependencies[name];
   if (value === undefined) throw new Error(`llamon's package.json lists no version of ${name}`);
   return value;
 }
@@ -77,22 +76,17 @@ export function packageJson(spec: ProjectSpec): string {
     private: true,
     description: `${spec.template.title}: ${spec.template.description} (llamon, Cloudflare Workers)`,
     type: "module",
-    engines: { node: spec.manifest.engines?.node ?? ">=22.12" },
+    engines: { node: spec.manifest.engines?.node ?? ">=22.18" },
     scripts,
     dependencies: sorted([
       ["llamon", spec.llamonSpec],
       ...spec.template.imports.map((name): [string, string] => [name, range(spec, name)]),
     ]),
     devDependencies: sorted(
-      [
-        ...PROJECT_DEV_DEPENDENCIES,
-        ...Object.keys(spec.manifest.cliDependencies),
-        // test/global-setup.ts (postgres) imports llamon/dev, whose types use pg's.
-        ...(postgres ? ["@types/pg"] : []),
-      ].map((name): [string, string] => [name, range(spec, name)]),
+      PROJECT_DEV_DEPENDENCIES.map((name): [string, string] => [name, range(spec, name)]),
     ),
     allowScripts: Object.fromEntries(
-      ["esbuild", "node", "workerd"].filter((n) => allow[n]).map((n) => [n, true]),
+      ["esbuild", "workerd"].filter((n) => allow[n]).map((n) => [n, true]),
     ),
   };
   return `${JSON.stringify(pkg, null, 2)}\n`;
@@ -356,7 +350,8 @@ export function vitestConfig(spec: ProjectSpec): string {
     ...(postgres ? ['    globalSetup: ["./test/global-setup.ts"],'] : []),
     "    testTimeout: 60_000,",
     "    hookTimeout: 120_000,",
-    "    // llamon ships TypeScript sources: let vitest transform them.",
+    "    // Through vitest's transform, so the [alias] above applies inside llamon too, as in",
+    "    // wrangler's bundle.",
     '    server: { deps: { inline: ["llamon"] } },',
     "  },",
     "});",

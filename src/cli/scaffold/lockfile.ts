@@ -46,6 +46,7 @@ export interface LlamonLock {
   readonly integrity: string;
   readonly version: string;
   readonly dependencies: Record<string, string>;
+  readonly bin: Record<string, string>;
   readonly engines?: Record<string, string> | undefined;
   readonly license?: string | undefined;
 }
@@ -105,7 +106,7 @@ export function projectLockfile(source: Lockfile, root: ProjectRoot, llamon: Lla
       integrity: llamon.integrity,
       ...(llamon.license ? { license: llamon.license } : {}),
       dependencies: llamon.dependencies,
-      bin: { llamon: "bin/llamon.mjs" },
+      bin: llamon.bin,
       ...(llamon.engines ? { engines: llamon.engines } : {}),
     },
   };

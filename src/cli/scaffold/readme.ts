@@ -10,6 +10,11 @@ const PRODUCT_BODY = (text: string) =>
     },
   });
 
+/** The project's `engines.node`, as package.json has it (">=22.18"). */
+function nodeRange(spec: ProjectSpec): string {
+  return spec.manifest.engines?.node ?? ">=22.18";
+}
+
 function curl(text: string): string {
   return `curl -s http://127.0.0.1:\${PORT:-8787}/ -H 'content-type: application/json' \\\n  -d '${PRODUCT_BODY(text)}'`;
 }
@@ -92,6 +97,9 @@ ${spec.template.title} — ${spec.template.description}. llamon으로 만든 Clo
 A2A 에이전트입니다 (템플릿 \`${spec.template.id}\`, 메모리 \`${spec.memory}\`).
 
 ## 시작하기
+
+Node.js ${nodeRange(spec)}가 필요합니다(\`package.json\`의 \`engines\`; 더 오래된 Node에서는 llamon이
+\`error [NODE_UNSUPPORTED]\`로 알려 줌).
 
 \`\`\`sh
 npm install          # 처음 한 번 (scaffold가 이미 했으면 생략)
@@ -187,6 +195,8 @@ npm ci --cache offline/npm-cache --offline
 
 An llamon A2A agent on Cloudflare Workers (template \`${spec.template.id}\`, memory \`${spec.memory}\`).
 
+- Needs Node.js ${nodeRange(spec)} (\`engines\` in \`package.json\`; an older Node gets llamon's
+  \`error [NODE_UNSUPPORTED]\`).
 - Start: \`npm install\` (once, unless the scaffold did it), then \`npx llamon run .\` → http://127.0.0.1:8787
   (another port: \`PORT=8788 npx llamon run .\` or \`--port 8788\`).
 ${

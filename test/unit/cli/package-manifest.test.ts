@@ -1,10 +1,11 @@
 /**
- * Llamon's runtime `dependencies` are what a Worker runs; the command line's tools
- * are `cliDependencies` — installed in the checkout as devDependencies (same ranges) and added
- * to every scaffolded project's devDependencies — never runtime dependencies.
+ * llamon's package.json as a published package: built JavaScript and types from dist/
+ * (`npm run build`), the command line's tools as ordinary dependencies (the Worker bundle
+ * takes only what a Worker imports: test/e2e/bundle.test.ts), a tarball without TypeScript
+ * sources, and the docs' links resolved inside it.
  */
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, normalize } from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -22,6 +23,10 @@ function packedFiles(): Set<string> {
   return new Set(result.files.map((f) => f.path));
 }
 
+function readdirFirst(dir: string): string {
+  return readdirSync(join(REPO, dir)).sort()[0] ?? "";
+}
+
 /** The relative link targets (images and pages) of a markdown file, without anchors. */
 function relativeLinks(markdown: string): string[] {
   return [...markdown.matchAll(/\]\(([^)\s]+)\)/g)]
@@ -30,35 +35,78 @@ function relativeLinks(markdown: string): string[] {
 }
 
 const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as {
+  bin: Record<string, string>;
+  exports: Record<string, string | { types: string; default: string }>;
+  files: string[];
+  scripts: Record<string, string>;
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
-  cliDependencies: Record<string, string>;
   peerDependencies?: Record<string, string>;
+  [field: string]: unknown;
 };
 
+const lock = JSON.parse(
+  readFileSync(new URL("../../../package-lock.json", import.meta.url), "utf8"),
+) as { packages: Record<string, { version: string; peerDependencies?: Record<string, string> }> };
+
 describe("llamon's package.json", () => {
-  it("the CLI's tools are dev dependencies with the same ranges, not runtime ones", () => {
-    const tools = Object.keys(pkg.cliDependencies);
-    expect(tools.sort()).toEqual(
-      [
-        "@clack/prompts",
-        "@electric-sql/pglite",
-        "@electric-sql/pglite-pgvector",
-        "@electric-sql/pglite-socket",
-        "commander",
-        "fast-string-width",
-        "pg",
-        "smol-toml",
-        "tsx",
-      ].sort(),
+  it("exports and bin point at dist/ (JS + .d.ts) built from a source that exists; no tsx, no cliDependencies", () => {
+    expect(pkg.scripts.build).toContain("tsc -p tsconfig.build.json");
+    // npm never packs a package-lock.json: the build carries a copy for the scaffold's lockfile.
+    expect(readFileSync(join(REPO, "scripts/finish-dist.mjs"), "utf8")).toContain(
+      '"dist/llamon.lock.json"',
     );
-    for (const tool of tools) {
-      expect(pkg.devDependencies[tool], tool).toBe(pkg.cliDependencies[tool]);
-      expect(pkg.dependencies[tool], tool).toBeUndefined();
+    expect(pkg.bin).toEqual({ llamon: "dist/cli/bin.js" });
+    expect(existsSync(join(REPO, "src/cli/bin.ts"))).toBe(true);
+    for (const [entry, target] of Object.entries(pkg.exports)) {
+      if (entry === "./package.json") continue;
+      if (typeof target === "string") throw new Error(`${entry} has no types condition`);
+      expect(target.default, entry).toMatch(/^\.\/dist\/.+\.js$/);
+      expect(target.types, entry).toBe(target.default.replace(/\.js$/, ".d.ts"));
+      const source = target.default.replace(/^\.\/dist\//, "src/").replace(/\.js$/, ".ts");
+      expect(existsSync(join(REPO, source)), `${entry}: ${source}`).toBe(true);
+    }
+    expect(pkg.cliDependencies).toBeUndefined();
+    expect(pkg.dependencies.tsx).toBeUndefined();
+    expect(pkg.files).toContain("dist");
+    expect(pkg.files).not.toContain("src");
+    // The command line's tools are ordinary dependencies of the package that has the CLI.
+    for (const tool of [
+      "commander",
+      "@clack/prompts",
+      "fast-string-width",
+      "pg",
+      "smol-toml",
+      "@electric-sql/pglite",
+    ]) {
+      expect(pkg.dependencies[tool], tool).toBeDefined();
+      expect(pkg.devDependencies[tool], tool).toBeUndefined();
     }
     // A peer (even optional) of a production package stays in `npm ci --omit=dev`.
     expect(pkg.peerDependencies).toBeUndefined();
   });
+
+  it("the PGlite packages are pinned to the exact versions they require of each other", () => {
+    const pglite = Object.keys(pkg.dependencies).filter((n) => n.startsWith("@electric-sql/"));
+    expect(pglite.length).toBeGreaterThan(0);
+    for (const name of pglite) {
+      const locked = lock.packages[`node_modules/${name}`];
+      // A caret range would let a fresh install take a newer one whose exact peers conflict.
+      expect(pkg.dependencies[name], name).toBe(locked?.version);
+      for (const [peer, version] of Object.entries(locked?.peerDependencies ?? {})) {
+        if (pglite.includes(peer))
+          expect(pkg.dependencies[peer], `${name} → ${peer}`).toBe(version);
+      }
+    }
+  });
+
+  it("the tarball holds no TypeScript sources or build info", () => {
+    const files = [...packedFiles()];
+    expect(files.filter((f) => f.startsWith("src/"))).toEqual([]);
+    expect(files.filter((f) => f.endsWith(".tsbuildinfo"))).toEqual([]);
+    expect(files).toContain("templates/agent-general/src/agent.ts");
+    expect(files).toContain(`migrations/${readdirFirst("migrations")}`);
+  }, 60_000);
 
   it("every image and page the packaged docs link to is in the package too", () => {
     const files = packedFiles();
