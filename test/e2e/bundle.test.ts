@@ -20,11 +20,13 @@ import { llamon, REPO } from "../helpers/llamon-run.ts";
 const WRANGLER = join(REPO, "node_modules/wrangler/bin/wrangler.js");
 /** llamon's dependencies that only its command line and llamon/dev use. */
 const CLI_TOOLS = [
+  "@clack/prompts",
   "@electric-sql/pglite",
   "@electric-sql/pglite-pgvector",
   "@electric-sql/pglite-socket",
   "@types/pg",
   "commander",
+  "fast-string-width",
   "pg",
   "smol-toml",
 ];
