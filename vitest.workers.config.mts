@@ -24,6 +24,12 @@ export function workersProject(
     embeddings?: boolean;
     /** Bind TEST_FAKE_LLM_URL (global-setup's fake streaming chat model, test/helpers/fake-llm.ts). */
     fakeLlm?: boolean;
+    /**
+     * One workerd (and module graph) for many test files instead of a new one per file. Only
+     * for files that already share their state: the postgres project's threads, settings and
+     * tasks live in the one database its global setup starts for all of its files.
+     */
+    shareWorkerd?: boolean;
   },
 ): TestProjectInlineConfiguration {
   return defineProject({
@@ -58,6 +64,7 @@ export function workersProject(
       include: options.include,
       exclude: options.exclude ?? [],
       globalSetup: [options.globalSetup ?? "./test/workers/global-setup.ts"],
+      isolate: options.shareWorkerd !== true,
       testTimeout: 90_000,
       hookTimeout: 90_000,
     },
@@ -69,6 +76,10 @@ export const workersProjects: TestProjectInlineConfiguration[] = [
     include: ["test/workers/**/*.test.ts"],
     exclude: [...DO_BACKEND_TESTS, ...SEMANTIC_TESTS],
     fakeLlm: true,
+    // Starting workerd and importing llamon's modules took longer than most of these files'
+    // tests. The Durable Object projects stay one workerd per file: their threads and
+    // run-time settings live in the objects, and a test's settings would reach the next file.
+    shareWorkerd: true,
   }),
   workersProject("workers-sqlite", {
     include: DO_BACKEND_TESTS,
