@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { LongestFirstSequencer } from "./vitest.sequencer.mts";
 import { workersProjects } from "./vitest.workers.config.mts";
 
 export default defineConfig({
@@ -6,6 +7,8 @@ export default defineConfig({
     // Vitest's default on 2 cores is one file at a time; most e2e and integration files wait on
     // child processes (wrangler, npm, Postgres), so two at a time use the machine better.
     maxWorkers: 2,
+    // Longest files first, short ones last to fill the slots (vitest.sequencer.mts).
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         // Pure logic: the files share one module cache per worker (no re-import of LangChain,
