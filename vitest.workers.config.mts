@@ -27,7 +27,8 @@ export function workersProject(
     /**
      * One workerd (and module graph) for many test files instead of a new one per file. Only
      * for files that already share their state: the postgres project's threads, settings and
-     * tasks live in the one database its global setup starts for all of its files.
+     * tasks live in the one database its global setup starts for all of its files. The agent a
+     * file registers is undone after it (test/workers/shared-workerd-setup.ts).
      */
     shareWorkerd?: boolean;
   },
@@ -65,6 +66,7 @@ export function workersProject(
       exclude: options.exclude ?? [],
       globalSetup: [options.globalSetup ?? "./test/workers/global-setup.ts"],
       isolate: options.shareWorkerd !== true,
+      setupFiles: options.shareWorkerd === true ? ["./test/workers/shared-workerd-setup.ts"] : [],
       testTimeout: 90_000,
       hookTimeout: 90_000,
     },
@@ -77,8 +79,9 @@ export const workersProjects: TestProjectInlineConfiguration[] = [
     exclude: [...DO_BACKEND_TESTS, ...SEMANTIC_TESTS],
     fakeLlm: true,
     // Starting workerd and importing llamon's modules took longer than most of these files'
-    // tests. The Durable Object projects stay one workerd per file: their threads and
-    // run-time settings live in the objects, and a test's settings would reach the next file.
+    // tests. The Durable Object projects stay one workerd per file: their files page through
+    // every thread and evict every object, and in a shared workerd those include the objects
+    // of the files before (tried: the listing and the eviction tests fail in reverse order).
     shareWorkerd: true,
   }),
   workersProject("workers-sqlite", {
