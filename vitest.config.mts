@@ -1,5 +1,6 @@
 import { defineConfig } from "vitest/config";
 import { studioClientPlugin } from "./scripts/studio-client-plugin.mts";
+import { LongestFirstSequencer } from "./vitest.sequencer.mts";
 import { workersProjects } from "./vitest.workers.config.mts";
 
 export default defineConfig({
@@ -7,6 +8,8 @@ export default defineConfig({
     // Vitest's default on 2 cores is one file at a time; most e2e and integration files wait on
     // child processes (wrangler, npm, Postgres), so two at a time use the machine better.
     maxWorkers: 2,
+    // Longest files first, short ones last to fill the slots (vitest.sequencer.mts).
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         // Pure logic: the files share one module cache per worker, so LangChain, zod and llamon

@@ -25,6 +25,13 @@ export function workersProject(
     embeddings?: boolean;
     /** Bind TEST_FAKE_LLM_URL (global-setup's fake streaming chat model, test/helpers/fake-llm.ts). */
     fakeLlm?: boolean;
+    /**
+     * One workerd (and module graph) for many test files instead of a new one per file. Only
+     * for files that already share their state: the postgres project's threads, settings and
+     * tasks live in the one database its global setup starts for all of its files. The agent a
+     * file registers is undone after it (test/workers/shared-workerd-setup.ts).
+     */
+    shareWorkerd?: boolean;
   },
 ): TestProjectInlineConfiguration {
   return defineProject({
@@ -61,6 +68,8 @@ export function workersProject(
       include: options.include,
       exclude: options.exclude ?? [],
       globalSetup: [options.globalSetup ?? "./test/workers/global-setup.ts"],
+      isolate: options.shareWorkerd !== true,
+      setupFiles: options.shareWorkerd === true ? ["./test/workers/shared-workerd-setup.ts"] : [],
       testTimeout: 90_000,
       hookTimeout: 90_000,
     },
@@ -72,6 +81,11 @@ export const workersProjects: TestProjectInlineConfiguration[] = [
     include: ["test/workers/**/*.test.ts"],
     exclude: [...DO_BACKEND_TESTS, ...SEMANTIC_TESTS],
     fakeLlm: true,
+    // Starting workerd and importing llamon's modules took longer than most of these files'
+    // tests. The Durable Object projects stay one workerd per file: their files page through
+    // every thread and evict every object, and in a shared workerd those include the objects
+    // of the files before (tried: the listing and the eviction tests fail in reverse order).
+    shareWorkerd: true,
   }),
   workersProject("workers-sqlite", {
     include: DO_BACKEND_TESTS,
