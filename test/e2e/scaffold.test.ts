@@ -35,6 +35,8 @@ const VERSION = (
  * prompts that wrap to the terminal's width would draw one character per line.
  */
 const PTY_SIZE = "stty cols 120 rows 40";
+/** util-linux `script` gives the prompt tests a pseudo-terminal; without it they are skipped. */
+const HAS_PTY = spawnSync("script", ["--version"]).status === 0;
 /** The packed llamon's CLI (installed by npx from the tarball). */
 const CLI = inject("llamonCli");
 const ENV = { CI: "1", PATH: pinnedNodePath() };
@@ -259,86 +261,14 @@ describe("llamon agent / flow (scaffold)", () => {
     expect(output).toMatch(/Tests\s+\d+ passed/);
   }, 420_000);
 
-  it("R1.2 R9.1 without --yes it asks with arrow-key prompts on a terminal; sqlite is not offered", async () => {
-    const script = spawnSync("script", ["--version"]);
-    if (script.status !== 0) {
-      console.warn("skipped: util-linux `script` (pseudo-terminal) is not installed");
-      return;
-    }
-    const cwd = join(root, "pty");
-    await mkdir(cwd);
-    const command = [CLI, "agent", "--no-install", "--llamon", `file:${REPO}`]
-      .map((a) => `'${a.replaceAll("'", "'\\''")}'`)
-      .join(" ");
-    const child = spawn("script", ["-qfec", `${PTY_SIZE}; exec ${command}`, "/dev/null"], {
-      cwd,
-      env: { ...process.env, PATH: pinnedNodePath(), TERM: "xterm", COLUMNS: "120", LINES: "40" },
-    }) as ChildProcessWithoutNullStreams;
-    let drawn = "";
-    child.stdout.on("data", (d) => {
-      drawn += d;
-    });
-    const screen = () => stripVTControlCharacters(drawn).replaceAll("\r", "");
-    const exited = once(child, "exit");
-    const waitFor = async (text: string | RegExp, from = 0) => {
-      const deadline = Date.now() + 30_000;
-      const shown = () =>
-        typeof text === "string"
-          ? screen().slice(from).includes(text)
-          : text.test(screen().slice(from));
-      while (!shown()) {
-        if (Date.now() > deadline) throw new Error(`no "${text}" on the terminal:\n${screen()}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      return screen().length;
-    };
-    try {
-      await waitFor("Project name");
-      child.stdin.write("Bad Name\r");
-      await waitFor("use lowercase letters");
-      child.stdin.write("pty-agent\r");
-      const templateAt = await waitFor("Template");
-      await waitFor("agent-tools", templateAt - 200);
-      child.stdin.write("\r"); // the first choice: agent-general
-      const memoryAt = await waitFor("Memory");
-      await waitFor("off", memoryAt - 200);
-      const menu = screen().slice(memoryAt - 200);
-      expect(menu).toContain("postgres");
-      expect(menu).toContain("in-memory");
-      expect(screen()).not.toContain("sqlite");
-      child.stdin.write("\x1b[B"); // ↓ to in-memory
-      await new Promise((r) => setTimeout(r, 200));
-      child.stdin.write("\r");
-      await waitFor("created pty-agent");
-      const [code] = await exited;
-      expect(code).toBe(0);
-    } finally {
-      if (child.exitCode === null) child.kill("SIGKILL");
-    }
-    const agent = await readFile(join(cwd, "pty-agent/src/agent.ts"), "utf8");
-    expect(agent).toContain('backend: "in_memory"');
-    expect(agent).toContain("helpful assistant"); // agent-general
-    const pkg = JSON.parse(await readFile(join(cwd, "pty-agent/package.json"), "utf8")) as {
-      dependencies: Record<string, string>;
-    };
-    expect(pkg.dependencies.llamon).toBe(`file:${REPO}`);
-    expect(existsSync(join(cwd, "pty-agent/vendor"))).toBe(false);
-  }, 60_000);
-
-  it("R9.1 asked for a name, it offers one that Enter takes: the next free my-agent-N, or a refused name made valid; Ctrl-C exits 130", async () => {
-    const script = spawnSync("script", ["--version"]);
-    if (script.status !== 0) {
-      console.warn("skipped: util-linux `script` (pseudo-terminal) is not installed");
-      return;
-    }
-    const cwd = join(root, "pty-name");
-    await mkdir(join(cwd, "my-agent"), { recursive: true });
-    await writeFile(join(cwd, "my-agent", "notes.txt"), "a folder that is taken");
-    const args = ["agent", "--template", "agent-general", "--memory", "off", "--no-install"];
-    const command = [CLI, ...args, "--llamon", `file:${REPO}`]
-      .map((a) => `'${a.replaceAll("'", "'\\''")}'`)
-      .join(" ");
-    const session = () => {
+  it.skipIf(!HAS_PTY)(
+    "R1.2 R9.1 without --yes it asks with arrow-key prompts on a terminal; sqlite is not offered",
+    async () => {
+      const cwd = join(root, "pty");
+      await mkdir(cwd);
+      const command = [CLI, "agent", "--no-install", "--llamon", `file:${REPO}`]
+        .map((a) => `'${a.replaceAll("'", "'\\''")}'`)
+        .join(" ");
       const child = spawn("script", ["-qfec", `${PTY_SIZE}; exec ${command}`, "/dev/null"], {
         cwd,
         env: { ...process.env, PATH: pinnedNodePath(), TERM: "xterm", COLUMNS: "120", LINES: "40" },
@@ -361,125 +291,201 @@ describe("llamon agent / flow (scaffold)", () => {
         }
         return screen().length;
       };
-      return { child, exited, waitFor };
-    };
-    // ./my-agent is taken: the offer is my-agent-2, and Enter takes it.
-    const first = session();
-    try {
-      await first.waitFor(/Project name \/ 프로젝트 이름\n\W*my-agent-2/);
-      first.child.stdin.write("\r");
-      await first.waitFor("created my-agent-2");
-      expect((await first.exited)[0]).toBe(0);
-    } finally {
-      if (first.child.exitCode === null) first.child.kill("SIGKILL");
-    }
-    // A refused name is offered back as a valid one, and Enter takes that.
-    const second = session();
-    try {
-      const at = await second.waitFor("Project name");
-      second.child.stdin.write("Support Bot\r");
-      await second.waitFor('(Enter takes "support-bot")', at);
-      await second.waitFor(/Project name \/ 프로젝트 이름\n\W*support-bot/, at);
-      second.child.stdin.write("\r");
-      await second.waitFor("created support-bot");
-      expect((await second.exited)[0]).toBe(0);
-    } finally {
-      if (second.child.exitCode === null) second.child.kill("SIGKILL");
-    }
-    // Ctrl-C at the question: a clear line, exit code 130, nothing created.
-    const third = session();
-    try {
-      await third.waitFor("Project name");
-      third.child.stdin.write("\x03");
-      await third.waitFor('cancelled: "Project name / 프로젝트 이름" was not answered');
-      expect((await third.exited)[0]).toBe(130);
-    } finally {
-      if (third.child.exitCode === null) third.child.kill("SIGKILL");
-    }
-    expect(existsSync(join(cwd, "my-agent-2", "src", "agent.ts"))).toBe(true);
-    expect(existsSync(join(cwd, "support-bot", "src", "agent.ts"))).toBe(true);
-    expect((await readdir(cwd)).sort()).toEqual(["my-agent", "my-agent-2", "support-bot"]);
-  }, 120_000);
+      try {
+        await waitFor("Project name");
+        child.stdin.write("Bad Name\r");
+        await waitFor("use lowercase letters");
+        child.stdin.write("pty-agent\r");
+        const templateAt = await waitFor("Template");
+        await waitFor("agent-tools", templateAt - 200);
+        child.stdin.write("\r"); // the first choice: agent-general
+        const memoryAt = await waitFor("Memory");
+        await waitFor("off", memoryAt - 200);
+        const menu = screen().slice(memoryAt - 200);
+        expect(menu).toContain("postgres");
+        expect(menu).toContain("in-memory");
+        expect(screen()).not.toContain("sqlite");
+        child.stdin.write("\x1b[B"); // ↓ to in-memory
+        await new Promise((r) => setTimeout(r, 200));
+        child.stdin.write("\r");
+        await waitFor("created pty-agent");
+        const [code] = await exited;
+        expect(code).toBe(0);
+      } finally {
+        if (child.exitCode === null) child.kill("SIGKILL");
+      }
+      const agent = await readFile(join(cwd, "pty-agent/src/agent.ts"), "utf8");
+      expect(agent).toContain('backend: "in_memory"');
+      expect(agent).toContain("helpful assistant"); // agent-general
+      const pkg = JSON.parse(await readFile(join(cwd, "pty-agent/package.json"), "utf8")) as {
+        dependencies: Record<string, string>;
+      };
+      expect(pkg.dependencies.llamon).toBe(`file:${REPO}`);
+      expect(existsSync(join(cwd, "pty-agent/vendor"))).toBe(false);
+    },
+    60_000,
+  );
 
-  it("R9.1 Ctrl-C while the dependencies install ends npm too, with a cancelled line and exit 130", async () => {
-    const script = spawnSync("script", ["--version"]);
-    if (script.status !== 0) {
-      console.warn("skipped: util-linux `script` (pseudo-terminal) is not installed");
-      return;
-    }
-    const cwd = join(root, "pty-install");
-    await mkdir(cwd);
-    // An npm whose install never ends on its own, so the key surely comes while it runs.
-    const npmCli = join(cwd, "npm-cli.js");
-    const pidFile = join(cwd, "npm.pid");
-    await writeFile(
-      npmCli,
-      `if (process.argv[2] === "install") {
+  it.skipIf(!HAS_PTY)(
+    "R9.1 asked for a name, it offers one that Enter takes: the next free my-agent-N, or a refused name made valid; Ctrl-C exits 130",
+    async () => {
+      const cwd = join(root, "pty-name");
+      await mkdir(join(cwd, "my-agent"), { recursive: true });
+      await writeFile(join(cwd, "my-agent", "notes.txt"), "a folder that is taken");
+      const args = ["agent", "--template", "agent-general", "--memory", "off", "--no-install"];
+      const command = [CLI, ...args, "--llamon", `file:${REPO}`]
+        .map((a) => `'${a.replaceAll("'", "'\\''")}'`)
+        .join(" ");
+      const session = () => {
+        const child = spawn("script", ["-qfec", `${PTY_SIZE}; exec ${command}`, "/dev/null"], {
+          cwd,
+          env: {
+            ...process.env,
+            PATH: pinnedNodePath(),
+            TERM: "xterm",
+            COLUMNS: "120",
+            LINES: "40",
+          },
+        }) as ChildProcessWithoutNullStreams;
+        let drawn = "";
+        child.stdout.on("data", (d) => {
+          drawn += d;
+        });
+        const screen = () => stripVTControlCharacters(drawn).replaceAll("\r", "");
+        const exited = once(child, "exit");
+        const waitFor = async (text: string | RegExp, from = 0) => {
+          const deadline = Date.now() + 30_000;
+          const shown = () =>
+            typeof text === "string"
+              ? screen().slice(from).includes(text)
+              : text.test(screen().slice(from));
+          while (!shown()) {
+            if (Date.now() > deadline)
+              throw new Error(`no "${text}" on the terminal:\n${screen()}`);
+            await new Promise((r) => setTimeout(r, 50));
+          }
+          return screen().length;
+        };
+        return { child, exited, waitFor };
+      };
+      // ./my-agent is taken: the offer is my-agent-2, and Enter takes it.
+      const first = session();
+      try {
+        await first.waitFor(/Project name \/ 프로젝트 이름\n\W*my-agent-2/);
+        first.child.stdin.write("\r");
+        await first.waitFor("created my-agent-2");
+        expect((await first.exited)[0]).toBe(0);
+      } finally {
+        if (first.child.exitCode === null) first.child.kill("SIGKILL");
+      }
+      // A refused name is offered back as a valid one, and Enter takes that.
+      const second = session();
+      try {
+        const at = await second.waitFor("Project name");
+        second.child.stdin.write("Support Bot\r");
+        await second.waitFor('(Enter takes "support-bot")', at);
+        await second.waitFor(/Project name \/ 프로젝트 이름\n\W*support-bot/, at);
+        second.child.stdin.write("\r");
+        await second.waitFor("created support-bot");
+        expect((await second.exited)[0]).toBe(0);
+      } finally {
+        if (second.child.exitCode === null) second.child.kill("SIGKILL");
+      }
+      // Ctrl-C at the question: a clear line, exit code 130, nothing created.
+      const third = session();
+      try {
+        await third.waitFor("Project name");
+        third.child.stdin.write("\x03");
+        await third.waitFor('cancelled: "Project name / 프로젝트 이름" was not answered');
+        expect((await third.exited)[0]).toBe(130);
+      } finally {
+        if (third.child.exitCode === null) third.child.kill("SIGKILL");
+      }
+      expect(existsSync(join(cwd, "my-agent-2", "src", "agent.ts"))).toBe(true);
+      expect(existsSync(join(cwd, "support-bot", "src", "agent.ts"))).toBe(true);
+      expect((await readdir(cwd)).sort()).toEqual(["my-agent", "my-agent-2", "support-bot"]);
+    },
+    120_000,
+  );
+
+  it.skipIf(!HAS_PTY)(
+    "R9.1 Ctrl-C while the dependencies install ends npm too, with a cancelled line and exit 130",
+    async () => {
+      const cwd = join(root, "pty-install");
+      await mkdir(cwd);
+      // An npm whose install never ends on its own, so the key surely comes while it runs.
+      const npmCli = join(cwd, "npm-cli.js");
+      const pidFile = join(cwd, "npm.pid");
+      await writeFile(
+        npmCli,
+        `if (process.argv[2] === "install") {
   require("node:fs").writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));
   setInterval(() => {}, 1000);
 }
 `,
-    );
-    const args = ["agent", "spin-agent", "--template", "agent-general", "--memory", "off"];
-    const command = [CLI, ...args, "--llamon", `file:${REPO}`]
-      .map((a) => `'${a.replaceAll("'", "'\\''")}'`)
-      .join(" ");
-    // The shell outlives llamon, so the terminal's session is still there when npm is checked:
-    // a closing terminal would end npm by itself.
-    const child = spawn(
-      "script",
-      ["-qfec", `${PTY_SIZE}; ${command}; echo "llamon exited $?"; sleep 30`, "/dev/null"],
-      {
-        cwd,
-        env: {
-          ...process.env,
-          PATH: pinnedNodePath(),
-          TERM: "xterm",
-          CI: "",
-          npm_execpath: npmCli,
+      );
+      const args = ["agent", "spin-agent", "--template", "agent-general", "--memory", "off"];
+      const command = [CLI, ...args, "--llamon", `file:${REPO}`]
+        .map((a) => `'${a.replaceAll("'", "'\\''")}'`)
+        .join(" ");
+      // The shell outlives llamon, so the terminal's session is still there when npm is checked:
+      // a closing terminal would end npm by itself.
+      const child = spawn(
+        "script",
+        ["-qfec", `${PTY_SIZE}; ${command}; echo "llamon exited $?"; sleep 30`, "/dev/null"],
+        {
+          cwd,
+          env: {
+            ...process.env,
+            PATH: pinnedNodePath(),
+            TERM: "xterm",
+            CI: "",
+            npm_execpath: npmCli,
+          },
         },
-      },
-    ) as ChildProcessWithoutNullStreams;
-    let drawn = "";
-    child.stdout.on("data", (d) => {
-      drawn += d;
-    });
-    const screen = () => stripVTControlCharacters(drawn).replaceAll("\r", "");
-    const until = async (what: string, done: () => boolean, ms = 30_000) => {
-      const deadline = Date.now() + ms;
-      while (!done()) {
-        if (Date.now() > deadline) throw new Error(`no ${what}:\n${screen()}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    };
-    try {
-      await until("npm install", () => existsSync(pidFile));
-      await until("spinner", () => screen().includes("installing dependencies"));
-      const npmPid = Number(await readFile(pidFile, "utf8"));
-      child.stdin.write("\x03");
-      await until("exit code", () => /llamon exited \d+/.test(screen()));
-      expect(screen()).toContain("llamon exited 130");
-      expect(screen()).toContain("cancelled: installing dependencies");
-      // Ended, or a zombie no one has reaped yet: either way not running.
-      const state = () => {
-        try {
-          return readFileSync(`/proc/${npmPid}/stat`, "utf8").split(") ")[1]?.[0];
-        } catch {
-          return undefined;
+      ) as ChildProcessWithoutNullStreams;
+      let drawn = "";
+      child.stdout.on("data", (d) => {
+        drawn += d;
+      });
+      const screen = () => stripVTControlCharacters(drawn).replaceAll("\r", "");
+      const until = async (what: string, done: () => boolean, ms = 30_000) => {
+        const deadline = Date.now() + ms;
+        while (!done()) {
+          if (Date.now() > deadline) throw new Error(`no ${what}:\n${screen()}`);
+          await new Promise((r) => setTimeout(r, 50));
         }
       };
-      await until(`npm ${npmPid} ending`, () => state() === undefined || state() === "Z", 5_000);
-    } finally {
-      if (child.exitCode === null) child.kill("SIGKILL");
-      if (existsSync(pidFile)) {
-        try {
-          process.kill(Number(readFileSync(pidFile, "utf8")), "SIGKILL");
-        } catch {
-          // already gone
+      try {
+        await until("npm install", () => existsSync(pidFile));
+        await until("spinner", () => screen().includes("installing dependencies"));
+        const npmPid = Number(await readFile(pidFile, "utf8"));
+        child.stdin.write("\x03");
+        await until("exit code", () => /llamon exited \d+/.test(screen()));
+        expect(screen()).toContain("llamon exited 130");
+        expect(screen()).toContain("cancelled: installing dependencies");
+        // Ended, or a zombie no one has reaped yet: either way not running.
+        const state = () => {
+          try {
+            return readFileSync(`/proc/${npmPid}/stat`, "utf8").split(") ")[1]?.[0];
+          } catch {
+            return undefined;
+          }
+        };
+        await until(`npm ${npmPid} ending`, () => state() === undefined || state() === "Z", 5_000);
+      } finally {
+        if (child.exitCode === null) child.kill("SIGKILL");
+        if (existsSync(pidFile)) {
+          try {
+            process.kill(Number(readFileSync(pidFile, "utf8")), "SIGKILL");
+          } catch {
+            // already gone
+          }
         }
       }
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 
   it("scaffolding inside the llamon checkout warns that git will see the folder", async () => {
     const inside = join(REPO, `.scaffold-inside-${process.pid}`);
