@@ -26,7 +26,9 @@ import { type Clause, isHypothetical, isQuestion, splitClauses } from "./clauses
 import { filledClause, topicOf } from "./ellipsis.ts";
 import { extractEn, retractionsEn } from "./extract-en.ts";
 import { extractKo, retractionsKo } from "./extract-ko.ts";
+import { fitsSlot, isRequest } from "./fit.ts";
 import { NOT_NAMES_EN } from "./lexicon.ts";
+import { membersOf } from "./members.ts";
 import { pattern } from "./regex.ts";
 import { cleanText, type Fact, hasHangul, valueKey } from "./types.ts";
 
@@ -64,7 +66,7 @@ function statements(text: unknown): Clause[] {
       return { ...clause, text: space > 0 ? cut.slice(0, space) : cut };
     })
     .slice(0, MAX_CLAUSES)
-    .filter((clause) => !isQuestion(clause) && !isHypothetical(clause));
+    .filter((clause) => !isQuestion(clause) && !isHypothetical(clause) && !isRequest(clause.text));
 }
 
 const LATIN = pattern(String.raw`[A-Za-z]{2}|\b[Ii]\b`);
@@ -214,10 +216,17 @@ function factsOf(clauses: readonly Clause[], text: string, options?: ExtractOpti
     for (const candidate of kept) {
       const fact = toFact(candidate, source, turn);
       if (fact.value === "" || valueKey(fact.value) === "") continue;
+      if (!fitsSlot(fact, clause.text)) continue;
       facts.push(fact);
     }
   }
-  return dedupe(facts);
+  const found = dedupe(facts);
+  const family = found.filter((fact) => fact.category === "family");
+  if (family.length === 0) return found;
+  const sole = family.length === 1;
+  return dedupe(
+    found.flatMap((fact) => (fact.category === "family" ? membersOf(fact, source, sole) : [fact])),
+  );
 }
 
 function retractionsOf(clauses: readonly Clause[]): Retraction[] {

@@ -327,6 +327,8 @@ export const EN_GATES: Readonly<Record<GateName, readonly string[]>> = {
     "married",
     "engaged",
     "parent",
+    "seeing someone",
+    "dating someone",
   ],
   likes: [
     "like",

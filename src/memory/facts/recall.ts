@@ -514,6 +514,13 @@ const INTENTS: readonly Intent[] = [
     ],
   },
   {
+    // A category word, not the thing: which ingredient to leave out is what the user
+    // dislikes or must not eat.
+    cats: { dislike: 1, allergy: 1, health: 0.6 },
+    ko: ["재료", "식재료", "빼야", "빼고", "넣지말", "넣으면안"],
+    en: ["ingredient", "ingredients", "keep out", "leave out", "meals"],
+  },
+  {
     cats: { dislike: 1, allergy: 0.6 },
     ko: ["싫어", "별로", "빼달", "빼줘", "피해", "피할"],
     en: ["hate", "dislike", "avoid", "don't like", "can't stand"],

@@ -1,0 +1,164 @@
+/**
+ * Facts the agent can trust (R8.2, R8.3): a value is stored only when it fits its slot
+ * (an occupation, a thing, a member of the family), questions and requests never change a
+ * fact, members of the family are slots of their own (a name and an age per child), a
+ * newer age or a breakup supersedes or retires the member, and a question that names a
+ * category ("ingredient") recalls the facts of that slot.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  EMPTY_FACT_STATE,
+  type FactState,
+  factLines,
+  recallFacts,
+  reviseFacts,
+  updateFacts,
+} from "../../../../src/memory/facts/index.ts";
+
+const UNCAPPED = Number.MAX_SAFE_INTEGER;
+
+/** A dialogue of user messages, one a day from 2026-03-01. */
+function talk(utterances: readonly string[], start: FactState = EMPTY_FACT_STATE): FactState {
+  return utterances.reduce<FactState>((state, text, i) => {
+    const date = new Date(Date.UTC(2026, 2, 1 + i)).toISOString();
+    return reviseFacts(state, text, { messageId: `m${i}`, position: i * 2, date }, (current) =>
+      updateFacts(current, text, { max: UNCAPPED, turn: i }),
+    );
+  }, start);
+}
+
+const values = (state: FactState) => state.facts.map((f) => `${f.category}=${f.value}`);
+const texts = (state: FactState) => state.facts.map((f) => f.text).join("\n");
+const retiredTexts = (state: FactState) => state.retired.map((f) => f.text).join("\n");
+const block = (state: FactState, question: string, max = 3) =>
+  factLines(recallFacts(state.facts, question, max), state.retired);
+
+describe("R8.2 a value is stored only when it fits its slot", () => {
+  it("R8.2 an evaluation of the job is not an occupation", () => {
+    expect(values(talk(["My job is stressful."]))).toEqual([]);
+    const state = talk(["I'm a pharmacist.", "My job is stressful this time of year."]);
+    expect(values(state)).toEqual(["job=pharmacist"]);
+  });
+
+  it("R8.2 a clause fragment ending in a particle is not a dislike", () => {
+    const state = talk(["오이는 진짜 싫어해요. 냄새부터 싫어요."]);
+    expect(values(state)).toEqual(["dislike=오이"]);
+  });
+
+  it("R8.2 what the user is learning is not something they own", () => {
+    const state = talk(["I'm Marcus, and I have been learning guitar for a year."]);
+    expect(values(state).filter((v) => v.startsWith("possession="))).toEqual([]);
+    expect(texts(state)).not.toMatch(/been learning/);
+  });
+
+  it("R8.2 a teacher's pupils ('애들' without 우리/제) are not the user's family", () => {
+    const state = talk([
+      "저는 중학교 수학 교사예요.",
+      "오늘 애들이 너무 시끄러워서 수업을 제대로 못 했어요.",
+    ]);
+    expect(values(state)).toEqual(["job=중학교 수학 교사"]);
+  });
+
+  it("R8.2 a request about the children neither adds nor replaces the children fact", () => {
+    expect(values(talk(["Suggest activities that fit my children's ages."]))).toEqual([]);
+    const state = talk([
+      "My daughter is 6 and my son is 4.",
+      "Suggest activities that fit my children's ages.",
+    ]);
+    expect(texts(state)).toMatch(/6/);
+    expect(texts(state)).toMatch(/4/);
+    expect(texts(state)).not.toMatch(/Suggest/);
+  });
+
+  it("R8.2 reported news about the daughter keeps her age", () => {
+    const state = talk(["딸이 하나 있는데 4살이에요.", "딸은 새 어린이집이 마음에 든대요."]);
+    expect(texts(state)).toMatch(/4살/);
+    expect(texts(state)).not.toMatch(/어린이집/);
+  });
+
+  it("R8.2 a new job said as 'working as X for Y' gives the job and the workplace", () => {
+    const state = talk(["I'm now working as a data analyst for a health insurance company."]);
+    expect(values(state).sort()).toEqual([
+      "job=data analyst",
+      "workplace=health insurance company",
+    ]);
+  });
+});
+
+describe("R8.2 members of the family keep their names and ages", () => {
+  it("R8.2 a wife and two sons are three members, each with name and age", () => {
+    const state = talk(["My wife Grace and I have two boys, Leo who's 8 and Sam who's 3."]);
+    const family = state.facts.filter((f) => f.category === "family");
+    expect(family.map((f) => f.id).sort()).toEqual([
+      "family:son:leo",
+      "family:son:sam",
+      "family:wife:grace",
+    ]);
+    const leo = family.find((f) => f.id === "family:son:leo");
+    expect(`${leo?.value} ${leo?.text}`).toMatch(/Leo.*8/);
+  });
+
+  it("R8.2 the dog's name said after its adoption is kept with the dog", () => {
+    const state = talk(["저 유기견 입양했어요! 이름은 보리예요."]);
+    const dog = state.facts.find((f) => f.category === "family");
+    expect(`${dog?.value} ${dog?.text}`).toMatch(/보리/);
+    expect(values(state).some((v) => v.startsWith("name="))).toBe(false);
+  });
+});
+
+describe("R8.3 member-level supersession", () => {
+  it("R8.3 a named son's new age supersedes the old one; his brother stays", () => {
+    const state = talk([
+      "My wife Grace and I have two boys, Leo who's 8 and Sam who's 3.",
+      "Leo turned 9 yesterday, we did a bowling party.",
+    ]);
+    const now = texts(state);
+    expect(now).toMatch(/Leo[^\n]*9/);
+    expect(now).not.toMatch(/Leo[^\n]*\b8\b/);
+    expect(now).toMatch(/Sam[^\n]*3/);
+    expect(retiredTexts(state)).toMatch(/Leo[^\n]*8/);
+    const shown = block(state, "How old is Leo now?").join("\n");
+    expect(shown).toMatch(/Leo[^\n]*9/);
+    expect(shown).not.toMatch(/^The user's son Leo[^\n]*\b8\b[^\n]*\(since/m);
+  });
+
+  it("R8.3 the daughter's new age supersedes the old one", () => {
+    const state = talk(["딸이 하나 있는데 4살이에요.", "벌써 딸이 5살이 됐어요."]);
+    expect(texts(state)).toMatch(/5살/);
+    expect(texts(state)).not.toMatch(/4살/);
+    expect(retiredTexts(state)).toMatch(/4살/);
+  });
+
+  it("R8.3 a breakup retires the partner; a new girlfriend is the partner now", () => {
+    const state = talk([
+      "My boyfriend Tom and I are doing Christmas with his family this year.",
+      "Tom and I broke up. It was mutual, mostly.",
+    ]);
+    expect(state.facts.filter((f) => f.category === "family")).toEqual([]);
+    expect(retiredTexts(state)).toMatch(/Tom/);
+    const later = talk(["So... I've been seeing someone new. Her name is Priya."], state);
+    expect(texts(later)).toMatch(/Priya/);
+  });
+
+  it("R8.3 헤어졌어요 and 이혼했어요 retire the partner; a friend's breakup does not", () => {
+    for (const cue of ["남자친구랑 헤어졌어요.", "저 이혼했어요."]) {
+      const state = talk(["남자친구가 있어요. 이름은 민호예요.", cue]);
+      expect(
+        state.facts.filter((f) => f.category === "family"),
+        cue,
+      ).toEqual([]);
+    }
+    const kept = talk(["남자친구가 있어요. 이름은 민호예요.", "친구가 남자친구랑 헤어졌대요."]);
+    expect(kept.facts.filter((f) => f.category === "family")).toHaveLength(1);
+  });
+});
+
+describe("R8.2 recall by slot intent", () => {
+  it("R8.2 'which ingredient' recalls the food the user dislikes", () => {
+    const state = talk(["I dislike mushrooms, the texture just gets me."]);
+    const shown = block(state, "Which ingredient should you keep out of my meals?");
+    expect(shown.join("\n")).toMatch(/mushrooms/);
+    const ko = talk(["버섯 싫어해요."]);
+    expect(block(ko, "요리할 때 빼야 할 재료가 뭐예요?").join("\n")).toMatch(/버섯/);
+  });
+});
