@@ -6,6 +6,8 @@
  * - A request ("Suggest activities that fit my children's ages", "4살 아이랑 갈 만한 곳
  *   추천해 주세요") asks for something; what it mentions is not a fact, and it must never
  *   replace one.
+ * - A name is name-like: not an occupation, a relation or a role ("저는 원장이에요",
+ *   "저는 워킹맘이에요").
  * - A job is an occupation, not an evaluation of it ("My job is stressful").
  * - A Korean value never ends in a particle that leaves it a fragment of a clause
  *   ("냄새부터 싫어요" is about the smell of the thing, not a dislike of "냄새부터").
@@ -16,6 +18,7 @@
  *
  * Word lists, not expressions: nothing to compile in a fresh isolate.
  */
+import { JOBS_KO, RELATIONS_EN, RELATIONS_KO } from "./lexicon.ts";
 import type { Fact } from "./types.ts";
 
 const REQUEST_START_EN = [
@@ -177,6 +180,19 @@ const HAVING_KO = [
 ];
 const BARE_CHILDREN_KO = new Set(["애들", "아이들", "애", "얘들", "애기들"]);
 
+/** Korean roles said like a name ("저는 워킹맘이에요", "싱글대디예요"). */
+const ROLE_ENDS_KO = ["맘", "대디", "파파"];
+
+/** A name is name-like: not an occupation, a relation or a role ("저는 원장이에요"). */
+function fitsName(value: string, lower: string, lang: string): boolean {
+  if (lang === "ko") {
+    if (JOBS_KO.has(value) || RELATIONS_KO[value] !== undefined) return false;
+    return !ROLE_ENDS_KO.some((end) => value.endsWith(end) && value.length > end.length);
+  }
+  // Capitalised English job words are names too often ("I'm Hunter", "Mason here").
+  return RELATIONS_EN[lower] === undefined;
+}
+
 const lastWord = (value: string): string => value.trim().split(/\s+/).at(-1) ?? "";
 
 /** Whether a fact's value fits its slot, given the clause it came from (see the header). */
@@ -184,6 +200,8 @@ export function fitsSlot(fact: Fact, clause: string): boolean {
   const value = fact.value.trim();
   const lower = value.toLowerCase();
   switch (fact.category) {
+    case "name":
+      return fitsName(value, lower, fact.lang);
     case "job": {
       if (fact.lang === "ko") return !EVALUATIONS_KO.some((word) => value.includes(word));
       const last = lastWord(lower);

@@ -62,6 +62,8 @@ export const KO_GATES: Readonly<Record<GateName, readonly string[]>> = {
     "자랐",
     "사람",
     "혼자",
+    "온 지",
+    "온지",
   ],
   workplace: [
     "일",

@@ -88,7 +88,7 @@ export const RETRACTION_CUES: readonly RetractionCue[] = [
     lang: "ko",
     need: ["그만"],
     pattern:
-      /(?:회사|직장|일|일자리|알바|아르바이트|다니던\s*곳)\s*(?:을|를|은|는|도)?\s*그만\s*(?:뒀|두었|둠|둬|두게|둡)/,
+      /(?:회사|직장|일|일자리|알바|아르바이트|다니던\s*곳|학교|병원|학원|가게|공장|은행)\s*(?:을|를|은|는|도)?\s*그만\s*(?:뒀|두었|둠|둬|두게|둡)/,
     slots: WORK,
   },
   {
@@ -199,6 +199,21 @@ export const MEMBER_CUES: readonly MemberCue[] = [
     scope: "named",
   },
   {
+    lang: "en",
+    need: ["rehome", "gave", "lives with", "living with"],
+    pattern:
+      /\brehom(?:e|ed|ing)\b|\bgave\s+(?:him|her|them|it)\s+(?:away|up)\b|\b(?:now\s+)?(?:lives|is living|stays)\s+with\s+my\s+\w+(?:\s+now)?\b/,
+    relations: PETS,
+    scope: "named",
+  },
+  {
+    lang: "ko",
+    need: ["살아요", "살고", "지내요", "보냈", "파양"],
+    pattern: /이제\s+\S+(?:네|집)(?:에서|서)\s*(?:살|지내)|(?:입양|분양)\s*보냈|파양/,
+    relations: PETS,
+    scope: "named",
+  },
+  {
     lang: "ko",
     need: ["헤어졌", "헤어짐", "이별", "이혼", "파혼", "갈라섰"],
     pattern: /헤어졌|헤어짐|이별했|이혼(?:했|함|하게|하기로)|파혼|갈라섰/,
@@ -289,7 +304,16 @@ function valueRetiredIds(
     if (!hasAny(text, cue.need)) continue;
     const facts = current.filter((fact) => cue.categories.includes(fact.category));
     if (facts.length === 0) continue;
-    const other = cue.lang === "en" ? OTHER_SUBJECT_EN : OTHER_SUBJECT_KO;
+    // A birth or a wedding is the family's news ("Our daughter Ava was born"): only people
+    // outside it make the sentence someone else's.
+    const other =
+      cue.plans !== undefined
+        ? cue.lang === "en"
+          ? OTHER_MEMBER_EN
+          : OTHER_MEMBER_KO
+        : cue.lang === "en"
+          ? OTHER_SUBJECT_EN
+          : OTHER_SUBJECT_KO;
     for (const sentence of sentencesOf(text)) {
       if (!cue.pattern.test(sentence) || other.test(sentence)) continue;
       const words = sentence.split(/[\s,;:]+/).filter((word) => word !== "");
@@ -325,9 +349,9 @@ function stem(word: string): string {
 
 /** Someone else's breakup or loss ("my friend and her boyfriend broke up", "친구가 헤어졌대"). */
 const OTHER_MEMBER_EN =
-  /\b(?:my|our)\s+(?:friend|brother|sister|mom|mother|dad|father|son|daughter|boss|colleague|coworker|roommate|neighbou?r|cousin|aunt|uncle)s?\b|\b(?:he|she|they)\s+(?:just\s+)?(?:broke up|split|divorced|separated)\b/;
+  /\b(?:my|our)\s+(?:(?:best\s+)?friend|brother|sister|mom|mother|dad|father|boss|colleague|coworker|roommate|neighbou?r|cousin|aunt|uncle)s?\b|\b(?:he|she|they)\s+(?:just\s+)?(?:broke up|split|divorced|separated)\b/;
 const OTHER_MEMBER_KO =
-  /(?:^|\s)(?:친구|동생|형|누나|언니|오빠|엄마|아빠|어머니|아버지|동료|상사|사장님|룸메이트|이웃|걔|그 사람|사촌)(?:가|이|는|도|께서|네)|(?:했|졌|났|었)대/;
+  /(?:^|\s)(?:친구|동생|형|누나|언니|오빠|엄마|아빠|어머니|아버지|동료|상사|사장님|룸메이트|이웃|걔|그 사람|사촌)(?:가|이|는|도|께서)|(?:했|졌|났|었)대/;
 
 /** The member's relation word and name as a stored member's value holds them. */
 function mentions(fact: Fact, text: string): boolean {

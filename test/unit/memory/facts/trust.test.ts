@@ -153,6 +153,58 @@ describe("R8.3 member-level supersession", () => {
   });
 });
 
+describe("R8.3 what ends a value without a new one", () => {
+  it("R8.3 a value taken back by name retires it; a sentence about someone else does not", () => {
+    const veg = talk([
+      "I've been vegetarian since college.",
+      "So I guess I'm not vegetarian anymore.",
+    ]);
+    expect(values(veg).filter((v) => v.includes("vegetarian"))).toEqual([]);
+    const tennis = talk(["저 테니스 엄청 좋아해요.", "허리 디스크 때문에 테니스는 이제 못 쳐요."]);
+    expect(values(tennis)).not.toContain("preference=테니스");
+    const beer = talk(["저 맥주 진짜 좋아해요.", "그래서 술 끊었어요. 이제 맥주도 안 마셔요."]);
+    expect(values(beer)).not.toContain("preference=맥주");
+    const friend = talk(["I love sushi.", "My friend doesn't eat sushi anymore."]);
+    expect(values(friend)).toContain("preference=sushi");
+  });
+
+  it("R8.3 a plan that happened is retired: a birth, a wedding", () => {
+    const baby = talk([
+      "My partner and I are expecting our first baby in June!",
+      "She's here! Our daughter Ava was born last Tuesday.",
+    ]);
+    expect(values(baby).filter((v) => v.startsWith("plan="))).toEqual([]);
+    expect(texts(baby)).toMatch(/Ava/);
+    const wedding = talk(["저희 다음 달에 결혼해요!", "결혼식 무사히 끝났어요."]);
+    expect(values(wedding).filter((v) => v.startsWith("plan="))).toEqual([]);
+  });
+
+  it("R8.3 a pet that lives elsewhere now is retired; a dating partner is named by pronoun", () => {
+    const cat = talk(["고양이 한 마리 키워요. 이름은 치즈예요.", "치즈는 이제 동생네서 살아요."]);
+    expect(cat.facts.filter((f) => f.id.startsWith("family:cat"))).toEqual([]);
+    const dog = talk(["I have a dog named Pilot.", "We had to rehome Pilot last month."]);
+    expect(dog.facts.filter((f) => f.id.startsWith("family:dog"))).toEqual([]);
+    const dating = talk(["I've been seeing someone new. Her name is Priya."]);
+    expect(dating.facts.map((f) => f.id)).toEqual(["family:girlfriend:priya"]);
+  });
+
+  it("R8.3 quitting the school retires the teacher's job; a title is a job, not a name", () => {
+    const state = talk([
+      "저 중학교 수학 교사예요.",
+      "저 학교 그만뒀어요.",
+      "이제 동네에서 수학 학원 차렸어요. 제가 원장이에요.",
+    ]);
+    expect(values(state)).toContain("job=원장");
+    expect(values(state).filter((v) => v.includes("교사") || v.startsWith("name="))).toEqual([]);
+  });
+
+  it("R8.2 how long since the user came to a place says they live there", () => {
+    const state = talk(["저는 경기도 일산 살아요.", "싱가포르 온 지 2주 됐어요. 너무 더워요."]);
+    expect(values(state)).toContain("residence=싱가포르");
+    expect(values(talk(["회사 온 지 1년 됐어요."]))).toEqual([]);
+  });
+});
+
 describe("R8.2 recall by slot intent", () => {
   it("R8.2 'which ingredient' recalls the food the user dislikes", () => {
     const state = talk(["I dislike mushrooms, the texture just gets me."]);
