@@ -19,6 +19,7 @@
  * Word lists, not expressions: nothing to compile in a fresh isolate.
  */
 import { JOBS_KO, RELATIONS_EN, RELATIONS_KO } from "./lexicon.ts";
+import { slotOf } from "./slots.ts";
 import type { Fact } from "./types.ts";
 
 const REQUEST_START_EN = [
@@ -195,19 +196,22 @@ function fitsName(value: string, lower: string, lang: string): boolean {
 
 const lastWord = (value: string): string => value.trim().split(/\s+/).at(-1) ?? "";
 
-/** Whether a fact's value fits its slot, given the clause it came from (see the header). */
+/**
+ * Whether a fact's value fits the shape its slot row names (slots.ts), given the clause it
+ * came from (see the header).
+ */
 export function fitsSlot(fact: Fact, clause: string): boolean {
   const value = fact.value.trim();
   const lower = value.toLowerCase();
-  switch (fact.category) {
+  switch (slotOf(fact.category).shape) {
     case "name":
       return fitsName(value, lower, fact.lang);
-    case "job": {
+    case "occupation": {
       if (fact.lang === "ko") return !EVALUATIONS_KO.some((word) => value.includes(word));
       const last = lastWord(lower);
       return !EVALUATIONS_EN.has(last) && !last.endsWith("ful");
     }
-    case "family": {
+    case "member": {
       if (fact.lang !== "ko" || !BARE_CHILDREN_KO.has(value)) return true;
       const text = ` ${clause} `;
       return (
@@ -215,10 +219,7 @@ export function fitsSlot(fact: Fact, clause: string): boolean {
         HAVING_KO.some((word) => text.includes(word))
       );
     }
-    case "preference":
-    case "dislike":
-    case "allergy":
-    case "possession": {
+    case "thing": {
       const lead = lower.split(/\s+/)[0] ?? "";
       if (fact.category === "possession" ? VERB_LEAD_EN.has(lead) : lead === "been") return false;
       if (fact.lang !== "ko") return true;

@@ -9,6 +9,7 @@
  * A cue retires; it never adds. A new value in the same utterance ("I moved to Busan") is
  * still stored by the extraction rules after the old one was retired.
  */
+import { PARTNER_RELATIONS, PET_MEMBER_RELATIONS } from "./slots.ts";
 import type { Fact } from "./types.ts";
 
 /** The job slots: the occupation, the workplace and its location. */
@@ -135,29 +136,9 @@ export const RETRACTION_CUES: readonly RetractionCue[] = [
   },
 ];
 
-/** Partners: a breakup or a divorce ends every one of them. */
-const PARTNERS = [
-  "family:boyfriend",
-  "family:girlfriend",
-  "family:partner",
-  "family:fiance",
-  "family:spouse",
-  "family:wife",
-  "family:husband",
-] as const;
-const PETS = [
-  "family:dog",
-  "family:cat",
-  "family:hamster",
-  "family:bird",
-  "family:rabbit",
-  "family:turtle",
-  "family:fish",
-  "family:guinea-pig",
-  "family:ferret",
-  "family:hedgehog",
-  "family:lizard",
-] as const;
+/** Partners: a breakup or a divorce ends every one of them (slots.ts groups). */
+const PARTNERS = PARTNER_RELATIONS.map((relation) => `family:${relation}`);
+const PETS = PET_MEMBER_RELATIONS.map((relation) => `family:${relation}`);
 
 /**
  * Cues that end a member of the family (members.ts): a slot here is a relation, and it

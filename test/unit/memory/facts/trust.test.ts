@@ -8,12 +8,15 @@
 import { describe, expect, it } from "vitest";
 import {
   EMPTY_FACT_STATE,
+  FACT_CATEGORIES,
   type FactState,
   factLines,
   recallFacts,
   reviseFacts,
+  SINGLE_VALUED,
   updateFacts,
 } from "../../../../src/memory/facts/index.ts";
+import { SLOTS, slotOf } from "../../../../src/memory/facts/slots.ts";
 
 const UNCAPPED = Number.MAX_SAFE_INTEGER;
 
@@ -212,5 +215,29 @@ describe("R8.2 recall by slot intent", () => {
     expect(shown.join("\n")).toMatch(/mushrooms/);
     const ko = talk(["버섯 싫어해요."]);
     expect(block(ko, "요리할 때 빼야 할 재료가 뭐예요?").join("\n")).toMatch(/버섯/);
+  });
+
+  it("R8.2 a question that names the slot, not the value, recalls it: dating, 일터, kids' names", () => {
+    const dating = talk(["I'm an ER nurse.", "I've been seeing someone new. Her name is Priya."]);
+    expect(block(dating, "Who am I dating right now?").join("\n")).toMatch(/Priya/);
+    const work = talk(["이제 동네에서 수학 학원 차렸어요. 제가 원장이에요."]);
+    expect(block(work, "제 일터가 어디예요?").join("\n")).toMatch(/수학 학원/);
+    const kids = talk(["My wife Grace and I have two boys, Leo who's 8 and Sam who's 3."]);
+    const names = block(kids, "What are my kids' names?").join("\n");
+    expect(names).toMatch(/Leo/);
+    expect(names).toMatch(/Sam/);
+  });
+});
+
+describe("R8.2 the slot table", () => {
+  it("R8.2 has one row per kind, and the single-valued kinds are its single rows", () => {
+    expect(SLOTS.map((row) => row.kind).sort()).toEqual([...FACT_CATEGORIES].sort());
+    expect([...SINGLE_VALUED].sort()).toEqual(
+      SLOTS.filter((row) => row.cardinality === "single")
+        .map((row) => row.kind)
+        .sort(),
+    );
+    expect(slotOf("family").key).toBe("member");
+    expect(slotOf("job").shape).toBe("occupation");
   });
 });
