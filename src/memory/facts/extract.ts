@@ -29,6 +29,7 @@ import { extractKo, retractionsKo } from "./extract-ko.ts";
 import { fitsSlot, isRequest } from "./fit.ts";
 import { NOT_NAMES_EN } from "./lexicon.ts";
 import { membersOf } from "./members.ts";
+import { phraseFacts } from "./phrases.ts";
 import { pattern } from "./regex.ts";
 import { cleanText, type Fact, hasHangul, valueKey } from "./types.ts";
 
@@ -218,6 +219,11 @@ function factsOf(clauses: readonly Clause[], text: string, options?: ExtractOpti
       if (fact.value === "" || valueKey(fact.value) === "") continue;
       if (!fitsSlot(fact, clause.text)) continue;
       facts.push(fact);
+    }
+    for (const fact of phraseFacts(clause.text, source, turn)) {
+      if (valueKey(fact.value) === "" || !fitsSlot(fact, clause.text)) continue;
+      facts.push(fact);
+      if (fact.category === "family") member = true;
     }
   }
   const found = dedupe(facts);

@@ -20,7 +20,10 @@
  * (retraction-cues.ts), which retires every member of the relation.
  */
 import { NOT_NAMES_EN } from "./lexicon.ts";
+import { PARTNER_RELATIONS } from "./slots.ts";
 import { clip, type Fact, MAX_ID_CHARS } from "./types.ts";
+
+const PARTNERS: ReadonlySet<string> = new Set(PARTNER_RELATIONS);
 
 /** The relation of a family fact ("family:son:leo" → "son"). */
 export function relationOf(fact: Fact): string | undefined {
@@ -252,6 +255,21 @@ export function reviseMembers(
     if (relation === undefined) {
       add.push(fact);
       continue;
+    }
+    // "준호를 남편이라고 부르는": the same partner under a new relation (boyfriend → husband).
+    const key = memberKey(fact);
+    if (key !== undefined && PARTNERS.has(relation)) {
+      for (const member of members) {
+        const was = relationOf(member);
+        if (
+          memberKey(member) === key &&
+          was !== relation &&
+          was !== undefined &&
+          PARTNERS.has(was)
+        ) {
+          remove.push(member);
+        }
+      }
     }
     const same = members.filter((m) => relationOf(m) === relation);
     if (same.length === 0) {

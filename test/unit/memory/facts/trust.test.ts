@@ -8,6 +8,7 @@
 import { describe, expect, it } from "vitest";
 import {
   EMPTY_FACT_STATE,
+  extractFacts,
   FACT_CATEGORIES,
   type FactState,
   factLines,
@@ -16,6 +17,7 @@ import {
   SINGLE_VALUED,
   updateFacts,
 } from "../../../../src/memory/facts/index.ts";
+import { PHRASES } from "../../../../src/memory/facts/phrases.ts";
 import { SLOTS, slotOf } from "../../../../src/memory/facts/slots.ts";
 
 const UNCAPPED = Number.MAX_SAFE_INTEGER;
@@ -239,5 +241,24 @@ describe("R8.2 the slot table", () => {
     );
     expect(slotOf("family").key).toBe("member");
     expect(slotOf("job").shape).toBe("occupation");
+  });
+});
+
+describe("R8.2 phrase rows: cue patterns as data", () => {
+  it("R8.2 every row reads its own example", () => {
+    for (const row of PHRASES) {
+      const [clause, gives] = row.example;
+      const found = extractFacts(clause).map((f) => `${f.category}=${f.value}`);
+      for (const fact of gives) expect(found, clause).toContain(fact);
+    }
+  });
+
+  it("R8.3 a partner called by a new relation moves to it: boyfriend 준호 becomes husband 준호", () => {
+    const state = talk([
+      "남자친구랑 사귄 지 3년 됐어요. 이름은 준호예요.",
+      "결혼식 무사히 끝났어요. 이제 준호를 남편이라고 부르는 게 어색해요 ㅋㅋ",
+    ]);
+    expect(state.facts.map((f) => f.id)).toEqual(["family:husband:준호"]);
+    expect(state.retired.map((f) => f.id)).toEqual(["family:boyfriend:준호"]);
   });
 });
