@@ -37,6 +37,22 @@ export const PHRASES: readonly PhraseRow[] = [
     ],
   },
   {
+    // "I got promoted to senior engineer": the new title is the job.
+    lang: "en",
+    need: ["promoted"],
+    pattern:
+      /\b(?:i|i've|i have|i just|i finally)\s+(?:just\s+|finally\s+)?(?:got|was|been|have been)\s+promoted\s+to\s+(?:a\s+|an\s+)?(?<job>[a-z][a-z -]{1,40})/i,
+    example: ["I got promoted to senior engineer last month", ["job=senior engineer"]],
+  },
+  {
+    // "I just joined Stripe as a designer": the workplace and the job.
+    lang: "en",
+    need: ["joined"],
+    pattern:
+      /\b[Ii](?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?joined\s+(?<org>[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3})\s+as\s+(?:a|an)\s+(?<job>[a-z][a-z -]{1,40})/,
+    example: ["I just joined Stripe as a designer", ["workplace=Stripe", "job=designer"]],
+  },
+  {
     // "남자친구랑 사귄 지 3년 됐어요": the partner the user is dating.
     lang: "ko",
     need: ["사귄", "사귀", "연애"],
@@ -62,6 +78,10 @@ export const PHRASES: readonly PhraseRow[] = [
   },
 ];
 
+/** A Korean clause about someone else ("친구가 남자친구랑 사귄 지…"): no row reads it. */
+const OTHER_KO =
+  /(?:^|\s)(?:친구|동생|형|누나|언니|오빠|엄마|아빠|동료|상사|남편|아내|딸|아들|걔)(?:가|이|는|도)\s/;
+
 const hasNeed = (lower: string, need: readonly string[]): boolean =>
   need.some((word) => lower.includes(word));
 
@@ -73,8 +93,9 @@ function relationOfWord(word: string, lang: FactLang): string | undefined {
 export function phraseFacts(clause: string, source: string, turn: number | undefined): Fact[] {
   const lower = clause.toLowerCase();
   const out: Fact[] = [];
+  const otherKo = OTHER_KO.test(clause);
   for (const row of PHRASES) {
-    if (!hasNeed(lower, row.need)) continue;
+    if (!hasNeed(lower, row.need) || (row.lang === "ko" && otherKo)) continue;
     const groups = row.pattern.exec(clause)?.groups;
     if (groups === undefined) continue;
     const add = (candidate: Candidate): void => {

@@ -151,7 +151,11 @@ export interface MemberCue {
   readonly need: readonly string[];
   readonly pattern: RegExp;
   readonly relations: readonly string[];
-  readonly scope: "all" | "named";
+  /**
+   * `all`: every member of the relations; `named`: those the message names, or the only one
+   * when it names none; `named-only`: only those it names.
+   */
+  readonly scope: "all" | "named" | "named-only";
 }
 
 export const MEMBER_CUES: readonly MemberCue[] = [
@@ -175,7 +179,7 @@ export const MEMBER_CUES: readonly MemberCue[] = [
       "lost my",
     ],
     pattern:
-      /\b(?:passed away|died|was put down|put (?:him|her|it) down|put to sleep|crossed the rainbow bridge)\b|\b(?:we|i)\s+lost\s+(?:my|our)\s+/,
+      /\b(?:passed away|died|was put down|put (?:him|her|it) down|put to sleep|crossed the rainbow bridge)\b/,
     relations: [...PETS, ...PARTNERS],
     scope: "named",
   },
@@ -207,6 +211,51 @@ export const MEMBER_CUES: readonly MemberCue[] = [
     pattern: /무지개\s*다리|하늘나라|세상을\s*떠났|죽었|떠나보냈/,
     relations: [...PETS, ...PARTNERS],
     scope: "named",
+  },
+  {
+    lang: "en",
+    need: ["not with", "no longer with", "not together", "no longer together"],
+    pattern: /\b(?:i'?m|i am|we'?re|we are)\s+(?:not|no longer)\s+(?:with\s+\w+|together)\b/,
+    relations: PARTNERS,
+    scope: "all",
+  },
+  {
+    // "my ex Tom": only the partner it names (an ex mentioned beside a new partner ends nothing).
+    lang: "en",
+    need: ["my ex", "ex-"],
+    pattern: /\bmy\s+ex\b|\bex-(?:boyfriend|girlfriend|husband|wife|partner|fianc)/,
+    relations: PARTNERS,
+    scope: "named-only",
+  },
+  {
+    lang: "en",
+    need: ["moved out"],
+    pattern: /\b\w+\s+moved\s+out\b/,
+    relations: PARTNERS,
+    scope: "named-only",
+  },
+  {
+    lang: "en",
+    need: ["lost", "down"],
+    pattern:
+      /\b(?:we|i)\s+(?:just\s+)?lost\s+(?:(?:my|our)\s+)?\w+(?:\s+\w+)?\s*(?:last|this|yesterday|today|in|on|to|$)|\bput\s+\w+\s+down\b/,
+    relations: [...PETS, ...PARTNERS],
+    scope: "named-only",
+  },
+  {
+    lang: "ko",
+    need: ["안 만나"],
+    pattern: /(?:이제|더\s*이상)\s*(?:\S+\s+)?안\s*만나/,
+    relations: PARTNERS,
+    scope: "all",
+  },
+  {
+    // "전 남친 민호": only the partner it names.
+    lang: "ko",
+    need: ["전 남", "전남", "전 여", "전여", "전처", "전 아내"],
+    pattern: /(?:^|\s)전\s*(?:남친|남자친구|여친|여자친구|남편|아내)|전처/,
+    relations: PARTNERS,
+    scope: "named-only",
   },
 ];
 
@@ -355,7 +404,8 @@ function memberRetiredIds(text: string, current: readonly Fact[], out: Set<strin
       cue.relations.some((slot) => fact.id === slot || fact.id.startsWith(`${slot}:`)),
     );
     const named = cue.scope === "all" ? hit : hit.filter((fact) => mentions(fact, text));
-    const gone = named.length > 0 || cue.scope === "all" || hit.length !== 1 ? named : hit;
+    const only = cue.scope === "named" && named.length === 0 && hit.length === 1;
+    const gone = only ? hit : named;
     for (const fact of gone) out.add(fact.id);
   }
 }

@@ -262,3 +262,43 @@ describe("R8.2 phrase rows: cue patterns as data", () => {
     expect(state.retired.map((f) => f.id)).toEqual(["family:boyfriend:준호"]);
   });
 });
+
+describe("R8.3 more endings of a partner or a pet, and what ends nothing", () => {
+  const family = (state: FactState) => state.facts.filter((f) => f.category === "family");
+
+  it("R8.3 not together anymore, moved out, an ex by name, a pet lost or put down", () => {
+    for (const [first, then] of [
+      ["My boyfriend Tom is great.", "I'm not with Tom anymore."],
+      ["My boyfriend Tom is great.", "Tom moved out last week."],
+      ["My boyfriend Tom is great.", "My ex Tom texted me."],
+      ["I have a dog named Biscuit.", "We lost Biscuit last week."],
+      ["I have a dog named Biscuit.", "We had to put Biscuit down."],
+      ["남자친구가 있어요. 이름은 민호예요.", "전 남친 민호가 연락 왔어요."],
+      ["남자친구가 있어요. 이름은 민호예요.", "이제 민호 안 만나요."],
+    ] as const) {
+      expect(family(talk([first, then])), then).toEqual([]);
+    }
+  });
+
+  it("R8.3 an ex not named, lost keys, a son moving out end no partner", () => {
+    for (const [first, then] of [
+      ["My boyfriend Tom is great.", "My ex texted me."],
+      ["My wife Grace is a nurse.", "I lost my keys last night."],
+      ["My boyfriend Tom is great.", "My son moved out for college."],
+      ["남자친구가 있어요. 이름은 민호예요.", "전 남친이 연락 왔어요."],
+    ] as const) {
+      expect(family(talk([first, then])).length, then).toBeGreaterThan(0);
+    }
+  });
+
+  it("R8.2 a promotion names the new job; joining a company as X gives both", () => {
+    expect(values(talk(["I got promoted to senior engineer last month."]))).toEqual([
+      "job=senior engineer",
+    ]);
+    expect(values(talk(["I just joined Stripe as a designer."])).sort()).toEqual([
+      "job=designer",
+      "workplace=Stripe",
+    ]);
+    expect(values(talk(["My friend just joined Google as an intern."]))).toEqual([]);
+  });
+});
