@@ -26,7 +26,7 @@ import { type Clause, isHypothetical, isQuestion, splitClauses } from "./clauses
 import { filledClause, topicOf } from "./ellipsis.ts";
 import { extractEn, retractionsEn } from "./extract-en.ts";
 import { extractKo, retractionsKo } from "./extract-ko.ts";
-import { fitsSlot, isRequest } from "./fit.ts";
+import { fitsSlot, isBarePhrase, isRequest } from "./fit.ts";
 import { NOT_NAMES_EN } from "./lexicon.ts";
 import { membersOf } from "./members.ts";
 import { phraseFacts } from "./phrases.ts";
@@ -67,7 +67,12 @@ function statements(text: unknown): Clause[] {
       return { ...clause, text: space > 0 ? cut.slice(0, space) : cut };
     })
     .slice(0, MAX_CLAUSES)
-    .filter((clause) => !isQuestion(clause) && !isHypothetical(clause) && !isRequest(clause.text));
+    .filter((clause, at, all) => {
+      if (isQuestion(clause) || isHypothetical(clause) || isRequest(clause.text)) return false;
+      // "Suggest a trip for me | and my kids": a bare noun phrase goes on with the request.
+      const before = all[at - 1];
+      return !(before !== undefined && isRequest(before.text) && isBarePhrase(clause.text));
+    });
 }
 
 const LATIN = pattern(String.raw`[A-Za-z]{2}|\b[Ii]\b`);

@@ -35,7 +35,6 @@ const REQUEST_START_EN = [
   "show",
   "draft",
   "remind",
-  "make",
   "create",
   "pick",
   "book",
@@ -72,10 +71,22 @@ const REQUEST_END_KO = [
 /** "민지라고 불러 주세요" states how the user wants to be called: not a request to drop. */
 const NAMING_KO = ["불러", "라고 해", "이라고 해"];
 
+/** Asking the assistant to remember states the fact it names ("기억해 주세요, 저 비건이에요"). */
+const REMEMBER = [
+  "remember",
+  "keep in mind",
+  "note that",
+  "기억해",
+  "기억하",
+  "알아 둬",
+  "알아둬",
+  "알아 두",
+];
+
 /** A clause that asks the assistant for something (see the file header). */
 export function isRequest(text: string): boolean {
   const clause = text.trim().toLowerCase();
-  if (clause === "") return false;
+  if (clause === "" || REMEMBER.some((phrase) => clause.includes(phrase))) return false;
   const words = clause.split(/\s+/);
   let first = 0;
   while (first < words.length - 1 && REQUEST_LEAD_EN.has(words[first] ?? "")) first++;
@@ -87,6 +98,15 @@ export function isRequest(text: string): boolean {
     return !NAMING_KO.some((naming) => end.includes(naming));
   }
   return false;
+}
+
+/**
+ * A noun phrase with no verb of its own ("my kids", "우리 애들"): after a request it is still
+ * part of what is asked.
+ */
+export function isBarePhrase(text: string): boolean {
+  const words = text.trim().toLowerCase().split(/\s+/);
+  return words.length <= 3 && ["my", "our", "우리", "제", "저희"].includes(words[0] ?? "");
 }
 
 /** Words that judge a job rather than name it. */

@@ -114,6 +114,10 @@ export interface MemberInfo {
   age?: number | undefined;
 }
 
+/** Numbers followed by these are not ages ("Sam is 3 hours away", "Leo is 9 pm"). */
+const NOT_AGE_UNITS =
+  "am|pm|%|:|kg|lb|lbs|minutes|mins|hours|hrs|days|weeks|months|o'clock|percent|feet|ft|inches|cm|miles|km|points";
+
 const KO_AGE =
   /^(?:이|가|은|는|도|랑|하고)?\s*(?:[^\s.!?]+\s+){0,3}?(?:(\d{1,3})|(한|두|세|네|다섯|여섯|일곱|여덟|아홉|열))\s*살/;
 const KO_NAME =
@@ -129,7 +133,7 @@ function koAge(segment: string): number | undefined {
 
 const EN_NAME_AT = /^(?:'s\s+name\s+is\s+|\s*,?\s*(?:named|called)\s+|\s*,?\s+)([A-Z][a-z]+)/;
 const EN_AGE_AT =
-  /^(?:\s*,?\s*[A-Z][a-z]+)?(?:\s*,\s*|\s+(?:who's|who is|is|'s|just turned|turned|is now|who just turned|who turned)\s+)(?:now\s+)?(\d{1,2})\b(?!\s*(?:am|pm|%|:|kg|lb|lbs|minutes|hours|days|weeks|months|o'clock|percent))/;
+  /^(?:\s*,?\s*[A-Z][a-z]+)?(?:\s*,\s*|\s+(?:who's|who is|is|'s|just turned|turned|is now|who just turned|who turned)\s+)(?:now\s+)?(\d{1,2})\b(?!\s*(?:am|pm|%|:|kg|lb|lbs|minutes|hours|days|weeks|months|o'clock|percent|feet|ft|inches|cm|miles|km|points))/;
 const EN_NAME_ANY = /\b(?:[Hh]er|[Hh]is|[Ii]ts|[Tt]heir|[Tt]he)\s+name\s+is\s+([A-Z][a-z]+)/;
 const EN_LIST_ITEM =
   /^(?:\s*(?:,|and\b|&|:|named\b|called\b))*\s*([A-Z][a-z]+)(?:(?:\s+who(?:'s|\s+is)|\s+is|\s*,)\s*(\d{1,2})\b(?!\s*(?:am|pm|%|:)))?/;
@@ -142,7 +146,7 @@ export function membersOf(fact: Fact, utterance: string, sole: boolean): Fact[] 
   const relation = relationOf(fact);
   if (relation === undefined || fact.id.split(":").length !== 2) return [fact];
   const written = fact.value;
-  const at = utterance.toLowerCase().indexOf(written.toLowerCase());
+  const at = wordAt(utterance, written, fact.lang);
   if (at < 0) return [fact];
   const segment = utterance.slice(at + written.length);
   if (fact.lang === "ko") {
@@ -184,6 +188,16 @@ export function membersOf(fact: Fact, utterance: string, sole: boolean): Fact[] 
   return [memberFact(partner, word, { name, age })];
 }
 
+/**
+ * Where the relation as written stands in the message: a whole English word ("son" is not
+ * the end of "Jason"); a Korean relation word stands where it is first found.
+ */
+function wordAt(utterance: string, written: string, lang: string): number {
+  if (lang === "ko") return utterance.indexOf(written);
+  const m = new RegExp(`(?<![A-Za-z])${escapeRegex(written)}(?![A-Za-z])`, "i").exec(utterance);
+  return m === null ? -1 : m.index;
+}
+
 /** The fact of one member: its slot, value and text (see the file header). */
 export function memberFact(base: Fact, word: string, info: MemberInfo): Fact {
   if (info.name === undefined && info.age === undefined) return base;
@@ -222,7 +236,7 @@ function agedByName(member: Fact, utterance: string): number | undefined {
     return koAge(utterance.slice(at + name.length));
   }
   const m = new RegExp(
-    `\\b${escapeRegex(name)}(?:'s|\\s+(?:just\\s+)?(?:turned|turns|is now|is|who's|who is))\\s+(?:now\\s+)?(\\d{1,2})\\b(?!\\s*(?:am|pm|%|:))`,
+    `\\b${escapeRegex(name)}(?:'s|\\s+(?:just\\s+)?(?:turned|turns|is now|is|who's|who is))\\s+(?:now\\s+)?(\\d{1,2})\\b(?!\\s*(?:${NOT_AGE_UNITS}))`,
   ).exec(utterance);
   return ageOf(m?.[1]);
 }

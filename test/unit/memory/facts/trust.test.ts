@@ -302,3 +302,24 @@ describe("R8.3 more endings of a partner or a pet, and what ends nothing", () =>
     expect(values(talk(["My friend just joined Google as an intern."]))).toEqual([]);
   });
 });
+
+describe("R8.2 edges of the member and request rules", () => {
+  it("R8.3 a number with a unit after a name is no age", () => {
+    const state = talk([
+      "My wife Grace and I have two boys, Leo who's 8 and Sam who's 3.",
+      "Sam is 3 hours away by car.",
+      "Leo is 9 pm tired already.",
+    ]);
+    expect(texts(state)).toMatch(/Sam, 3/);
+    expect(texts(state)).toMatch(/Leo, 8/);
+    expect(state.retired).toEqual([]);
+  });
+
+  it("R8.2 asking the assistant to remember states the fact; a request to make something does not", () => {
+    expect(
+      values(talk(["Please remember that I'm allergic to peanuts, and suggest a snack."])),
+    ).toEqual(["allergy=peanuts"]);
+    expect(values(talk(["기억해 주세요, 저 비건이에요."]))).toEqual(["health=비건"]);
+    expect(values(talk(["Suggest a trip for me and my kids."]))).toEqual([]);
+  });
+});
