@@ -53,6 +53,31 @@ export const PHRASES: readonly PhraseRow[] = [
     example: ["I just joined Stripe as a designer", ["workplace=Stripe", "job=designer"]],
   },
   {
+    // "I got a job as a barista at Blue Bottle": the job, and the workplace when named.
+    lang: "en",
+    need: ["job as", "position as", "role as", "offer as"],
+    pattern:
+      /\b[Ii](?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?(?:got|landed|accepted|took)\s+(?:a|an|the)\s+(?:new\s+)?(?:job|position|role|offer)\s+as\s+(?:a|an)\s+(?<job>[a-z][a-z -]{1,40}?)(?:\s+(?:at|with|for)\s+(?<org>[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3})|[.!,]|$)/,
+    example: ["I got a job as a barista at Blue Bottle", ["job=barista", "workplace=Blue Bottle"]],
+  },
+  {
+    // "I became a nurse last year": the job the user has now.
+    lang: "en",
+    need: ["became"],
+    pattern:
+      /\b[Ii]\s+(?:just\s+|finally\s+|recently\s+)?became\s+(?:a|an)\s+(?<job>[a-z][a-z -]{1,40})/,
+    example: ["I became a nurse last year", ["job=nurse"]],
+  },
+  {
+    // "We signed a lease in Oakland", "I rented an apartment in Austin": a home the user
+    // lives in (not one "for my parents"; a house bought may be an investment).
+    lang: "en",
+    need: ["rented", "lease"],
+    pattern:
+      /\b(?:[Ww]e|I)\s+(?:just\s+|finally\s+)?(?:rented|signed)\s+(?:a|an|our|my)\s+(?:new\s+)?(?:house|home|apartment|flat|condo|lease)\s+in\s+(?<place>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})(?!\s+for\b)(?![\w'-])/,
+    example: ["We just signed a lease in Oakland", ["residence=Oakland"]],
+  },
+  {
     // "남자친구랑 사귄 지 3년 됐어요": the partner the user is dating.
     lang: "ko",
     need: ["사귄", "사귀", "연애"],

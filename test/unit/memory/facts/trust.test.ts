@@ -323,3 +323,12 @@ describe("R8.2 edges of the member and request rules", () => {
     expect(values(talk(["Suggest a trip for me and my kids."]))).toEqual([]);
   });
 });
+
+describe("R8.2 phrase rows refuse what is not the user's", () => {
+  it("R8.2 a lease for someone else, a holiday rental, another's new job give no fact", () => {
+    expect(values(talk(["We rented a house in Maui for the holidays."]))).toEqual([]);
+    expect(values(talk(["My sister became a nurse."]))).toEqual([]);
+    expect(values(talk(["I found a place in Boston for the conference."]))).toEqual([]);
+    expect(values(talk(["친구가 남자친구랑 사귄 지 1년 됐대요."]))).toEqual([]);
+  });
+});
