@@ -241,6 +241,40 @@ function agedByName(member: Fact, utterance: string): number | undefined {
   return ageOf(m?.[1]);
 }
 
+/** A wedding: a boyfriend, girlfriend or fiancé becomes a spouse. */
+const MARRIED_EN =
+  /\b(?:we|i|[a-z]+ and i)\s+(?:just\s+|finally\s+|officially\s+)?got\s+married\b|\bi\s+married\b|\bwe(?:'re| are)\s+(?:now\s+)?married\b/i;
+const MARRIED_KO = /결혼했|결혼식\s*(?:을\s*)?(?:\S+\s+)?(?:끝났|마쳤|올렸)|혼인\s*신고/;
+const SPOUSE_OF: Readonly<Record<string, { relation: string; en: string; ko: string }>> = {
+  boyfriend: { relation: "husband", en: "husband", ko: "남편" },
+  girlfriend: { relation: "wife", en: "wife", ko: "아내" },
+  fiance: { relation: "spouse", en: "spouse", ko: "배우자" },
+  partner: { relation: "spouse", en: "spouse", ko: "배우자" },
+};
+
+/** The stored partners a wedding in the message makes spouses (same name, new relation). */
+function married(members: readonly Fact[], utterance: string): { from: Fact; to: Fact }[] {
+  if (!MARRIED_EN.test(utterance) && !MARRIED_KO.test(utterance)) return [];
+  const out: { from: Fact; to: Fact }[] = [];
+  for (const member of members) {
+    const spouse = SPOUSE_OF[relationOf(member) ?? ""];
+    if (spouse === undefined) continue;
+    const info = infoOf(member);
+    const base = { ...member, id: `family:${spouse.relation}` };
+    const word = member.lang === "ko" ? spouse.ko : spouse.en;
+    const to =
+      info.name === undefined && info.age === undefined
+        ? {
+            ...base,
+            value: word,
+            text: member.lang === "ko" ? `사용자의 가족(${word})` : `The user's family (${word})`,
+          }
+        : memberFact(base, word, { name: info.name, age: info.age });
+    out.push({ from: member, to });
+  }
+  return out;
+}
+
 /**
  * Member-level supersession for one message: the stored facts it revises and the facts it
  * states, before they are merged (merge.ts). Returns the stored facts to drop and the facts
@@ -255,6 +289,11 @@ export function reviseMembers(
   const add: Fact[] = [];
   const members = existing.filter((f) => f.category === "family");
   if (members.length === 0) return { remove, add: [...incoming] };
+  // "We got married", "결혼식 끝났어요": the partner is a spouse now.
+  for (const { from, to } of married(members, utterance)) {
+    remove.push(from);
+    if (!incoming.some((f) => f.id === to.id)) add.push(to);
+  }
   // "Leo turned 9": a named member's new age, said without the relation.
   for (const member of members) {
     if (incoming.some((f) => f.id === member.id)) continue;

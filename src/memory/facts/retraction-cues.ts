@@ -236,9 +236,9 @@ export const MEMBER_CUES: readonly MemberCue[] = [
   },
   {
     lang: "en",
-    need: ["lost", "down"],
+    need: ["lost", "down", "ran away", "run away", "went missing"],
     pattern:
-      /\b(?:we|i)\s+(?:just\s+)?lost\s+(?:(?:my|our)\s+)?\w+(?:\s+\w+)?\s*(?:last|this|yesterday|today|in|on|to|$)|\bput\s+\w+\s+down\b/,
+      /\b(?:we|i)\s+(?:just\s+)?lost\s+(?:(?:my|our)\s+)?\w+(?:\s+\w+)?\s*(?:last|this|yesterday|today|in|on|to|$)|\bput\s+\w+\s+down\b|\b\w+\s+(?:ran away|went missing)\b/,
     relations: [...PETS, ...PARTNERS],
     scope: "named-only",
   },
@@ -273,10 +273,27 @@ export interface ValueCue {
   /** Words a retired plan names instead of the value ("born" ends the plan "baby"). */
   readonly plans?: readonly string[];
 }
+// A pattern with a group names its object there ("gave up coffee", "커피 대신"): only the
+// words of the group can name the value it retires.
 
 const TASTES = ["preference", "health", "possession", "other"] as const;
 
 export const VALUE_CUES: readonly ValueCue[] = [
+  {
+    // "I gave up coffee", "I switched from coffee to tea", "tea instead of coffee".
+    lang: "en",
+    need: ["gave up", "given up", "giving up", "cut out", "switched from", "instead of", "stopped"],
+    pattern:
+      /\b(?:(?:i|i've|i have|we)\s+(?:just\s+|finally\s+)?(?:gave up|given up|cut out|switched from|stopped (?:eating|drinking|playing|doing))|instead of)\s+((?:[\w'-]+\s*){1,3})/,
+    categories: TASTES,
+  },
+  {
+    // "요즘은 커피 대신 차 마셔요": what comes before 대신 is no longer the taste.
+    lang: "ko",
+    need: ["대신"],
+    pattern: /(\S+?)(?:은|는|을|를|도)?\s*대신/,
+    categories: TASTES,
+  },
   {
     lang: "en",
     need: ["anymore", "no longer", "any more"],
@@ -345,8 +362,10 @@ function valueRetiredIds(
           ? OTHER_SUBJECT_EN
           : OTHER_SUBJECT_KO;
     for (const sentence of sentencesOf(text)) {
-      if (!cue.pattern.test(sentence) || other.test(sentence)) continue;
-      const words = sentence.split(/[\s,;:]+/).filter((word) => word !== "");
+      const match = cue.pattern.exec(sentence);
+      if (match === null || other.test(sentence)) continue;
+      const object = match[1] ?? sentence;
+      const words = object.split(/[\s,;:]+/).filter((word) => word !== "");
       for (const fact of facts) {
         const named =
           cue.plans !== undefined

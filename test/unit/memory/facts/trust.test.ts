@@ -332,3 +332,27 @@ describe("R8.2 phrase rows refuse what is not the user's", () => {
     expect(values(talk(["친구가 남자친구랑 사귄 지 1년 됐대요."]))).toEqual([]);
   });
 });
+
+describe("R8.3 a wedding, a taste given up, a pet run away", () => {
+  it("R8.3 a wedding makes the partner a spouse; someone else's wedding does not", () => {
+    const tom = talk(["My boyfriend Tom is great.", "Tom and I got married last weekend!"]);
+    expect(tom.facts.map((f) => f.id)).toEqual(["family:husband:tom"]);
+    expect(tom.retired.map((f) => f.id)).toEqual(["family:boyfriend:tom"]);
+    const sister = talk(["My boyfriend Tom is great.", "My sister got married last weekend."]);
+    expect(sister.facts.map((f) => f.id)).toContain("family:boyfriend:tom");
+  });
+
+  it("R8.3 a taste given up or replaced is retired; only the thing named before 대신 / after 'gave up'", () => {
+    expect(values(talk(["I love coffee.", "I gave up coffee last month."]))).toEqual([]);
+    const tea = talk(["I love coffee.", "I love tea.", "I drink tea instead of coffee now."]);
+    expect(values(tea)).toEqual(["preference=tea"]);
+    expect(values(talk(["커피 진짜 좋아해요.", "요즘은 커피 대신 차 마셔요."]))).not.toContain(
+      "preference=커피",
+    );
+  });
+
+  it("R8.3 a pet that ran away is retired", () => {
+    const luna = talk(["I have a cat named Luna.", "Luna ran away last week."]);
+    expect(luna.facts).toEqual([]);
+  });
+});
