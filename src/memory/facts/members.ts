@@ -125,6 +125,13 @@ const KO_NAME =
 const KO_NAME_AT =
   /^(?:이|가|은|는)?\s*(?:이름은|이름이)\s*["']?([가-힣]{1,5}?)(?:이에요|예요|에요|이야|야|입니다|이고|라고|이라고)/;
 
+/**
+ * "우리 아들 지호는 5살이에요": a word right after the relation, with a particle and then an
+ * age, is the member's name (without the age it could be any word: "아들 진짜 귀여워요").
+ */
+const KO_NAME_AGE =
+  /^\s+([가-힣]{1,4}?)(?:이는|이가|는|가)\s+(?:[^\s.!?]+\s+){0,2}?(?:\d{1,3}|한|두|세|네|다섯|여섯|일곱|여덟|아홉|열)\s*살/;
+
 /** The age a Korean segment gives right after the relation ("이 하나 있는데 4살이에요"). */
 function koAge(segment: string): number | undefined {
   const m = KO_AGE.exec(segment);
@@ -150,7 +157,10 @@ export function membersOf(fact: Fact, utterance: string, sole: boolean): Fact[] 
   if (at < 0) return [fact];
   const segment = utterance.slice(at + written.length);
   if (fact.lang === "ko") {
-    const nameMatch = KO_NAME_AT.exec(segment) ?? (sole ? KO_NAME.exec(segment) : null);
+    const nameMatch =
+      KO_NAME_AT.exec(segment) ??
+      KO_NAME_AGE.exec(segment) ??
+      (sole ? KO_NAME.exec(segment) : null);
     const info: MemberInfo = { name: nameKo(nameMatch?.[1]), age: koAge(segment) };
     if (info.name === undefined && sole) info.name = nameKo(KO_NAME.exec(utterance)?.[1]);
     return [memberFact(fact, written, info)];

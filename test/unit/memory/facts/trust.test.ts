@@ -356,3 +356,15 @@ describe("R8.3 a wedding, a taste given up, a pet run away", () => {
     expect(luna.facts).toEqual([]);
   });
 });
+
+describe("R8.3 a Korean member named before an age", () => {
+  it("R8.3 '우리 아들 지호는 5살이에요' names the son; '지호가 6살이 됐어요' supersedes his age", () => {
+    const state = talk(["우리 아들 지호는 5살이에요.", "지호가 벌써 6살이 됐어요."]);
+    expect(state.facts.map((f) => `${f.id}=${f.value}`)).toEqual([
+      "family:son:지호=아들 지호, 6살",
+    ]);
+    expect(state.retired.map((f) => f.value)).toEqual(["아들 지호, 5살"]);
+    const plain = talk(["우리 아들 진짜 귀여워요."]);
+    expect(plain.facts.map((f) => f.id)).toEqual(["family:son"]);
+  });
+});
