@@ -71,7 +71,7 @@ function statements(text: unknown): Clause[] {
       if (isQuestion(clause) || isHypothetical(clause) || isRequest(clause.text)) return false;
       // "Suggest a trip for me | and my kids": a bare noun phrase goes on with the request.
       const before = all[at - 1];
-      return !(before !== undefined && isRequest(before.text) && isBarePhrase(clause.text));
+      return !(before !== undefined && isBarePhrase(clause.text) && isRequest(before.text));
     });
 }
 

@@ -86,7 +86,12 @@ const REMEMBER = [
 /** A clause that asks the assistant for something (see the file header). */
 export function isRequest(text: string): boolean {
   const clause = text.trim().toLowerCase();
-  if (clause === "" || REMEMBER.some((phrase) => clause.includes(phrase))) return false;
+  if (clause === "" || !asks(clause)) return false;
+  return !REMEMBER.some((phrase) => clause.includes(phrase));
+}
+
+/** The clause has the form of a request (isRequest adds the remember exception). */
+function asks(clause: string): boolean {
   const words = clause.split(/\s+/);
   let first = 0;
   while (first < words.length - 1 && REQUEST_LEAD_EN.has(words[first] ?? "")) first++;

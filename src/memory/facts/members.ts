@@ -204,9 +204,17 @@ export function membersOf(fact: Fact, utterance: string, sole: boolean): Fact[] 
  */
 function wordAt(utterance: string, written: string, lang: string): number {
   if (lang === "ko") return utterance.indexOf(written);
-  const m = new RegExp(`(?<![A-Za-z])${escapeRegex(written)}(?![A-Za-z])`, "i").exec(utterance);
-  return m === null ? -1 : m.index;
+  const lower = utterance.toLowerCase();
+  const word = written.toLowerCase();
+  for (let at = lower.indexOf(word); at >= 0; at = lower.indexOf(word, at + 1)) {
+    const before = lower[at - 1] ?? " ";
+    const after = lower[at + word.length] ?? " ";
+    if (!isLatinLetter(before) && !isLatinLetter(after)) return at;
+  }
+  return -1;
 }
+
+const isLatinLetter = (c: string): boolean => c >= "a" && c <= "z";
 
 /** The fact of one member: its slot, value and text (see the file header). */
 export function memberFact(base: Fact, word: string, info: MemberInfo): Fact {
@@ -245,10 +253,21 @@ function agedByName(member: Fact, utterance: string): number | undefined {
     const at = utterance.indexOf(name);
     return koAge(utterance.slice(at + name.length));
   }
-  const m = new RegExp(
-    `\\b${escapeRegex(name)}(?:'s|\\s+(?:just\\s+)?(?:turned|turns|is now|is|who's|who is))\\s+(?:now\\s+)?(\\d{1,2})\\b(?!\\s*(?:${NOT_AGE_UNITS}))`,
-  ).exec(utterance);
+  const m = agePattern(name).exec(utterance);
   return ageOf(m?.[1]);
+}
+
+/** The age pattern of one name, compiled once per name (names recur across turns). */
+const AGE_PATTERNS = new Map<string, RegExp>();
+function agePattern(name: string): RegExp {
+  let found = AGE_PATTERNS.get(name);
+  if (found !== undefined) return found;
+  if (AGE_PATTERNS.size >= 200) AGE_PATTERNS.clear();
+  found = new RegExp(
+    `\\b${escapeRegex(name)}(?:'s|\\s+(?:just\\s+)?(?:turned|turns|is now|is|who's|who is))\\s+(?:now\\s+)?(\\d{1,2})\\b(?!\\s*(?:${NOT_AGE_UNITS}))`,
+  );
+  AGE_PATTERNS.set(name, found);
+  return found;
 }
 
 /** A wedding: a boyfriend, girlfriend or fiancé becomes a spouse. */

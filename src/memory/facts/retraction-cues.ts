@@ -10,7 +10,7 @@
  * still stored by the extraction rules after the old one was retired.
  */
 import { PARTNER_RELATIONS, PET_MEMBER_RELATIONS } from "./slots.ts";
-import type { Fact } from "./types.ts";
+import { type Fact, valueKey } from "./types.ts";
 
 /** The job slots: the occupation, the workplace and its location. */
 const WORK = ["job", "workplace", "workplace:location"] as const;
@@ -341,15 +341,22 @@ export const VALUE_CUES: readonly ValueCue[] = [
 const sentencesOf = (text: string): string[] =>
   text.split(/[.!?\n。]+/).filter((sentence) => sentence.trim() !== "");
 
-function valueRetiredIds(
-  text: string,
-  current: readonly Fact[],
-  matches: (stored: string, said: string) => boolean,
-  out: Set<string>,
-): void {
+function valueRetiredIds(text: string, current: readonly Fact[], out: Set<string>): void {
+  let sentences: string[] | undefined;
+  const keys = new Map<Fact, string>();
+  const keyOf = (fact: Fact): string => {
+    let key = keys.get(fact);
+    if (key === undefined) {
+      key = valueKey(fact.value);
+      keys.set(fact, key);
+    }
+    return key;
+  };
   for (const cue of VALUE_CUES) {
     if (!hasAny(text, cue.need)) continue;
-    const facts = current.filter((fact) => cue.categories.includes(fact.category));
+    const facts = current.filter(
+      (fact) => cue.categories.includes(fact.category) && !out.has(fact.id),
+    );
     if (facts.length === 0) continue;
     // A birth or a wedding is the family's news ("Our daughter Ava was born"): only people
     // outside it make the sentence someone else's.
@@ -361,20 +368,33 @@ function valueRetiredIds(
         : cue.lang === "en"
           ? OTHER_SUBJECT_EN
           : OTHER_SUBJECT_KO;
-    for (const sentence of sentencesOf(text)) {
+    sentences ??= sentencesOf(text);
+    for (const sentence of sentences) {
       const match = cue.pattern.exec(sentence);
       if (match === null || other.test(sentence)) continue;
       const object = match[1] ?? sentence;
-      const words = object.split(/[\s,;:]+/).filter((word) => word !== "");
+      const said = object
+        .split(/[\s,;:]+/)
+        .filter(namingWord)
+        .map((word) => valueKey(stem(word)))
+        .filter((key) => key.length >= 2);
       for (const fact of facts) {
         const named =
           cue.plans !== undefined
             ? cue.plans.some((word) => fact.value.toLowerCase().includes(word))
-            : words.some((word) => namingWord(word) && matches(fact.value, stem(word)));
+            : said.some((key) => looselySame(keyOf(fact), key));
         if (named) out.add(fact.id);
       }
     }
   }
+}
+
+/** merge.ts `sameValue` on keys already made: equal, or one holds the other (two or more letters). */
+function looselySame(a: string, b: string): boolean {
+  if (a === "" || b === "") return false;
+  if (a === b) return true;
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  return short.length >= 2 && long.includes(short);
 }
 
 /** Words of a cue sentence that cannot name a stored value. */
@@ -470,7 +490,7 @@ export function cueRetiredIds(
     for (const slot of cue.slots) if (byId.has(slot)) retired.add(slot);
   }
   memberRetiredIds(text, current, retired);
-  valueRetiredIds(text, current, matches, retired);
+  valueRetiredIds(text, current, retired);
   return retired;
 }
 
