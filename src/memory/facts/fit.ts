@@ -92,12 +92,16 @@ export function isRequest(text: string): boolean {
 
 /** The clause has the form of a request (isRequest adds the remember exception). */
 function asks(clause: string): boolean {
-  const words = clause.split(/\s+/);
+  const words = clause.split(/\s+/, 6);
   let first = 0;
   while (first < words.length - 1 && REQUEST_LEAD_EN.has(words[first] ?? "")) first++;
   const head = (words[first] ?? "").replace(/[^a-z]/g, "");
   if (REQUEST_START_EN.includes(head)) return true;
-  if (REQUEST_ANY_EN.some((phrase) => clause.includes(phrase))) return true;
+  const cue = clause.includes("you") || clause.includes("any ") || clause.includes("some ");
+  if (cue && REQUEST_ANY_EN.some((phrase) => clause.includes(phrase))) return true;
+  if (!clause.includes("주") && !clause.includes("줘") && !clause.includes("줄")) {
+    if (!clause.includes("부탁")) return false;
+  }
   const end = clause.replace(/[\s.!~?ㅎㅋ^]+$/, "");
   if (REQUEST_END_KO.some((ending) => end.endsWith(ending))) {
     return !NAMING_KO.some((naming) => end.includes(naming));

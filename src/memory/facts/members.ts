@@ -229,8 +229,18 @@ export function memberFact(base: Fact, word: string, info: MemberInfo): Fact {
   return { ...base, id, value, text };
 }
 
-/** Name and age of a stored member, read back from its value. */
+/** Name and age of a stored member, read back from its value (kept per fact object). */
+const INFO = new WeakMap<Fact, MemberInfo & { word: string }>();
 function infoOf(fact: Fact): MemberInfo & { word: string } {
+  let info = INFO.get(fact);
+  if (info === undefined) {
+    info = readInfo(fact);
+    INFO.set(fact, info);
+  }
+  return info;
+}
+
+function readInfo(fact: Fact): MemberInfo & { word: string } {
   const m = /^(.+?)(?: ([^\s,]+))?(?:, (\d{1,3})살?)?$/.exec(fact.value);
   const named = memberKey(fact) !== undefined;
   return {
@@ -283,7 +293,9 @@ const SPOUSE_OF: Readonly<Record<string, { relation: string; en: string; ko: str
 
 /** The stored partners a wedding in the message makes spouses (same name, new relation). */
 function married(members: readonly Fact[], utterance: string): { from: Fact; to: Fact }[] {
-  if (!MARRIED_EN.test(utterance) && !MARRIED_KO.test(utterance)) return [];
+  const cue =
+    utterance.includes("married") || utterance.includes("결혼") || utterance.includes("혼인");
+  if (!cue || (!MARRIED_EN.test(utterance) && !MARRIED_KO.test(utterance))) return [];
   const out: { from: Fact; to: Fact }[] = [];
   for (const member of members) {
     const spouse = SPOUSE_OF[relationOf(member) ?? ""];
