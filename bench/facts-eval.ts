@@ -122,7 +122,10 @@ export function loadChitChat(path = CHITCHAT_FIXTURE): ChitChat[] {
   return readFixture(path, chitChatSchema);
 }
 
-/** Family facts also match by relation across languages ("딸" is family:daughter). */
+/**
+ * Family facts also match by relation across languages ("딸" is family:daughter), a named
+ * member too ("family:son:leo" is a son).
+ */
 function relation(value: string): string | undefined {
   const lower = value.trim().toLowerCase();
   return RELATIONS_EN[lower] ?? RELATIONS_EN[lower.replace(/s$/, "")] ?? RELATIONS_KO[lower];
@@ -131,7 +134,7 @@ function relation(value: string): string | undefined {
 export const matches = (fact: Fact, expected: Expected): boolean =>
   fact.category === expected.category &&
   (sameValue(fact.value, expected.value) ||
-    (fact.category === "family" && fact.id === `family:${relation(expected.value) ?? ""}`));
+    (fact.category === "family" && fact.id.split(":")[1] === relation(expected.value)));
 
 /** A stored value may add this many words to the expected one and still be right. */
 export const MAX_EXTRA_WORDS = 4;

@@ -80,6 +80,19 @@ function render(items: readonly RecalledItem[]): string {
   return [RECALL_HEADER, RECALL_NOTE, ...ordered.map(recallLine)].join("\n");
 }
 
+/**
+ * Facts and conversation recall as one block of evidence: a recalled user message that
+ * gave a fact the facts block shows (its position is among `factSources`) is not quoted
+ * again. Assistant messages and other user messages stay.
+ */
+export function withoutFactSources(
+  items: readonly RecalledItem[],
+  factSources: ReadonlySet<number>,
+): RecalledItem[] {
+  if (factSources.size === 0) return [...items];
+  return items.filter((item) => item.role !== "user" || !factSources.has(item.seq));
+}
+
 export interface RecallBlock {
   /** The block text; undefined when no item fits (or there is none). */
   text: string | undefined;

@@ -131,14 +131,15 @@ describe("R8.1 the facts job on Postgres", () => {
       ops(),
     ]);
     expect(await runJob(first.job)).toMatchObject({ status: "applied", accepted: 1 });
-    // The heuristic takes "stressful" for an occupation; the model answers no operation.
-    const second = await turn(a, "t", `[tag:${tag}] My job is stressful.`, "m2");
+    // The heuristic takes a joke for an occupation; the model answers no operation.
+    const joke = "I work as a human alarm clock for my kids.";
+    const second = await turn(a, "t", `[tag:${tag}] ${joke}`, "m2");
     const before = await servedAfter(a, "t", "What do I do for work?", "q1");
-    expect(before).toContain("stressful"); // the heuristic serves until the job lands
+    expect(before).toContain("human alarm clock"); // the heuristic serves until the job lands
     expect(await runJob(second.job)).toMatchObject({ status: "applied", accepted: 0 });
     const after = await servedAfter(a, "t", "What do I do for work?", "q2");
     expect(after).toContain("The user's occupation: pharmacist");
-    expect(after).not.toContain("stressful");
+    expect(after).not.toContain("human alarm clock");
     const state = parseModelFactState(await memoryOf(a).get("t", MODEL_FACTS_MEMORY_KEY));
     expect(state?.applied.map((m) => m.id)).toEqual(["m1", "m2"]);
     expect(state?.facts.find((f) => f.id === "job")).toMatchObject({

@@ -45,6 +45,12 @@ export interface FactRecallStep {
   update(utterance: string, source?: UtteranceSource): Promise<readonly Fact[]>;
   /** Lines of the facts that match the question (at most fact_recall_max_items). */
   recall(question: string): string[];
+  /**
+   * The same lines and the positions of the user messages the shown facts came from:
+   * conversation recall does not quote those messages again (prompt-recall.ts
+   * `withoutFactSources`).
+   */
+  shown(question: string): { lines: string[]; sources: ReadonlySet<number> };
 }
 
 /** Far above any stored list: reviseFacts caps the list after it knows what was retired. */
@@ -59,6 +65,14 @@ export function createFactRecallStep(deps: {
 }): FactRecallStep {
   /** The facts served to this turn (in `llm` mode: with the jobs' state). */
   let known: FactState = EMPTY_FACT_STATE;
+  const shown = (question: string): { lines: string[]; sources: ReadonlySet<number> } => {
+    if (deps.config.facts_mode === "off") return { lines: [], sources: new Set() };
+    const recalled = recallFacts(known.facts, question, deps.config.fact_recall_max_items);
+    const sources = new Set(
+      recalled.flatMap((f) => (f.position === undefined ? [] : [f.position])),
+    );
+    return { lines: factLines(recalled, known.retired), sources };
+  };
   return {
     async update(utterance, source) {
       const mode = deps.config.facts_mode;
@@ -85,10 +99,7 @@ export function createFactRecallStep(deps: {
           : revised;
       return known.facts;
     },
-    recall(question) {
-      if (deps.config.facts_mode === "off") return [];
-      const recalled = recallFacts(known.facts, question, deps.config.fact_recall_max_items);
-      return factLines(recalled, known.retired);
-    },
+    recall: (question) => shown(question).lines,
+    shown,
   };
 }

@@ -41,6 +41,7 @@ import {
   liveTailStart,
 } from "../../memory/live-tail.ts";
 import { type AssembledPrompt, assemblePrompt, multiturnLogLine } from "../../memory/prompt.ts";
+import { withoutFactSources } from "../../memory/prompt-recall.ts";
 import { parseSummaryCache, SUMMARY_KEY, summaryTextOf } from "../../memory/summary.ts";
 import { planTrim } from "../../memory/trim.ts";
 import { messagesChannel } from "../../store/delta.ts";
@@ -204,15 +205,18 @@ export function turnNodes(deps: GraphDeps) {
       const rows = deps.memory();
       const summary = summaryTextOf(rows?.thread[SUMMARY_KEY]);
       const question = latestUserText(thread);
-      const recalled =
-        (await deps.conversationRecall?.items(thread, question, archived?.messages)) ?? [];
+      const shown = facts.shown(question);
+      const recalled = withoutFactSources(
+        (await deps.conversationRecall?.items(thread, question, archived?.messages)) ?? [],
+        shown.sources,
+      );
       const own = deps.agent.system;
       const prompt = assemblePrompt({
         systemText:
           extraSystem === undefined ? own : own ? `${own}\n\n${extraSystem}` : extraSystem,
         skills: currentSkills(deps.agent),
         summary,
-        facts: facts.recall(question),
+        facts: shown.lines,
         recalled,
         thread,
         config: deps.config,

@@ -31,7 +31,7 @@ import { pattern } from "./regex.ts";
  * goldfish", "we kept my cat").
  */
 const FAMILY_RE1 = pattern(
-  `(?:^|[\\s,;])(?:my|our)\\s+(?:(?:older|younger|little|big|baby|twin|eldest|oldest|youngest|step|new|\\d+-year-old)\\s+)?(${REL_WORDS_EN})s?(?=(?:'s|\\s+(?:[A-Z][a-z]+\\s+)?(?:is|are|was born|just|named|called|and\\s+i\\b|and\\s+me\\b|will|got|can|cannot|[a-z]+s|[a-z]+ed)\\b|,\\s+[A-Z][a-z]+(?:,|$)|\\s*$))`,
+  `(?:^|[\\s,;])(?:my|our)\\s+(?:(?:older|younger|little|big|baby|twin|eldest|oldest|youngest|step|new|\\d+-year-old)\\s+)?(${REL_WORDS_EN})s?(?=(?:'s|\\s+(?:[A-Z][a-z]+\\s+)?(?:is|are|was born|just|named|called|and\\s+i\\b|and\\s+me\\b|will|got|can|cannot|[a-z]+s|[a-z]+ed)\\b|,\\s+[A-Z][a-z]+(?:,|$)|\\s+[A-Z][a-z]+\\s*$|\\s*$))`,
   "gi",
   `${REL_NEED_EN}&my|our`,
 );
@@ -55,6 +55,13 @@ const FAMILY_RE6 = pattern(
   `\\b${I_AM}\\s+a\\s+(?:single\\s+|new\\s+|first-time\\s+|proud\\s+|stay-at-home\\s+|working\\s+)?(mom|mother|dad|father|parent)\\b`,
   "i",
   "dad|father|mom|mother|parent&i am|i'm|im",
+);
+
+/** "I've been seeing someone new", "I'm dating someone": a partner (members.ts names them). */
+const FAMILY_DATING = pattern(
+  String.raw`\b(?:i|we)(?:'ve|'m|\s+have|\s+am)?\s+(?:been\s+)?(?:seeing|dating)\s+(someone)\b`,
+  "i",
+  "dating|seeing&someone",
 );
 
 const FAMILY_RE7 = pattern(
@@ -114,6 +121,10 @@ export function family(text: string): Found {
     for (const m of FAMILY_RE4.all(text)) {
       add(m[1] ?? "");
     }
+  }
+  const dating = FAMILY_DATING.exec(text);
+  if (dating !== null) {
+    out.push({ category: "family", value: "someone", lang: "en", key: "partner", detail: text });
   }
   const married = FAMILY_RE5.exec(text);
   if (married !== null) {

@@ -391,7 +391,7 @@ const JOB_RE1 = pattern(
   "i am|i'm|im",
 );
 const JOB_RE2 = pattern(
-  String.raw`\b(?:i|we)\s+(?:currently\s+|now\s+|also\s+|just\s+|recently\s+)?(?:work|am working|'m working|'ve been working|have been working|started|start)\s+(?:(?:a\s+new\s+job\s+|working\s+)?(?:at|for)\s+[\w&.' -]+?\s+)?as\s+(?:a\s+|an\s+)?`,
+  String.raw`\b(?:i|we)\s+(?:currently\s+|now\s+|also\s+|just\s+|recently\s+)?(?:work|(?:am|'m)\s+(?:now\s+|currently\s+|also\s+)?working|'ve been working|have been working|started|start)\s+(?:(?:a\s+new\s+job\s+|working\s+)?(?:at|for)\s+[\w&.' -]+?\s+)?as\s+(?:a\s+|an\s+)?`,
   "gi",
   "start|work&as",
 );

@@ -72,9 +72,23 @@ const RESIDENCE_RE10 = pattern(
 );
 const RESIDENCE_RE11 = pattern("자취", "", "자취");
 
+/**
+ * "싱가포르 온 지 2주 됐어요": how long since the user came to a place says they live there
+ * now (a named place only; "회사 온 지" is not a home).
+ */
+const ARRIVED_KO = pattern(
+  String.raw`(?:^|\s)([가-힣]{2,10}?)(?:에|으로|로)?\s*(?:이사\s*)?온\s*지\s*\S+\s*(?:됐|되었|넘었|지났)`,
+  "",
+  "넘었|됐|되었|지났&온",
+);
+
 export function residence(text: string, subject: Subject): Found {
   if (subject.kind !== "self") return [];
   const out: Found = [];
+  const arrived = ARRIVED_KO.exec(text);
+  if (arrived !== null && isPlaceKo(arrived[1] ?? "")) {
+    out.push({ category: "residence", value: arrived[1] ?? "", lang: "ko" });
+  }
   for (const m of RESIDENCE_RE1.all(text)) {
     const token = m[1] ?? "";
     // "고양이 두 마리랑 같이 살아요", "남편이랑 살아요": whom the speaker lives with, not where.

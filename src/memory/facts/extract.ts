@@ -26,7 +26,10 @@ import { type Clause, isHypothetical, isQuestion, splitClauses } from "./clauses
 import { filledClause, topicOf } from "./ellipsis.ts";
 import { extractEn, retractionsEn } from "./extract-en.ts";
 import { extractKo, retractionsKo } from "./extract-ko.ts";
+import { fitsSlot, isBarePhrase, isRequest } from "./fit.ts";
 import { NOT_NAMES_EN } from "./lexicon.ts";
+import { membersOf } from "./members.ts";
+import { phraseFacts } from "./phrases.ts";
 import { pattern } from "./regex.ts";
 import { cleanText, type Fact, hasHangul, valueKey } from "./types.ts";
 
@@ -64,7 +67,12 @@ function statements(text: unknown): Clause[] {
       return { ...clause, text: space > 0 ? cut.slice(0, space) : cut };
     })
     .slice(0, MAX_CLAUSES)
-    .filter((clause) => !isQuestion(clause) && !isHypothetical(clause));
+    .filter((clause, at, all) => {
+      if (isQuestion(clause) || isHypothetical(clause) || isRequest(clause.text)) return false;
+      // "Suggest a trip for me | and my kids": a bare noun phrase goes on with the request.
+      const before = all[at - 1];
+      return !(before !== undefined && isBarePhrase(clause.text) && isRequest(before.text));
+    });
 }
 
 const LATIN = pattern(String.raw`[A-Za-z]{2}|\b[Ii]\b`);
@@ -214,10 +222,22 @@ function factsOf(clauses: readonly Clause[], text: string, options?: ExtractOpti
     for (const candidate of kept) {
       const fact = toFact(candidate, source, turn);
       if (fact.value === "" || valueKey(fact.value) === "") continue;
+      if (!fitsSlot(fact, clause.text)) continue;
       facts.push(fact);
     }
+    for (const fact of phraseFacts(clause.text, source, turn)) {
+      if (valueKey(fact.value) === "" || !fitsSlot(fact, clause.text)) continue;
+      facts.push(fact);
+      if (fact.category === "family") member = true;
+    }
   }
-  return dedupe(facts);
+  const found = dedupe(facts);
+  const family = found.filter((fact) => fact.category === "family");
+  if (family.length === 0) return found;
+  const sole = family.length === 1;
+  return dedupe(
+    found.flatMap((fact) => (fact.category === "family" ? membersOf(fact, source, sole) : [fact])),
+  );
 }
 
 function retractionsOf(clauses: readonly Clause[]): Retraction[] {

@@ -62,6 +62,8 @@ export const KO_GATES: Readonly<Record<GateName, readonly string[]>> = {
     "자랐",
     "사람",
     "혼자",
+    "온 지",
+    "온지",
   ],
   workplace: [
     "일",
@@ -327,6 +329,8 @@ export const EN_GATES: Readonly<Record<GateName, readonly string[]>> = {
     "married",
     "engaged",
     "parent",
+    "seeing someone",
+    "dating someone",
   ],
   likes: [
     "like",

@@ -364,6 +364,14 @@ export const JOBS_KO: ReadonlySet<string> = new Set([
   "피아니스트",
   "바이올리니스트",
   "은퇴자",
+  "원장",
+  "원장님",
+  "교장",
+  "교감",
+  "원감",
+  "점장",
+  "실장",
+  "사무장",
 ]);
 
 /** Job-looking tokens that are not jobs. */

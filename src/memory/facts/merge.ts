@@ -16,6 +16,7 @@ import { LlamonError } from "../../errors.ts";
 import type { Retraction } from "./build.ts";
 import { correctionsOf, shiftedPreference } from "./corrections.ts";
 import { analyseUtterance } from "./extract.ts";
+import { reviseMembers } from "./members.ts";
 import type { Fact } from "./types.ts";
 import { valueKey } from "./types.ts";
 
@@ -133,5 +134,8 @@ export function updateFacts(
     corrected.remove.push(shifted);
   }
   const kept = applyRetractions(existing, retractions).filter((f) => !corrected.remove.includes(f));
-  return mergeFacts(kept, [...corrected.add, ...stated], options);
+  // Members of the family are slots of their own: a new age, a name (members.ts).
+  const members = reviseMembers(kept, [...corrected.add, ...stated], utterance);
+  const left = kept.filter((f) => !members.remove.includes(f));
+  return mergeFacts(left, members.add, options);
 }

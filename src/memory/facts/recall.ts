@@ -30,6 +30,7 @@ import {
   SIBLING_RELATIONS,
 } from "./lexicon.ts";
 import { pattern } from "./regex.ts";
+import { SLOTS as SLOT_TABLE } from "./slots.ts";
 import type { Fact, FactCategory } from "./types.ts";
 import { FACT_CATEGORIES, valueKey } from "./types.ts";
 
@@ -60,7 +61,16 @@ const NATIVE_BONUS = 0.5;
 /** Food questions: what the user must not eat comes first, then tastes. */
 const FOOD = { allergy: 1.1, health: 1, dislike: 0.95, preference: 0.9 } as const;
 
-const INTENTS: readonly Intent[] = [
+/** The slot table's question cues (slots.ts), category words included. */
+const SLOT_INTENTS: readonly Intent[] = SLOT_TABLE.flatMap((row) =>
+  row.questions.map((cue) => {
+    const intent: Intent = { cats: cue.asks, ko: cue.ko, en: cue.en };
+    if (cue.prefixes !== undefined) intent.prefixes = { ...cue.prefixes };
+    return intent;
+  }),
+);
+
+const KEYWORD_INTENTS: readonly Intent[] = [
   {
     cats: { residence: 1 },
     ko: [
@@ -740,7 +750,11 @@ function parseQuery(query: string): Query {
   const lower = PARSE_QUERY_RE2.replace(query.normalize("NFKC").toLowerCase(), "'");
   const list = splitWords(lower, "'-").filter((word) => word !== "");
   const words = new Set(list);
-  for (const word of [...words]) if (word.endsWith("'s")) words.add(word.slice(0, -2));
+  for (const word of [...words]) {
+    if (word.endsWith("'s")) words.add(word.slice(0, -2));
+    // "my kids' names": the plural possessive.
+    if (word.endsWith("s'")) words.add(word.slice(0, -1));
+  }
   const koNouns = new Set<string>();
   for (const word of words) {
     if (!PARSE_QUERY_RE1.test(word)) continue;
@@ -776,6 +790,8 @@ interface CompiledIntent {
  * spaced words: no regular expression per intent, which a fresh isolate would compile on
  * its first recall (about 13 ms of CPU for all of them).
  */
+const INTENTS: readonly Intent[] = [...SLOT_INTENTS, ...KEYWORD_INTENTS];
+
 const COMPILED: readonly CompiledIntent[] = INTENTS.map((intent) => {
   const en = intent.en ?? [];
   return {

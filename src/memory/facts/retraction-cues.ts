@@ -9,7 +9,8 @@
  * A cue retires; it never adds. A new value in the same utterance ("I moved to Busan") is
  * still stored by the extraction rules after the old one was retired.
  */
-import type { Fact } from "./types.ts";
+import { PARTNER_RELATIONS, PET_MEMBER_RELATIONS } from "./slots.ts";
+import { type Fact, valueKey } from "./types.ts";
 
 /** The job slots: the occupation, the workplace and its location. */
 const WORK = ["job", "workplace", "workplace:location"] as const;
@@ -88,7 +89,7 @@ export const RETRACTION_CUES: readonly RetractionCue[] = [
     lang: "ko",
     need: ["그만"],
     pattern:
-      /(?:회사|직장|일|일자리|알바|아르바이트|다니던\s*곳)\s*(?:을|를|은|는|도)?\s*그만\s*(?:뒀|두었|둠|둬|두게|둡)/,
+      /(?:회사|직장|일|일자리|알바|아르바이트|다니던\s*곳|학교|병원|학원|가게|공장|은행)\s*(?:을|를|은|는|도)?\s*그만\s*(?:뒀|두었|둠|둬|두게|둡)/,
     slots: WORK,
   },
   {
@@ -135,6 +136,319 @@ export const RETRACTION_CUES: readonly RetractionCue[] = [
   },
 ];
 
+/** Partners: a breakup or a divorce ends every one of them (slots.ts groups). */
+const PARTNERS = PARTNER_RELATIONS.map((relation) => `family:${relation}`);
+const PETS = PET_MEMBER_RELATIONS.map((relation) => `family:${relation}`);
+
+/**
+ * Cues that end a member of the family (members.ts): a slot here is a relation, and it
+ * retires that relation's members (`family:boyfriend` retires `family:boyfriend:tom`).
+ * `scope: "named"` retires only the members the message names (by name or relation word),
+ * or the only member of those relations when it names none.
+ */
+export interface MemberCue {
+  readonly lang: "ko" | "en";
+  readonly need: readonly string[];
+  readonly pattern: RegExp;
+  readonly relations: readonly string[];
+  /**
+   * `all`: every member of the relations; `named`: those the message names, or the only one
+   * when it names none; `named-only`: only those it names.
+   */
+  readonly scope: "all" | "named" | "named-only";
+}
+
+export const MEMBER_CUES: readonly MemberCue[] = [
+  {
+    lang: "en",
+    need: ["broke up", "split up", "separated", "divorce", "called off", "dumped", "ended things"],
+    pattern:
+      /\b(?:we|i)\s+(?:just\s+|finally\s+|recently\s+|officially\s+)?(?:broke up|split up|separated|got divorced|are divorced|divorced|are getting divorced|called off the (?:wedding|engagement)|ended things)\b|\bi\s+(?:broke up with|split up with|divorced|dumped)\b/,
+    relations: PARTNERS,
+    scope: "all",
+  },
+  {
+    lang: "en",
+    need: [
+      "passed away",
+      "died",
+      "put down",
+      "put to sleep",
+      "rainbow bridge",
+      "lost our",
+      "lost my",
+    ],
+    pattern:
+      /\b(?:passed away|died|was put down|put (?:him|her|it) down|put to sleep|crossed the rainbow bridge)\b/,
+    relations: [...PETS, ...PARTNERS],
+    scope: "named",
+  },
+  {
+    lang: "en",
+    need: ["rehome", "gave", "lives with", "living with"],
+    pattern:
+      /\brehom(?:e|ed|ing)\b|\bgave\s+(?:him|her|them|it)\s+(?:away|up)\b|\b(?:now\s+)?(?:lives|is living|stays)\s+with\s+my\s+\w+(?:\s+now)?\b/,
+    relations: PETS,
+    scope: "named",
+  },
+  {
+    lang: "ko",
+    need: ["살아요", "살고", "지내요", "보냈", "파양"],
+    pattern: /이제\s+\S+(?:네|집)(?:에서|서)\s*(?:살|지내)|(?:입양|분양)\s*보냈|파양/,
+    relations: PETS,
+    scope: "named",
+  },
+  {
+    lang: "ko",
+    need: ["헤어졌", "헤어짐", "이별", "이혼", "파혼", "갈라섰"],
+    pattern: /헤어졌|헤어짐|이별했|이혼(?:했|함|하게|하기로)|파혼|갈라섰/,
+    relations: PARTNERS,
+    scope: "all",
+  },
+  {
+    lang: "ko",
+    need: ["무지개", "하늘나라", "떠났", "죽었", "떠나보냈", "세상을"],
+    pattern: /무지개\s*다리|하늘나라|세상을\s*떠났|죽었|떠나보냈/,
+    relations: [...PETS, ...PARTNERS],
+    scope: "named",
+  },
+  {
+    lang: "en",
+    need: ["not with", "no longer with", "not together", "no longer together"],
+    pattern: /\b(?:i'?m|i am|we'?re|we are)\s+(?:not|no longer)\s+(?:with\s+\w+|together)\b/,
+    relations: PARTNERS,
+    scope: "all",
+  },
+  {
+    // "my ex Tom": only the partner it names (an ex mentioned beside a new partner ends nothing).
+    lang: "en",
+    need: ["my ex", "ex-"],
+    pattern: /\bmy\s+ex\b|\bex-(?:boyfriend|girlfriend|husband|wife|partner|fianc)/,
+    relations: PARTNERS,
+    scope: "named-only",
+  },
+  {
+    lang: "en",
+    need: ["moved out"],
+    pattern: /\b\w+\s+moved\s+out\b/,
+    relations: PARTNERS,
+    scope: "named-only",
+  },
+  {
+    lang: "en",
+    need: ["lost", "down", "ran away", "run away", "went missing"],
+    pattern:
+      /\b(?:we|i)\s+(?:just\s+)?lost\s+(?:(?:my|our)\s+)?\w+(?:\s+\w+)?\s*(?:last|this|yesterday|today|in|on|to|$)|\bput\s+\w+\s+down\b|\b\w+\s+(?:ran away|went missing)\b/,
+    relations: [...PETS, ...PARTNERS],
+    scope: "named-only",
+  },
+  {
+    lang: "ko",
+    need: ["안 만나"],
+    pattern: /(?:이제|더\s*이상)\s*(?:\S+\s+)?안\s*만나/,
+    relations: PARTNERS,
+    scope: "all",
+  },
+  {
+    // "전 남친 민호": only the partner it names.
+    lang: "ko",
+    need: ["전 남", "전남", "전 여", "전여", "전처", "전 아내"],
+    pattern: /(?:^|\s)전\s*(?:남친|남자친구|여친|여자친구|남편|아내)|전처/,
+    relations: PARTNERS,
+    scope: "named-only",
+  },
+];
+
+/**
+ * Cues that take back a value the message names: "I'm not vegetarian anymore", "테니스는
+ * 이제 못 쳐요", "이제 맥주도 안 마셔요" (a stored value of `categories` named in the same
+ * sentence is retired), and what a plan becomes once it happened ("Our daughter Ava was
+ * born", "결혼식 무사히 끝났어요": a plan that names one of `plans` is retired).
+ */
+export interface ValueCue {
+  readonly lang: "ko" | "en";
+  readonly need: readonly string[];
+  readonly pattern: RegExp;
+  readonly categories: readonly string[];
+  /** Words a retired plan names instead of the value ("born" ends the plan "baby"). */
+  readonly plans?: readonly string[];
+}
+// A pattern with a group names its object there ("gave up coffee", "커피 대신"): only the
+// words of the group can name the value it retires.
+
+const TASTES = ["preference", "health", "possession", "other"] as const;
+
+export const VALUE_CUES: readonly ValueCue[] = [
+  {
+    // "I gave up coffee", "I switched from coffee to tea", "tea instead of coffee".
+    lang: "en",
+    need: ["gave up", "given up", "giving up", "cut out", "switched from", "instead of", "stopped"],
+    pattern:
+      /\b(?:(?:i|i've|i have|we)\s+(?:just\s+|finally\s+)?(?:gave up|given up|cut out|switched from|stopped (?:eating|drinking|playing|doing))|instead of)\s+((?:[\w'-]+\s*){1,3})/,
+    categories: TASTES,
+  },
+  {
+    // "요즘은 커피 대신 차 마셔요": what comes before 대신 is no longer the taste.
+    lang: "ko",
+    need: ["대신"],
+    pattern: /(\S+?)(?:은|는|을|를|도)?\s*대신/,
+    categories: TASTES,
+  },
+  {
+    lang: "en",
+    need: ["anymore", "no longer", "any more"],
+    pattern: /\b(?:anymore|any more|no longer)\b/,
+    categories: TASTES,
+  },
+  {
+    lang: "ko",
+    need: ["이제", "더 이상", "더이상", "끊었", "끊음"],
+    pattern:
+      /(?:이제|더\s*이상)\s*(?:\S+\s+){0,2}?(?:\S*(?:도|는|은)\s+)?(?:안|못)\s*\S+|끊었|끊음/,
+    categories: TASTES,
+  },
+  {
+    lang: "en",
+    need: ["born", "arrived", "is here", "'s here", "gave birth"],
+    pattern: /\b(?:was born|were born|arrived|is here|'s here|gave birth)\b/,
+    categories: ["plan"],
+    plans: ["baby", "born", "birth", "expecting", "pregnan", "due"],
+  },
+  {
+    lang: "en",
+    need: ["married", "wedding"],
+    pattern: /\b(?:got married|we're married|we are married|wedding (?:was|went))\b/,
+    categories: ["plan"],
+    plans: ["married", "wedding", "marry"],
+  },
+  {
+    lang: "ko",
+    need: ["태어났", "출산", "낳았"],
+    pattern: /태어났|출산했|낳았/,
+    categories: ["plan"],
+    plans: ["아기", "출산", "임신", "출산 예정", "baby"],
+  },
+  {
+    lang: "ko",
+    need: ["결혼"],
+    pattern: /결혼식\s*(?:을\s*)?(?:\S+\s+)?(?:끝났|마쳤|올렸|했)|결혼했/,
+    categories: ["plan"],
+    plans: ["결혼", "결혼식"],
+  },
+];
+
+/** The sentences of a message (cues that name a value look at one sentence at a time). */
+const sentencesOf = (text: string): string[] =>
+  text.split(/[.!?\n。]+/).filter((sentence) => sentence.trim() !== "");
+
+function valueRetiredIds(text: string, current: readonly Fact[], out: Set<string>): void {
+  let sentences: string[] | undefined;
+  const keys = new Map<Fact, string>();
+  const keyOf = (fact: Fact): string => {
+    let key = keys.get(fact);
+    if (key === undefined) {
+      key = valueKey(fact.value);
+      keys.set(fact, key);
+    }
+    return key;
+  };
+  for (const cue of VALUE_CUES) {
+    if (!hasAny(text, cue.need)) continue;
+    const facts = current.filter(
+      (fact) => cue.categories.includes(fact.category) && !out.has(fact.id),
+    );
+    if (facts.length === 0) continue;
+    // A birth or a wedding is the family's news ("Our daughter Ava was born"): only people
+    // outside it make the sentence someone else's.
+    const other =
+      cue.plans !== undefined
+        ? cue.lang === "en"
+          ? OTHER_MEMBER_EN
+          : OTHER_MEMBER_KO
+        : cue.lang === "en"
+          ? OTHER_SUBJECT_EN
+          : OTHER_SUBJECT_KO;
+    sentences ??= sentencesOf(text);
+    for (const sentence of sentences) {
+      const match = cue.pattern.exec(sentence);
+      if (match === null || other.test(sentence)) continue;
+      const object = match[1] ?? sentence;
+      const said = object
+        .split(/[\s,;:]+/)
+        .filter(namingWord)
+        .map((word) => valueKey(stem(word)))
+        .filter((key) => key.length >= 2);
+      for (const fact of facts) {
+        const named =
+          cue.plans !== undefined
+            ? cue.plans.some((word) => fact.value.toLowerCase().includes(word))
+            : said.some((key) => looselySame(keyOf(fact), key));
+        if (named) out.add(fact.id);
+      }
+    }
+  }
+}
+
+/** merge.ts `sameValue` on keys already made: equal, or one holds the other (two or more letters). */
+function looselySame(a: string, b: string): boolean {
+  if (a === "" || b === "") return false;
+  if (a === b) return true;
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  return short.length >= 2 && long.includes(short);
+}
+
+/** Words of a cue sentence that cannot name a stored value. */
+const CUE_WORDS = new Set(
+  "not anymore any more longer no i'm i am the and but now don't do does eat eating drink 이제 더 이상 안 못".split(
+    " ",
+  ),
+);
+
+/** A word that can name a value: a Hangul word of two syllables or more, a Latin one of three letters. */
+function namingWord(word: string): boolean {
+  const lower = word.toLowerCase();
+  if (CUE_WORDS.has(lower)) return false;
+  return /[가-힣]/.test(lower) ? lower.length >= 2 : lower.length >= 3;
+}
+
+/** A word without a trailing Korean particle ("맥주도" → "맥주", "테니스는" → "테니스"). */
+function stem(word: string): string {
+  return word.replace(/(?:은|는|이|가|을|를|도|만|까지|부터|랑|하고)$/, "") || word;
+}
+
+/** Someone else's breakup or loss ("my friend and her boyfriend broke up", "친구가 헤어졌대"). */
+const OTHER_MEMBER_EN =
+  /\b(?:my|our)\s+(?:(?:best\s+)?friend|brother|sister|mom|mother|dad|father|boss|colleague|coworker|roommate|neighbou?r|cousin|aunt|uncle)s?\b|\b(?:he|she|they)\s+(?:just\s+)?(?:broke up|split|divorced|separated)\b/;
+const OTHER_MEMBER_KO =
+  /(?:^|\s)(?:친구|동생|형|누나|언니|오빠|엄마|아빠|어머니|아버지|동료|상사|사장님|룸메이트|이웃|걔|그 사람|사촌)(?:가|이|는|도|께서)|(?:했|졌|났|었)대/;
+
+/** The member's relation word and name as a stored member's value holds them. */
+function mentions(fact: Fact, text: string): boolean {
+  return fact.value
+    .toLowerCase()
+    .replace(/, \d{1,3}살?$/, "")
+    .split(/\s+/)
+    .some((word) => word.length >= 2 && text.includes(word));
+}
+
+/** The ids of the members of the family a message ends (see {@link MEMBER_CUES}). */
+function memberRetiredIds(text: string, current: readonly Fact[], out: Set<string>): void {
+  const members = current.filter((fact) => fact.category === "family");
+  if (members.length === 0) return;
+  for (const cue of MEMBER_CUES) {
+    if (!hasAny(text, cue.need)) continue;
+    if ((cue.lang === "en" ? OTHER_MEMBER_EN : OTHER_MEMBER_KO).test(text)) continue;
+    if (!cue.pattern.test(text)) continue;
+    const hit = members.filter((fact) =>
+      cue.relations.some((slot) => fact.id === slot || fact.id.startsWith(`${slot}:`)),
+    );
+    const named = cue.scope === "all" ? hit : hit.filter((fact) => mentions(fact, text));
+    const only = cue.scope === "named" && named.length === 0 && hit.length === 1;
+    const gone = only ? hit : named;
+    for (const fact of gone) out.add(fact.id);
+  }
+}
+
 /** Someone else's news ("my friend quit", "친구가 이사 갔어요") retires none of the user's facts. */
 const OTHER_SUBJECT_EN =
   /\b(?:my|our)\s+(?:friend|brother|sister|mom|mother|dad|father|wife|husband|son|daughter|boss|colleague|coworker|partner|roommate|neighbou?r)s?\b|\b(?:he|she|they)\b/;
@@ -175,6 +489,8 @@ export function cueRetiredIds(
     }
     for (const slot of cue.slots) if (byId.has(slot)) retired.add(slot);
   }
+  memberRetiredIds(text, current, retired);
+  valueRetiredIds(text, current, retired);
   return retired;
 }
 

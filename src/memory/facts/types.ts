@@ -11,6 +11,7 @@
 
 import { splitWords } from "../letters.ts";
 import { pattern } from "./regex.ts";
+import { SINGLE_KINDS } from "./slots.ts";
 
 export const FACT_CATEGORIES = [
   "name",
@@ -59,13 +60,11 @@ export interface RetiredFact extends Fact {
   retiredBy?: string;
 }
 
-/** Categories with one current value: a new fact of the category replaces the old one. */
-export const SINGLE_VALUED: ReadonlySet<FactCategory> = new Set([
-  "name",
-  "residence",
-  "workplace",
-  "job",
-]);
+/**
+ * Categories with one current value: a new fact of the category replaces the old one (the
+ * slot table's single-valued rows, slots.ts).
+ */
+export const SINGLE_VALUED: ReadonlySet<FactCategory> = new Set(SINGLE_KINDS);
 
 export const MAX_SOURCE_CHARS = 500;
 export const MAX_VALUE_CHARS = 120;

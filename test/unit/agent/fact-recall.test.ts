@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createFactRecallStep } from "../../../src/agent/turn/fact-recall.ts";
 import { resolveMemoryConfig } from "../../../src/memory/config.ts";
 import { FACTS_MEMORY_KEY, parseFactState } from "../../../src/memory/facts/index.ts";
+import { withoutFactSources } from "../../../src/memory/prompt-recall.ts";
 import type { JsonValue } from "../../../src/store/persistent-memory.ts";
 
 /** A thread's facts row across turns, as the saver would keep it. */
@@ -85,5 +86,27 @@ describe("R8.3 the facts step of a turn", () => {
     await expect(
       step.update("I live in Seoul.", { messageId: "m", position: 0 }),
     ).resolves.toHaveLength(1);
+  });
+});
+
+describe("R8.2 facts and conversation recall fuse into one block of evidence", () => {
+  it("R8.2 the step names the messages its shown facts came from; recall does not quote them again", async () => {
+    const t = thread();
+    const step = t.step(1);
+    await step.update("I dislike mushrooms, the texture just gets me.", {
+      messageId: "m0",
+      position: 0,
+    });
+    await step.update("I live in Denver.", { messageId: "m1", position: 2 });
+    const shown = step.shown("Which ingredient should you keep out of my meals?");
+    expect(shown.lines).toEqual(["The user dislikes mushrooms (since 2026-05-01)"]);
+    expect([...shown.sources]).toEqual([0]);
+    const recalled = [
+      { seq: 0, role: "user" as const, text: "I dislike mushrooms, the texture just gets me." },
+      { seq: 1, role: "assistant" as const, text: "Noted: no mushrooms." },
+      { seq: 2, role: "user" as const, text: "I live in Denver." },
+    ];
+    expect(withoutFactSources(recalled, shown.sources).map((item) => item.seq)).toEqual([1, 2]);
+    expect(withoutFactSources(recalled, new Set())).toEqual(recalled);
   });
 });

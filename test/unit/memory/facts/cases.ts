@@ -102,7 +102,7 @@ export const POSITIVE: Readonly<Record<FactCategory, { ko: Case[]; en: Case[] }>
       ["남편은 공무원이에요", "family", "남편"],
       ["강아지를 키우고 있어요", "family", "강아지"],
       ["고양이 두 마리 키워요", "family", "고양이"],
-      ["우리 딸 이름은 서아예요", "family", "딸"],
+      ["우리 딸 이름은 서아예요", "family", "딸 서아"],
       ["여동생이랑 같이 살아요", "family", "여동생"],
       ["결혼했어요", "family", "배우자"],
       ["제가 키우는 강아지가 벌써 열 살이에요", "family", "강아지"],

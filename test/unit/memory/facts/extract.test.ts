@@ -98,9 +98,9 @@ describe("R8.1 heuristic extraction: every category in Korean and English", () =
     expect(extractFacts("I'm from Canada")[0]?.id).toBe("residence:hometown");
     expect(extractFacts("I'm allergic to peanuts")[0]?.id).toBe("allergy:peanut");
     expect(extractFacts("I have a peanut allergy")[0]?.id).toBe("allergy:peanut");
-    expect(extractFacts("My wife's name is Emily")[0]?.id).toBe("family:wife");
+    expect(extractFacts("My wife's name is Emily")[0]?.id).toBe("family:wife:emily");
     expect(extractFacts("아내 이름은 지수예요").find((f) => f.category === "family")?.id).toBe(
-      "family:wife",
+      "family:wife:지수",
     );
     expect(extractFacts("I drive a Tesla")[0]?.id).toBe("possession:car");
     expect(extractFacts("차는 아반떼예요")[0]?.id).toBe("possession:car");
@@ -156,10 +156,12 @@ describe("R8.1 statements only: questions, hypotheticals, negations, the past, o
 
   it("family members get a family fact, not the user's job, allergy or residence", () => {
     expect(show(extractFacts("남편은 공무원이에요"))).toEqual(["family=남편"]);
-    expect(show(extractFacts("My son Leo is allergic to peanuts."))).toEqual(["family=son"]);
+    expect(show(extractFacts("My son Leo is allergic to peanuts."))).toEqual(["family=son Leo"]);
     expect(show(extractFacts("My mom lives in Busan."))).toEqual(["family=mom"]);
     expect(show(extractFacts("딸이 공주 인형을 좋아해요"))).toEqual(["family=딸"]);
-    expect(show(extractFacts("제가 키우는 강아지가 벌써 열 살이에요"))).toEqual(["family=강아지"]);
+    expect(show(extractFacts("제가 키우는 강아지가 벌써 열 살이에요"))).toEqual([
+      "family=강아지, 10살",
+    ]);
   });
 
   it("analyseUtterance gives both at once", () => {
@@ -257,7 +259,9 @@ describe("casual names, context and casual Korean", () => {
 
   it("after a clause about a family member or pet, a subject-less clause is about them", () => {
     expect(show(extractFacts("남동생이 하나 있어요. 대학생이에요"))).toEqual(["family=남동생"]);
-    expect(show(extractFacts("강아지 한 마리 키워요. 이름은 초코예요"))).toEqual(["family=강아지"]);
+    expect(show(extractFacts("강아지 한 마리 키워요. 이름은 초코예요"))).toEqual([
+      "family=강아지 초코",
+    ]);
     // The speaker named again: the user's own fact.
     expect(show(extractFacts("남동생이 하나 있어요. 저는 대학생이에요"))).toEqual([
       "family=남동생",

@@ -407,7 +407,7 @@ describe("R8.1/R8.2 dev7: pets, languages, casual names, changed tastes, long me
     expectFact("Just adopted a bloodhound from the shelter.", "family", "bloodhound");
     expectFact("The only one who listens to me is my goldfish.", "family", "goldfish");
     expectFact("We kept my tabby, Oscar.", "family", "tabby");
-    expect(extractFacts("We kept my tabby, Oscar.").map((f) => f.id)).toEqual(["family:cat"]);
+    expect(extractFacts("We kept my tabby, Oscar.").map((f) => f.id)).toEqual(["family:cat:oscar"]);
     expectNone("I'm allergic to shellfish", "family");
   });
 
@@ -482,7 +482,9 @@ describe("R8.1/R8.2 dev8: household pets, owner slang, ages in words, eating tha
   it("R8.1 English small pets and a Korean pet word in an English sentence", () => {
     expectFact("We have a guinea pig called Waffles.", "family", "guinea pig");
     expectFact("My hedgehog is shy.", "family", "hedgehog");
-    expect(extractFacts("I have a 진돗개 named Baekgu").map((f) => f.id)).toEqual(["family:dog"]);
+    expect(extractFacts("I have a 진돗개 named Baekgu").map((f) => f.id)).toEqual([
+      "family:dog:baekgu",
+    ]);
     expectNone("I have a catalog", "family");
   });
 

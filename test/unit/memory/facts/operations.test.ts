@@ -308,7 +308,11 @@ function heuristicAfter(messages: JobMessage[], date = day): FactState {
 }
 
 describe("R8.1 the heuristic serves until a job lands, then the job's facts replace it", () => {
-  const invented: JobMessage = { id: "m-3", position: 4, text: "My job is stressful." };
+  const invented: JobMessage = {
+    id: "m-3",
+    position: 4,
+    text: "I work as a human alarm clock for my kids.",
+  };
 
   it("R8.1 with no job state the heuristic facts are served as they are", () => {
     const heuristic = heuristicAfter([M1]);
@@ -317,8 +321,8 @@ describe("R8.1 the heuristic serves until a job lands, then the job's facts repl
 
   it("R8.1 R8.3 a landed job replaces the heuristic's facts of its message; a pending message's heuristic facts lie over it", () => {
     const heuristic = heuristicAfter([M1, invented]);
-    // The heuristic took "stressful" for an occupation (the failure the model is there to fix).
-    expect(heuristic.facts.find((f) => f.id === "job")?.value).toBe("stressful");
+    // The heuristic took a joke for an occupation (the failure the model is there to fix).
+    expect(heuristic.facts.find((f) => f.id === "job")?.value).toBe("human alarm clock");
     const before = factsBefore(heuristic, undefined, new Set(["m-3"]));
     expect(before.facts.find((f) => f.id === "job")?.value).toBe("pharmacist");
     const job3 = applyOperations({
@@ -330,7 +334,7 @@ describe("R8.1 the heuristic serves until a job lands, then the job's facts repl
     }).state;
     const served = servedFacts(heuristic, job3);
     expect(served.facts.find((f) => f.id === "job")?.value).toBe("pharmacist");
-    expect(served.facts.some((f) => f.value === "stressful")).toBe(false);
+    expect(served.facts.some((f) => f.value === "human alarm clock")).toBe(false);
 
     // A later message no job has applied yet: its heuristic fact is served over the job state.
     const moved: JobMessage = { id: "m-4", position: 6, text: "I moved to Busan." };

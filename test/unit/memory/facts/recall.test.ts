@@ -63,8 +63,8 @@ describe("R8.2 recall: the facts that match the follow-up question", () => {
       ["내가 무슨 일 한다고 했지?", "job"],
       ["Can you suggest a recipe for dinner?", "allergy:shellfish"],
       ["저녁 메뉴 추천해 줄래?", "allergy:땅콩"],
-      ["What was my wife's name?", "family:wife"],
-      ["남편 선물 뭐가 좋을까?", "family:husband"],
+      ["What was my wife's name?", "family:wife:지수"],
+      ["남편 선물 뭐가 좋을까?", "family:husband:tom"],
       ["What should I pack for my trip?", "plan:tokyo"],
       ["여행 준비물 알려줘", "plan:제주도"],
       ["How often should I rotate my car's tires?", "possession:car"],
@@ -84,7 +84,7 @@ describe("R8.2 recall: the facts that match the follow-up question", () => {
 
   it("a specific relation wins over the generic name intent", () => {
     expect(ids(recallFacts([...profile, ...프로필], "What's my wife's name?", 1))).toEqual([
-      "family:wife",
+      "family:wife:지수",
     ]);
   });
 
