@@ -9,7 +9,23 @@
  * recall.ts (the slot intents, scored before the lexical match). A new kind of fact is a
  * row here, its extraction rows, and fixture dialogues.
  */
-import type { FactCategory } from "./types.ts";
+/** Every kind of fact; each has one row in SLOTS below. */
+export const FACT_CATEGORIES = [
+  "name",
+  "residence",
+  "workplace",
+  "job",
+  "family",
+  "preference",
+  "dislike",
+  "allergy",
+  "health",
+  "plan",
+  "possession",
+  "other",
+] as const;
+
+export type FactCategory = (typeof FACT_CATEGORIES)[number];
 
 /** What a value of the slot must look like (fit.ts checks it). */
 export type ValueShape =

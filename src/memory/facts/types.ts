@@ -11,24 +11,11 @@
 
 import { splitWords } from "../letters.ts";
 import { pattern } from "./regex.ts";
-import { SINGLE_KINDS } from "./slots.ts";
+import { type FactCategory, SINGLE_KINDS } from "./slots.ts";
 
-export const FACT_CATEGORIES = [
-  "name",
-  "residence",
-  "workplace",
-  "job",
-  "family",
-  "preference",
-  "dislike",
-  "allergy",
-  "health",
-  "plan",
-  "possession",
-  "other",
-] as const;
+// The kinds of fact are the slot table's (slots.ts); re-exported for the modules that read facts.
+export { FACT_CATEGORIES, type FactCategory } from "./slots.ts";
 
-export type FactCategory = (typeof FACT_CATEGORIES)[number];
 export type FactLang = "ko" | "en";
 
 export interface Fact {
