@@ -12,6 +12,12 @@
 import type { Writable } from "node:stream";
 import { CANCELLED_EXIT_CODE } from "./output.ts";
 
+/**
+ * How the work ended, said on the last line: a text (✔), or `{ failed }` for work that
+ * returned a failure rather than throwing (e.g. an npm that exited non-zero), shown with ✖.
+ */
+export type Outcome = string | { readonly failed: string };
+
 export interface Progress {
   /** Change the text shown next to the spinner. */
   update(text: string): void;
@@ -27,7 +33,7 @@ const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
 export async function withSpinner<T>(
   text: string,
   work: (progress: Progress) => Promise<T>,
-  done: (result: T) => string = () => `${text} — done`,
+  done: (result: T) => Outcome = () => `${text} — done`,
   options: SpinnerOptions = {},
 ): Promise<T> {
   const out = options.output ?? process.stderr;
@@ -69,7 +75,9 @@ export async function withSpinner<T>(
       },
     });
     release();
-    s.stop(done(result));
+    const outcome = done(result);
+    if (typeof outcome === "string") s.stop(outcome);
+    else s.error(outcome.failed);
     return result;
   } catch (error) {
     release();
@@ -82,7 +90,7 @@ async function plainProgress<T>(
   out: Writable,
   text: string,
   work: (progress: Progress) => Promise<T>,
-  done: (result: T) => string,
+  done: (result: T) => Outcome,
 ): Promise<T> {
   let current = text;
   out.write(`${text} …\n`);
@@ -93,7 +101,8 @@ async function plainProgress<T>(
         out.write(`  ${next}\n`);
       },
     });
-    out.write(`✔ ${done(result)}\n`);
+    const outcome = done(result);
+    out.write(typeof outcome === "string" ? `✔ ${outcome}\n` : `✖ ${outcome.failed}\n`);
     return result;
   } catch (error) {
     out.write(`✖ ${current}\n`);

@@ -294,7 +294,7 @@ async function install(dir: string, log: (line: string) => void): Promise<"yes" 
         clearInterval(timer);
       }
     },
-    (r) => (r.code === 0 ? "dependencies installed" : "npm install failed"),
+    (r) => (r.code === 0 ? "dependencies installed" : { failed: "npm install failed" }),
   );
   if (result.code === 0) return "yes";
   const lines = (result.stderr || result.stdout).trim().split("\n");

@@ -52,6 +52,18 @@ describe("progress of long work", () => {
     );
   });
 
+  it("work that returns a failure ends on a ✖ line, not a ✔ one", async () => {
+    const { output, written } = capture(false);
+    const code = await withSpinner(
+      "installing dependencies",
+      async () => 1,
+      (c) => (c === 0 ? "dependencies installed" : { failed: "npm install failed" }),
+      { output },
+    );
+    expect(code).toBe(1);
+    expect(written()).toBe("installing dependencies …\n✖ npm install failed\n");
+  });
+
   it("on a terminal under CI: the same plain lines", async () => {
     vi.stubEnv("CI", "true");
     const { output, written } = capture(true);
