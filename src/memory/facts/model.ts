@@ -18,7 +18,7 @@ Answer with the operations that bring the facts up to date with the messages:
 - "add": a fact the user states about themselves or their family that is not known yet;
 - "update": a new value for a known slot (same kind and key), e.g. the user moved or changed jobs;
 - "retire": the user says a known fact is no longer true ("I left the clinic", "그만뒀어요", "not anymore"), with no new value.
-Kinds: ${FACT_CATEGORIES.join(", ")}. One value each for ${[...SINGLE_VALUED].join(", ")} (key "hometown" for where the user is from, "location" for where the workplace is). Keys: family — the relation (wife, son, dog …); possession — what it is (car, phone …); preference, dislike, allergy, health, plan — the thing; other — age, birthday, major, nationality.
+Kinds: ${FACT_CATEGORIES.join(", ")}. One value each for ${[...SINGLE_VALUED].join(", ")} (key "hometown" for where the user is from, "location" for where the workplace is). Keys: family — the relation (wife, son, dog …), or relation:name for a named member (son:leo), as the known facts show it; possession — what it is (car, phone …); preference, dislike, allergy, health, plan — the thing; other — age, birthday, major, nationality.
 Never facts: questions, requests, wishes, hypotheticals, evaluations ("my job is stressful"), other people's lives, what the user used to do. When unsure, leave it out.
 A value is a word or a short phrase in the user's language, never a sentence.
 Answer with JSON only, no prose:

@@ -52,6 +52,24 @@ function isKind(kind: string): kind is FactCategory {
   return (FACT_CATEGORIES as readonly string[]).includes(kind);
 }
 
+/** A member's name in a slot key, as members.ts keys it (lower-cased, letters only). */
+const MEMBER_NAME = /^\p{L}[\p{L}\p{M}'’ -]{0,39}$/u;
+
+/**
+ * The key of a family slot: the relation ("son"), or the relation and the member's name
+ * ("son:leo") for a named member — the key the model is shown for that member's fact
+ * (model.ts), so an update lands on the member's own slot (members.ts), not beside it.
+ */
+function familyKey(raw: string): string | undefined {
+  const colon = raw.indexOf(":");
+  if (colon < 0) return RELATIONS_EN[raw] ?? RELATIONS_KO[raw] ?? (valueKey(raw) || undefined);
+  const word = raw.slice(0, colon).trim();
+  const relation = RELATIONS_EN[word] ?? RELATIONS_KO[word];
+  const name = raw.slice(colon + 1).trim();
+  if (relation === undefined || !MEMBER_NAME.test(name)) return undefined;
+  return `${relation}:${name}`;
+}
+
 /** The key of a slot of `category`, from the operation's key (or its value, for keyed kinds). */
 function keyOf(category: FactCategory, key: string, value: string): string | undefined {
   if (SINGLE_VALUED.has(category)) {
@@ -61,8 +79,7 @@ function keyOf(category: FactCategory, key: string, value: string): string | und
     return undefined;
   }
   const raw = key === "" ? value.toLowerCase() : key;
-  if (category === "family")
-    return RELATIONS_EN[raw] ?? RELATIONS_KO[raw] ?? (valueKey(raw) || undefined);
+  if (category === "family") return familyKey(raw);
   if (category === "possession") return possessionKind(raw) ?? (valueKey(raw) || undefined);
   if (category === "preference" && raw.startsWith("favorite:")) {
     const thing = valueKey(raw.slice("favorite:".length));

@@ -307,6 +307,58 @@ function heuristicAfter(messages: JobMessage[], date = day): FactState {
   return state;
 }
 
+describe("R8.1 R8.3 a named member's slot is the same for the heuristic and the model", () => {
+  const family: JobMessage = {
+    id: "m-1",
+    position: 0,
+    text: "My wife Grace and I have two boys, Leo who's 8 and Sam who's 3.",
+  };
+  const birthday: JobMessage = { id: "m-2", position: 2, text: "Leo turned 9 last week." };
+
+  it("R8.3 the key the model is shown for each member names that member's slot again", () => {
+    const state = heuristicAfter([family]);
+    const members = state.facts.filter((f) => f.category === "family");
+    expect(members.map((f) => f.id)).toEqual(
+      expect.arrayContaining(["family:son:leo", "family:son:sam"]),
+    );
+    const shown = JSON.parse(factOperationsInput(state.facts, [])) as {
+      facts: { kind: string; key: string | null; value: string }[];
+    };
+    for (const fact of members) {
+      const row = shown.facts.find((f) => f.value === fact.value);
+      expect(row, fact.id).toBeDefined();
+      const check = slotForOperation(row?.kind ?? "", row?.key ?? undefined, row?.value);
+      expect(check, fact.id).toMatchObject({ ok: true, slot: { id: fact.id } });
+    }
+    expect(slotForOperation("family", "Son:Leo", "Leo, 9")).toMatchObject({
+      slot: { id: "family:son:leo" },
+    });
+    expect(slotForOperation("family", "아들:지호", "지호, 5살")).toMatchObject({
+      slot: { id: "family:son:지호" },
+    });
+    expect(slotForOperation("family", "stranger:leo", "Leo")).toMatchObject({ ok: false });
+  });
+
+  it("R8.3 the model's update of a named member retires that member's old value; one current value stays", () => {
+    const before = heuristicAfter([family]);
+    const result = applyOperations({
+      before,
+      applied: [],
+      operations: ops(
+        [{ op: "update", kind: "family", key: "son:leo", value: "son Leo, 9", message_id: "m-2" }],
+        [birthday],
+      ),
+      messages: [birthday],
+      date: day,
+    });
+    expect(result.skipped).toEqual([]);
+    const leo = result.state.facts.filter((f) => f.id.startsWith("family:son:leo"));
+    expect(leo.map((f) => [f.id, f.value])).toEqual([["family:son:leo", "son Leo, 9"]]);
+    expect(result.state.retired.map((f) => f.id)).toContain("family:son:leo");
+    expect(result.state.facts.map((f) => f.id)).toContain("family:son:sam");
+  });
+});
+
 describe("R8.1 the heuristic serves until a job lands, then the job's facts replace it", () => {
   const invented: JobMessage = {
     id: "m-3",
