@@ -4,6 +4,7 @@
  */
 
 import { type Pattern, pattern } from "./regex.ts";
+import { PET_MEMBER_RELATIONS } from "./slots.ts";
 
 /** Family members and pets: the words as written → a canonical relation (the id key). */
 export const RELATIONS_KO: Readonly<Record<string, string>> = {
@@ -194,19 +195,8 @@ export const SIBLING_RELATIONS: ReadonlySet<string> = new Set([
   "younger-brother",
   "younger-sister",
 ]);
-export const PET_RELATIONS: ReadonlySet<string> = new Set([
-  "dog",
-  "cat",
-  "hamster",
-  "bird",
-  "rabbit",
-  "turtle",
-  "fish",
-  "guinea-pig",
-  "ferret",
-  "hedgehog",
-  "lizard",
-]);
+/** The pets' relations: the slot table's pet group (slots.ts). */
+export const PET_RELATIONS: ReadonlySet<string> = new Set(PET_MEMBER_RELATIONS);
 
 /** People other than the user and their family (a clause about them is not about the user). */
 export const OTHER_PEOPLE_KO: ReadonlySet<string> = new Set([
