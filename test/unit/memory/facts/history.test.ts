@@ -20,18 +20,9 @@ import {
   updateFacts,
 } from "../../../../src/memory/facts/index.ts";
 import { FACTS_HEADER, listBlock } from "../../../../src/memory/prompt-blocks.ts";
+import { talk } from "./talk.ts";
 
 const UNCAPPED = Number.MAX_SAFE_INTEGER;
-
-/** A dialogue of user messages, one a day from 2026-03-01, at positions 0, 2, 4, … */
-function talk(utterances: readonly string[], start: FactState = EMPTY_FACT_STATE): FactState {
-  return utterances.reduce<FactState>((state, text, i) => {
-    const date = new Date(Date.UTC(2026, 2, 1 + i)).toISOString();
-    return reviseFacts(state, text, { messageId: `m${i}`, position: i * 2, date }, (current) =>
-      updateFacts(current, text, { max: UNCAPPED }),
-    );
-  }, start);
-}
 
 const current = (state: FactState) => state.facts.map((f) => `${f.id}=${f.value}`);
 const retired = (state: FactState) => state.retired.map((f) => `${f.id}=${f.value}`);

@@ -7,30 +7,16 @@
  */
 import { describe, expect, it } from "vitest";
 import {
-  EMPTY_FACT_STATE,
   extractFacts,
   FACT_CATEGORIES,
   type FactState,
   factLines,
   recallFacts,
-  reviseFacts,
   SINGLE_VALUED,
-  updateFacts,
 } from "../../../../src/memory/facts/index.ts";
 import { PHRASES } from "../../../../src/memory/facts/phrases.ts";
 import { SLOTS, slotOf } from "../../../../src/memory/facts/slots.ts";
-
-const UNCAPPED = Number.MAX_SAFE_INTEGER;
-
-/** A dialogue of user messages, one a day from 2026-03-01. */
-function talk(utterances: readonly string[], start: FactState = EMPTY_FACT_STATE): FactState {
-  return utterances.reduce<FactState>((state, text, i) => {
-    const date = new Date(Date.UTC(2026, 2, 1 + i)).toISOString();
-    return reviseFacts(state, text, { messageId: `m${i}`, position: i * 2, date }, (current) =>
-      updateFacts(current, text, { max: UNCAPPED, turn: i }),
-    );
-  }, start);
-}
+import { talk } from "./talk.ts";
 
 const values = (state: FactState) => state.facts.map((f) => `${f.category}=${f.value}`);
 const texts = (state: FactState) => state.facts.map((f) => f.text).join("\n");
