@@ -21,7 +21,11 @@ import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { z } from "zod";
 import type { MemoryConfig } from "../memory/config.ts";
 import { factLines } from "../memory/facts/lines.ts";
-import { MODEL_FACTS_MEMORY_KEY, parseModelFactState } from "../memory/facts/model-state.ts";
+import {
+  MODEL_FACTS_MEMORY_KEY,
+  type ModelFactState,
+  parseModelFactState,
+} from "../memory/facts/model-state.ts";
 import { servedFacts } from "../memory/facts/served.ts";
 import { parseFactState } from "../memory/facts/storage.ts";
 import { groupMessages, type MessageGroupKind } from "../memory/groups.ts";
@@ -213,9 +217,9 @@ export function retiredFactsView(value: unknown): Record<string, unknown>[] {
 function previewFacts(
   value: unknown,
   rows: readonly Record<string, unknown>[] | null,
-  modelState: unknown,
+  modelState: ModelFactState | undefined,
 ): string[] | undefined {
-  const state = servedFacts(parseFactState(value), parseModelFactState(modelState));
+  const state = servedFacts(parseFactState(value), modelState);
   if (state.facts.length > 0) return factLines(state.facts, state.retired);
   return rows?.map((f) => String(f.text));
 }
@@ -242,17 +246,24 @@ export function inspectThread(input: InspectInput): ThreadView {
   const inConversation = new Set<BaseMessage>(conversation);
   const storedIndex = new Map<BaseMessage, number>(messages.map((m, i) => [m, from + i]));
   const summaryCache = parseSummaryCache(input.memory.summary);
-  const facts = factsView(input.memory.facts);
+  const modelFacts =
+    config.facts_mode === "llm"
+      ? parseModelFactState(input.memory[MODEL_FACTS_MEMORY_KEY])
+      : undefined;
+  // In llm mode the facts a turn serves are the jobs' state with the heuristic's facts of
+  // unapplied messages over it; the view shows those, not the heuristic's row alone.
+  const served =
+    modelFacts === undefined
+      ? undefined
+      : servedFacts(parseFactState(input.memory.facts), modelFacts);
+  const facts =
+    served === undefined ? factsView(input.memory.facts) : served.facts.map((f) => ({ ...f }));
 
   const prompt = assemblePrompt({
     systemText: input.systemText,
     skills: input.skills,
     summary: summaryCache?.text,
-    facts: previewFacts(
-      input.memory.facts,
-      facts,
-      config.facts_mode === "llm" ? input.memory[MODEL_FACTS_MEMORY_KEY] : undefined,
-    ),
+    facts: previewFacts(input.memory.facts, facts, modelFacts),
     thread: [...head],
     config,
     archived: stored,
@@ -302,7 +313,10 @@ export function inspectThread(input: InspectInput): ThreadView {
             updated_at: summaryCache.updated_at === "" ? null : summaryCache.updated_at,
           },
     facts,
-    retired_facts: retiredFactsView(input.memory.facts),
+    retired_facts:
+      served === undefined
+        ? retiredFactsView(input.memory.facts)
+        : served.retired.map((f) => ({ ...f })),
     last_turn: lastTurn,
     hints: hintsFor(basis, {
       historyAware: config.history_aware,

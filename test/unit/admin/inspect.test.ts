@@ -247,4 +247,53 @@ describe("R8.3 retired facts in the thread view", () => {
     expect(preview("llm")).not.toContain("stressful");
     expect(preview("heuristic")).toContain("stressful");
   });
+
+  it("R8.1 R8.3 in llm mode the thread view's facts are the ones served, not the heuristic's row", () => {
+    const heuristic = {
+      id: "job",
+      category: "job",
+      text: "The user's occupation: stressful",
+      value: "stressful",
+      lang: "en",
+      source: "My job is stressful.",
+      messageId: "m2",
+      position: 2,
+      since: "2026-03-09",
+    };
+    const nurse = { ...heuristic, text: "The user's occupation: nurse", value: "nurse" };
+    const fromJob = {
+      ...heuristic,
+      text: "The user's occupation: pharmacist",
+      value: "pharmacist",
+      messageId: "m1",
+      position: 0,
+      since: "2026-03-01",
+    };
+    const memory = {
+      facts: { version: 2, facts: [heuristic], retired: [] },
+      facts_llm: {
+        version: 2,
+        facts: [fromJob],
+        retired: [{ ...nurse, retiredAt: "2026-03-01", retiredBy: "m1" }],
+        applied: [
+          { id: "m1", position: 0 },
+          { id: "m2", position: 2 },
+        ],
+      },
+    };
+    const view = (facts_mode: "llm" | "heuristic") =>
+      inspectThread({
+        contextId: "ctx",
+        messages: thread(),
+        memory,
+        config: config({ facts_mode }),
+        systemText: "You are helpful.",
+      });
+    const llm = view("llm");
+    expect(llm.facts?.map((f) => f.value)).toEqual(["pharmacist"]);
+    expect(llm.retired_facts.map((f) => f.value)).toEqual(["nurse"]);
+    const heuristicView = view("heuristic");
+    expect(heuristicView.facts?.map((f) => f.value)).toEqual(["stressful"]);
+    expect(heuristicView.retired_facts).toEqual([]);
+  });
 });
