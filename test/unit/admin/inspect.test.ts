@@ -203,26 +203,28 @@ describe("R8.3 retired facts in the thread view", () => {
     );
   });
 
+  /** The heuristic read "My job is stressful." as a job; the facts job for m1 and m2 did not. */
+  const heuristic = {
+    id: "job",
+    category: "job",
+    text: "The user's occupation: stressful",
+    value: "stressful",
+    lang: "en",
+    source: "My job is stressful.",
+    messageId: "m2",
+    position: 2,
+    since: "2026-03-09",
+  };
+  const fromJob = {
+    ...heuristic,
+    text: "The user's occupation: pharmacist",
+    value: "pharmacist",
+    messageId: "m1",
+    position: 0,
+    since: "2026-03-01",
+  };
+
   it("R8.1 in llm mode the preview serves the facts jobs' state, as a turn does", () => {
-    const heuristic = {
-      id: "job",
-      category: "job",
-      text: "The user's occupation: stressful",
-      value: "stressful",
-      lang: "en",
-      source: "My job is stressful.",
-      messageId: "m2",
-      position: 2,
-      since: "2026-03-09",
-    };
-    const fromJob = {
-      ...heuristic,
-      text: "The user's occupation: pharmacist",
-      value: "pharmacist",
-      messageId: "m1",
-      position: 0,
-      since: "2026-03-01",
-    };
     const memory = {
       facts: { version: 2, facts: [heuristic], retired: [] },
       facts_llm: {
@@ -249,26 +251,7 @@ describe("R8.3 retired facts in the thread view", () => {
   });
 
   it("R8.1 R8.3 in llm mode the thread view's facts are the ones served, not the heuristic's row", () => {
-    const heuristic = {
-      id: "job",
-      category: "job",
-      text: "The user's occupation: stressful",
-      value: "stressful",
-      lang: "en",
-      source: "My job is stressful.",
-      messageId: "m2",
-      position: 2,
-      since: "2026-03-09",
-    };
     const nurse = { ...heuristic, text: "The user's occupation: nurse", value: "nurse" };
-    const fromJob = {
-      ...heuristic,
-      text: "The user's occupation: pharmacist",
-      value: "pharmacist",
-      messageId: "m1",
-      position: 0,
-      since: "2026-03-01",
-    };
     const memory = {
       facts: { version: 2, facts: [heuristic], retired: [] },
       facts_llm: {
