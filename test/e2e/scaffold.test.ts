@@ -37,6 +37,37 @@ const VERSION = (
 const PTY_SIZE = "stty cols 120 rows 40";
 /** util-linux `script` gives the prompt tests a pseudo-terminal; without it they are skipped. */
 const HAS_PTY = spawnSync("script", ["--version"]).status === 0;
+
+/**
+ * `command` (a shell line) on a pseudo-terminal of 120×40 in `cwd`: what it draws, without
+ * control codes, and `waitFor`, which resolves with the screen's length once `text` shows
+ * (after `from`) and fails after 30 s with the screen.
+ */
+function ptySession(command: string, cwd: string) {
+  const child = spawn("script", ["-qfec", `${PTY_SIZE}; exec ${command}`, "/dev/null"], {
+    cwd,
+    env: { ...process.env, PATH: pinnedNodePath(), TERM: "xterm", COLUMNS: "120", LINES: "40" },
+  }) as ChildProcessWithoutNullStreams;
+  let drawn = "";
+  child.stdout.on("data", (d) => {
+    drawn += d;
+  });
+  const screen = () => stripVTControlCharacters(drawn).replaceAll("\r", "");
+  const exited = once(child, "exit");
+  const waitFor = async (text: string | RegExp, from = 0) => {
+    const deadline = Date.now() + 30_000;
+    const shown = () =>
+      typeof text === "string"
+        ? screen().slice(from).includes(text)
+        : text.test(screen().slice(from));
+    while (!shown()) {
+      if (Date.now() > deadline) throw new Error(`no "${text}" on the terminal:\n${screen()}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return screen().length;
+  };
+  return { child, exited, waitFor, screen };
+}
 /** The packed llamon's CLI (installed by npx from the tarball). */
 const CLI = inject("llamonCli");
 const ENV = { CI: "1", PATH: pinnedNodePath() };
@@ -269,28 +300,7 @@ describe("llamon agent / flow (scaffold)", () => {
       const command = [CLI, "agent", "--no-install", "--llamon", `file:${REPO}`]
         .map((a) => `'${a.replaceAll("'", "'\\''")}'`)
         .join(" ");
-      const child = spawn("script", ["-qfec", `${PTY_SIZE}; exec ${command}`, "/dev/null"], {
-        cwd,
-        env: { ...process.env, PATH: pinnedNodePath(), TERM: "xterm", COLUMNS: "120", LINES: "40" },
-      }) as ChildProcessWithoutNullStreams;
-      let drawn = "";
-      child.stdout.on("data", (d) => {
-        drawn += d;
-      });
-      const screen = () => stripVTControlCharacters(drawn).replaceAll("\r", "");
-      const exited = once(child, "exit");
-      const waitFor = async (text: string | RegExp, from = 0) => {
-        const deadline = Date.now() + 30_000;
-        const shown = () =>
-          typeof text === "string"
-            ? screen().slice(from).includes(text)
-            : text.test(screen().slice(from));
-        while (!shown()) {
-          if (Date.now() > deadline) throw new Error(`no "${text}" on the terminal:\n${screen()}`);
-          await new Promise((r) => setTimeout(r, 50));
-        }
-        return screen().length;
-      };
+      const { child, exited, waitFor, screen } = ptySession(command, cwd);
       try {
         await waitFor("Project name");
         child.stdin.write("Bad Name\r");
@@ -336,38 +346,7 @@ describe("llamon agent / flow (scaffold)", () => {
       const command = [CLI, ...args, "--llamon", `file:${REPO}`]
         .map((a) => `'${a.replaceAll("'", "'\\''")}'`)
         .join(" ");
-      const session = () => {
-        const child = spawn("script", ["-qfec", `${PTY_SIZE}; exec ${command}`, "/dev/null"], {
-          cwd,
-          env: {
-            ...process.env,
-            PATH: pinnedNodePath(),
-            TERM: "xterm",
-            COLUMNS: "120",
-            LINES: "40",
-          },
-        }) as ChildProcessWithoutNullStreams;
-        let drawn = "";
-        child.stdout.on("data", (d) => {
-          drawn += d;
-        });
-        const screen = () => stripVTControlCharacters(drawn).replaceAll("\r", "");
-        const exited = once(child, "exit");
-        const waitFor = async (text: string | RegExp, from = 0) => {
-          const deadline = Date.now() + 30_000;
-          const shown = () =>
-            typeof text === "string"
-              ? screen().slice(from).includes(text)
-              : text.test(screen().slice(from));
-          while (!shown()) {
-            if (Date.now() > deadline)
-              throw new Error(`no "${text}" on the terminal:\n${screen()}`);
-            await new Promise((r) => setTimeout(r, 50));
-          }
-          return screen().length;
-        };
-        return { child, exited, waitFor };
-      };
+      const session = () => ptySession(command, cwd);
       // ./my-agent is taken: the offer is my-agent-2, and Enter takes it.
       const first = session();
       try {
