@@ -283,9 +283,6 @@ export function tsconfigJson(): string {
       resolveJsonModule: true,
       skipLibCheck: true,
       noEmit: true,
-      // llamon's Studio page is hono/jsx, and tsc reads llamon's sources with these options.
-      jsx: "react-jsx",
-      jsxImportSource: "hono/jsx",
     },
     include: ["src", "test", "vitest.config.ts"],
   };
