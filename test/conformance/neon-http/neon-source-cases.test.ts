@@ -28,6 +28,7 @@ import {
   startTestBackend,
   type TestBackend,
 } from "../../helpers/backend.ts";
+import { NEON_ERROR_KEYS } from "../../helpers/neon-error-keys.ts";
 import { dsnForDatabase } from "../../helpers/pg.ts";
 
 let backend: TestBackend;
@@ -112,29 +113,9 @@ async function countWrites(): Promise<number> {
   return r.rows[0]?.n ?? -1;
 }
 
-const ERROR_KEYS = [
-  "message",
-  "code",
-  "detail",
-  "hint",
-  "position",
-  "internalPosition",
-  "internalQuery",
-  "severity",
-  "where",
-  "table",
-  "column",
-  "schema",
-  "dataType",
-  "constraint",
-  "file",
-  "line",
-  "routine",
-];
-
 function requestError(message: string) {
   const body: Record<string, unknown> = {};
-  for (const k of ERROR_KEYS)
+  for (const k of NEON_ERROR_KEYS)
     body[k] = k === "message" ? message : k === "code" || k === "severity" ? "" : null;
   return body;
 }
@@ -442,7 +423,7 @@ describe("E errors (SQL ~154–241, ~322–339; ER; HU get_conn_info ~142–215)
   it("E01 an SQL error is 400 with the 17 keys in Neon's order", async () => {
     const r = await post(q("SELECT 1/0"));
     expect(r.status).toBe(400);
-    expect(Object.keys(r.body)).toEqual(ERROR_KEYS);
+    expect(Object.keys(r.body)).toEqual(NEON_ERROR_KEYS);
     expect(r.body).toMatchObject({ code: "22012", severity: "ERROR", message: "division by zero" });
   });
 
@@ -629,7 +610,7 @@ describe("E errors (SQL ~154–241, ~322–339; ER; HU get_conn_info ~142–215)
     const r = await post(q("SELECT 1"), { url: p.url });
     expect(r.status).toBe(500);
     expect(r.body.message).toMatch(/^Couldn't connect to compute node/);
-    expect(Object.keys(r.body)).toEqual(ERROR_KEYS);
+    expect(Object.keys(r.body)).toEqual(NEON_ERROR_KEYS);
   });
 
   it('E25 a connection closed under a statement is 400 with code "" (SQL ~333: Postgres(e) without a database error), and DB_UNAVAILABLE through the driver', async () => {
@@ -678,7 +659,7 @@ describe("E errors (SQL ~154–241, ~322–339; ER; HU get_conn_info ~142–215)
       const r = await cutUnder(() => post(q(statement), { url: p.url }));
       expect(r.status).toBe(400);
       expect(r.body).toMatchObject({ code: "", severity: "" });
-      expect(Object.keys(r.body)).toEqual(ERROR_KEYS);
+      expect(Object.keys(r.body)).toEqual(NEON_ERROR_KEYS);
     } finally {
       relay.close();
     }

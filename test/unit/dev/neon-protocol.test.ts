@@ -15,6 +15,7 @@ import {
   serdeNumber,
 } from "../../../src/dev/neon-protocol.ts";
 import { toDbError } from "../../../src/store/db.ts";
+import { NEON_ERROR_KEYS } from "../../helpers/neon-error-keys.ts";
 
 describe("serde_json number text", () => {
   it("floats are written as ryu writes them", () => {
@@ -66,25 +67,7 @@ describe("parameters", () => {
 describe("the error body", () => {
   it("a request error has all 17 keys in Neon's order, code and severity empty", () => {
     const body = neonErrorBody("invalid isolation level");
-    expect(Object.keys(body)).toEqual([
-      "message",
-      "code",
-      "detail",
-      "hint",
-      "position",
-      "internalPosition",
-      "internalQuery",
-      "severity",
-      "where",
-      "table",
-      "column",
-      "schema",
-      "dataType",
-      "constraint",
-      "file",
-      "line",
-      "routine",
-    ]);
+    expect(Object.keys(body)).toEqual(NEON_ERROR_KEYS);
     expect(body).toMatchObject({ message: "invalid isolation level", code: "", severity: "" });
     expect(Object.values(body).filter((v) => v === null)).toHaveLength(14);
   });
