@@ -260,20 +260,18 @@ export class Conversation {
 
   /** A summary job of the queue consumer (in_memory/sqlite, R7.5). Not under the turn lock. */
   async summarize(job: SummarizeJob): Promise<SummarizeOutcome> {
-    const store = job.agent_id === this.agentId ? this.storeFor(job.agent_id) : undefined;
-    if (store === undefined) {
-      throw new LlamonError(
-        "INPUT_INVALID",
-        `this conversation object keeps no thread of agent "${job.agent_id}" (MEMORY_BACKEND=${this.backend})`,
-      );
-    }
-    const log = agentRequestContext({ env: this.env }).log.child({ context_id: job.thread_id });
-    const fence = this.generations.fence(store.memory);
+    const { store, fence, log } = this.jobThread(job);
     return summarizeHere(this.env, job, store.saver, store.memory, fence, { log });
   }
 
   /** A facts job of the queue consumer (in_memory/sqlite, R8.1). Not under the turn lock. */
   async extractFacts(job: FactsJob): Promise<FactsOutcome> {
+    const { store, fence, log } = this.jobThread(job);
+    return factsHere(this.env, job, store.saver, store.memory, fence, { log });
+  }
+
+  /** A queue job's thread here: its store, the fence of its generation, a log for it. */
+  private jobThread(job: SummarizeJob | FactsJob) {
     const store = job.agent_id === this.agentId ? this.storeFor(job.agent_id) : undefined;
     if (store === undefined) {
       throw new LlamonError(
@@ -282,8 +280,7 @@ export class Conversation {
       );
     }
     const log = agentRequestContext({ env: this.env }).log.child({ context_id: job.thread_id });
-    const fence = this.generations.fence(store.memory);
-    return factsHere(this.env, job, store.saver, store.memory, fence, { log });
+    return { store, fence: this.generations.fence(store.memory), log };
   }
 
   /** The latest root checkpoint of `threadId` as `agentId` sees it (R2.3). */
