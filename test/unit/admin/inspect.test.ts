@@ -224,27 +224,29 @@ describe("R8.3 retired facts in the thread view", () => {
     since: "2026-03-01",
   };
 
-  it("R8.1 in llm mode the preview serves the facts jobs' state, as a turn does", () => {
-    const memory = {
-      facts: { version: 2, facts: [heuristic], retired: [] },
-      facts_llm: {
-        version: 2,
-        facts: [fromJob],
-        retired: [],
-        applied: [
-          { id: "m1", position: 0 },
-          { id: "m2", position: 2 },
-        ],
+  /** The thread view with the heuristic's row and a facts job's state (`retired` by the job). */
+  const viewWith = (facts_mode: "llm" | "heuristic", retired: readonly unknown[] = []) =>
+    inspectThread({
+      contextId: "ctx",
+      messages: thread(),
+      memory: {
+        facts: { version: 2, facts: [heuristic], retired: [] },
+        facts_llm: {
+          version: 2,
+          facts: [fromJob],
+          retired,
+          applied: [
+            { id: "m1", position: 0 },
+            { id: "m2", position: 2 },
+          ],
+        },
       },
-    };
-    const preview = (facts_mode: "llm" | "heuristic") =>
-      inspectThread({
-        contextId: "ctx",
-        messages: thread(),
-        memory,
-        config: config({ facts_mode }),
-        systemText: "You are helpful.",
-      }).system_prompt;
+      config: config({ facts_mode }),
+      systemText: "You are helpful.",
+    });
+
+  it("R8.1 in llm mode the preview serves the facts jobs' state, as a turn does", () => {
+    const preview = (facts_mode: "llm" | "heuristic") => viewWith(facts_mode).system_prompt;
     expect(preview("llm")).toContain("- The user's occupation: pharmacist (since 2026-03-01)");
     expect(preview("llm")).not.toContain("stressful");
     expect(preview("heuristic")).toContain("stressful");
@@ -252,30 +254,11 @@ describe("R8.3 retired facts in the thread view", () => {
 
   it("R8.1 R8.3 in llm mode the thread view's facts are the ones served, not the heuristic's row", () => {
     const nurse = { ...heuristic, text: "The user's occupation: nurse", value: "nurse" };
-    const memory = {
-      facts: { version: 2, facts: [heuristic], retired: [] },
-      facts_llm: {
-        version: 2,
-        facts: [fromJob],
-        retired: [{ ...nurse, retiredAt: "2026-03-01", retiredBy: "m1" }],
-        applied: [
-          { id: "m1", position: 0 },
-          { id: "m2", position: 2 },
-        ],
-      },
-    };
-    const view = (facts_mode: "llm" | "heuristic") =>
-      inspectThread({
-        contextId: "ctx",
-        messages: thread(),
-        memory,
-        config: config({ facts_mode }),
-        systemText: "You are helpful.",
-      });
-    const llm = view("llm");
+    const retired = [{ ...nurse, retiredAt: "2026-03-01", retiredBy: "m1" }];
+    const llm = viewWith("llm", retired);
     expect(llm.facts?.map((f) => f.value)).toEqual(["pharmacist"]);
     expect(llm.retired_facts.map((f) => f.value)).toEqual(["nurse"]);
-    const heuristicView = view("heuristic");
+    const heuristicView = viewWith("heuristic", retired);
     expect(heuristicView.facts?.map((f) => f.value)).toEqual(["stressful"]);
     expect(heuristicView.retired_facts).toEqual([]);
   });
