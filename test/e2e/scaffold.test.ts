@@ -408,10 +408,17 @@ describe("llamon agent / flow (scaffold)", () => {
         .map((a) => `'${a.replaceAll("'", "'\\''")}'`)
         .join(" ");
       // The shell outlives llamon, so the terminal's session is still there when npm is checked:
-      // a closing terminal would end npm by itself.
+      // a closing terminal would end npm by itself. llamon passes SIGINT to its whole process
+      // group, as a terminal's Ctrl-C does, and that group holds this shell: dash (script's
+      // /bin/sh when SHELL is unset) would die of it, so the shell traps it; a trap, unlike an
+      // ignored signal, is not inherited by llamon and npm.
       const child = spawn(
         "script",
-        ["-qfec", `${PTY_SIZE}; ${command}; echo "llamon exited $?"; sleep 30`, "/dev/null"],
+        [
+          "-qfec",
+          `trap : INT; ${PTY_SIZE}; ${command}; echo "llamon exited $?"; sleep 30`,
+          "/dev/null",
+        ],
         {
           cwd,
           env: {
