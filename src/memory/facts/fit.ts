@@ -18,6 +18,7 @@
  *
  * Word lists, not expressions: nothing to compile in a fresh isolate.
  */
+import { hostileText } from "./hostile.ts";
 import { JOBS_KO, RELATIONS_EN, RELATIONS_KO } from "./lexicon.ts";
 import { slotOf } from "./slots.ts";
 import type { Fact } from "./types.ts";
@@ -231,6 +232,10 @@ const lastWord = (value: string): string => value.trim().split(/\s+/).at(-1) ?? 
  */
 export function fitsSlot(fact: Fact, clause: string): boolean {
   const value = fact.value.trim();
+  // The text shown may quote the clause (a family member's detail): it is checked too, with
+  // its ordinary spaces and line breaks as one space.
+  if (hostileText(value) !== undefined) return false;
+  if (hostileText(fact.text.replace(/\s+/g, " ")) !== undefined) return false;
   const lower = value.toLowerCase();
   switch (slotOf(fact.category).shape) {
     case "name":

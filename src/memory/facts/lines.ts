@@ -6,8 +6,8 @@
  *
  * One line per slot: should two current facts share an id (a row written by hand), only the
  * newer is shown, so the model never sees two current values for one single-valued slot.
- * A retired value is never shown as current, only as "earlier". Facts stored without a date
- * (before dates were kept) show none.
+ * A retired value is never shown as current, only as "earlier". Each fact is one plain line.
+ * Facts stored without a date (before dates were kept) show none.
  */
 import type { Fact, RetiredFact } from "./types.ts";
 
@@ -30,10 +30,23 @@ export function factLines(recalled: readonly Fact[], retired: readonly RetiredFa
     const notes: string[] = [];
     if (fact.since !== undefined) notes.push(words.since(fact.since));
     const earlier = latestEarlier(fact, retired);
-    if (earlier !== undefined) notes.push(`${words.earlier}${earlier}`);
-    lines.push(notes.length === 0 ? fact.text : `${fact.text} (${notes.join("; ")})`);
+    if (earlier !== undefined) notes.push(`${words.earlier}${plainLine(earlier)}`);
+    const text = plainLine(fact.text);
+    lines.push(notes.length === 0 ? text : `${text} (${notes.join("; ")})`);
   }
   return lines;
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
+const NOT_PLAIN = /[\s\u0000-\u001f\u007f-\u009f]+/g;
+
+/**
+ * A stored text as one plain line: line breaks, other control characters and runs of spaces
+ * become one space, so no fact can start a line, a bullet or a header of its own in the block
+ * (extraction refuses such text; a row written by hand or stored before that is covered here).
+ */
+function plainLine(text: string): string {
+  return text.replace(NOT_PLAIN, " ").trim();
 }
 
 function newer(a: Fact, b: Fact): boolean {

@@ -17,8 +17,10 @@
  * A value that passes is the only thing of the answer that reaches a prompt, and only as the
  * value of a fact whose text llamon writes (build.ts `factText`).
  */
+
 import { z } from "zod";
 import { tidyValue } from "./build.ts";
+import { hostileValue } from "./hostile.ts";
 import { type FactSlot, slotForOperation, valueMisfit } from "./operation-slot.ts";
 import { type FactLang, MAX_ID_CHARS } from "./types.ts";
 
@@ -72,35 +74,6 @@ const operationSchema = z.object({
   message_id: z.string().min(1).max(MAX_ID_CHARS).optional(),
   lang: z.enum(["ko", "en"]).nullish(),
 });
-
-/** Text that tries to steer the model rather than state something about the user. */
-const INSTRUCTION_PATTERNS: readonly RegExp[] = [
-  /\b(?:ignore|disregard|forget|override|bypass)\b[\s\S]{0,40}\b(?:instructions?|prompts?|rules?|previous|above|system|guidelines?)\b/i,
-  /\b(?:system|developer|hidden)\s*(?:prompt|message|instructions?)\b/i,
-  /\byou\s+(?:are|must|should|will)\s+(?:now\b|an?\b|the\b|no longer\b|always\b|never\b)/i,
-  /\b(?:act as|pretend to be|from now on|new instructions?|jailbreak)\b/i,
-  /^\s*(?:system|assistant|user|developer|tool)\s*:/i,
-  /(?:이전|위의?|앞의?|모든)\s*(?:지시|명령|지침|프롬프트|규칙)/,
-  /(?:시스템|개발자)\s*(?:프롬프트|메시지|지시)/,
-  /(?:무시하고|무시해|무시하세요|무시할\s*것)/,
-  /(?:너는|당신은)\s*(?:이제|지금부터)/,
-  /지금부터\s*(?:너는|당신은)/,
-];
-
-const MARKUP = /[<>{}[\]`\\|]|#{2,}|:\/\//;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
-
-/** Why a raw value is refused whatever its slot, or undefined. */
-function hostileValue(raw: string): string | undefined {
-  if (CONTROL.test(raw)) return "value has line breaks or control characters";
-  if (INSTRUCTION_PATTERNS.some((re) => re.test(raw))) {
-    return "value reads as an instruction, not a fact about the user";
-  }
-  if (MARKUP.test(raw)) return "value has markup, brackets or a link";
-  if (/[?？]\s*$/.test(raw)) return "value is a question";
-  return undefined;
-}
 
 function fieldProblem(entry: unknown): string | undefined {
   if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
