@@ -1,8 +1,9 @@
 /** Running npm from the CLI (pack, install, cache add, ci) with its output captured. */
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ErrorCode, LlamonError } from "../errors.ts";
+import { SIGNAL_EXIT_CODES, warn } from "./output.ts";
 
 export interface NpmResult {
   readonly code: number;
@@ -27,6 +28,44 @@ function npmInvocation(): { command: string; args: string[]; shell: boolean } {
   return { command: win ? "npm.cmd" : "npm", args: [], shell: win };
 }
 
+/** npm processes still running; none outlives llamon (see {@link keepWhileRunning}). */
+const running = new Set<ChildProcess>();
+let releaseGuards: (() => void) | undefined;
+
+function endRunning(): void {
+  for (const child of running) child.kill("SIGTERM");
+}
+
+/**
+ * While an npm runs, whatever ends llamon ends it too: SIGINT, SIGTERM or SIGHUP (exit
+ * 128 + the signal's number, after a "cancelled" line, unless a spinner said it first and
+ * exited) and any other exit. npm stops its own children on SIGTERM.
+ */
+function keepWhileRunning(child: ChildProcess, what: string): void {
+  running.add(child);
+  child.once("close", () => {
+    running.delete(child);
+    if (running.size === 0) {
+      releaseGuards?.();
+      releaseGuards = undefined;
+    }
+  });
+  if (releaseGuards !== undefined) return;
+  const handlers = Object.entries(SIGNAL_EXIT_CODES).map(([signal, code]) => {
+    const handler = () => {
+      warn(`cancelled: npm ${what}`);
+      process.exit(code);
+    };
+    process.on(signal, handler);
+    return [signal, handler] as const;
+  });
+  process.on("exit", endRunning);
+  releaseGuards = () => {
+    for (const [signal, handler] of handlers) process.off(signal, handler);
+    process.off("exit", endRunning);
+  };
+}
+
 export function runNpm(args: readonly string[], options: NpmOptions): Promise<NpmResult> {
   const npm = npmInvocation();
   return new Promise((resolve, reject) => {
@@ -36,6 +75,7 @@ export function runNpm(args: readonly string[], options: NpmOptions): Promise<Np
       stdio: ["ignore", "pipe", "pipe"],
       shell: npm.shell,
     });
+    keepWhileRunning(child, args[0] ?? "");
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => {

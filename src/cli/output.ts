@@ -12,6 +12,9 @@ export function warn(line: string): void {
 /** Exit code of a command the user stopped: 128 + SIGINT, what shells report for Ctrl-C. */
 export const CANCELLED_EXIT_CODE = 130;
 
+/** The signals that stop a command, and its exit code for each: 128 + the signal's number. */
+export const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+
 /** Print an error the way a user can act on it, and return the exit code. */
 export function reportError(error: unknown): number {
   if (isLlamonError(error, "CANCELLED")) {

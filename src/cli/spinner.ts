@@ -4,13 +4,13 @@
  * update and one at the end, with no frames or cursor movement to clutter a log.
  *
  * Stopping it: Ctrl-C, SIGINT, SIGTERM or SIGHUP ends the command with 128 + the signal's
- * number after a "cancelled" line. The spinner puts the terminal in raw mode, so Ctrl-C is a
+ * number after a "cancelled" line, on a terminal or not; npm children end with it (npm.ts). The spinner puts the terminal in raw mode, so Ctrl-C is a
  * key, not a signal, and @clack/core answers that key with exit code 0 (bombshell-dev/clack
  * #573); the handler here comes first, passes SIGINT on to the process group as the terminal
  * would have (npm and other children stop too), and exits 130.
  */
 import type { Writable } from "node:stream";
-import { CANCELLED_EXIT_CODE } from "./output.ts";
+import { CANCELLED_EXIT_CODE, SIGNAL_EXIT_CODES } from "./output.ts";
 
 /**
  * How the work ended, said on the last line: a text (✔), or `{ failed }` for work that
@@ -27,8 +27,6 @@ export interface Progress {
 export interface SpinnerOptions {
   readonly output?: Writable & { isTTY?: boolean };
 }
-
-const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
 
 export async function withSpinner<T>(
   text: string,
@@ -58,14 +56,10 @@ export async function withSpinner<T>(
     }
   };
   process.stdin.prependListener("keypress", onKey);
-  const onSignal = Object.entries(SIGNAL_EXIT).map(([signal, code]) => {
-    const handler = () => stop(code);
-    process.on(signal, handler);
-    return () => process.off(signal, handler);
-  });
+  const offSignals = onStopSignals(stop);
   const release = () => {
     process.stdin.off("keypress", onKey);
-    for (const off of onSignal) off();
+    offSignals();
   };
   try {
     const result = await work({
@@ -94,6 +88,10 @@ async function plainProgress<T>(
 ): Promise<T> {
   let current = text;
   out.write(`${text} …\n`);
+  const release = onStopSignals((code) => {
+    out.write(`cancelled: ${current}\n`);
+    process.exit(code);
+  });
   try {
     const result = await work({
       update(next) {
@@ -101,11 +99,25 @@ async function plainProgress<T>(
         out.write(`  ${next}\n`);
       },
     });
+    release();
     const outcome = done(result);
     out.write(typeof outcome === "string" ? `✔ ${outcome}\n` : `✖ ${outcome.failed}\n`);
     return result;
   } catch (error) {
+    release();
     out.write(`✖ ${current}\n`);
     throw error;
   }
+}
+
+/** `stop` with the exit code of SIGINT, SIGTERM or SIGHUP while the work runs; returns the undo. */
+function onStopSignals(stop: (code: number) => void): () => void {
+  const offs = Object.entries(SIGNAL_EXIT_CODES).map(([signal, code]) => {
+    const handler = () => stop(code);
+    process.on(signal, handler);
+    return () => process.off(signal, handler);
+  });
+  return () => {
+    for (const off of offs) off();
+  };
 }

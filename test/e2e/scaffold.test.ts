@@ -473,6 +473,79 @@ describe("llamon agent / flow (scaffold)", () => {
     60_000,
   );
 
+  it.each([
+    ["SIGTERM", 143],
+    ["SIGHUP", 129],
+    ["SIGINT", 130],
+  ] as const)(
+    "R9.1 %s to llamon while the dependencies install (no terminal) ends npm too, exit %i",
+    async (signal, code) => {
+      const cwd = join(root, `signal-install-${signal}`);
+      await mkdir(cwd);
+      // An npm whose install never ends on its own and ignores nothing.
+      const npmCli = join(cwd, "npm-cli.js");
+      const pidFile = join(cwd, "npm.pid");
+      await writeFile(
+        npmCli,
+        `if (process.argv[2] === "install") {
+  require("node:fs").writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));
+  setInterval(() => {}, 1000);
+}
+`,
+      );
+      const args = ["agent", "sig-agent", "--template", "agent-general", "--memory", "off"];
+      const child = spawn(CLI, [...args, "--llamon", `file:${REPO}`], {
+        cwd,
+        env: { ...process.env, ...ENV, npm_execpath: npmCli },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let output = "";
+      child.stdout.on("data", (d) => {
+        output += d;
+      });
+      child.stderr.on("data", (d) => {
+        output += d;
+      });
+      const exited = once(child, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
+      let npmPid: number | undefined;
+      try {
+        const deadline = Date.now() + 30_000;
+        while (!existsSync(pidFile)) {
+          if (Date.now() > deadline) throw new Error(`npm install never started:\n${output}`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        npmPid = Number(await readFile(pidFile, "utf8"));
+        child.kill(signal);
+        const [exitCode] = await exited;
+        expect(exitCode, output).toBe(code);
+        expect(output).toContain("cancelled");
+        // Ended, or a zombie no one has reaped yet: either way not running.
+        const state = () => {
+          try {
+            return readFileSync(`/proc/${npmPid}/stat`, "utf8").split(") ")[1]?.[0];
+          } catch {
+            return undefined;
+          }
+        };
+        const npmDeadline = Date.now() + 5_000;
+        while (state() !== undefined && state() !== "Z") {
+          if (Date.now() > npmDeadline) throw new Error(`npm ${npmPid} still runs:\n${output}`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      } finally {
+        if (child.exitCode === null) child.kill("SIGKILL");
+        if (npmPid !== undefined) {
+          try {
+            process.kill(npmPid, "SIGKILL");
+          } catch {
+            // already gone
+          }
+        }
+      }
+    },
+    60_000,
+  );
+
   it("scaffolding inside the llamon checkout warns that git will see the folder", async () => {
     const inside = join(REPO, `.scaffold-inside-${process.pid}`);
     try {
