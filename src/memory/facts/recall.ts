@@ -777,41 +777,92 @@ function parseQuery(query: string): Query {
   };
 }
 
-interface CompiledIntent {
-  intent: Intent;
-  words: ReadonlySet<string>;
-  /** Multi-word English phrases, each as " words " (looked up in Query.spaced). */
-  phrases: readonly string[];
-  koNouns: ReadonlySet<string>;
-}
-
 /**
- * English single words go to a set, phrases to a list looked up with `includes` on the
- * spaced words: no regular expression per intent, which a fresh isolate would compile on
- * its first recall (about 13 ms of CPU for all of them).
+ * The intents as lookups: English single words and Korean nouns in maps from the word to
+ * the intents it cues; Korean phrases (looked up with `includes` on the question without
+ * spaces) bucketed by their first two letters, English phrases (" words ", looked up in
+ * Query.spaced) by their first word, so a question only tries the phrases that can start in
+ * it. No regular expression per intent, which a fresh isolate would compile on its first
+ * recall (about 13 ms of CPU for all of them).
  */
 const INTENTS: readonly Intent[] = [...SLOT_INTENTS, ...KEYWORD_INTENTS];
 
-const COMPILED: readonly CompiledIntent[] = INTENTS.map((intent) => {
-  const en = intent.en ?? [];
-  return {
-    intent,
-    words: new Set(en.filter((phrase) => !phrase.includes(" "))),
-    phrases: en.filter((phrase) => phrase.includes(" ")).map((phrase) => ` ${phrase} `),
-    koNouns: new Set(intent.koNouns ?? []),
-  };
-});
-
-function matches(compiled: CompiledIntent, q: Query): boolean {
-  const { intent } = compiled;
-  if (intent.ko?.some((phrase) => q.compact.includes(phrase))) return true;
-  for (const noun of q.koNouns) if (compiled.koNouns.has(noun)) return true;
-  for (const word of q.words) if (compiled.words.has(word)) return true;
-  return compiled.phrases.some((phrase) => q.spaced.includes(phrase));
+interface IntentIndex {
+  readonly words: ReadonlyMap<string, readonly number[]>;
+  readonly koNouns: ReadonlyMap<string, readonly number[]>;
+  /** First two letters → [phrase, intent]; phrases of one letter under "". */
+  readonly koPhrases: ReadonlyMap<string, readonly (readonly [string, number])[]>;
+  /** First word → [" phrase ", intent]. */
+  readonly enPhrases: ReadonlyMap<string, readonly (readonly [string, number])[]>;
 }
 
-const RELATIONS_IN_RE1 = pattern("'s$", "", "'s");
-const RELATIONS_IN_RE2 = pattern("s$", "", "s");
+function indexIntents(intents: readonly Intent[]): IntentIndex {
+  const words = new Map<string, number[]>();
+  const koNouns = new Map<string, number[]>();
+  const koPhrases = new Map<string, [string, number][]>();
+  const enPhrases = new Map<string, [string, number][]>();
+  const push = <T>(map: Map<string, T[]>, key: string, value: T) => {
+    const list = map.get(key);
+    if (list === undefined) map.set(key, [value]);
+    else list.push(value);
+  };
+  intents.forEach((intent, i) => {
+    for (const phrase of intent.ko ?? []) {
+      push(koPhrases, phrase.length < 2 ? "" : phrase.slice(0, 2), [phrase, i] as [string, number]);
+    }
+    for (const noun of intent.koNouns ?? []) push(koNouns, noun, i);
+    for (const phrase of intent.en ?? []) {
+      if (!phrase.includes(" ")) push(words, phrase, i);
+      else push(enPhrases, phrase.split(" ")[0] ?? "", [` ${phrase} `, i] as [string, number]);
+    }
+  });
+  return { words, koNouns, koPhrases, enPhrases };
+}
+
+const INDEX = indexIntents(INTENTS);
+
+/** Each intent's id prefixes and their weights, as a list. */
+const PREFIXES: ReadonlyMap<Intent, readonly (readonly [string, number])[]> = new Map(
+  INTENTS.filter((intent) => intent.prefixes !== undefined).map((intent) => [
+    intent,
+    Object.entries(intent.prefixes ?? {}),
+  ]),
+);
+
+/** The intents the question cues, in their table order. */
+function activeIntents(q: Query): Intent[] {
+  const hit = new Uint8Array(INTENTS.length);
+  const mark = (list: readonly number[] | undefined) => {
+    if (list !== undefined) for (const i of list) hit[i] = 1;
+  };
+  for (const word of q.words) mark(INDEX.words.get(word));
+  for (const noun of q.koNouns) mark(INDEX.koNouns.get(noun));
+  const tryPhrases = (
+    list: readonly (readonly [string, number])[] | undefined,
+    text: string,
+  ): void => {
+    if (list === undefined) return;
+    for (const [phrase, i] of list) if (hit[i] === 0 && text.includes(phrase)) hit[i] = 1;
+  };
+  tryPhrases(INDEX.koPhrases.get(""), q.compact);
+  const seen = new Set<string>();
+  for (let i = 0; i + 1 < q.compact.length; i++) {
+    const pair = q.compact.slice(i, i + 2);
+    if (seen.has(pair)) continue;
+    seen.add(pair);
+    tryPhrases(INDEX.koPhrases.get(pair), q.compact);
+  }
+  for (const word of q.words) tryPhrases(INDEX.enPhrases.get(word), q.spaced);
+  const out: Intent[] = [];
+  hit.forEach((on, i) => {
+    if (on === 1) out.push(INTENTS[i] as Intent);
+  });
+  return out;
+}
+
+/** The relation words as maps: a question's words are looked up in them on every recall. */
+const RELATION_OF_KO: ReadonlyMap<string, string> = new Map(Object.entries(RELATIONS_KO));
+const RELATION_OF_EN: ReadonlyMap<string, string> = new Map(Object.entries(RELATIONS_EN));
 
 /** Canonical relations the question names ("아내" / "wife" → wife; "아이" → every child). */
 function relationsIn(q: Query): Set<string> {
@@ -831,12 +882,13 @@ function relationsIn(q: Query): Set<string> {
     }
   };
   for (const noun of q.koNouns) {
-    const relation = RELATIONS_KO[noun];
+    const relation = RELATION_OF_KO.get(noun);
     if (relation !== undefined) add(relation);
   }
   for (const word of q.words) {
-    const bare = RELATIONS_IN_RE1.replace(word, "");
-    const relation = RELATIONS_EN[bare] ?? RELATIONS_EN[RELATIONS_IN_RE2.replace(bare, "")];
+    const bare = word.endsWith("'s") ? word.slice(0, -2) : word;
+    const relation =
+      RELATION_OF_EN.get(bare) ?? RELATION_OF_EN.get(bare.endsWith("s") ? bare.slice(0, -1) : bare);
     if (relation !== undefined) add(relation);
   }
   if (
@@ -899,10 +951,9 @@ function mentions(q: Query, token: string): boolean {
     : q.words.has(token) || q.words.has(`${token}s`);
 }
 
-function valueScore(fact: Fact, q: Query): number {
-  const tokens = valueTokens(fact.value);
+function valueScore(view: FactView, q: Query): number {
+  const { tokens, compactValue } = view;
   if (tokens.length === 0) return 0;
-  const compactValue = valueKey(fact.value);
   const hit = tokens.some((token) => {
     if (mentions(q, token)) return true;
     const group = ALIASES.get(token) ?? ALIASES.get(compactValue);
@@ -917,8 +968,8 @@ function valueScore(fact: Fact, q: Query): number {
   return hit ? 1 : 0;
 }
 
-function subKeyScore(fact: Fact, q: Query, relations: Set<string>): number {
-  const [category, sub, slot] = fact.id.split(":");
+function subKeyScore(view: FactView, q: Query, relations: Set<string>): number {
+  const [category, sub, slot] = view.idParts;
   if (category === "family" && sub !== undefined && relations.has(sub)) return 0.8;
   if (category === "possession" && sub !== undefined) {
     const words = POSSESSION_WORDS[sub];
@@ -958,35 +1009,51 @@ export const MAX_QUERY_CHARS = 500;
 export const LEXICAL_WEIGHT = 0.6;
 
 /**
- * A fact's index terms, kept for the facts an isolate saw last: a thread's facts are the same
- * turn after turn, and stemming their sources again on every recall was most of its CPU
- * (about 0.15 ms of 0.17 ms per recall in Node for eight facts). Derived from the text alone,
- * so sharing them between conversations shows nothing of one to another.
+ * What recall derives from a fact's own text (its index terms, value tokens, whether it is a
+ * family member's health), kept for the facts an isolate saw last: a thread's facts are the
+ * same turn after turn, and deriving them again on every recall was most of its CPU (stemming
+ * the sources alone was about 0.15 ms of 0.17 ms per recall in Node for eight facts). Derived
+ * from the fact alone, so sharing them between conversations shows nothing of one to another.
  */
-const FACT_TERMS_KEPT = 512;
-const factTermsCache = new Map<string, readonly string[]>();
-
-function factTerms(fact: Fact): readonly string[] {
-  const text = `${fact.source} ${fact.value}`;
-  const known = factTermsCache.get(text);
-  if (known !== undefined) return known;
-  const terms = searchTerms(text);
-  if (factTermsCache.size >= FACT_TERMS_KEPT) {
-    const oldest = factTermsCache.keys().next().value;
-    if (oldest !== undefined) factTermsCache.delete(oldest);
-  }
-  factTermsCache.set(text, terms);
-  return terms;
+interface FactView {
+  readonly terms: readonly string[];
+  readonly tokens: readonly string[];
+  readonly compactValue: string;
+  readonly memberHealth: boolean;
+  /** The id's parts: category, sub-key, slot. */
+  readonly idParts: readonly string[];
 }
 
-function lexicalScores(facts: readonly Fact[], question: string): number[] {
+const FACT_VIEWS_KEPT = 512;
+const factViews = new Map<string, FactView>();
+
+function viewOf(fact: Fact): FactView {
+  const key = `${fact.id}\u0000${fact.category}\u0000${fact.value}\u0000${fact.source}`;
+  const known = factViews.get(key);
+  if (known !== undefined) return known;
+  const view: FactView = {
+    terms: searchTerms(`${fact.source} ${fact.value}`),
+    tokens: valueTokens(fact.value),
+    compactValue: valueKey(fact.value),
+    memberHealth: memberHealth(fact),
+    idParts: fact.id.split(":"),
+  };
+  if (factViews.size >= FACT_VIEWS_KEPT) {
+    const oldest = factViews.keys().next().value;
+    if (oldest !== undefined) factViews.delete(oldest);
+  }
+  factViews.set(key, view);
+  return view;
+}
+
+function lexicalScores(views: readonly FactView[], question: string): number[] {
   const query = queryTerms(question);
-  const out = facts.map(() => 0);
-  if (query.length === 0 || facts.length === 0) return out;
+  const out = views.map(() => 0);
+  if (query.length === 0 || views.length === 0) return out;
   const ranked = rankCandidates(
     query,
-    facts.map((fact, index) => ({ id: index, terms: factTerms(fact) })),
-    facts.length,
+    views.map((view, index) => ({ id: index, terms: view.terms })),
+    views.length,
   );
   const best = ranked[0]?.score ?? 0;
   for (const { id, score } of ranked) out[id] = best > 0 ? (LEXICAL_WEIGHT * score) / best : 0;
@@ -1011,9 +1078,10 @@ function memberHealth(fact: Fact): boolean {
 export function scoreFacts(facts: readonly Fact[], query: string): number[] {
   const text = typeof query === "string" ? query.slice(0, MAX_QUERY_CHARS) : "";
   const q = parseQuery(text);
-  const active = COMPILED.filter((compiled) => matches(compiled, q)).map((c) => c.intent);
+  const active = activeIntents(q);
   const relations = relationsIn(q);
-  const lexical = lexicalScores(facts, text);
+  const views = facts.map(viewOf);
+  const lexical = lexicalScores(views, text);
   const languages = facts.some((f) => f.id.startsWith("other:language:"))
     ? languagesIn(text)
     : new Set<string>();
@@ -1021,7 +1089,8 @@ export function scoreFacts(facts: readonly Fact[], query: string): number[] {
     NATIVE_CUES_KO.some((cue) => q.compact.includes(cue)) ||
     NATIVE_CUES_EN.some((cue) => q.spaced.includes(` ${cue} `));
   return facts.map((fact, index) => {
-    const health = memberHealth(fact);
+    const view = views[index] as FactView;
+    const health = view.memberHealth;
     // The strongest matching intent, plus a little for each further one that agrees
     // ("사는 곳 근처" = residence twice beats "맛집" = food once).
     let intent = 0;
@@ -1029,7 +1098,7 @@ export function scoreFacts(facts: readonly Fact[], query: string): number[] {
     for (const candidate of active) {
       let weight = Math.max(candidate.cats[fact.category] ?? 0, candidate.ids?.[fact.id] ?? 0);
       if (health) weight = Math.max(weight, 0.9 * (candidate.cats.health ?? 0));
-      for (const [prefix, w] of Object.entries(candidate.prefixes ?? {})) {
+      for (const [prefix, w] of PREFIXES.get(candidate) ?? []) {
         if (fact.id.startsWith(prefix)) weight = Math.max(weight, w);
       }
       support += weight;
@@ -1042,8 +1111,8 @@ export function scoreFacts(facts: readonly Fact[], query: string): number[] {
     return (
       intent +
       agreement +
-      Math.max(valueScore(fact, q), language) +
-      subKeyScore(fact, q, relations) +
+      Math.max(valueScore(view, q), language) +
+      subKeyScore(view, q, relations) +
       native +
       (lexical[index] ?? 0)
     );
