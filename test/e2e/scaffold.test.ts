@@ -20,8 +20,8 @@ import { join, resolve } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { parse as parseToml } from "smol-toml";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { parseDevVars } from "../../src/cli/dev-vars.ts";
-import { PROJECT_DEV_DEPENDENCIES } from "../../src/cli/scaffold/files.ts";
+import { parseDevVars } from "../../packages/cli/src/cli/dev-vars.ts";
+import { PROJECT_DEV_DEPENDENCIES } from "../../packages/cli/src/cli/scaffold/files.ts";
 import { runLlamon, run as runProcess } from "../helpers/cli.ts";
 import { pinnedNodePath } from "../helpers/packed-llamon.ts";
 
