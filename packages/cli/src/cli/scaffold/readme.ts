@@ -75,7 +75,7 @@ export function readme(spec: ProjectSpec): string {
     "| `.dev.vars` | 로컬 설정·비밀값 (커밋하지 않음) / local settings and secrets |",
     "| `.dev.vars.example` | 모든 변수 설명 / every variable, one line each |",
     ...(pg ? ["| `compose.yml` | 컨테이너로 Postgres 실행 / Postgres in a container |"] : []),
-    "| `vendor/` | 이 프로젝트가 쓰는 llamon 패키지 / the llamon package this project uses |",
+    "| `vendor/` | 이 프로젝트가 쓰는 llamon과 llamon-cli 패키지 / the llamon and llamon-cli packages this project uses |",
   ];
   const tryIt =
     spec.template.id === "agent-tools"
