@@ -187,6 +187,17 @@ export async function createProject(options: CreateOptions): Promise<CreateResul
       `llamon's templates are missing (${templateDir}): reinstall llamon-cli (its package must include templates/)`,
     );
   }
+  // Before anything is written: a --llamon that names no CLI is refused with nothing to undo.
+  if (options.cliSpec !== undefined && options.llamonSpec === undefined) {
+    throw new LlamonError(
+      "CONFIG_INVALID",
+      "--llamon-cli goes with --llamon: without them both packages are packed into vendor/",
+    );
+  }
+  const givenCliSpec =
+    options.llamonSpec === undefined
+      ? undefined
+      : (options.cliSpec ?? cliSpecFor(options.llamonSpec, dir));
   const createdDir = !existsSync(dir);
   await mkdir(dir, { recursive: true });
   try {
@@ -199,18 +210,17 @@ export async function createProject(options: CreateOptions): Promise<CreateResul
       __MEMORY_FLAG__: options.memory,
     });
     let llamonSpec = options.llamonSpec;
-    let cliSpec = options.cliSpec;
+    let cliSpec = givenCliSpec;
     let packed: Packed | undefined;
-    if (llamonSpec === undefined) {
+    if (llamonSpec === undefined || cliSpec === undefined) {
       packed = {
         llamon: await packInto(root, dir, "llamon"),
         cli: await packInto(cli, dir, "llamon-cli"),
       };
       llamonSpec = `file:${packed.llamon.file}`;
-      cliSpec ??= `file:${packed.cli.file}`;
+      cliSpec = `file:${packed.cli.file}`;
       files.push(packed.llamon.file, packed.cli.file);
     }
-    cliSpec ??= cliSpecFor(llamonSpec, dir);
     const spec: ProjectSpec = {
       name: options.name,
       template,
