@@ -550,7 +550,7 @@ describe("llamon agent / flow (scaffold)", () => {
         ["agent", "ok-name"],
         /not a terminal, so nothing can be asked: give --template, --memory \(or --yes/,
       ],
-      [["agent", "--yes"], /give the project name: npx llamon agent my-agent --yes/],
+      [["agent", "--yes"], /give the project name: npx llamon-cli agent my-agent --yes/],
     ];
     for (const [args, pattern] of cases) {
       const { code, stderr } = await run(args, { cwd });

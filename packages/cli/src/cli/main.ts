@@ -23,7 +23,7 @@ export function buildProgram(): Command {
       "after",
       `
 Examples:
-  $ npx llamon agent my-agent --template agent-general --memory postgres --yes
+  $ npx llamon-cli agent my-agent --template agent-general --memory postgres --yes
   $ cd my-agent && npx llamon run .
   $ npx llamon chat http://127.0.0.1:8787
   $ npx llamon doctor            # is this project ready to deploy?

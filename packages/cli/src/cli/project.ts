@@ -28,7 +28,7 @@ export async function loadProject(dir: string): Promise<Project> {
   if (!existsSync(tomlPath)) {
     throw new LlamonError(
       "CONFIG_INVALID",
-      `no wrangler.toml in ${projectDir}: run this inside a llamon project (create one with \`npx llamon agent <name> --template agent-general --memory postgres --yes\`)`,
+      `no wrangler.toml in ${projectDir}: run this inside a llamon project (create one with \`npx llamon-cli agent <name> --template agent-general --memory postgres --yes\`)`,
     );
   }
   let raw: unknown;

@@ -78,9 +78,9 @@ export function registerScaffold(program: Command): void {
         "after",
         `
 Examples:
-  $ npx llamon ${kind} ${example} --template ${defaultTemplate} --memory postgres --yes
-  $ npx llamon ${kind} ${example} --template ${defaultTemplate} --memory in-memory --yes
-  $ npx llamon ${kind}            # asks for the name, template and memory mode
+  $ npx llamon-cli ${kind} ${example} --template ${defaultTemplate} --memory postgres --yes
+  $ npx llamon-cli ${kind} ${example} --template ${defaultTemplate} --memory in-memory --yes
+  $ npx llamon-cli ${kind}            # asks for the name, template and memory mode
 
 Templates:
 ${templates.map((t) => `  ${t.id.padEnd(14)} ${t.description}`).join("\n")}
@@ -122,7 +122,7 @@ async function scaffold(
   if (opts.yes && nameArg === undefined) {
     throw new LlamonError(
       "CONFIG_INVALID",
-      `give the project name: npx llamon ${kind} ${EXAMPLE_NAME[kind]} --yes`,
+      `give the project name: npx llamon-cli ${kind} ${EXAMPLE_NAME[kind]} --yes`,
     );
   }
   const name =

@@ -32,7 +32,7 @@ export function configChecks(facts: ProjectFacts): ConfigResult {
         "config",
         "wrangler.toml",
         facts.tomlError ?? `no wrangler.toml in ${facts.dir}`,
-        "run doctor in a llamon project folder (create one with `npx llamon agent <name> --yes`)",
+        "run doctor in a llamon project folder (create one with `npx llamon-cli agent <name> --yes`)",
       ),
     );
     return { checks, memory: undefined };
