@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { llamonSourceAliases } from "./scripts/llamon-source-aliases.mts";
 import { studioClientPlugin } from "./scripts/studio-client-plugin.mts";
 import { LongestFirstSequencer } from "./vitest.sequencer.mts";
 import { workersProjects } from "./vitest.workers.config.mts";
@@ -16,6 +17,7 @@ export default defineConfig({
         // are imported once per worker rather than once per file. A unit test must leave no
         // state behind (fake timers restored, no module-level mocks).
         plugins: [studioClientPlugin()],
+        resolve: { alias: llamonSourceAliases },
         test: {
           name: "unit",
           include: ["test/unit/**/*.test.ts"],
@@ -26,6 +28,7 @@ export default defineConfig({
       },
       {
         plugins: [studioClientPlugin()],
+        resolve: { alias: llamonSourceAliases },
         test: {
           name: "node",
           include: [
@@ -45,6 +48,7 @@ export default defineConfig({
         // The database tests again, on the embedded PGlite (README, "npm test"): in the same
         // run as the rest, so its files fill the pool's idle slots instead of running after it.
         plugins: [studioClientPlugin()],
+        resolve: { alias: llamonSourceAliases },
         test: {
           name: "embedded",
           include: ["test/integration/**/*.test.ts", "test/conformance/neon-http/**/*.test.ts"],

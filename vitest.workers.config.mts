@@ -6,8 +6,9 @@
  */
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineProject, type TestProjectInlineConfiguration } from "vitest/config";
+import { wranglerAliases } from "./packages/cli/src/dev/wrangler-aliases.ts";
+import { llamonSourceAliases } from "./scripts/llamon-source-aliases.mts";
 import { studioClientPlugin } from "./scripts/studio-client-plugin.mts";
-import { wranglerAliases } from "./src/dev/wrangler-aliases.ts";
 
 const DO_BACKEND_TESTS = ["test/workers/backends/**/*.test.ts"];
 /** Semantic recall needs pgvector, which only the embedded PGlite of their own setup has. */
@@ -62,7 +63,8 @@ export function workersProject(
       })),
     ],
     // wrangler.toml's [alias] (the bundle's shims), so workerd tests run the deployed modules.
-    resolve: { alias: wranglerAliases("./wrangler.toml") },
+    // llamon-cli/dev modules in the global setups import llamon by name: its sources here.
+    resolve: { alias: [...wranglerAliases("./wrangler.toml"), ...llamonSourceAliases] },
     test: {
       name,
       include: options.include,

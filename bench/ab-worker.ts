@@ -36,7 +36,7 @@ if (!(await isWorkerAliased())) {
 const { arg } = await import("./lib/args.ts");
 const { headToHead } = await import("./lib/head-to-head.ts");
 const { median } = await import("./lib/measure.ts");
-const { migrate } = await import("../src/store/migrate.ts");
+const { migrate } = await import("../packages/cli/src/store/migrate.ts");
 const { createTestDatabase } = await import("../test/helpers/pg.ts");
 const { createWorkerRole } = await import("../test/helpers/backend.ts");
 const { startChildProxy } = await import("./lib/proxy.ts");

@@ -24,7 +24,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
-import { migrate } from "../src/store/migrate.ts";
+import { migrate } from "../packages/cli/src/store/migrate.ts";
 import { createWorkerRole } from "../test/helpers/backend.ts";
 import { run } from "../test/helpers/cli.ts";
 import { createTestDatabase } from "../test/helpers/pg.ts";

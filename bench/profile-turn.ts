@@ -20,7 +20,7 @@ import { Session } from "node:inspector/promises";
 
 // The Worker bundle's aliases first (as bench/run.ts), unless --no-aliases; the rest after.
 if (!process.argv.includes("--no-aliases")) await import("./lib/worker-aliases.ts");
-const { migrate } = await import("../src/store/migrate.ts");
+const { migrate } = await import("../packages/cli/src/store/migrate.ts");
 const { createTestDatabase } = await import("../test/helpers/pg.ts");
 const { createWorkerRole } = await import("../test/helpers/backend.ts");
 const { startChildProxy } = await import("./lib/proxy.ts");

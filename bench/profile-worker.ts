@@ -25,7 +25,7 @@ if (!(await isWorkerAliased())) {
     "bench/profile-worker.ts: the Worker bundle's langsmith alias did not take effect",
   );
 }
-const { migrate } = await import("../src/store/migrate.ts");
+const { migrate } = await import("../packages/cli/src/store/migrate.ts");
 const { createTestDatabase } = await import("../test/helpers/pg.ts");
 const { createWorkerRole } = await import("../test/helpers/backend.ts");
 const { startChildProxy } = await import("./lib/proxy.ts");

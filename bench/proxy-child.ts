@@ -7,7 +7,7 @@
  *   parent → child  { type: "stats", id }  → { type: "stats", id, stats }
  *   parent → child  { type: "close" }      → the child closes the proxy and exits
  */
-import { startNeonProxy } from "../src/dev/neon-http-proxy.ts";
+import { startNeonProxy } from "../packages/cli/src/dev/neon-http-proxy.ts";
 
 const upstreamDsn = process.env.BENCH_UPSTREAM_DSN;
 if (!upstreamDsn || !process.send) {

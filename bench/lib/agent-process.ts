@@ -1,5 +1,5 @@
 /**
- * The reference agent as users run it — `node dist/cli/bin.js run .` (wrangler dev, the
+ * The reference agent as users run it — `node packages/cli/dist/cli/bin.js run .` (wrangler dev, the
  * Neon-protocol proxy, Postgres) — started for the load bench and the load test.
  *
  * Database: the real server when it is reachable (a fresh database, dropped at stop), else the
@@ -11,8 +11,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import pg from "pg";
-import { projectRoleCredentials } from "../../src/cli/worker-role.ts";
-import { workerNeonDsn } from "../../src/dev/worker-role.ts";
+import { projectRoleCredentials } from "../../packages/cli/src/cli/worker-role.ts";
+import { workerNeonDsn } from "../../packages/cli/src/dev/worker-role.ts";
 import { createTestDatabase, SERVER_DSN } from "../../test/helpers/pg.ts";
 import { freePort } from "../../test/helpers/ports.ts";
 
@@ -53,7 +53,7 @@ export async function startReferenceAgent(
 ): Promise<RunningAgent> {
   const port = await freePort();
   const cleanups: (() => Promise<void>)[] = [];
-  const args = ["dist/cli/bin.js", "run", ".", "--port", String(port)];
+  const args = ["packages/cli/dist/cli/bin.js", "run", ".", "--port", String(port)];
   // Its own wrangler state: a test or bench running beside it must not share the Durable
   // Objects' SQLite files (SQLITE_BUSY).
   const stateDir = await mkdtemp(join(tmpdir(), "llamon-load-state-"));

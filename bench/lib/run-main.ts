@@ -3,7 +3,7 @@
  * are registered (./worker-aliases.ts).
  */
 import pg from "pg";
-import { migrate } from "../../src/store/migrate.ts";
+import { migrate } from "../../packages/cli/src/store/migrate.ts";
 import { createWorkerRole } from "../../test/helpers/backend.ts";
 import { createTestDatabase, type TestDatabase } from "../../test/helpers/pg.ts";
 import { checkWorkerCpu, type WorkerCpuCheck } from "./bench-worker.ts";

@@ -13,30 +13,27 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { parse as parseToml } from "smol-toml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { wranglerQuietEnv } from "../../src/cli/commands/run.ts";
-import { bundleAliases } from "../../src/cli/scaffold/files.ts";
+import { wranglerQuietEnv } from "../../packages/cli/src/cli/commands/run.ts";
+import { bundleAliases } from "../../packages/cli/src/cli/scaffold/files.ts";
 import { llamon, REPO } from "../helpers/llamon-run.ts";
 
 const WRANGLER = join(REPO, "node_modules/wrangler/bin/wrangler.js");
-/** llamon's dependencies that only its command line and llamon/dev use. */
-const CLI_TOOLS = [
-  "@clack/prompts",
-  "@electric-sql/pglite",
-  "@electric-sql/pglite-pgvector",
-  "@electric-sql/pglite-socket",
-  "@types/pg",
-  "commander",
-  "fast-string-width",
-  "pg",
-  "smol-toml",
-];
+/** llamon's dependencies: what a Worker runs. */
 const RUNTIME = Object.keys(
   (
     JSON.parse(await readFile(join(REPO, "package.json"), "utf8")) as {
       dependencies: Record<string, string>;
     }
   ).dependencies,
-).filter((name) => !CLI_TOOLS.includes(name));
+);
+/** llamon-cli's own dependencies, which only the command line and llamon-cli/dev use. */
+const CLI_TOOLS = Object.keys(
+  (
+    JSON.parse(await readFile(join(REPO, "packages/cli/package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+    }
+  ).dependencies,
+).filter((name) => name !== "llamon" && !RUNTIME.includes(name));
 
 let root: string;
 beforeAll(async () => {

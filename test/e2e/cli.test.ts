@@ -1,5 +1,5 @@
 /**
- * The CLI as a user runs it: `node dist/cli/bin.js …` in a child process (the same entry
+ * The CLI as a user runs it: `node packages/cli/dist/cli/bin.js …` in a child process (the same entry
  * `npx llamon` uses), against the real Postgres.
  */
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
@@ -11,7 +11,11 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureWorkerRole, newRoleCredentials, workerNeonDsn } from "../../src/dev/worker-role.ts";
+import {
+  ensureWorkerRole,
+  newRoleCredentials,
+  workerNeonDsn,
+} from "../../packages/cli/src/dev/worker-role.ts";
 import { createNeonDb } from "../../src/store/db-neon.ts";
 import { atHost, createWorkerRole } from "../helpers/backend.ts";
 import { startLlamon } from "../helpers/cli.ts";
@@ -23,7 +27,7 @@ import {
 } from "../helpers/pg.ts";
 import { freePort } from "../helpers/ports.ts";
 
-const _BIN = resolve(import.meta.dirname, "../../dist/cli/bin.js");
+const _BIN = resolve(import.meta.dirname, "../../packages/cli/dist/cli/bin.js");
 
 function run(args: string[], env: Record<string, string> = {}) {
   const running = startLlamon(args, { env });

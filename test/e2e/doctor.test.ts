@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DoctorReport } from "../../src/cli/doctor/report.ts";
+import type { DoctorReport } from "../../packages/cli/src/cli/doctor/report.ts";
 import { llamon, REPO } from "../helpers/llamon-run.ts";
 import { dsnForDatabase, SERVER_DSN } from "../helpers/pg.ts";
 

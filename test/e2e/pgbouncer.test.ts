@@ -16,9 +16,9 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type NeonProxy, startNeonProxy } from "../../packages/cli/src/dev/neon-http-proxy.ts";
 import { defineAgent } from "../../src/agent/define.ts";
 import { runTurn } from "../../src/agent/turn/pipeline.ts";
-import { type NeonProxy, startNeonProxy } from "../../src/dev/neon-http-proxy.ts";
 import { OfflineChatModel } from "../../src/llm/offline.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import { resolveMemoryConfig } from "../../src/memory/config.ts";
@@ -30,7 +30,7 @@ import { runLlamon } from "../helpers/cli.ts";
 import { createTestDatabase, SERVER_DSN, type TestDatabase } from "../helpers/pg.ts";
 import { freePort } from "../helpers/ports.ts";
 
-const _BIN = resolve(import.meta.dirname, "../../dist/cli/bin.js");
+const _BIN = resolve(import.meta.dirname, "../../packages/cli/dist/cli/bin.js");
 
 function findPgbouncer(): string | undefined {
   for (const path of ["/usr/sbin/pgbouncer", "/usr/bin/pgbouncer", "/usr/local/bin/pgbouncer"]) {

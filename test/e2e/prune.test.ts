@@ -2,6 +2,8 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPgDb } from "../../packages/cli/src/store/db-pg.ts";
+import { migrate } from "../../packages/cli/src/store/migrate.ts";
 import { defineAgent } from "../../src/agent/define.ts";
 import { runTurn } from "../../src/agent/turn/pipeline.ts";
 import { OfflineChatModel } from "../../src/llm/offline.ts";
@@ -9,14 +11,12 @@ import { createMemoryLogger } from "../../src/log.ts";
 import { resolveMemoryConfig } from "../../src/memory/config.ts";
 import { threadKey } from "../../src/runtime/thread-keys.ts";
 import type { Db } from "../../src/store/db.ts";
-import { createPgDb } from "../../src/store/db-pg.ts";
-import { migrate } from "../../src/store/migrate.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { createPostgresMemory } from "../../src/store/persistent-memory.ts";
 import { runLlamon } from "../helpers/cli.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/pg.ts";
 
-const _BIN = resolve(import.meta.dirname, "../../dist/cli/bin.js");
+const _BIN = resolve(import.meta.dirname, "../../packages/cli/dist/cli/bin.js");
 
 function run(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
   const env = { POSTGRES_MEMORY_DSN: "", AGENT_ID: "", ...options.env };

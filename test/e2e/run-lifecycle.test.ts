@@ -37,6 +37,7 @@ beforeAll(async () => {
   await symlink(REPO, join(modules, "llamon"));
   // What `npm start` (`llamon run .`) finds on PATH: the checkout's tools and llamon's bin.
   for (const entry of await readdir(join(REPO, "node_modules", ".bin"))) {
+    if (entry === "llamon") continue; // the workspace's link to it: LLAMON_BIN, below
     await symlink(join(REPO, "node_modules", ".bin", entry), join(modules, ".bin", entry));
   }
   await symlink(LLAMON_BIN, join(modules, ".bin", "llamon"));

@@ -15,7 +15,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runLlamon } from "../helpers/cli.ts";
 
-const _BIN = resolve(import.meta.dirname, "../../dist/cli/bin.js");
+const _BIN = resolve(import.meta.dirname, "../../packages/cli/dist/cli/bin.js");
 
 function run(args: string[], stdin?: string) {
   return runLlamon(args, stdin === undefined ? {} : { input: stdin });

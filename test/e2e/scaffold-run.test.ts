@@ -1,7 +1,8 @@
 /**
  * The README's first steps, as a stranger takes them from an empty folder (R9.1–R9.3), with
- * llamon's packed tarball instead of the registry:
- *   npx --package=../llamon/llamon-<v>.tgz llamon agent my-agent --template agent-general --memory postgres --yes
+ * the packed tarballs of llamon and llamon-cli instead of the registry:
+ *   npx --package=../llamon/llamon-<v>.tgz --package=../llamon/llamon-cli-<v>.tgz \
+ *     llamon agent my-agent --template agent-general --memory postgres --yes
  *   cd my-agent && npx llamon run .
  *   npm test
  * The scaffold installs the project's dependencies itself (no TTY: progress lines, not one
@@ -23,28 +24,32 @@ import { pinnedNodePath } from "../helpers/packed-llamon.ts";
 
 let root: string;
 const env = { PATH: pinnedNodePath(), CI: "1", npm_config_update_notifier: "false" };
-const tarball = inject("llamonTarball");
+const tarballs = [inject("llamonTarball"), inject("llamonCliTarball")];
 /**
- * The README's spelling: the tarball in ../llamon/, the agent made in an empty folder beside it.
- * npx keys its install by this text and installs a tarball spec again on every call, so the
- * test's spec is its own (not the global setup's), and other tests' CLI is never reinstalled
- * under them.
+ * The README's spelling: the tarballs in ../llamon/, the agent made in an empty folder beside
+ * them. npx keys its install by these texts and installs a tarball spec again on every call,
+ * so the test's specs are its own (not the global setup's), and other tests' CLI is never
+ * reinstalled under them.
  */
-const spec = `../llamon/${basename(tarball)}`;
+const specs = tarballs.map((tarball) => `../llamon/${basename(tarball)}`);
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), "llamon-empty-folder-"));
   await mkdir(join(root, "llamon"));
-  await copyFile(tarball, join(root, "llamon", basename(tarball)));
+  for (const tarball of tarballs) await copyFile(tarball, join(root, "llamon", basename(tarball)));
   await mkdir(join(root, "agents"));
 });
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });
-  // npx's install of `spec` (npm's cache folder _npx/<first 16 hex of sha512(spec)>).
+  // npx's install of `specs` (npm's cache folder _npx/<first 16 hex of sha512 of the sorted
+  // specs, one a line>).
   const cache = execFileSync("npm", ["config", "get", "cache"], { encoding: "utf8" }).trim();
-  const npxDir = join(cache, "_npx", createHash("sha512").update(spec).digest("hex").slice(0, 16));
+  const key = [...specs].sort((a, b) => a.localeCompare(b, "en")).join("\n");
+  const npxDir = join(cache, "_npx", createHash("sha512").update(key).digest("hex").slice(0, 16));
   const manifest = await readFile(join(npxDir, "package.json"), "utf8").catch(() => "");
-  if (manifest.includes(JSON.stringify(spec))) await rm(npxDir, { recursive: true, force: true });
+  if (specs.every((spec) => manifest.includes(JSON.stringify(spec)))) {
+    await rm(npxDir, { recursive: true, force: true });
+  }
 });
 
 function startRun(dir: string, port: number) {
@@ -58,11 +63,11 @@ function startRun(dir: string, port: number) {
   });
 }
 
-describe("from an empty folder: packed llamon → scaffold → install → run → the project's tests", () => {
-  it("R9.1 R9.3 npx --package=<tarball> scaffolds and installs a postgres agent that runs on the embedded Postgres, remembers across a restart, and passes its own tests", async () => {
+describe("from an empty folder: packed llamon and llamon-cli → scaffold → install → run → the project's tests", () => {
+  it("R9.1 R9.3 npx --package=<llamon tarball> --package=<llamon-cli tarball> scaffolds and installs a postgres agent that runs on the embedded Postgres, remembers across a restart, and passes its own tests", async () => {
     const args = ["agent", "my-agent", "--template", "agent-general", "--memory", "postgres"];
     // npx's own --yes: without a terminal it cannot ask before installing the package.
-    const npx = ["--yes", `--package=${spec}`, "llamon"];
+    const npx = ["--yes", ...specs.map((spec) => `--package=${spec}`), "llamon"];
     const made = await run("npx", [...npx, ...args, "--yes"], { cwd: join(root, "agents"), env });
     expect(made.code, made.stderr).toBe(0);
     expect(made.stdout).toContain("created my-agent (agent-general, memory postgres)");
@@ -73,10 +78,15 @@ describe("from an empty folder: packed llamon → scaffold → install → run �
     const dir = join(root, "agents", "my-agent");
     const pkg = JSON.parse(await readFile(join(dir, "package.json"), "utf8")) as {
       engines: Record<string, string>;
+      dependencies: Record<string, string>;
       devDependencies: Record<string, string>;
     };
     expect(pkg.engines.node).toMatch(/^>=22\./);
     expect(pkg.devDependencies.node).toBeUndefined();
+    // The runtime is a dependency, the command line a devDependency: both from vendor/.
+    expect(pkg.dependencies.llamon).toMatch(/^file:vendor\/llamon-\d/);
+    expect(pkg.devDependencies["llamon-cli"]).toMatch(/^file:vendor\/llamon-cli-\d/);
+    expect(pkg.dependencies["llamon-cli"]).toBeUndefined();
 
     const port = await freePort();
     const first = await startRun(dir, port);

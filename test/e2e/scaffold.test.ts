@@ -4,10 +4,11 @@
  * tests pass; the interactive prompts through a pseudo-terminal offer no sqlite; names
  * are validated.
  *
- * The CLI is the packed package's, as `npx --package=<tarball>` installed it (the global
- * setup, test/helpers/packed-llamon.ts), run on the Node that runs the tests. The generated
- * projects are checked against this checkout's build without `npm install`: they sit in one
- * folder whose node_modules links `llamon` to this repository and every other package to this
+ * The CLI is the packed llamon-cli's, as `npx --package=<llamon tarball>
+ * --package=<llamon-cli tarball>` installed it (the global setup, test/helpers/packed-llamon.ts),
+ * run on the Node that runs the tests. The generated projects are checked against this
+ * checkout's build without `npm install`: they sit in one folder whose node_modules links
+ * `llamon` to this repository and every other package (llamon-cli: packages/cli) to this
  * repository's node_modules. The real installs run in scaffold-run.test.ts (from the registry)
  * and offline.test.ts (from the offline bundle).
  */
@@ -20,8 +21,8 @@ import { join, resolve } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { parse as parseToml } from "smol-toml";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { parseDevVars } from "../../src/cli/dev-vars.ts";
-import { PROJECT_DEV_DEPENDENCIES } from "../../src/cli/scaffold/files.ts";
+import { parseDevVars } from "../../packages/cli/src/cli/dev-vars.ts";
+import { PROJECT_DEV_DEPENDENCIES } from "../../packages/cli/src/cli/scaffold/files.ts";
 import { runLlamon, run as runProcess } from "../helpers/cli.ts";
 import { pinnedNodePath } from "../helpers/packed-llamon.ts";
 
@@ -163,7 +164,11 @@ describe("llamon agent / flow (scaffold)", () => {
       ]) {
         expect(files, `${c.name} ${file}`).toContain(file);
       }
-      const vendored = [`vendor/llamon-${VERSION}.tgz`, "package-lock.json"];
+      const vendored = [
+        `vendor/llamon-${VERSION}.tgz`,
+        `vendor/llamon-cli-${VERSION}.tgz`,
+        "package-lock.json",
+      ];
       for (const file of vendored)
         expect(files.includes(file), `${c.name} ${file}`).toBe(c.vendored);
       expect(files.some((f) => f.startsWith("test/") && f.endsWith(".test.ts"))).toBe(true);
@@ -181,6 +186,10 @@ describe("llamon agent / flow (scaffold)", () => {
       expect(pkg.dependencies.llamon).toBe(
         c.vendored ? `file:vendor/llamon-${VERSION}.tgz` : `file:${REPO}`,
       );
+      // The command line is a devDependency: `npm ci --omit=dev` installs none of its tools.
+      expect(pkg.devDependencies["llamon-cli"]).toBe(
+        c.vendored ? `file:vendor/llamon-cli-${VERSION}.tgz` : `file:${REPO}/packages/cli`,
+      );
       expect(Object.keys(pkg.devDependencies)).toEqual(
         expect.arrayContaining([
           "wrangler",
@@ -193,19 +202,37 @@ describe("llamon agent / flow (scaffold)", () => {
       expect(pkg.scripts.start).toBe("llamon run .");
       expect(pkg.scripts.chat).toBe("llamon chat");
       // Only what the Worker, wrangler and the tests need: no Node binary, no CLI tools (they
-      // come with llamon), and the Node version in `engines`.
-      expect(Object.keys(pkg.devDependencies).sort()).toEqual([...PROJECT_DEV_DEPENDENCIES].sort());
+      // come with llamon-cli), and the Node version in `engines`.
+      expect(Object.keys(pkg.devDependencies).sort()).toEqual(
+        [...PROJECT_DEV_DEPENDENCIES, "llamon-cli"].sort(),
+      );
       expect(pkg.devDependencies.node).toBeUndefined();
       expect(pkg.engines.node).toMatch(/^>=22\.\d+$/);
       if (c.vendored) {
         // Cut from the lockfile the packed llamon carries: the versions it was tested with.
         const lock = JSON.parse(await read("package-lock.json")) as {
-          packages: Record<string, { resolved?: string; integrity?: string; bin?: unknown }>;
+          packages: Record<
+            string,
+            { resolved?: string; integrity?: string; bin?: unknown; dev?: boolean }
+          >;
         };
         const llamon = lock.packages["node_modules/llamon"];
         expect(llamon?.resolved).toBe(pkg.dependencies.llamon);
         expect(llamon?.integrity).toMatch(/^sha512-/);
-        expect(llamon?.bin).toEqual({ llamon: "dist/cli/bin.js" });
+        expect(llamon?.bin).toBeUndefined();
+        expect(llamon?.dev).toBeUndefined();
+        const cli = lock.packages["node_modules/llamon-cli"];
+        expect(cli?.resolved).toBe(pkg.devDependencies["llamon-cli"]);
+        expect(cli?.integrity).toMatch(/^sha512-/);
+        expect(cli?.bin).toEqual({ llamon: "dist/cli/bin.js" });
+        // What only the command line needs is dev: `npm ci --omit=dev` leaves it out …
+        for (const tool of ["llamon-cli", "commander", "@clack/prompts", "@electric-sql/pglite"]) {
+          expect(lock.packages[`node_modules/${tool}`]?.dev, tool).toBe(true);
+        }
+        // … and what the Worker needs is not.
+        for (const runtime of ["hono", "zod", "@langchain/core", "@neondatabase/serverless"]) {
+          expect(lock.packages[`node_modules/${runtime}`]?.dev, runtime).toBeUndefined();
+        }
         expect(lock.packages["node_modules/wrangler"]?.resolved).toMatch(/^https:\/\/registry/);
         expect(lock.packages["node_modules/@biomejs/biome"]).toBeUndefined(); // llamon's dev tool
         expect(lock.packages["node_modules/node"]).toBeUndefined(); // no Node binary
@@ -256,7 +283,7 @@ describe("llamon agent / flow (scaffold)", () => {
     const modules = join(all, "node_modules");
     await mkdir(modules);
     for (const entry of await readdir(join(REPO, "node_modules"))) {
-      if (entry.startsWith(".")) continue;
+      if (entry.startsWith(".") || entry === "llamon") continue;
       await symlink(join(REPO, "node_modules", entry), join(modules, entry));
     }
     await symlink(REPO, join(modules, "llamon"));
@@ -596,7 +623,7 @@ describe("llamon agent / flow (scaffold)", () => {
         ["agent", "ok-name"],
         /not a terminal, so nothing can be asked: give --template, --memory \(or --yes/,
       ],
-      [["agent", "--yes"], /give the project name: npx llamon agent my-agent --yes/],
+      [["agent", "--yes"], /give the project name: npx llamon-cli agent my-agent --yes/],
     ];
     for (const [args, pattern] of cases) {
       const { code, stderr } = await run(args, { cwd });

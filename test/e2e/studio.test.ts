@@ -242,12 +242,12 @@ describe("Studio in headless Chromium against wrangler dev", () => {
     await page.fill("#project-name", "my-agent");
     await page.check("#memory-in-memory");
     expect(await page.textContent("#project-command")).toBe(
-      "npx llamon agent my-agent --template agent-general --memory in-memory --yes",
+      "npx llamon-cli agent my-agent --template agent-general --memory in-memory --yes",
     );
     await page.check("#memory-postgres");
     expect(await page.locator('input[name="memory"][value="sqlite"]').count()).toBe(0);
     expect(await page.textContent("#project-command")).toBe(
-      "npx llamon agent my-agent --template agent-general --memory postgres --yes",
+      "npx llamon-cli agent my-agent --template agent-general --memory postgres --yes",
     );
     await screenshot(page, "studio.png");
 

@@ -3,18 +3,18 @@
  * embedded PGlite (LLAMON_TEST_DB=embedded), always reached by the Worker's path —
  * Neon driver → local Neon-protocol proxy → Postgres — and by node-postgres directly.
  */
-import { type NeonProxy, startNeonProxy } from "../../src/dev/neon-http-proxy.ts";
+import { type NeonProxy, startNeonProxy } from "../../packages/cli/src/dev/neon-http-proxy.ts";
 import {
   dropWorkerRole,
   ensureWorkerRole,
   newRoleCredentials,
   type RoleCredentials,
   workerNeonDsn,
-} from "../../src/dev/worker-role.ts";
+} from "../../packages/cli/src/dev/worker-role.ts";
+import { createPgDb } from "../../packages/cli/src/store/db-pg.ts";
+import { migrate } from "../../packages/cli/src/store/migrate.ts";
 import type { Db } from "../../src/store/db.ts";
 import { createNeonDb } from "../../src/store/db-neon.ts";
-import { createPgDb } from "../../src/store/db-pg.ts";
-import { migrate } from "../../src/store/migrate.ts";
 import { createFreshDatabase, SERVER_DSN } from "./pg.ts";
 
 export type BackendKind = "server" | "embedded";

@@ -6,9 +6,9 @@ import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { once } from "node:events";
 import { resolve } from "node:path";
 
-/** This checkout (where dist/cli/bin.js lives). */
+/** This checkout (where packages/cli/dist/cli/bin.js lives). */
 export const REPO = resolve(import.meta.dirname, "../..");
-export const LLAMON_BIN = resolve(REPO, "dist/cli/bin.js");
+export const LLAMON_BIN = resolve(REPO, "packages/cli/dist/cli/bin.js");
 
 export interface Finished {
   readonly code: number;
@@ -71,12 +71,12 @@ export function run(
   return start(command, args, options).done;
 }
 
-/** `node dist/cli/bin.js <args>` (the entry `npx llamon` uses), started. */
+/** `node packages/cli/dist/cli/bin.js <args>` (the entry `npx llamon` uses), started. */
 export function startLlamon(args: readonly string[], options: RunOptions = {}): Running {
   return start(process.execPath, [LLAMON_BIN, ...args], options);
 }
 
-/** `node dist/cli/bin.js <args>` to its end. */
+/** `node packages/cli/dist/cli/bin.js <args>` to its end. */
 export function runLlamon(args: readonly string[], options: RunOptions = {}): Promise<Finished> {
   return startLlamon(args, options).done;
 }

@@ -10,7 +10,7 @@ import { freePort } from "./ports.ts";
 
 export { freePort, LLAMON_BIN, REPO };
 
-/** `node dist/cli/bin.js <args>` in `cwd`, with `env` over this process's environment. */
+/** `node packages/cli/dist/cli/bin.js <args>` in `cwd`, with `env` over this process's environment. */
 export function llamon(
   args: string[],
   cwd: string,

@@ -1,9 +1,11 @@
 /**
- * Global setup of the Node test project: llamon as a stranger gets it. It builds dist/ (tsc
- * is incremental: only what changed since the last build), packs the tarball once per run,
- * and installs it the way `npx --package=<tarball> llamon …` does from an empty folder, so
- * the end-to-end tests of the scaffold and the offline install run the packed package's own
- * built CLI. The tests read the paths with `inject("llamonTarball")` / `inject("llamonCli")`.
+ * Global setup of the Node test project: llamon as a stranger gets it. It builds dist/ of
+ * both packages (tsc is incremental: only what changed since the last build), packs llamon
+ * and llamon-cli once per run, and installs them the way
+ * `npx --package=<llamon tarball> --package=<llamon-cli tarball> llamon …` does from an empty
+ * folder, so the end-to-end tests of the scaffold and the offline install run the packed
+ * CLI. The tests read the paths with `inject("llamonTarball")`, `inject("llamonCliTarball")`
+ * and `inject("llamonCli")`.
  */
 import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
@@ -14,9 +16,11 @@ import { REPO } from "./cli.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** The packed llamon-<version>.tgz of this checkout. */
+    /** The packed llamon-<version>.tgz of this checkout (the runtime). */
     llamonTarball: string;
-    /** The `llamon` executable that `npx --package=<tarball>` installed (its node_modules/.bin). */
+    /** The packed llamon-cli-<version>.tgz of this checkout (the command line). */
+    llamonCliTarball: string;
+    /** The `llamon` executable that npx installed from both tarballs (its node_modules/.bin). */
     llamonCli: string;
   }
 }
@@ -36,13 +40,17 @@ export default async function setup(project: TestProject) {
   }
   const dir = await mkdtemp(join(tmpdir(), "llamon-packed-"));
   // Scripts are skipped: dist/ was just built, and `prepare` would build it again.
-  const packed = execFileSync(
-    "npm",
-    ["pack", REPO, "--pack-destination", dir, "--json", "--ignore-scripts"],
-    { cwd: dir, env, encoding: "utf8" },
-  );
-  const [info] = JSON.parse(packed) as [{ filename: string }];
-  const tarball = join(dir, info.filename);
+  const pack = (folder: string) => {
+    const packed = execFileSync(
+      "npm",
+      ["pack", folder, "--pack-destination", dir, "--json", "--ignore-scripts"],
+      { cwd: dir, env, encoding: "utf8" },
+    );
+    const [info] = JSON.parse(packed) as [{ filename: string }];
+    return join(dir, info.filename);
+  };
+  const tarball = pack(REPO);
+  const cliTarball = pack(join(REPO, "packages/cli"));
   // npx installs the package once into its cache; later `npx --package=<same tarball>` calls
   // (the tests' own) find it there. --prefer-offline: package metadata from npm's cache where
   // it has it, as the scaffold's own install does.
@@ -50,7 +58,14 @@ export default async function setup(project: TestProject) {
   await mkdir(empty);
   const cli = execFileSync(
     "npx",
-    ["--yes", "--prefer-offline", `--package=${tarball}`, "-c", "command -v llamon"],
+    [
+      "--yes",
+      "--prefer-offline",
+      `--package=${tarball}`,
+      `--package=${cliTarball}`,
+      "-c",
+      "command -v llamon",
+    ],
     {
       cwd: empty,
       env,
@@ -58,6 +73,7 @@ export default async function setup(project: TestProject) {
     },
   ).trim();
   project.provide("llamonTarball", tarball);
+  project.provide("llamonCliTarball", cliTarball);
   project.provide("llamonCli", cli);
   return async () => {
     await rm(dir, { recursive: true, force: true });

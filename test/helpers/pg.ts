@@ -73,7 +73,7 @@ async function leftSessions(admin: pg.Client, name: string): Promise<void> {
 export async function createFreshDatabase(prefix = "llamon_test"): Promise<TestDatabase> {
   if ((process.env.LLAMON_TEST_DB ?? "server") !== "embedded") return createTestDatabase(prefix);
   const { rm } = await import("node:fs/promises");
-  const { startEmbeddedPostgres } = await import("../../src/dev/embedded-postgres.ts");
+  const { startEmbeddedPostgres } = await import("../../packages/cli/src/dev/embedded-postgres.ts");
   const { freshEmbeddedDataDir } = await import("./pglite-template.ts");
   const dir = await freshEmbeddedDataDir(prefix);
   const embedded = await startEmbeddedPostgres({ dataDir: dir });

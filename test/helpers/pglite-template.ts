@@ -14,7 +14,7 @@
 import { cp, mkdtemp, readFile, rename, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { startEmbeddedPostgres } from "../../src/dev/embedded-postgres.ts";
+import { startEmbeddedPostgres } from "../../packages/cli/src/dev/embedded-postgres.ts";
 
 /** Bump when what a template holds changes (it holds an empty cluster, nothing else). */
 const RECIPE = 1;

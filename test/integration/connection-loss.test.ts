@@ -9,12 +9,12 @@
  */
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type NeonProxy, startNeonProxy } from "../../src/dev/neon-http-proxy.ts";
+import { type NeonProxy, startNeonProxy } from "../../packages/cli/src/dev/neon-http-proxy.ts";
+import { createPgDb } from "../../packages/cli/src/store/db-pg.ts";
 import { isLlamonError, type LlamonError } from "../../src/errors.ts";
 import { mapError } from "../../src/runtime/errors.ts";
 import type { Db } from "../../src/store/db.ts";
 import { createNeonDb } from "../../src/store/db-neon.ts";
-import { createPgDb } from "../../src/store/db-pg.ts";
 import { backendKind, createWorkerRole } from "../helpers/backend.ts";
 import { createTestDatabase, SERVER_DSN, type TestDatabase } from "../helpers/pg.ts";
 

@@ -1,6 +1,6 @@
 /**
  * The deadline of createNeonDb (`timeoutMs`, MEMORY_DB_TIMEOUT_MS in the Worker): Neon driver →
- * fault proxy (src/dev/fault-proxy.ts, which can hold a request as a stalled database would) →
+ * fault proxy (packages/cli/src/dev/fault-proxy.ts, which can hold a request as a stalled database would) →
  * the local Neon-protocol proxy → Postgres.
  *
  * A held `query` or `batch` fails with DB_UNAVAILABLE naming the deadline instead of waiting
@@ -8,7 +8,7 @@
  * Assertions are on the error, not on elapsed time (the fault proxy would hold for 20 s).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FaultProxy, startFaultProxy } from "../../src/dev/fault-proxy.ts";
+import { type FaultProxy, startFaultProxy } from "../../packages/cli/src/dev/fault-proxy.ts";
 import { isLlamonError, type LlamonError } from "../../src/errors.ts";
 import { workerDb } from "../../src/runtime/db.ts";
 import { parseWorkerVars } from "../../src/runtime/env.ts";

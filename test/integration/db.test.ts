@@ -7,10 +7,10 @@ import { createServer } from "node:net";
 import { neonConfig } from "@neondatabase/serverless";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPgDb } from "../../packages/cli/src/store/db-pg.ts";
 import { type DbErrorFields, isLlamonError, type LlamonError } from "../../src/errors.ts";
 import { type Db, type QueryResult, type SqlParam, toDbError } from "../../src/store/db.ts";
 import { createNeonDb } from "../../src/store/db-neon.ts";
-import { createPgDb } from "../../src/store/db-pg.ts";
 import { startTestBackend, type TestBackend } from "../helpers/backend.ts";
 
 let backend: TestBackend;

@@ -1,6 +1,6 @@
 /**
  * Fault injection at every database step of a turn: the A2A JSON-RPC app in
- * Node → runTurn + NeonSaver → Neon driver → fault proxy (src/dev/fault-proxy.ts) → the local
+ * Node → runTurn + NeonSaver → Neon driver → fault proxy (packages/cli/src/dev/fault-proxy.ts) → the local
  * Neon-protocol proxy → Postgres. For each fault × step:
  *
  * - the client gets a clear JSON-RPC error (-32603, "conversation memory is temporarily
@@ -17,10 +17,14 @@
  * and retried) and when a resend under the same messageId carries another text.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type FaultKind,
+  type FaultProxy,
+  startFaultProxy,
+} from "../../packages/cli/src/dev/fault-proxy.ts";
 import { createA2AApp, InMemoryKv, KvTaskStore } from "../../src/a2a/index.ts";
 import { defineAgent } from "../../src/agent/define.ts";
 import { runTurn } from "../../src/agent/turn/pipeline.ts";
-import { type FaultKind, type FaultProxy, startFaultProxy } from "../../src/dev/fault-proxy.ts";
 import { OfflineChatModel } from "../../src/llm/offline.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import { resolveMemoryConfig } from "../../src/memory/config.ts";

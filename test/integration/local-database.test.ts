@@ -1,5 +1,5 @@
 /**
- * What `llamon run` gives a postgres project (src/cli/database.ts): the database migrated as
+ * What `llamon run` gives a postgres project (packages/cli/src/cli/database.ts): the database migrated as
  * its owner, a role of the Worker's own with a generated password kept in the project's
  * `.llamon/`, and the Neon-protocol proxy in front, which runs the Worker's statements as that
  * role. On the server Postgres and on the embedded PGlite (LLAMON_TEST_DB=embedded).
@@ -8,9 +8,9 @@ import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LocalDatabase, provideLocalDatabase } from "../../src/cli/database.ts";
-import { workerRoleFile } from "../../src/cli/worker-role.ts";
-import { dropWorkerRole } from "../../src/dev/worker-role.ts";
+import { type LocalDatabase, provideLocalDatabase } from "../../packages/cli/src/cli/database.ts";
+import { workerRoleFile } from "../../packages/cli/src/cli/worker-role.ts";
+import { dropWorkerRole } from "../../packages/cli/src/dev/worker-role.ts";
 import { createNeonDb } from "../../src/store/db-neon.ts";
 import { backendKind } from "../helpers/backend.ts";
 import { caught } from "../helpers/caught.ts";

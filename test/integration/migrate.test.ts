@@ -4,6 +4,13 @@ import { join } from "node:path";
 import { emptyCheckpoint, uuid6 } from "@langchain/langgraph-checkpoint";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPgDb } from "../../packages/cli/src/store/db-pg.ts";
+import {
+  defaultMigrationsDir,
+  loadMigrations,
+  type MigrateResult,
+  migrate,
+} from "../../packages/cli/src/store/migrate.ts";
 import { defineAgent } from "../../src/agent/define.ts";
 import { runTurn } from "../../src/agent/turn/pipeline.ts";
 import { isLlamonError, type LlamonError } from "../../src/errors.ts";
@@ -11,13 +18,6 @@ import { OfflineChatModel } from "../../src/llm/offline.ts";
 import { createMemoryLogger } from "../../src/log.ts";
 import { resolveMemoryConfig } from "../../src/memory/config.ts";
 import { threadKey } from "../../src/runtime/thread-keys.ts";
-import { createPgDb } from "../../src/store/db-pg.ts";
-import {
-  defaultMigrationsDir,
-  loadMigrations,
-  type MigrateResult,
-  migrate,
-} from "../../src/store/migrate.ts";
 import { NeonSaver } from "../../src/store/neon-saver.ts";
 import { createFreshDatabase, officialSaver, type TestDatabase } from "../helpers/pg.ts";
 

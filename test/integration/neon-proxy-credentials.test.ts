@@ -8,8 +8,8 @@
  */
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { scramVerifier } from "../../src/dev/scram.ts";
-import type { RoleCredentials } from "../../src/dev/worker-role.ts";
+import { scramVerifier } from "../../packages/cli/src/dev/scram.ts";
+import type { RoleCredentials } from "../../packages/cli/src/dev/worker-role.ts";
 import { isLlamonError } from "../../src/errors.ts";
 import { createNeonDb } from "../../src/store/db-neon.ts";
 import { createWorkerRole, startTestBackend, type TestBackend } from "../helpers/backend.ts";

@@ -1,5 +1,5 @@
 /**
- * Protocol fidelity of the local Neon SQL-over-HTTP proxy (src/dev/neon-http-proxy.ts):
+ * Protocol fidelity of the local Neon SQL-over-HTTP proxy (packages/cli/src/dev/neon-http-proxy.ts):
  * what `@neondatabase/serverless` sends and expects, checked with raw `fetch` (the wire
  * format) and with the real driver (what the Worker sees).
  */
@@ -10,7 +10,7 @@ import {
   type NeonProxy,
   type ProxyRequestInfo,
   startNeonProxy,
-} from "../../src/dev/neon-http-proxy.ts";
+} from "../../packages/cli/src/dev/neon-http-proxy.ts";
 import { isLlamonError, type LlamonError } from "../../src/errors.ts";
 import { createNeonDb } from "../../src/store/db-neon.ts";
 import { startTestBackend, type TestBackend } from "../helpers/backend.ts";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type NeonProxy, startNeonProxy } from "../../src/dev/neon-http-proxy.ts";
+import { type NeonProxy, startNeonProxy } from "../../packages/cli/src/dev/neon-http-proxy.ts";
 import { createNeonDb } from "../../src/store/db-neon.ts";
 import { atHost, startTestBackend, type TestBackend } from "../helpers/backend.ts";
 

@@ -4,7 +4,7 @@
  * the Worker's statements as it. The embedded default, or the server database given.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { startTestDatabase, type TestDatabase } from "../../src/dev/test-database.ts";
+import { startTestDatabase, type TestDatabase } from "../../packages/cli/src/dev/test-database.ts";
 import { createNeonDb } from "../../src/store/db-neon.ts";
 import { backendKind } from "../helpers/backend.ts";
 import { caught } from "../helpers/caught.ts";

@@ -11,7 +11,7 @@
  */
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrate } from "../../src/store/migrate.ts";
+import { migrate } from "../../packages/cli/src/store/migrate.ts";
 import { TOUCH_THREAD } from "../../src/store/sql.ts";
 import { LOCK_THREAD } from "../../src/store/thread-head-sql.ts";
 import { backendKind } from "../helpers/backend.ts";

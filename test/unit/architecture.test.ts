@@ -1,7 +1,8 @@
 /**
  * The import rules of docs/architecture.md, checked on the source: every import in src/**
- * (type-only ones included) goes to the same folder or to a lower layer, `dev/` is used only
- * by `cli/`, and no file reaches itself through its imports.
+ * (type-only ones included) goes to the same folder or to a lower layer, and no file reaches
+ * itself through its imports. (The command line and dev/ are the llamon-cli package: they reach
+ * src/ only through llamon's exports, test/unit/cli/package-manifest.test.ts.)
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -11,8 +12,7 @@ const SRC = resolve(import.meta.dirname, "../../src");
 
 /** Layer of each folder of src/ (higher imports lower). Keep in sync with docs/architecture.md. */
 const LAYERS: Readonly<Record<string, number>> = {
-  "(package)": 10, // src/index.ts: the package's entry
-  cli: 9,
+  "(package)": 10, // src/index.ts, and src/node.ts (llamon/node, for llamon-cli): entries
   worker: 8,
   studio: 7,
   durable: 7,
@@ -26,9 +26,6 @@ const LAYERS: Readonly<Record<string, number>> = {
   store: 2,
   "(base)": 1, // src/errors.ts, src/log.ts, src/zod-issues.ts
 };
-/** Node-only tools for the CLI and tests; never bundled into a Worker. */
-const DEV = "dev";
-const DEV_MAY_IMPORT_UP_TO = 2;
 /** Stand-ins the Worker bundle uses in place of packages (wrangler [alias]): outside the layers. */
 const SHIMS = "shims";
 
@@ -45,7 +42,7 @@ function sourceFiles(dir: string): string[] {
 function folderOf(file: string): string {
   const parts = relative(SRC, file).split("/");
   if (parts.length > 1) return parts[0] as string;
-  return parts[0] === "index.ts" ? "(package)" : "(base)";
+  return parts[0] === "index.ts" || parts[0] === "node.ts" ? "(package)" : "(base)";
 }
 
 const IMPORT_RE =
@@ -71,7 +68,7 @@ const rel = (f: string) => relative(SRC, f);
 describe("the layers of src/ (docs/architecture.md)", () => {
   it("knows the layer of every folder of src/", () => {
     const unknown = [...new Set(files.map(folderOf))].filter(
-      (folder) => folder !== DEV && folder !== SHIMS && LAYERS[folder] === undefined,
+      (folder) => folder !== SHIMS && LAYERS[folder] === undefined,
     );
     expect(unknown).toEqual([]);
   });
@@ -90,11 +87,7 @@ describe("the layers of src/ (docs/architecture.md)", () => {
           );
           continue;
         }
-        if (to === DEV) {
-          if (from !== "cli") wrong.push(`${line} (only cli/ may use dev/)`);
-          continue;
-        }
-        const fromRank = from === DEV ? DEV_MAY_IMPORT_UP_TO + 0.5 : (LAYERS[from] ?? 0);
+        const fromRank = LAYERS[from] ?? 0;
         if ((LAYERS[to] ?? Number.POSITIVE_INFINITY) >= fromRank) wrong.push(line);
       }
     }

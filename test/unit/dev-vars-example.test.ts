@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parseDevVars } from "../../src/cli/dev-vars.ts";
+import { parseDevVars } from "../../packages/cli/src/cli/dev-vars.ts";
 import { MODEL_ENV_VARS } from "../../src/llm/select.ts";
 import { MEMORY_ENV_VARS } from "../../src/memory/config.ts";
 

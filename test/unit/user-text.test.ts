@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { llamonManifest } from "../../src/cli/llamon-package.ts";
+import { llamonManifest } from "../../packages/cli/src/cli/llamon-package.ts";
 import {
   composeYml,
   devVars,
@@ -21,9 +21,13 @@ import {
   testGlobalSetup,
   vitestConfig,
   wranglerToml,
-} from "../../src/cli/scaffold/files.ts";
-import { readme } from "../../src/cli/scaffold/readme.ts";
-import { backendOf, MEMORY_MODES, TEMPLATES } from "../../src/cli/scaffold/templates.ts";
+} from "../../packages/cli/src/cli/scaffold/files.ts";
+import { readme } from "../../packages/cli/src/cli/scaffold/readme.ts";
+import {
+  backendOf,
+  MEMORY_MODES,
+  TEMPLATES,
+} from "../../packages/cli/src/cli/scaffold/templates.ts";
 
 const REPO = resolve(import.meta.dirname, "../..");
 const REQUIREMENT_ID = /\bR\d{1,2}(\.\d{1,2})?\b/;
@@ -59,7 +63,7 @@ describe("user-facing text", () => {
       ...filesUnder(join(REPO, "docs"))
         .filter((f) => f.endsWith(".md"))
         .map((f) => f.slice(REPO.length + 1)),
-      ...filesUnder(join(REPO, "templates")).map((f) => f.slice(REPO.length + 1)),
+      ...filesUnder(join(REPO, "packages/cli/templates")).map((f) => f.slice(REPO.length + 1)),
     ];
     expect(files.length).toBeGreaterThan(10);
     for (const file of files) {
@@ -80,7 +84,9 @@ describe("user-facing text", () => {
           backend: backendOf(memory),
           databaseName: "my_agent_memory",
           llamonSpec: "file:vendor/llamon-0.1.0.tgz",
+          cliSpec: "file:vendor/llamon-cli-0.1.0.tgz",
           manifest,
+          cliManifest: llamonManifest(join(REPO, "packages/cli")),
           compatibilityDate: "2026-11-01",
           devVarsExample: example,
         };

@@ -8,7 +8,7 @@
 import { createServer } from "node:http";
 import { exportJWK, generateKeyPair } from "jose";
 import type { TestProject } from "vitest/node";
-import { loadMigrations } from "../../src/store/migrate.ts";
+import { loadMigrations } from "../../packages/cli/src/store/migrate.ts";
 import { startTestBackend } from "../helpers/backend.ts";
 import { startFakeLlm } from "../helpers/fake-llm.ts";
 

@@ -15,7 +15,7 @@ export function updateCommand(): void {
   input.setAttribute("aria-invalid", ok ? "false" : "true");
   $("project-name-error").textContent = ok ? "" : msg("project_name_invalid");
   $("project-command").textContent = ok
-    ? `npx llamon agent ${name} --template agent-general --memory ${memory} --yes`
+    ? `npx llamon-cli agent ${name} --template agent-general --memory ${memory} --yes`
     : "";
   $("copy-command", HTMLButtonElement).disabled = !ok;
 }

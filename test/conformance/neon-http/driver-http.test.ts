@@ -1,6 +1,6 @@
 /**
  * @neondatabase/serverless's own HTTP tests, run against the local Neon proxy
- * (src/dev/neon-http-proxy.ts) on the server Postgres and on PGlite (LLAMON_TEST_DB).
+ * (packages/cli/src/dev/neon-http-proxy.ts) on the server Postgres and on PGlite (LLAMON_TEST_DB).
  *
  * Origin: https://github.com/neondatabase/serverless tests/cli/http.test.ts and
  * tests/cli/httpTransaction.test.ts (commit ecce07e). Copyright (c) 2022 - 2025 Neon Inc.,

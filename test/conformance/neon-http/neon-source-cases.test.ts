@@ -1,5 +1,5 @@
 /**
- * The local Neon (src/dev/neon-http-proxy.ts) against a case list derived from Neon's own
+ * The local Neon (packages/cli/src/dev/neon-http-proxy.ts) against a case list derived from Neon's own
  * proxy: neondatabase/neon proxy/src/serverless/ (commit 6a35a3e9f1) — sql_over_http.rs
  * (SQL), json.rs (JSON), http_util.rs (HU), error.rs (ER), mod.rs (MOD). Each case names the
  * lines it follows. Run on the server Postgres (project node) and on PGlite (embedded); a case
@@ -19,7 +19,7 @@ import {
   type NeonProxyOptions,
   type ProxyRequestInfo,
   startNeonProxy,
-} from "../../../src/dev/neon-http-proxy.ts";
+} from "../../../packages/cli/src/dev/neon-http-proxy.ts";
 import { isLlamonError } from "../../../src/errors.ts";
 import { createNeonDb } from "../../../src/store/db-neon.ts";
 import {

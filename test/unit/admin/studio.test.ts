@@ -1,11 +1,11 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, expectTypeOf, it } from "vitest";
+import { projectNameProblem } from "../../../packages/cli/src/cli/scaffold/names.ts";
 import { buildStudioClient, STUDIO_CLIENT_DIR } from "../../../scripts/build-studio.mts";
 import type { FlowView } from "../../../src/admin/flow-view.ts";
 import type { ThreadView } from "../../../src/admin/inspect.ts";
 import type { ThreadPage } from "../../../src/admin/threads.ts";
-import { projectNameProblem } from "../../../src/cli/scaffold/names.ts";
 import { MEMORY_CONFIG_KEYS } from "../../../src/memory/config.ts";
 import { STUDIO_JS, studioLang } from "../../../src/studio/app.ts";
 import type * as Wire from "../../../src/studio/client/wire.ts";
@@ -63,7 +63,7 @@ describe("Studio assets", () => {
     expect(page).not.toContain('value="sqlite"');
   });
 
-  it("checks project names like the CLI does (src/cli/scaffold/names.ts)", () => {
+  it("checks project names like the CLI does (packages/cli/src/cli/scaffold/names.ts)", () => {
     const pattern = new RegExp(PROJECT_NAME_RULE.pattern);
     const clientOk = (name: string) =>
       pattern.test(name) &&

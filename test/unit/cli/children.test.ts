@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ChildGroup } from "../../../src/cli/children.ts";
+import { ChildGroup } from "../../../packages/cli/src/cli/children.ts";
 
 const FIXTURE = resolve(import.meta.dirname, "../../fixtures/children/crash.ts");
 

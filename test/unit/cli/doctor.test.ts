@@ -4,12 +4,12 @@
  * uses. The CLI against a scaffolded project and the local Postgres: test/e2e/doctor.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { authChecks } from "../../../src/cli/doctor/auth.ts";
-import { bindingChecks } from "../../../src/cli/doctor/bindings.ts";
-import { configChecks } from "../../../src/cli/doctor/config.ts";
-import { dsnChecks } from "../../../src/cli/doctor/database.ts";
-import { secretChecks } from "../../../src/cli/doctor/secrets.ts";
-import type { Check, ProjectFacts } from "../../../src/cli/doctor/types.ts";
+import { authChecks } from "../../../packages/cli/src/cli/doctor/auth.ts";
+import { bindingChecks } from "../../../packages/cli/src/cli/doctor/bindings.ts";
+import { configChecks } from "../../../packages/cli/src/cli/doctor/config.ts";
+import { dsnChecks } from "../../../packages/cli/src/cli/doctor/database.ts";
+import { secretChecks } from "../../../packages/cli/src/cli/doctor/secrets.ts";
+import type { Check, ProjectFacts } from "../../../packages/cli/src/cli/doctor/types.ts";
 
 function project(
   overrides: { toml?: Record<string, unknown>; vars?: Record<string, string>; code?: unknown } = {},

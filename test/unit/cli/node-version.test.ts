@@ -1,10 +1,14 @@
 /**
- * The CLI's Node check (src/cli/node-version.ts): a Node older than package.json `engines`
+ * The CLI's Node check (packages/cli/src/cli/node-version.ts): a Node older than package.json `engines`
  * is NODE_UNSUPPORTED with the version it needs, before anything else loads; the projects
  * `llamon agent` makes carry no Node of their own, so this is what an old Node meets.
  */
 import { describe, expect, it } from "vitest";
-import { checkNodeVersion, minimumNode, requiredNode } from "../../../src/cli/node-version.ts";
+import {
+  checkNodeVersion,
+  minimumNode,
+  requiredNode,
+} from "../../../packages/cli/src/cli/node-version.ts";
 import { isLlamonError } from "../../../src/errors.ts";
 
 function caught(fn: () => void): unknown {

@@ -9,7 +9,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildOfflineBundle } from "../../../src/cli/offline.ts";
+import { buildOfflineBundle } from "../../../packages/cli/src/cli/offline.ts";
 import { isLlamonError } from "../../../src/errors.ts";
 
 let dir: string;

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assertPortsFree, listenError } from "../../../src/cli/ports.ts";
+import { assertPortsFree, listenError } from "../../../packages/cli/src/cli/ports.ts";
 import { isLlamonError } from "../../../src/errors.ts";
 import { caught } from "../../helpers/caught.ts";
 

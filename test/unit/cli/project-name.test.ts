@@ -4,7 +4,10 @@
  * taken; after a refused name, that name made valid.
  */
 import { describe, expect, it } from "vitest";
-import { defaultProjectName, retryProjectName } from "../../../src/cli/scaffold/names.ts";
+import {
+  defaultProjectName,
+  retryProjectName,
+} from "../../../packages/cli/src/cli/scaffold/names.ts";
 
 describe("the project name the scaffold offers", () => {
   it("R9.1 is the --dir folder's name when it makes a valid name", () => {

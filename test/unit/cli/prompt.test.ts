@@ -6,10 +6,13 @@
 import { PassThrough, Writable } from "node:stream";
 import { stripVTControlCharacters } from "node:util";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { reportError } from "../../../src/cli/output.ts";
-import { ask, choose, type Terminal } from "../../../src/cli/prompt.ts";
-import { projectNameProblem, retryProjectName } from "../../../src/cli/scaffold/names.ts";
-import { INTERACTIVE_MEMORY_MODES } from "../../../src/cli/scaffold/templates.ts";
+import { reportError } from "../../../packages/cli/src/cli/output.ts";
+import { ask, choose, type Terminal } from "../../../packages/cli/src/cli/prompt.ts";
+import {
+  projectNameProblem,
+  retryProjectName,
+} from "../../../packages/cli/src/cli/scaffold/names.ts";
+import { INTERACTIVE_MEMORY_MODES } from "../../../packages/cli/src/cli/scaffold/templates.ts";
 import { isLlamonError } from "../../../src/errors.ts";
 import { caught } from "../../helpers/caught.ts";
 

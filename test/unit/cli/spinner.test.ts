@@ -5,7 +5,7 @@
 import { Writable } from "node:stream";
 import { stripVTControlCharacters } from "node:util";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { withSpinner } from "../../../src/cli/spinner.ts";
+import { withSpinner } from "../../../packages/cli/src/cli/spinner.ts";
 import { caught } from "../../helpers/caught.ts";
 
 function capture(isTTY: boolean) {

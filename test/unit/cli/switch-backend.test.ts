@@ -7,8 +7,8 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { createProject } from "../../../src/cli/scaffold/create.ts";
-import { type MemoryMode, TEMPLATES } from "../../../src/cli/scaffold/templates.ts";
+import { createProject } from "../../../packages/cli/src/cli/scaffold/create.ts";
+import { type MemoryMode, TEMPLATES } from "../../../packages/cli/src/cli/scaffold/templates.ts";
 
 const roots: string[] = [];
 afterAll(async () => {

@@ -3,7 +3,7 @@
  * terminal, Korean and emoji taking two columns each; numbers are right-aligned.
  */
 import { describe, expect, it } from "vitest";
-import { formatBytes, formatTable } from "../../../src/cli/table.ts";
+import { formatBytes, formatTable } from "../../../packages/cli/src/cli/table.ts";
 
 describe("CLI tables", () => {
   it("aligns columns by display width: wide characters take two columns", () => {

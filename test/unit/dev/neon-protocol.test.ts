@@ -13,7 +13,7 @@ import {
   parsePayload,
   ryuFormat,
   serdeNumber,
-} from "../../../src/dev/neon-protocol.ts";
+} from "../../../packages/cli/src/dev/neon-protocol.ts";
 import { toDbError } from "../../../src/store/db.ts";
 import { NEON_ERROR_KEYS } from "../../helpers/neon-error-keys.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pgliteStatementPlace } from "../../../src/dev/neon-roles.ts";
+import { pgliteStatementPlace } from "../../../packages/cli/src/dev/neon-roles.ts";
 
 describe("R10.1 where the local Neon proxy runs a single statement on PGlite", () => {
   it("transaction control runs as it comes (a wrapper would change what it does)", () => {
