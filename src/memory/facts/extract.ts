@@ -24,13 +24,17 @@
 import { type Candidate, type Retraction, toFact } from "./build.ts";
 import { type Clause, isHypothetical, isQuestion, splitClauses } from "./clauses.ts";
 import { filledClause, topicOf } from "./ellipsis.ts";
-import { extractEn, retractionsEn } from "./extract-en.ts";
+import { englishClause, FIRST_PERSON } from "./english.ts";
 import { extractKo, retractionsKo } from "./extract-ko.ts";
 import { fitsSlot, isBarePhrase, isRequest } from "./fit.ts";
+import { EN_GATES, open } from "./gates.ts";
+import { languagesEn } from "./languages.ts";
 import { NOT_NAMES_EN } from "./lexicon.ts";
 import { membersOf } from "./members.ts";
 import { phraseFacts } from "./phrases.ts";
 import { pattern } from "./regex.ts";
+import { runRetractions, runRules } from "./rules.ts";
+import { RULES_EN } from "./rules-en.ts";
 import { cleanText, type Fact, hasHangul, valueKey } from "./types.ts";
 
 export type { Retraction } from "./build.ts";
@@ -76,6 +80,21 @@ function statements(text: unknown): Clause[] {
 }
 
 const LATIN = pattern(String.raw`[A-Za-z]{2}|\b[Ii]\b`);
+
+/** The English rows on a clause, and the languages the speaker speaks (languages.ts). */
+function extractEn(raw: string): Candidate[] {
+  const text = englishClause(raw);
+  const self = FIRST_PERSON.test(text);
+  const found = runRules(RULES_EN, self ? text : text.trim(), self);
+  return self && open(EN_GATES.languages, text.toLowerCase())
+    ? [...found, ...languagesEn(text)]
+    : found;
+}
+
+function retractionsEn(raw: string): Retraction[] {
+  const text = englishClause(raw);
+  return FIRST_PERSON.test(text) ? runRetractions(RULES_EN, text) : [];
+}
 
 /** English rules need a Latin word ("I", "my", "we" …); Korean rules need Hangul. */
 function candidatesOf(clause: Clause): Candidate[] {

@@ -171,7 +171,7 @@ export const RELATIONS_EN: Readonly<Record<string, string>> = {
 
 /**
  * Dog breeds named by their last part: greyhound, bloodhound, labradoodle, goldendoodle.
- * Word formation rather than a list of every breed (extract-en-shared.ts relationOf).
+ * Word formation rather than a list of every breed (values.ts relationOf).
  */
 export const BREED_SUFFIXES: readonly (readonly [string, string])[] = [
   ["hound", "dog"],

@@ -9,10 +9,10 @@
  * row on its example.
  */
 import { type Candidate, toFact } from "./build.ts";
-import { cut, PLACE_STOP } from "./extract-en-shared.ts";
 import { RELATIONS_EN, RELATIONS_KO } from "./lexicon.ts";
 import { memberFact } from "./members.ts";
 import type { Fact, FactLang } from "./types.ts";
+import { cut, PLACE_STOP } from "./values.ts";
 
 export interface PhraseRow {
   readonly lang: FactLang;
@@ -25,58 +25,6 @@ export interface PhraseRow {
 }
 
 export const PHRASES: readonly PhraseRow[] = [
-  {
-    // "I start next week as a recruiter at Mercy Hospital", "starting Monday as a PM at Fernwood".
-    lang: "en",
-    need: ["start"],
-    pattern:
-      /\b(?:i\s+(?:start|'ll start|will start|am starting|'m starting)|starting)\s+(?:(?:next|this|on)\s+)?(?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|today)?\s*as\s+(?:a|an)\s+(?<job>[a-z][a-z -]{1,40}?)\s+(?:at|for|with)\s+(?<org>[A-Z][\w&.' -]{1,60})/i,
-    example: [
-      "Good news! I start next week as a recruiter at Mercy Hospital",
-      ["job=recruiter", "workplace=Mercy Hospital"],
-    ],
-  },
-  {
-    // "I got promoted to senior engineer": the new title is the job.
-    lang: "en",
-    need: ["promoted"],
-    pattern:
-      /\b(?:i|i've|i have|i just|i finally)\s+(?:just\s+|finally\s+)?(?:got|was|been|have been)\s+promoted\s+to\s+(?:a\s+|an\s+)?(?<job>[a-z][a-z -]{1,40})/i,
-    example: ["I got promoted to senior engineer last month", ["job=senior engineer"]],
-  },
-  {
-    // "I just joined Stripe as a designer": the workplace and the job.
-    lang: "en",
-    need: ["joined"],
-    pattern:
-      /\b[Ii](?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?joined\s+(?<org>[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3})\s+as\s+(?:a|an)\s+(?<job>[a-z][a-z -]{1,40})/,
-    example: ["I just joined Stripe as a designer", ["workplace=Stripe", "job=designer"]],
-  },
-  {
-    // "I got a job as a barista at Blue Bottle": the job, and the workplace when named.
-    lang: "en",
-    need: ["job as", "position as", "role as", "offer as"],
-    pattern:
-      /\b[Ii](?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?(?:got|landed|accepted|took)\s+(?:a|an|the)\s+(?:new\s+)?(?:job|position|role|offer)\s+as\s+(?:a|an)\s+(?<job>[a-z][a-z -]{1,40}?)(?:\s+(?:at|with|for)\s+(?<org>[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3})|[.!,]|$)/,
-    example: ["I got a job as a barista at Blue Bottle", ["job=barista", "workplace=Blue Bottle"]],
-  },
-  {
-    // "I became a nurse last year": the job the user has now.
-    lang: "en",
-    need: ["became"],
-    pattern:
-      /\b[Ii]\s+(?:just\s+|finally\s+|recently\s+)?became\s+(?:a|an)\s+(?<job>[a-z][a-z -]{1,40})/,
-    example: ["I became a nurse last year", ["job=nurse"]],
-  },
-  {
-    // "We signed a lease in Oakland", "I rented an apartment in Austin": a home the user
-    // lives in (not one "for my parents"; a house bought may be an investment).
-    lang: "en",
-    need: ["rented", "lease"],
-    pattern:
-      /\b(?:[Ww]e|I)\s+(?:just\s+|finally\s+)?(?:rented|signed)\s+(?:a|an|our|my)\s+(?:new\s+)?(?:house|home|apartment|flat|condo|lease)\s+in\s+(?<place>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})(?!\s+for\b)(?![\w'-])/,
-    example: ["We just signed a lease in Oakland", ["residence=Oakland"]],
-  },
   {
     // "남자친구랑 사귄 지 3년 됐어요": the partner the user is dating.
     lang: "ko",

@@ -1,0 +1,500 @@
+/**
+ * The rule engine of the heuristic extractor (R8.1 `heuristic`, R8.2): one small engine over
+ * the cue tables rules-en.ts and rules-ko.ts. A row is data — a pattern with its `need`
+ * words, where the value comes from, how it is cut, the checks it must pass, and an example
+ * the unit test runs — so a new way of saying a fact is a row, never a new function.
+ *
+ * For each row whose need words the clause contains (regex.ts skips the rest without
+ * running, or even compiling, their expressions) the engine takes every match and reads each
+ * of the row's outputs ({@link Take}):
+ * 1. the raw value: a fixed `value`, the named group (`group`, default `value`), or the text
+ *    after the match when the pattern has no `value` group;
+ * 2. `drop` removed, then cut at a stop set (`cut`: which stop, how many words at most) or
+ *    split into a list of items (`list`);
+ * 3. the value `map`ped (a nationality word to its country …), then checked: it must be
+ *    usable (a word, not a pronoun), match no `reject` pattern and pass every named check.
+ * The candidates then go through the slot fit, members and merge (extract.ts). Retraction
+ * rows (`retract`) give what a clause takes back instead of what it states.
+ */
+/// <reference path="../../types/stopword.d.ts" />
+import { eng } from "stopword";
+import type { Candidate, CandidateForm, Retraction } from "./build.ts";
+import { languageCode } from "./languages.ts";
+import {
+  CONDITIONS_EN,
+  EVENTS_EN,
+  JOB_HEADS_EN,
+  NATIONALITIES,
+  NOT_NAMES_EN,
+  possessionKind,
+} from "./lexicon.ts";
+import { type Pattern, pattern } from "./regex.ts";
+import type { FactCategory, FactLang } from "./types.ts";
+import {
+  CALL_STOP,
+  CUT_RE1,
+  cut,
+  DATE_STOP,
+  items,
+  LEADING,
+  NAME_STOP,
+  PLACE_STOP,
+  PLAN_STOP,
+  relationOf,
+  THING_STOP,
+  usable,
+} from "./values.ts";
+
+/** The stop sets a value is cut at (values.ts). */
+export const STOPS = {
+  place: PLACE_STOP,
+  thing: THING_STOP,
+  plan: PLAN_STOP,
+  name: NAME_STOP,
+  call: CALL_STOP,
+  date: DATE_STOP,
+} as const;
+export type Stop = keyof typeof STOPS;
+
+/**
+ * Named checks on a value (see CHECKS below for what each means). A row lists the ones it
+ * needs; a new condition is a new name here, shared by every row that needs it.
+ */
+export type Check =
+  | "capitalised"
+  | "lowercase"
+  | "introduced"
+  | "notTaken"
+  | "notCommonWord"
+  | "notFunctionWord"
+  | "notVisit"
+  | "notField"
+  | "notMember"
+  | "notEvent"
+  | "notCondition"
+  | "notLanguage"
+  | "noLanguageWord";
+
+/** Named maps of a value: what the value is turned into before it is checked. */
+export type ValueMap =
+  /** A nationality word ("korean" → Korean); a word that names none gives nothing. */
+  | "nationality"
+  /** "eat meat" → "no meat", "drink" → "no alcohol": what the user abstains from. */
+  | "abstain"
+  /** The possession kind (a car, a phone) of the value, or of the `thing` group. */
+  | "possession"
+  /** The relation a member value ends with ("two cats" → cat), as the candidate's key. */
+  | "member"
+  /** Retraction: a possession of a known kind retires that slot, else the value. */
+  | "possessionSlot";
+
+/** Named readers for values with an inner structure. */
+export type Reader =
+  /** The words up to a job head noun ("senior software engineer at Acme" → the job). */
+  | "jobHead"
+  /** A plan verb and its object ("hosting a party", "visiting Tokyo" → Tokyo). */
+  | "planVerb";
+
+/** One output of a row. */
+export interface Take {
+  readonly kind: FactCategory;
+  /** The group the value is in (default `value`; the text after the match when absent). */
+  readonly group?: string | number;
+  /** A fixed value (the match alone says it: "I work from home" → remote). */
+  readonly value?: string;
+  /** Removed from the raw value before it is cut ("little", "now …"). */
+  readonly drop?: Pattern;
+  /** Cut at this stop set, keeping at most this many words. */
+  readonly cut?: readonly [Stop, number];
+  /** A list of items ("sushi, ramen and tacos"), each its own value. */
+  readonly list?: boolean;
+  /** When this group matched, it is added after `join` ("camping" + " in " + "Yosemite"). */
+  readonly suffix?: { readonly group: string; readonly join: string };
+  /** A leading article or possessive dropped ("the beach" → beach). */
+  readonly article?: boolean;
+  readonly lower?: boolean;
+  readonly map?: ValueMap;
+  readonly read?: Reader;
+  /** Patterns the value must not match. */
+  readonly reject?: readonly Pattern[];
+  readonly checks?: readonly Check[];
+  /** After the value, "at/for/with X" names the workplace too. */
+  readonly thenOrg?: boolean;
+  /** Further items of a list after the match, each read by this pattern's `value` group. */
+  readonly more?: Pattern;
+  /** The form, key and slot of the candidate (build.ts); `key` "favorite" reads group `slot`. */
+  readonly form?: CandidateForm;
+  readonly key?: string;
+  readonly slot?: string;
+  /** Optional group that, when it matched, gives the candidate this form and key. */
+  readonly formIf?: { readonly group: string; readonly form: CandidateForm; readonly key: string };
+  /** The clause is kept as the fact's detail (family, plan, health). */
+  readonly detail?: boolean;
+}
+
+/** A cue row: a pattern and what it gives. */
+export interface Rule extends Take {
+  readonly lang: FactLang;
+  /** The pattern, with its need words (regex.ts `pattern(source, flags, need)`). */
+  readonly pattern: Pattern;
+  /**
+   * Who must be the subject: the speaker (the default; English: I, my, we …), nobody
+   * ("Priya here!", a casual introduction without "I"), or either ("Starting Monday as a PM").
+   */
+  readonly subject?: "self" | "none" | "any";
+  /** Patterns the whole clause must match too ("lately" for a switch of taste). */
+  readonly when?: readonly Pattern[];
+  /** More outputs of each match. */
+  readonly also?: readonly Take[];
+  /** A retraction row: the value is what the clause takes back. */
+  readonly retract?: boolean;
+  /** A retraction row: the fact id it retires (the kind when absent). */
+  readonly id?: string;
+  /** A retraction row: without a usable value it retires the whole slot. */
+  readonly bare?: boolean;
+  /** A clause the row reads and what it gives ("job=nurse"; "-residence=Seattle" for a retraction). */
+  readonly example: readonly [string, ...string[]];
+}
+
+let stopWords: ReadonlySet<string> | undefined;
+const firstWord = (value: string): string => CUT_RE1.split(value)[0] ?? "";
+
+const NOT_CASUAL_NAME = pattern(
+  "^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december|me|him|her|that|this|there|here)$",
+  "",
+  "april|august|december|february|friday|her|him|january|july|june|march|may|me|monday|november|october|saturday|september|sunday|that|this|thursday|tuesday|wednesday",
+);
+
+/**
+ * "I'm in Chicago." is where the user is, unless the sentence says it is a visit (today, this
+ * week, for work, visiting, on a trip…).
+ */
+const VISIT_CUE = pattern(
+  String.raw`\b(?:today|tonight|tomorrow|this\s+(?:week|weekend|month|morning|afternoon|evening)|right now|at the moment|for\s+(?:a|the|work|business|vacation|holiday|now)|visiting|on\s+(?:a\s+)?(?:trip|vacation|holiday|business)|until|till|staying|travell?ing|layover|transit|stuck)\b`,
+  "i",
+  "afternoon|at the moment|business|evening|for|holiday|layover|month|morning|right now|staying|stuck|till|today|tomorrow|tonight|transit|traveling|travelling|trip|until|vacation|visiting|week",
+);
+
+/** Fields of work and other words "I'm in …" can end with that are no place. */
+const NOT_PLACES = new Set(
+  "IT HR PR QA Sales Marketing Finance Accounting Engineering Tech Operations Ops Product Design Support Legal Research Admin Management Retail Healthcare Education Law Medicine Charge Love Trouble Class School College Bed Town Time Public Office".split(
+    " ",
+  ),
+);
+
+const EVENT_NEED =
+  "appointment|audition|ceremony|check-up|checkup|class|concert|conference|date|deadline|dinner|exam|flight|game|graduation|hearing|hike|holiday|interview|lesson|lunch|marathon|match|meeting|move|operation|party|performance|presentation|race|recital|reservation|reunion|show|surgery|test|tournament|trip|vacation|visit|wedding";
+export const EVENT_WORDS = pattern(`\\b(?:${EVENTS_EN})\\b`, "i", EVENT_NEED);
+const CONDITION = pattern(
+  `^(?:${CONDITIONS_EN})$`,
+  "i",
+  "a bad back|a bad knee|a heart condition|a herniated disc|acid reflux|adhd|allergies|anemia|anxiety|arthritis|asthma|autism|back pain|cancer|celiac|chronic pain|crohn's|depression|diabetes|dyslexia|eczema|epilepsy|fibromyalgia|gerd|glaucoma|gluten intolerance|gout|heart disease|high blood pressure|high cholesterol|hypertension|hypothyroidism|ibs|insomnia|lactose intolerance|long covid|low blood pressure|lupus|migraine|ms|multiple sclerosis|pcos|psoriasis|scoliosis|sleep apnea|thyroid issues|tinnitus",
+);
+const CAPITALISED = pattern("^[A-Z]");
+const NAME_CAPITAL = pattern("^[A-Z][a-z]");
+
+interface Context {
+  readonly text: string;
+  readonly match: RegExpExecArray;
+}
+
+const CHECKS: Readonly<Record<Check, (value: string, at: Context) => boolean>> = {
+  /** Starts with a capital ("Acme" is a workplace, "marketing" a field of work). */
+  capitalised: (value) => CAPITALISED.test(value),
+  lowercase: (value) => !CAPITALISED.test(value),
+  /** A name: capitalised, or framed by a greeting (`greet`) or an aside (`aside`). */
+  introduced: (value, { match }) =>
+    NAME_CAPITAL.test(value) ||
+    match.groups?.greet !== undefined ||
+    match.groups?.aside !== undefined,
+  /** Not a common word, nationality, job word or relation ("I'm Tired", "I'm Korean"). */
+  notTaken: (value) => {
+    const lower = firstWord(value).toLowerCase();
+    return (
+      !NOT_NAMES_EN.has(lower) &&
+      NATIONALITIES[lower] === undefined &&
+      !JOB_HEADS_EN.has(lower) &&
+      relationOf(lower) === undefined
+    );
+  },
+  /** Not a common word, nationality, day, month or pronoun ("Monday here"). */
+  notCommonWord: (value) => {
+    const lower = value.toLowerCase();
+    return (
+      !NOT_NAMES_EN.has(lower) && NATIONALITIES[lower] === undefined && !NOT_CASUAL_NAME.test(lower)
+    );
+  },
+  /** "my name's on the list": a lower-case function word (`stopword`'s list) first. */
+  notFunctionWord: (value) => {
+    stopWords ??= new Set(eng);
+    const first = firstWord(value);
+    return first !== first.toLowerCase() || !stopWords.has(first);
+  },
+  /** The sentence of the match says nothing of a visit. */
+  notVisit: (_value, { text, match }) => {
+    const start = Math.max(
+      text.lastIndexOf(".", match.index - 1),
+      text.lastIndexOf("?", match.index - 1),
+    );
+    return !VISIT_CUE.test(text.slice(start + 1, match.index + match[0].length));
+  },
+  /** Not a field of work ("I'm in IT"). */
+  notField: (value) => !NOT_PLACES.has(value),
+  /** Does not end with a relation ("I have two kids" is family, not a possession). */
+  notMember: (value) => relationOf(CUT_RE1.split(value).at(-1) ?? "") === undefined,
+  notEvent: (value) => !EVENT_WORDS.test(value),
+  notCondition: (value) => !CONDITION.test(value),
+  /** Names no language ("I picked up Spanish" is a language fact, languages.ts). */
+  notLanguage: (value) => languageCode(value) === undefined,
+  /** Has no word that names a language ("learning Spanish slowly"). */
+  noLanguageWord: (value) => !CUT_RE1.split(value).some((word) => languageCode(word) !== undefined),
+};
+
+const BRAND_VERB = /^(?:drive|ride|own|bought|picked up|am driving)$/i;
+const ABSTAIN_VERB = pattern(String.raw`^(?:eat|drink)\s+`, "i", "drink|eat");
+
+/** The mapped value and the key it gives, or undefined when the map rejects it. */
+function mapValue(
+  map: ValueMap,
+  value: string,
+  { match }: Context,
+): { value: string; key?: string | undefined } | undefined {
+  switch (map) {
+    case "nationality": {
+      const national = NATIONALITIES[value.toLowerCase()];
+      return national === undefined ? undefined : { value: national };
+    }
+    case "abstain": {
+      const thing = `no ${ABSTAIN_VERB.replace(value, "")}`;
+      return { value: thing.toLowerCase() === "no drink" ? "no alcohol" : thing };
+    }
+    case "possession": {
+      const thing = match.groups?.thing;
+      if (thing !== undefined)
+        return { value, key: possessionKind(thing) ?? possessionKind(value) };
+      // "I drive a Vespa", "I own a Leica": a brand after drive/ride/own is a possession.
+      const verb = match.groups?.verb ?? "";
+      const brand = BRAND_VERB.test(verb) && CAPITALISED.test(value);
+      const kind = possessionKind(value) ?? (brand && verb.includes("driv") ? "car" : undefined);
+      return kind === undefined && !brand ? undefined : { value, key: kind };
+    }
+    case "member": {
+      const words = CUT_RE1.split(value.trim());
+      // "guinea pigs": a two-word relation first.
+      const relation = relationOf(words.slice(-2).join(" ")) ?? relationOf(words.at(-1) ?? "");
+      return relation === undefined
+        ? undefined
+        : { value: value.trim().toLowerCase(), key: relation };
+    }
+    case "possessionSlot": {
+      const kind = possessionKind(value);
+      return { value, key: kind === undefined ? undefined : `possession:${kind}` };
+    }
+  }
+}
+
+const JOB_PUNCT = pattern("[,.;!?]+$", "", "!|,|.|;|?");
+const ENDS_SENTENCE = pattern("[,.;!?]$", "", "!|,|.|;|?");
+// "a night person", not "a night-shift nurse" (the shift a worker is on).
+const NOT_A_JOB = pattern(
+  String.raw`\b(?:fan|lover|bit|lot|kind|sort|type|night(?![- ]?shifts?\b)|morning(?![- ]?shifts?\b)|big|huge)\b`,
+  "i",
+  "big|bit|fan|huge|kind|lot|lover|morning|night|sort|type",
+);
+const ORG_AFTER = pattern(String.raw`^\s*(?:at|for|with)\s+`, "i", "at|for|with");
+const PROFESSION = pattern("^[a-z]{3,}(?:ist|ician|ologist|grapher)s?$", "", "grapher|ician|ist");
+const CHARACTER = pattern(
+  "^(?:optimist|pessimist|realist|idealist|perfectionist|minimalist|extremist|narcissist|racist|sexist|purist|specialist|artist)s?$",
+  "",
+  "artist|extremist|idealist|minimalist|narcissist|optimist|perfectionist|pessimist|purist|racist|realist|sexist|specialist",
+);
+
+/** A job head noun, or a profession by its suffix ("hygienist", "optician"), not a character. */
+function isJobHead(word: string): boolean {
+  const lower = word.toLowerCase();
+  if (JOB_HEADS_EN.has(lower)) return true;
+  if (lower.endsWith("s") && JOB_HEADS_EN.has(lower.slice(0, -1))) return true;
+  return PROFESSION.test(lower) && !CHARACTER.test(lower);
+}
+
+/** "senior engineer at Acme, …": the words up to the head noun, and what follows it. */
+function jobHead(rest: string): { value: string; after: string } | undefined {
+  const words = CUT_RE1.split(rest).slice(0, 6);
+  for (let i = 0; i < words.length; i++) {
+    const written = words[i] ?? "";
+    if (!isJobHead(JOB_PUNCT.replace(written, ""))) {
+      if (ENDS_SENTENCE.test(written)) return undefined;
+      continue;
+    }
+    const value = JOB_PUNCT.replace(words.slice(0, i + 1).join(" "), "");
+    if (NOT_A_JOB.test(value)) return undefined;
+    // The workplace only when "at/for/with" comes within the first six words.
+    const ends = ENDS_SENTENCE.test(written) || i + 1 >= words.length;
+    const after = ends
+      ? ""
+      : CUT_RE1.split(rest)
+          .slice(i + 1)
+          .join(" ");
+    return { value, after };
+  }
+  return undefined;
+}
+
+/** Plan verbs whose object alone names the plan ("visiting Tokyo" → Tokyo). */
+const OBJECT_ONLY = pattern(
+  "^(?:visiting|renovating|expecting|attending|adopting|buying|getting|picking up|training for|preparing for|studying for|competing in|flying out for)$",
+  "",
+  "adopting|attending|buying|competing in|expecting|flying out for|getting|picking up|preparing for|renovating|studying for|training for|visiting",
+);
+const BABY_OR_PARTY = pattern("baby|party", "i", "baby|party");
+
+function planVerb(match: RegExpExecArray): string | undefined {
+  const verb = (match.groups?.verb ?? "").toLowerCase();
+  const object = cut(match.groups?.object ?? "", PLAN_STOP, 4);
+  if (verb === "getting married") return "wedding";
+  if (verb === "having" && !EVENT_WORDS.test(object) && !BABY_OR_PARTY.test(object)) {
+    return undefined;
+  }
+  if (object === "") return verb;
+  return OBJECT_ONLY.test(verb) ? object : `${verb} ${object}`;
+}
+
+/** The raw value of a take in a match: fixed, a group, or the text after the match. */
+function rawValue(take: Take, at: Context): string | undefined {
+  if (take.value !== undefined) return take.value;
+  const { match, text } = at;
+  if (typeof take.group === "number") return match[take.group];
+  const group = take.group ?? "value";
+  if (match.groups !== undefined && group in match.groups) return match.groups[group];
+  return text.slice(match.index + match[0].length);
+}
+
+/** The values a take gives in a match, before the checks. */
+function valuesOf(take: Take, at: Context, out: Candidate[], lang: FactLang): string[] {
+  if (take.read === "planVerb") {
+    const value = planVerb(at.match);
+    return value === undefined ? [] : [value];
+  }
+  let raw = rawValue(take, at);
+  if (raw === undefined) return [];
+  if (take.drop !== undefined) raw = take.drop.replace(raw, "");
+  if (take.read === "jobHead") {
+    const head = jobHead(raw);
+    if (head === undefined) return [];
+    if (take.thenOrg === true) orgAfter(head.after, out, lang);
+    return [head.value];
+  }
+  if (take.list === true) return items(raw);
+  let value = take.cut === undefined ? raw.trim() : cut(raw, STOPS[take.cut[0]], take.cut[1]);
+  const suffix = take.suffix === undefined ? undefined : at.match.groups?.[take.suffix.group];
+  if (suffix !== undefined && take.suffix !== undefined)
+    value = `${value}${take.suffix.join}${suffix}`;
+  if (take.article === true) value = LEADING.replace(value, "");
+  return [take.lower === true ? value.toLowerCase() : value];
+}
+
+/** "… at Acme": the workplace after a job. */
+function orgAfter(after: string, out: Candidate[], lang: FactLang): void {
+  const org = ORG_AFTER.exec(after);
+  if (org === null) return;
+  const place = cut(after.slice(org[0].length), PLACE_STOP, 5);
+  if (usable(place)) out.push({ category: "workplace", value: place, lang });
+}
+
+function passes(take: Take, value: string, at: Context): boolean {
+  // A member value is its relation word ("son"), which the map already checked.
+  if (take.value === undefined && take.map !== "member" && !usable(value)) return false;
+  if (take.reject?.some((p) => p.test(value)) === true) return false;
+  return take.checks?.every((check) => CHECKS[check](value, at)) ?? true;
+}
+
+/** The candidates of one take in one match. */
+function readTake(take: Take, at: Context, lang: FactLang, out: Candidate[]): void {
+  const later: Candidate[] = [];
+  for (const written of valuesOf(take, at, later, lang)) {
+    let value = written;
+    let key = take.key;
+    if (take.map !== undefined) {
+      const mapped = mapValue(take.map, value, at);
+      if (mapped === undefined) continue;
+      value = mapped.value;
+      key = mapped.key ?? key;
+    }
+    if (!passes(take, value, at)) continue;
+    let form = take.form;
+    if (key === "favorite") {
+      const slot = (at.match.groups?.slot ?? "").toLowerCase().replace(/s$/, "");
+      out.push({ category: take.kind, value, lang, key: `favorite:${slot}`, form, slot });
+      continue;
+    }
+    if (take.formIf !== undefined && at.match.groups?.[take.formIf.group] !== undefined) {
+      form = take.formIf.form;
+      key = take.formIf.key;
+    }
+    const candidate: Candidate = { category: take.kind, value, lang };
+    if (key !== undefined) candidate.key = key;
+    if (form !== undefined) candidate.form = form;
+    if (take.slot !== undefined) candidate.slot = take.slot;
+    if (take.detail === true) candidate.detail = at.text;
+    out.push(candidate);
+    if (take.thenOrg === true && take.read === undefined) {
+      const rest = at.match.groups?.value === undefined ? (rawValue(take, at) ?? "") : "";
+      orgAfter(rest.slice(rest.indexOf(written) + written.length), out, lang);
+    }
+  }
+  out.push(...later);
+  if (take.more !== undefined) {
+    let rest = at.text.slice(at.match.index + at.match[0].length);
+    for (let next = take.more.exec(rest); next !== null; next = take.more.exec(rest)) {
+      readTake({ ...take, more: undefined }, { text: at.text, match: next }, lang, out);
+      rest = rest.slice(next[0].length);
+    }
+  }
+}
+
+function whenHolds(rule: Rule, text: string): boolean {
+  return rule.when?.every((p) => p.test(text)) ?? true;
+}
+
+/** The candidates the rows give on a prepared clause (English: englishClause). */
+export function runRules(rules: readonly Rule[], text: string, self: boolean): Candidate[] {
+  const out: Candidate[] = [];
+  for (const rule of rules) {
+    if (rule.retract === true) continue;
+    if (rule.subject !== "any" && (rule.subject === "none") === self) continue;
+    if (!rule.pattern.can(text) || !whenHolds(rule, text)) continue;
+    for (const match of rule.pattern.all(text)) {
+      const at = { text, match };
+      readTake(rule, at, rule.lang, out);
+      for (const take of rule.also ?? []) readTake(take, at, rule.lang, out);
+    }
+  }
+  return out;
+}
+
+/** What the retraction rows take back in a prepared clause. */
+export function runRetractions(rules: readonly Rule[], text: string): Retraction[] {
+  const out: Retraction[] = [];
+  for (const rule of rules) {
+    if (rule.retract !== true || !rule.pattern.can(text) || !whenHolds(rule, text)) continue;
+    for (const match of rule.pattern.all(text)) {
+      const at = { text, match };
+      const id = rule.id;
+      if (rule.value !== undefined) {
+        out.push({ category: rule.kind, id });
+        continue;
+      }
+      const values = valuesOf(rule, at, [], rule.lang).filter((v) => passes(rule, v, at));
+      if (values.length === 0 && rule.bare === true) out.push({ category: rule.kind, id });
+      for (const value of values) {
+        const slot = rule.map === "possessionSlot" ? mapValue(rule.map, value, at)?.key : undefined;
+        if (slot !== undefined) out.push({ category: rule.kind, id: slot });
+        else
+          out.push(
+            id === undefined ? { category: rule.kind, value } : { category: rule.kind, value, id },
+          );
+      }
+    }
+  }
+  return out;
+}
