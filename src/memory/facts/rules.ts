@@ -452,17 +452,56 @@ function readTake(take: Take, at: Context, lang: FactLang, out: Candidate[]): vo
   }
 }
 
-function whenHolds(rule: Rule, text: string): boolean {
-  return rule.when?.every((p) => p.test(text)) ?? true;
+/** Whether the clause matches every `when` pattern of the row (each tested once a clause). */
+function whenHolds(rule: Rule, text: string, seen: Map<Pattern, boolean>): boolean {
+  if (rule.when === undefined) return true;
+  for (const p of rule.when) {
+    let holds = seen.get(p);
+    if (holds === undefined) {
+      holds = p.test(text);
+      seen.set(p, holds);
+    }
+    if (!holds) return false;
+  }
+  return true;
+}
+
+/** Each row's need words, lower case (a superset of a case-sensitive pattern's). */
+const NEEDS = new WeakMap<Pattern, readonly (readonly string[])[] | null>();
+
+function needsOf(p: Pattern): readonly (readonly string[])[] | null {
+  let needs = NEEDS.get(p);
+  if (needs === undefined) {
+    needs = p.needGroups()?.map((group) => group.map((word) => word.toLowerCase())) ?? null;
+    NEEDS.set(p, needs);
+  }
+  return needs;
+}
+
+/**
+ * Whether the lower-cased clause has a word of each of the row's need groups: checked before
+ * every run, as the expression of a row that cannot match costs more than the words.
+ */
+function hasNeeds(p: Pattern, lower: string): boolean {
+  const needs = needsOf(p);
+  if (needs === null) return true;
+  for (const words of needs) {
+    let found = false;
+    for (let i = 0; i < words.length && !found; i++) found = lower.includes(words[i] as string);
+    if (!found) return false;
+  }
+  return true;
 }
 
 /** The candidates the rows give on a prepared clause (English: englishClause). */
 export function runRules(rules: readonly Rule[], text: string, self: boolean): Candidate[] {
   const out: Candidate[] = [];
+  const lower = text.toLowerCase();
+  const seen = new Map<Pattern, boolean>();
   for (const rule of rules) {
     if (rule.retract === true) continue;
     if (rule.subject !== "any" && (rule.subject === "none") === self) continue;
-    if (!rule.pattern.can(text) || !whenHolds(rule, text)) continue;
+    if (!hasNeeds(rule.pattern, lower) || !whenHolds(rule, text, seen)) continue;
     for (const match of rule.pattern.all(text)) {
       const at = { text, match };
       readTake(rule, at, rule.lang, out);
@@ -475,8 +514,12 @@ export function runRules(rules: readonly Rule[], text: string, self: boolean): C
 /** What the retraction rows take back in a prepared clause. */
 export function runRetractions(rules: readonly Rule[], text: string): Retraction[] {
   const out: Retraction[] = [];
+  const lower = text.toLowerCase();
+  const seen = new Map<Pattern, boolean>();
   for (const rule of rules) {
-    if (rule.retract !== true || !rule.pattern.can(text) || !whenHolds(rule, text)) continue;
+    if (rule.retract !== true || !hasNeeds(rule.pattern, lower) || !whenHolds(rule, text, seen)) {
+      continue;
+    }
     for (const match of rule.pattern.all(text)) {
       const at = { text, match };
       const id = rule.id;
