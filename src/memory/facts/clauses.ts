@@ -194,7 +194,7 @@ const KO_CONSEQUENCE = pattern(
 export const KO_HARM_AFTER = String.raw`(?:\S+\s+){0,2}?(?:큰일\s*나|죽어|죽을|두드러기|탈\s*나|배\s*아파|배가\s*아파|배탈|응급실|부어|가려워|가렵|토해|토하|체해|숨이?\s*막|알레르기|난리\s*나)`;
 /**
  * "땅콩 먹으면 큰일 나요": a conditional about eating with what it does is a statement about
- * the user, not a hypothetical; it is kept whole (extract-ko-life.ts reads it).
+ * the user, not a hypothetical; it is kept whole (rules-ko.ts reads it).
  */
 const KO_HARM = pattern(
   String.raw`(?:먹|마시)(?:으면|면)\s+${KO_HARM_AFTER}`,

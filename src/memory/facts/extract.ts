@@ -25,16 +25,16 @@ import { type Candidate, type Retraction, toFact } from "./build.ts";
 import { type Clause, isHypothetical, isQuestion, splitClauses } from "./clauses.ts";
 import { filledClause, topicOf } from "./ellipsis.ts";
 import { englishClause, FIRST_PERSON } from "./english.ts";
-import { extractKo, retractionsKo } from "./extract-ko.ts";
 import { fitsSlot, isBarePhrase, isRequest } from "./fit.ts";
-import { EN_GATES, open } from "./gates.ts";
-import { languagesEn } from "./languages.ts";
-import { NOT_NAMES_EN } from "./lexicon.ts";
-import { membersOf } from "./members.ts";
-import { phraseFacts } from "./phrases.ts";
+import { EN_GATES, KO_GATES, open } from "./gates.ts";
+import { subjectOfKo, tokensOf } from "./korean.ts";
+import { languagesEn, languagesKo } from "./languages.ts";
+import { NOT_NAMES_EN, PET_RELATIONS, RELATIONS_KO } from "./lexicon.ts";
+import { memberFact, membersOf } from "./members.ts";
 import { pattern } from "./regex.ts";
 import { runRetractions, runRules } from "./rules.ts";
 import { RULES_EN } from "./rules-en.ts";
+import { HEARSAY, RULES_KO } from "./rules-ko.ts";
 import { cleanText, type Fact, hasHangul, valueKey } from "./types.ts";
 
 export type { Retraction } from "./build.ts";
@@ -89,6 +89,33 @@ function extractEn(raw: string): Candidate[] {
   return self && open(EN_GATES.languages, text.toLowerCase())
     ? [...found, ...languagesEn(text)]
     : found;
+}
+
+/**
+ * The Korean rows on a clause: the rows for the user need the user as the clause's subject
+ * (subjectOfKo); a family member as the subject is that member; the languages the user speaks.
+ */
+function extractKo(text: string): Candidate[] {
+  let subject = subjectOfKo(tokensOf(text));
+  // A pet named without 우리/제 ("강아지는 좋아해요") is a topic, not a family member talking.
+  if (subject.kind === "family" && !subject.owned && PET_RELATIONS.has(subject.relation)) {
+    subject = { kind: "self" };
+  }
+  const self = subject.kind === "self";
+  const found = runRules(RULES_KO, text, self);
+  if (subject.kind === "family" && !HEARSAY.test(text)) {
+    const relation = RELATIONS_KO[subject.word];
+    if (relation !== undefined) {
+      found.push({
+        category: "family",
+        value: subject.word,
+        lang: "ko",
+        key: relation,
+        detail: text,
+      });
+    }
+  }
+  return self && open(KO_GATES.languages, text) ? [...found, ...languagesKo(text)] : found;
 }
 
 function retractionsEn(raw: string): Retraction[] {
@@ -239,15 +266,14 @@ function factsOf(clauses: readonly Clause[], text: string, options?: ExtractOpti
         : candidates;
     member = candidates.some((c) => c.category === "family") || (member && subjectless);
     for (const candidate of kept) {
-      const fact = toFact(candidate, source, turn);
+      const base = toFact(candidate, source, turn);
+      const fact =
+        candidate.name === undefined
+          ? base
+          : memberFact(base, candidate.value, { name: candidate.name });
       if (fact.value === "" || valueKey(fact.value) === "") continue;
       if (!fitsSlot(fact, clause.text)) continue;
       facts.push(fact);
-    }
-    for (const fact of phraseFacts(clause.text, source, turn)) {
-      if (valueKey(fact.value) === "" || !fitsSlot(fact, clause.text)) continue;
-      facts.push(fact);
-      if (fact.category === "family") member = true;
     }
   }
   const found = dedupe(facts);
@@ -263,7 +289,7 @@ function retractionsOf(clauses: readonly Clause[]): Retraction[] {
   const out: Retraction[] = [];
   for (const clause of clauses) {
     if (LATIN.test(clause.text)) out.push(...retractionsEn(clause.text));
-    if (hasHangul(clause.text)) out.push(...retractionsKo(clause.text));
+    if (hasHangul(clause.text)) out.push(...runRetractions(RULES_KO, clause.text));
   }
   return out;
 }

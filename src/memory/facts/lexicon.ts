@@ -366,7 +366,7 @@ export const JOBS_KO: ReadonlySet<string> = new Set([
 
 /** Job-looking tokens that are not jobs. */
 export const NOT_JOBS_KO: ReadonlySet<string> = new Set([
-  // Pet-owner slang (a cat's "butler"), not an occupation: extract-ko-life.ts reads the pet.
+  // Pet-owner slang (a cat's "butler"), not an occupation: rules-ko.ts reads the pet.
   "집사",
   "냥집사",
   "멍집사",

@@ -111,7 +111,7 @@ export const RULES_EN: readonly Rule[] = [
       "",
       "it's|this is&hello|hey|hi",
     ),
-    example: ["hey, this is Dev and I live in Leeds", "name=Dev"],
+    example: ["hello this is Mina and I live in Leeds", "name=Mina"],
   },
   {
     // "Priya here!", "it's Tom btw": a casual introduction without "I".
@@ -127,7 +127,7 @@ export const RULES_EN: readonly Rule[] = [
     example: ["Priya here!", "name=Priya"],
   },
   {
-    // "hey, this is Dev": a greeting, then "this is" and the name.
+    // "hello this is Mina": a greeting, then "this is" and the name.
     lang: "en",
     kind: "name",
     subject: "none",
@@ -137,7 +137,7 @@ export const RULES_EN: readonly Rule[] = [
       "it is|it's|this is",
     ),
     checks: ["notCommonWord"],
-    example: ["hey, this is Dev", "name=Dev"],
+    example: ["hello this is Mina", "name=Mina"],
   },
   // ── residence ──
   {
@@ -826,7 +826,7 @@ export const RULES_EN: readonly Rule[] = [
     group: 1,
     article: true,
     form: "cant-eat",
-    example: ["if I eat shrimp, I get hives", "allergy=shrimp"],
+    example: ["if I eat shrimp I get hives", "allergy=shrimp"],
   },
   {
     // "Shellfish makes my throat close up": the food as the subject, a bodily reaction.
@@ -902,7 +902,7 @@ export const RULES_EN: readonly Rule[] = [
     suffix: { group: "where", join: " in " },
     article: true,
     detail: true,
-    example: ["We're going camping at Yosemite, next week", "plan=camping in Yosemite"],
+    example: ["Next week we're going camping at Yosemite", "plan=camping in Yosemite"],
   },
   {
     lang: "en",

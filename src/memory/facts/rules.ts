@@ -19,6 +19,33 @@
 /// <reference path="../../types/stopword.d.ts" />
 import { eng } from "stopword";
 import type { Candidate, CandidateForm, Retraction } from "./build.ts";
+import {
+  isContentWord,
+  isPlaceKo,
+  isTimeWord,
+  nounPhrase,
+  STOP_KO,
+  splitParticle,
+  stripCopula,
+  stripParticle,
+  tokensOf,
+} from "./korean.ts";
+import {
+  connectiveCopula,
+  copulaRest,
+  headBefore,
+  isJobKo,
+  isNameLike,
+  isOrgKo,
+  KOREAN_NUMBER,
+  listBefore,
+  nounOfCopula,
+  PREDICATE_END,
+  reasonTopic,
+  SPEAKER_WORDS_KO,
+  splitList,
+  topicValue,
+} from "./korean-values.ts";
 import { languageCode } from "./languages.ts";
 import {
   CONDITIONS_EN,
@@ -27,6 +54,7 @@ import {
   NATIONALITIES,
   NOT_NAMES_EN,
   possessionKind,
+  RELATIONS_KO,
 } from "./lexicon.ts";
 import { type Pattern, pattern } from "./regex.ts";
 import type { FactCategory, FactLang } from "./types.ts";
@@ -73,7 +101,31 @@ export type Check =
   | "notEvent"
   | "notCondition"
   | "notLanguage"
-  | "noLanguageWord";
+  | "noLanguageWord"
+  | "contentKo"
+  | "placeKo"
+  | "notPlaceKo"
+  | "orgKo"
+  | "jobKo"
+  | "notJobKo"
+  | "notPossession"
+  | "nameLike"
+  | "ageKo"
+  | "compared"
+  | "tokenNotTime"
+  | "tokenNotWith"
+  | "tokenNotAllergy"
+  | "tokenBare";
+
+/** Named conditions on the whole clause (Korean). */
+export type ClauseCheck =
+  /** The speaker introduces themselves ("저는 …", or a clause of at most two words). */
+  | "selfish"
+  /** A habit ("주말마다", "보통"): what one goes to do is a hobby, not a plan. */
+  | "habitual"
+  | "notHabitual"
+  /** A when-word of a recent change (요즘, 이제, 최근에 …). */
+  | "recently";
 
 /** Named maps of a value: what the value is turned into before it is checked. */
 export type ValueMap =
@@ -86,14 +138,48 @@ export type ValueMap =
   /** The relation a member value ends with ("two cats" → cat), as the candidate's key. */
   | "member"
   /** Retraction: a possession of a known kind retires that slot, else the value. */
-  | "possessionSlot";
+  | "possessionSlot"
+  /** A Korean relation word: its relation is the key ("남편" → husband). */
+  | "relationKo"
+  /** "집에서 일해요": home is remote work. */
+  | "remoteKo"
+  /** A possession of a known kind other than a home, the kind as the key. */
+  | "possessionKo"
+  /** "한국 사람" → the nationality's country name when known. */
+  | "nationalityKo"
+  /** "볼링 치러": the purpose verb (…러) goes, the activity stays. */
+  | "activity";
 
 /** Named readers for values with an inner structure. */
 export type Reader =
   /** The words up to a job head noun ("senior software engineer at Acme" → the job). */
   | "jobHead"
   /** A plan verb and its object ("hosting a party", "visiting Tokyo" → Tokyo). */
-  | "planVerb";
+  | "planVerb"
+  /** Korean: the rest of a topic sentence without its copula ("직업은 간호사예요" → 간호사). */
+  | "copulaRest"
+  /** Korean: the copula rest, or the word itself when it is a content word. */
+  | "copulaOrWord"
+  /** Korean: where a topic is ("회사는 판교에 있어요", located) or what it is (copula rest). */
+  | "topic"
+  /** Korean: a bare name, with or without its copula ("지수야", "민지"), never a predicate. */
+  | "bareName"
+  /** Korean: "제 이름은 김 민수" (a one-syllable family name and the given name). */
+  | "ownName"
+  /** Korean: every token that is a job word with a copula ("간호사예요", "교사라"). */
+  | "jobWords"
+  /** Korean: a job word before 하다 ("편의점 알바 해"), with the word before it. */
+  | "jobPhrase"
+  /** Korean: the area one is in charge of ("해외 영업 담당이에요"). */
+  | "charge"
+  /** Korean: the teaching place says the role ("학원에서 가르쳐요" → 학원 강사). */
+  | "teach"
+  /** Korean: an event and the words that name it ("제주 여행", "부산으로 이사"). */
+  | "event"
+  /** Korean: the words of a reason, without function words ("허리 디스크 때문에"). */
+  | "words"
+  /** Korean: the stem of a token that ends with one of the `strip` particles ("서울에" → 서울). */
+  | "stem";
 
 /** One output of a row. */
 export interface Take {
@@ -106,8 +192,30 @@ export interface Take {
   readonly drop?: Pattern;
   /** Cut at this stop set, keeping at most this many words. */
   readonly cut?: readonly [Stop, number];
-  /** A list of items ("sushi, ramen and tacos"), each its own value. */
-  readonly list?: boolean;
+  /**
+   * A list of items, each its own value: `true` an English list ("sushi, ramen and tacos"),
+   * `before` the Korean items joined to the head ("땅콩이랑 새우"), `split` a Korean list
+   * value ("등산이랑 독서").
+   */
+  readonly list?: boolean | "before" | "split";
+  /**
+   * Korean: the value is the head noun before the verb, the group token being the word right
+   * before it (korean-values.ts headBefore), with one of these particles; `bare` says whether
+   * a token without one counts ("no"; "place": only a place name; "notHave": not before 있다),
+   * `only` the one particle it must have, `orTopic` falls back to the clause's topic.
+   */
+  readonly head?: {
+    readonly particles: readonly string[];
+    readonly max: number;
+    readonly bare?: "no" | "place" | "notHave";
+    readonly only?: string;
+    readonly orTopic?: boolean;
+  };
+  /** Korean: these particles (or any) stripped from the value; `copula` strips its copula. */
+  readonly strip?: readonly string[] | "any";
+  readonly copula?: boolean;
+  /** The group holding the name of a member ("준호를 남편이라고 부르"). */
+  readonly named?: string;
   /** When this group matched, it is added after `join` ("camping" + " in " + "Yosemite"). */
   readonly suffix?: { readonly group: string; readonly join: string };
   /** A leading article or possessive dropped ("the beach" → beach). */
@@ -115,8 +223,9 @@ export interface Take {
   readonly lower?: boolean;
   readonly map?: ValueMap;
   readonly read?: Reader;
-  /** Patterns the value must not match. */
+  /** Patterns the value must not match, and patterns it must match one of. */
   readonly reject?: readonly Pattern[];
+  readonly accept?: readonly Pattern[];
   readonly checks?: readonly Check[];
   /** After the value, "at/for/with X" names the workplace too. */
   readonly thenOrg?: boolean;
@@ -126,8 +235,11 @@ export interface Take {
   readonly form?: CandidateForm;
   readonly key?: string;
   readonly slot?: string;
-  /** Optional group that, when it matched, gives the candidate this form and key. */
-  readonly formIf?: { readonly group: string; readonly form: CandidateForm; readonly key: string };
+  /**
+   * When this optional group matched (or, without a group, the `topic` reader read a
+   * location), the candidate takes this form and key.
+   */
+  readonly formIf?: { readonly group?: string; readonly form: CandidateForm; readonly key: string };
   /** The clause is kept as the fact's detail (family, plan, health). */
   readonly detail?: boolean;
 }
@@ -142,8 +254,10 @@ export interface Rule extends Take {
    * ("Priya here!", a casual introduction without "I"), or either ("Starting Monday as a PM").
    */
   readonly subject?: "self" | "none" | "any";
-  /** Patterns the whole clause must match too ("lately" for a switch of taste). */
-  readonly when?: readonly Pattern[];
+  /** Patterns (or named conditions) the whole clause must match too ("lately" for a switch). */
+  readonly when?: readonly (Pattern | ClauseCheck)[];
+  /** Patterns the whole clause must not match (reported speech, another row's cue). */
+  readonly unless?: readonly Pattern[];
   /** More outputs of each match. */
   readonly also?: readonly Take[];
   /** A retraction row: the value is what the clause takes back. */
@@ -196,6 +310,7 @@ const NAME_CAPITAL = pattern("^[A-Z][a-z]");
 interface Context {
   readonly text: string;
   readonly match: RegExpExecArray;
+  readonly lang: FactLang;
 }
 
 const CHECKS: Readonly<Record<Check, (value: string, at: Context) => boolean>> = {
@@ -248,7 +363,43 @@ const CHECKS: Readonly<Record<Check, (value: string, at: Context) => boolean>> =
   notLanguage: (value) => languageCode(value) === undefined,
   /** Has no word that names a language ("learning Spanish slowly"). */
   noLanguageWord: (value) => !CUT_RE1.split(value).some((word) => languageCode(word) !== undefined),
+  contentKo: (value) => isContentWord(value),
+  placeKo: (value) => isPlaceKo(value),
+  notPlaceKo: (value) => !isPlaceKo(value),
+  orgKo: (value) => isOrgKo(value),
+  jobKo: (value) => isJobKo(value),
+  notJobKo: (value) => !isJobKo(value),
+  notPossession: (value) => possessionKind(value) === undefined,
+  nameLike: (value) => isNameLike(value),
+  /** An age: digits or a native Korean numeral ("서른"). */
+  ageKo: (value) => DIGITS.test(value) || KOREAN_NUMBER.test(value),
+  /** A comparison (더, 제일 …, or "Y보다" before the thing) makes "X가 좋아요" a taste. */
+  compared: (_value, { text, match }) =>
+    tokensOf(match.groups?.adverbs ?? "").some((word) => COMPARATIVE_KO.has(word)) ||
+    (tokensOf(text.slice(0, match.index)).at(-1)?.endsWith("보다") ?? false),
+  /** The token before the verb is no time word ("내일 가요"). */
+  tokenNotTime: (_value, { match }) => !isTimeWord(match.groups?.value ?? ""),
+  /** "남편이랑 살아요": whom the speaker lives with, not where. */
+  tokenNotWith: (_value, { match }) =>
+    !COMITATIVE.some((particle) => (match.groups?.value ?? "").endsWith(particle)),
+  /** "알레르기가 있어요" alone names no allergen. */
+  tokenNotAllergy: (_value, { match }) => {
+    const token = match.groups?.value ?? "";
+    return token !== "" && !ALLERGY_FIRST.test(token);
+  },
+  /** The token before the verb has no particle. */
+  tokenBare: (_value, { match }) => splitParticle(match.groups?.value ?? "")[1] === "",
 };
+
+const DIGITS = pattern(String.raw`^\d{1,3}$`);
+const COMPARATIVE_KO: ReadonlySet<string> = new Set(["더", "제일", "가장", "젤"]);
+const COMITATIVE = ["랑", "하고", "와", "과"];
+const ALLERGY_FIRST = pattern(
+  "^(?:알레르기|알러지|알레지|알르레기|앨러지)",
+  "",
+  "알러지|알레르기|알레지|알르레기|앨러지",
+);
+const SPACES = pattern(String.raw`\s+`, "g");
 
 const BRAND_VERB = /^(?:drive|ride|own|bought|picked up|am driving)$/i;
 const ABSTAIN_VERB = pattern(String.raw`^(?:eat|drink)\s+`, "i", "drink|eat");
@@ -258,7 +409,7 @@ function mapValue(
   map: ValueMap,
   value: string,
   { match }: Context,
-): { value: string; key?: string | undefined } | undefined {
+): { value: string; key?: string | undefined; form?: CandidateForm } | undefined {
   switch (map) {
     case "nationality": {
       const national = NATIONALITIES[value.toLowerCase()];
@@ -289,6 +440,25 @@ function mapValue(
     case "possessionSlot": {
       const kind = possessionKind(value);
       return { value, key: kind === undefined ? undefined : `possession:${kind}` };
+    }
+    case "relationKo": {
+      const relation = RELATIONS_KO[value];
+      return relation === undefined ? undefined : { value, key: relation };
+    }
+    case "remoteKo":
+      return value === "집" || value === "재택" ? { value: "재택", form: "remote" } : { value };
+    case "possessionKo": {
+      const kind = possessionKind(value);
+      return kind === undefined || kind === "home" ? undefined : { value, key: kind };
+    }
+    case "nationalityKo":
+      return { value: NATIONALITIES[SPACES.replace(value, "")] ?? value };
+    case "activity": {
+      const words = tokensOf(value);
+      const last = words.at(-1) ?? "";
+      const activity =
+        words.length > 1 && last.endsWith("러") ? words.slice(0, -1).join(" ") : value;
+      return isContentWord(activity) ? { value: activity } : undefined;
     }
   }
 }
@@ -359,6 +529,130 @@ function planVerb(match: RegExpExecArray): string | undefined {
   return OBJECT_ONLY.test(verb) ? object : `${verb} ${object}`;
 }
 
+const SPEAKER_KO: ReadonlySet<string> = new Set(SPEAKER_WORDS_KO);
+const NOT_CHARGE = pattern(
+  "^(?:회사|집안|많은|이런|그런|무슨|여러|같은|다른|그)$",
+  "",
+  "같은|그|다른|많은|무슨|여러|이런|집안|회사",
+);
+const TEACHING_PLACE = pattern(
+  "(?:(학교|유치원|어린이집)|(학원|대학|대학교|대학원|센터|스튜디오|체육관|도장|교습소))$",
+  "",
+  "교|도장|센터|스튜디오|원|집|체육관|학",
+);
+const NAMED_EVENT = pattern("^[가-힣A-Za-z0-9]+$");
+const TRAVEL_EVENT = pattern("이사|여행|출장", "", "여행|이사|출장");
+const REASON_WORDS: ReadonlySet<string> = new Set([...SPEAKER_WORDS_KO, "요즘", "요새", ""]);
+
+/** The values of a Korean reader in a match (`raw` is the group or the text after the match). */
+function readKo(
+  read: Reader,
+  raw: string,
+  { text, match }: Context,
+  strip: readonly string[] | undefined,
+): string[] {
+  const one = (value: string | undefined): string[] => (value === undefined ? [] : [value]);
+  switch (read) {
+    case "copulaRest":
+      return one(copulaRest(raw));
+    case "copulaOrWord":
+      return one(copulaRest(raw) ?? (isContentWord(raw) ? raw : undefined));
+    case "bareName":
+      return one(nounOfCopula(raw) ?? (PREDICATE_END.test(raw) ? undefined : raw));
+    case "ownName": {
+      const second = match.groups?.second;
+      return [
+        raw.length === 1 && second !== undefined
+          ? `${raw} ${stripCopula(second)}`
+          : stripCopula(raw),
+      ];
+    }
+    case "jobWords": {
+      const tokens = tokensOf(text);
+      const out: string[] = [];
+      tokens.forEach((token, index) => {
+        const noun = nounOfCopula(token) ?? connectiveCopula(token);
+        if (noun !== undefined && isJobKo(noun)) out.push(nounPhrase(tokens, index, noun, 2));
+      });
+      return out;
+    }
+    case "jobPhrase": {
+      if (!isJobKo(raw)) return [];
+      const before = tokensOf(text.slice(0, match.index));
+      return [nounPhrase(before, before.length, raw, 1)];
+    }
+    case "charge": {
+      const words = tokensOf(raw).filter((word) => !NOT_CHARGE.test(word) && !SPEAKER_KO.has(word));
+      const value = words.map((word) => stripParticle(word)).join(" ");
+      return words.length > 0 && splitParticle(words.at(-1) ?? "")[1] === "" ? [value] : [];
+    }
+    case "teach": {
+      const kind = TEACHING_PLACE.exec(raw);
+      if (kind === null || !isContentWord(raw)) return [];
+      return [`${raw} ${kind[1] !== undefined ? "교사" : "강사"}`];
+    }
+    case "event": {
+      const prefix = match.groups?.prefix ?? "";
+      if (prefix !== "" && !NAMED_EVENT.test(prefix)) return [];
+      const before = tokensOf(text.slice(0, match.index));
+      const previous = before.at(-1) ?? "";
+      const [stem, particle] = splitParticle(previous, ["으로", "로", "에"]);
+      const value = `${prefix}${raw}`;
+      if (
+        particle !== "" &&
+        isContentWord(stem) &&
+        !isTimeWord(previous) &&
+        TRAVEL_EVENT.test(raw)
+      ) {
+        return [`${stem} ${value}`];
+      }
+      if (particle === "" && isContentWord(previous) && !isTimeWord(previous)) {
+        return [nounPhrase(before, before.length, value, 1)];
+      }
+      return [value];
+    }
+    case "stem": {
+      const [stem, particle] = splitParticle(raw, strip);
+      return particle === "" ? [] : [stem];
+    }
+    case "words": {
+      const words = tokensOf(raw).filter((word) => !STOP_KO.has(word) && !REASON_WORDS.has(word));
+      return words.length === 0 ? [] : [words.join(" ")];
+    }
+    default:
+      return [];
+  }
+}
+
+/** What a take reads in a match: its values, and whether a topic value was a location. */
+interface Read {
+  readonly values: string[];
+  /** The values were checked already (a Korean head before its list). */
+  readonly checked?: boolean;
+  readonly located?: boolean;
+}
+
+/** Korean: the head noun before the verb (see Take.head), and its list. */
+function readHead(take: Take, at: Context): Read {
+  const spec = take.head;
+  const token = rawValue(take, at) ?? "";
+  if (spec === undefined) return { values: [] };
+  let head = headBefore(at.text, at.match.index, token, spec.particles, spec.max);
+  if (head === undefined && spec.orTopic === true) head = reasonTopic(at.text, token);
+  if (head === undefined) return { values: [] };
+  if (head.particle === "") {
+    if (spec.bare === "no") return { values: [] };
+    if (spec.bare === "place" && !isPlaceKo(stripParticle(token))) return { values: [] };
+    if (spec.bare === "notHave" && at.match[0].slice(token.length).includes("있")) {
+      return { values: [] };
+    }
+  }
+  if (spec.only !== undefined && head.particle !== spec.only) return { values: [] };
+  if (take.list !== "before") return { values: [head.value] };
+  if (!passes(take, head.value, at)) return { values: [] };
+  return { values: listBefore(at.text, at.match.index, head.value), checked: true };
+}
+
 /** The raw value of a take in a match: fixed, a group, or the text after the match. */
 function rawValue(take: Take, at: Context): string | undefined {
   if (take.value !== undefined) return take.value;
@@ -370,27 +664,39 @@ function rawValue(take: Take, at: Context): string | undefined {
 }
 
 /** The values a take gives in a match, before the checks. */
-function valuesOf(take: Take, at: Context, out: Candidate[], lang: FactLang): string[] {
+function valuesOf(take: Take, at: Context, out: Candidate[], lang: FactLang): Read {
   if (take.read === "planVerb") {
     const value = planVerb(at.match);
-    return value === undefined ? [] : [value];
+    return { values: value === undefined ? [] : [value] };
   }
+  if (take.head !== undefined) return readHead(take, at);
   let raw = rawValue(take, at);
-  if (raw === undefined) return [];
+  if (raw === undefined) return { values: [] };
   if (take.drop !== undefined) raw = take.drop.replace(raw, "");
+  const strip = take.strip === "any" ? undefined : take.strip;
+  if (take.strip !== undefined && take.read !== "stem") raw = stripParticle(raw, strip);
+  if (take.copula === true) raw = stripCopula(raw);
   if (take.read === "jobHead") {
     const head = jobHead(raw);
-    if (head === undefined) return [];
+    if (head === undefined) return { values: [] };
     if (take.thenOrg === true) orgAfter(head.after, out, lang);
-    return [head.value];
+    return { values: [head.value] };
   }
-  if (take.list === true) return items(raw);
+  if (take.read === "topic") {
+    const topic = topicValue(raw);
+    return topic === undefined ? { values: [] } : { values: [topic.value], located: topic.located };
+  }
+  if (take.read !== undefined) {
+    const values = readKo(take.read, raw, at, strip);
+    return { values: take.list === "split" ? values.flatMap(splitList) : values };
+  }
+  if (take.list === true) return { values: items(raw) };
   let value = take.cut === undefined ? raw.trim() : cut(raw, STOPS[take.cut[0]], take.cut[1]);
   const suffix = take.suffix === undefined ? undefined : at.match.groups?.[take.suffix.group];
   if (suffix !== undefined && take.suffix !== undefined)
     value = `${value}${take.suffix.join}${suffix}`;
   if (take.article === true) value = LEADING.replace(value, "");
-  return [take.lower === true ? value.toLowerCase() : value];
+  return { values: [take.lower === true ? value.toLowerCase() : value] };
 }
 
 /** "… at Acme": the workplace after a job. */
@@ -402,32 +708,42 @@ function orgAfter(after: string, out: Candidate[], lang: FactLang): void {
 }
 
 function passes(take: Take, value: string, at: Context): boolean {
-  // A member value is its relation word ("son"), which the map already checked.
-  if (take.value === undefined && take.map !== "member" && !usable(value)) return false;
+  // An English value is a word, not a pronoun; a member value is its relation word ("son"),
+  // which the map already checked. Korean rows check content words by name (contentKo).
+  const english = at.lang === "en" && take.value === undefined && take.map !== "member";
+  if (english && !usable(value)) return false;
   if (take.reject?.some((p) => p.test(value)) === true) return false;
+  if (take.accept !== undefined && !take.accept.some((p) => p.test(value))) return false;
   return take.checks?.every((check) => CHECKS[check](value, at)) ?? true;
 }
 
 /** The candidates of one take in one match. */
 function readTake(take: Take, at: Context, lang: FactLang, out: Candidate[]): void {
   const later: Candidate[] = [];
-  for (const written of valuesOf(take, at, later, lang)) {
+  const read = valuesOf(take, at, later, lang);
+  for (const written of read.values) {
     let value = written;
     let key = take.key;
+    let form = take.form;
     if (take.map !== undefined) {
       const mapped = mapValue(take.map, value, at);
       if (mapped === undefined) continue;
       value = mapped.value;
       key = mapped.key ?? key;
+      form = mapped.form ?? form;
     }
-    if (!passes(take, value, at)) continue;
-    let form = take.form;
+    if (read.checked !== true && !passes(take, value, at)) continue;
     if (key === "favorite") {
-      const slot = (at.match.groups?.slot ?? "").toLowerCase().replace(/s$/, "");
+      const written = at.match.groups?.slot;
+      const slot =
+        written === undefined ? (take.slot ?? "") : written.toLowerCase().replace(/s$/, "");
       out.push({ category: take.kind, value, lang, key: `favorite:${slot}`, form, slot });
       continue;
     }
-    if (take.formIf !== undefined && at.match.groups?.[take.formIf.group] !== undefined) {
+    const group = take.formIf?.group;
+    const located =
+      group === undefined ? read.located === true : at.match.groups?.[group] !== undefined;
+    if (take.formIf !== undefined && located) {
       form = take.formIf.form;
       key = take.formIf.key;
     }
@@ -436,6 +752,8 @@ function readTake(take: Take, at: Context, lang: FactLang, out: Candidate[]): vo
     if (form !== undefined) candidate.form = form;
     if (take.slot !== undefined) candidate.slot = take.slot;
     if (take.detail === true) candidate.detail = at.text;
+    const name = take.named === undefined ? undefined : at.match.groups?.[take.named];
+    if (name !== undefined) candidate.name = name;
     out.push(candidate);
     if (take.thenOrg === true && take.read === undefined) {
       const rest = at.match.groups?.value === undefined ? (rawValue(take, at) ?? "") : "";
@@ -446,24 +764,70 @@ function readTake(take: Take, at: Context, lang: FactLang, out: Candidate[]): vo
   if (take.more !== undefined) {
     let rest = at.text.slice(at.match.index + at.match[0].length);
     for (let next = take.more.exec(rest); next !== null; next = take.more.exec(rest)) {
-      readTake({ ...take, more: undefined }, { text: at.text, match: next }, lang, out);
+      readTake({ ...take, more: undefined }, { ...at, match: next }, lang, out);
       rest = rest.slice(next[0].length);
     }
   }
 }
 
-/** Whether the clause matches every `when` pattern of the row (each tested once a clause). */
-function whenHolds(rule: Rule, text: string, seen: Map<Pattern, boolean>): boolean {
-  if (rule.when === undefined) return true;
-  for (const p of rule.when) {
-    let holds = seen.get(p);
-    if (holds === undefined) {
-      holds = p.test(text);
-      seen.set(p, holds);
+const HABITUAL: ReadonlySet<string> = new Set([
+  "매주",
+  "매일",
+  "매번",
+  "맨날",
+  "자주",
+  "항상",
+  "늘",
+  "매달",
+  // How often: "주말엔 보통 볼더링 하러 가" is a habit too.
+  "보통",
+  "주로",
+  "평소에",
+  "평소엔",
+  "대개",
+  "대체로",
+  "종종",
+  "가끔",
+  "가끔씩",
+  "틈틈이",
+]);
+const RECENTLY: ReadonlySet<string> = new Set([
+  "요즘",
+  "요즘은",
+  "요즘엔",
+  "요새",
+  "요샌",
+  "이제",
+  "이제는",
+  "이젠",
+  "최근에",
+  "얼마",
+]);
+const SPEAKER_FIRST = pattern(
+  "^(?:(?:안녕하세요|안녕하십니까|안녕|반가워요|반갑습니다)[.,!~]*\\s*)?(?:저는|전|나는|난|저|나)\\s",
+  "",
+  "나|난|저|전",
+);
+
+const CLAUSE_CHECKS: Readonly<Record<ClauseCheck, (text: string) => boolean>> = {
+  selfish: (text) => SPEAKER_FIRST.test(text) || tokensOf(text).length <= 2,
+  habitual: (text) => tokensOf(text).some((token) => token.endsWith("마다") || HABITUAL.has(token)),
+  notHabitual: (text) => !CLAUSE_CHECKS.habitual(text),
+  recently: (text) => tokensOf(text).some((token) => RECENTLY.has(token)),
+};
+
+/** Whether the clause meets every `when` and no `unless` of the row (each tested once a clause). */
+function whenHolds(rule: Rule, text: string, seen: Map<Pattern | ClauseCheck, boolean>): boolean {
+  const holds = (p: Pattern | ClauseCheck): boolean => {
+    let result = seen.get(p);
+    if (result === undefined) {
+      result = typeof p === "string" ? CLAUSE_CHECKS[p](text) : p.test(text);
+      seen.set(p, result);
     }
-    if (!holds) return false;
-  }
-  return true;
+    return result;
+  };
+  if (rule.when !== undefined && !rule.when.every(holds)) return false;
+  return rule.unless === undefined || !rule.unless.some(holds);
 }
 
 /** Each row's need words, lower case (a superset of a case-sensitive pattern's). */
@@ -497,13 +861,13 @@ function hasNeeds(p: Pattern, lower: string): boolean {
 export function runRules(rules: readonly Rule[], text: string, self: boolean): Candidate[] {
   const out: Candidate[] = [];
   const lower = text.toLowerCase();
-  const seen = new Map<Pattern, boolean>();
+  const seen = new Map<Pattern | ClauseCheck, boolean>();
   for (const rule of rules) {
     if (rule.retract === true) continue;
     if (rule.subject !== "any" && (rule.subject === "none") === self) continue;
     if (!hasNeeds(rule.pattern, lower) || !whenHolds(rule, text, seen)) continue;
     for (const match of rule.pattern.all(text)) {
-      const at = { text, match };
+      const at = { text, match, lang: rule.lang };
       readTake(rule, at, rule.lang, out);
       for (const take of rule.also ?? []) readTake(take, at, rule.lang, out);
     }
@@ -515,19 +879,19 @@ export function runRules(rules: readonly Rule[], text: string, self: boolean): C
 export function runRetractions(rules: readonly Rule[], text: string): Retraction[] {
   const out: Retraction[] = [];
   const lower = text.toLowerCase();
-  const seen = new Map<Pattern, boolean>();
+  const seen = new Map<Pattern | ClauseCheck, boolean>();
   for (const rule of rules) {
     if (rule.retract !== true || !hasNeeds(rule.pattern, lower) || !whenHolds(rule, text, seen)) {
       continue;
     }
     for (const match of rule.pattern.all(text)) {
-      const at = { text, match };
+      const at = { text, match, lang: rule.lang };
       const id = rule.id;
       if (rule.value !== undefined) {
         out.push({ category: rule.kind, id });
         continue;
       }
-      const values = valuesOf(rule, at, [], rule.lang).filter((v) => passes(rule, v, at));
+      const values = valuesOf(rule, at, [], rule.lang).values.filter((v) => passes(rule, v, at));
       if (values.length === 0 && rule.bare === true) out.push({ category: rule.kind, id });
       for (const value of values) {
         const slot = rule.map === "possessionSlot" ? mapValue(rule.map, value, at)?.key : undefined;
