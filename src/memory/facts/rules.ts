@@ -56,6 +56,7 @@ import {
   possessionKind,
   RELATIONS_KO,
 } from "./lexicon.ts";
+import { NeedWords } from "./need-words.ts";
 import { type Pattern, pattern } from "./regex.ts";
 import type { FactCategory, FactLang } from "./types.ts";
 import {
@@ -830,28 +831,63 @@ function whenHolds(rule: Rule, text: string, seen: Map<Pattern | ClauseCheck, bo
   return rule.unless === undefined || !rule.unless.some(holds);
 }
 
-/** Each row's need words, lower case (a superset of a case-sensitive pattern's). */
-const NEEDS = new WeakMap<Pattern, readonly (readonly string[])[] | null>();
+/** A row and the ids of its need words (lower case: a superset of a case-sensitive pattern's). */
+interface Ready {
+  readonly rule: Rule;
+  readonly needs: readonly (readonly number[])[] | null;
+}
 
-function needsOf(p: Pattern): readonly (readonly string[])[] | null {
-  let needs = NEEDS.get(p);
-  if (needs === undefined) {
-    needs = p.needGroups()?.map((group) => group.map((word) => word.toLowerCase())) ?? null;
-    NEEDS.set(p, needs);
+/** A table made ready: its fact rows, its retraction rows, and the automaton of their words. */
+interface Table {
+  readonly facts: readonly Ready[];
+  readonly retractions: readonly Ready[];
+  readonly words: NeedWords;
+  readonly seen: Uint8Array;
+  /** The clause `seen` was scanned for (its facts and its retractions read the same clause). */
+  scanned: string;
+}
+
+const TABLES = new WeakMap<readonly Rule[], Table>();
+
+/** The table of a list of rows, made once per list. */
+function tableOf(rules: readonly Rule[]): Table {
+  let table = TABLES.get(rules);
+  if (table === undefined) {
+    const words = new NeedWords();
+    const rows = rules.map((rule) => ({
+      rule,
+      needs:
+        rule.pattern
+          .needGroups()
+          ?.map((group) => group.map((word) => words.id(word.toLowerCase()))) ?? null,
+    }));
+    table = {
+      facts: rows.filter((row) => row.rule.retract !== true),
+      retractions: rows.filter((row) => row.rule.retract === true),
+      words,
+      seen: new Uint8Array(words.size),
+      scanned: "",
+    };
+    TABLES.set(rules, table);
   }
-  return needs;
+  return table;
+}
+
+function scan(table: Table, text: string): void {
+  if (table.scanned === text && text !== "") return;
+  table.words.scan(text.toLowerCase(), table.seen);
+  table.scanned = text;
 }
 
 /**
- * Whether the lower-cased clause has a word of each of the row's need groups: checked before
- * every run, as the expression of a row that cannot match costs more than the words.
+ * Whether the clause has a word of each of the row's need groups (`seen`: NeedWords.scan):
+ * checked before every run, as the expression of a row that cannot match costs more.
  */
-function hasNeeds(p: Pattern, lower: string): boolean {
-  const needs = needsOf(p);
+function hasNeeds(needs: readonly (readonly number[])[] | null, seen: Uint8Array): boolean {
   if (needs === null) return true;
   for (const words of needs) {
     let found = false;
-    for (let i = 0; i < words.length && !found; i++) found = lower.includes(words[i] as string);
+    for (let i = 0; i < words.length && !found; i++) found = seen[words[i] as number] === 1;
     if (!found) return false;
   }
   return true;
@@ -860,12 +896,12 @@ function hasNeeds(p: Pattern, lower: string): boolean {
 /** The candidates the rows give on a prepared clause (English: englishClause). */
 export function runRules(rules: readonly Rule[], text: string, self: boolean): Candidate[] {
   const out: Candidate[] = [];
-  const lower = text.toLowerCase();
+  const table = tableOf(rules);
+  scan(table, text);
   const seen = new Map<Pattern | ClauseCheck, boolean>();
-  for (const rule of rules) {
-    if (rule.retract === true) continue;
+  for (const { rule, needs } of table.facts) {
     if (rule.subject !== "any" && (rule.subject === "none") === self) continue;
-    if (!hasNeeds(rule.pattern, lower) || !whenHolds(rule, text, seen)) continue;
+    if (!hasNeeds(needs, table.seen) || !whenHolds(rule, text, seen)) continue;
     for (const match of rule.pattern.all(text)) {
       const at = { text, match, lang: rule.lang };
       readTake(rule, at, rule.lang, out);
@@ -878,12 +914,11 @@ export function runRules(rules: readonly Rule[], text: string, self: boolean): C
 /** What the retraction rows take back in a prepared clause. */
 export function runRetractions(rules: readonly Rule[], text: string): Retraction[] {
   const out: Retraction[] = [];
-  const lower = text.toLowerCase();
+  const table = tableOf(rules);
+  scan(table, text);
   const seen = new Map<Pattern | ClauseCheck, boolean>();
-  for (const rule of rules) {
-    if (rule.retract !== true || !hasNeeds(rule.pattern, lower) || !whenHolds(rule, text, seen)) {
-      continue;
-    }
+  for (const { rule, needs } of table.retractions) {
+    if (!hasNeeds(needs, table.seen) || !whenHolds(rule, text, seen)) continue;
     for (const match of rule.pattern.all(text)) {
       const at = { text, match, lang: rule.lang };
       const id = rule.id;
