@@ -26,7 +26,7 @@ import { type Clause, isHypothetical, isQuestion, splitClauses } from "./clauses
 import { filledClause, topicOf } from "./ellipsis.ts";
 import { englishClause, FIRST_PERSON } from "./english.ts";
 import { fitsSlot, isBarePhrase, isRequest } from "./fit.ts";
-import { EN_GATES, KO_GATES, open } from "./gates.ts";
+import { EN_LANGUAGE_GATE, KO_LANGUAGE_GATE, open } from "./gates.ts";
 import { subjectOfKo, tokensOf } from "./korean.ts";
 import { languagesEn, languagesKo } from "./languages.ts";
 import { NOT_NAMES_EN, PET_RELATIONS, RELATIONS_KO } from "./lexicon.ts";
@@ -86,7 +86,7 @@ function extractEn(raw: string): Candidate[] {
   const text = englishClause(raw);
   const self = FIRST_PERSON.test(text);
   const found = runRules(RULES_EN, self ? text : text.trim(), self);
-  return self && open(EN_GATES.languages, text.toLowerCase())
+  return self && open(EN_LANGUAGE_GATE, text.toLowerCase())
     ? [...found, ...languagesEn(text)]
     : found;
 }
@@ -115,7 +115,7 @@ function extractKo(text: string): Candidate[] {
       });
     }
   }
-  return self && open(KO_GATES.languages, text) ? [...found, ...languagesKo(text)] : found;
+  return self && open(KO_LANGUAGE_GATE, text) ? [...found, ...languagesKo(text)] : found;
 }
 
 function retractionsEn(raw: string): Retraction[] {

@@ -7,7 +7,7 @@
  * the particles the head noun may take (`head`). Rows run in this order, kind by kind.
  */
 import { KO_HARM_AFTER } from "./clauses.ts";
-import { KO_GATES } from "./gates.ts";
+import { KO_JOB_GATE } from "./gates.ts";
 import { ADV, ADVS, PET_WORDS, REL_WORDS, rx, T } from "./korean-values.ts";
 import { CONDITIONS_KO, DIET_KO, EVENTS_KO, TIME_KO } from "./lexicon.ts";
 import { pattern as p } from "./regex.ts";
@@ -56,7 +56,7 @@ const NOT_A_JOB_KO = p(
   "",
   "같은|그|다른|많은|무슨|여러|이런|집안|회사",
 );
-const JOB_GATE = p(KO_GATES.job.join("|"), "", KO_GATES.job.join("|"));
+const JOB_GATE = p(KO_JOB_GATE.join("|"), "", KO_JOB_GATE.join("|"));
 
 const LIKE_VERB =
   "(?:좋아해|좋아합|좋아하고|좋아함|좋아하는\\s*편|좋아하거든|좋아하죠|좋아하는데|좋아하구요|좋아하긴|좋아라\\s*해|사랑해|사랑합|애정해|즐겨\\s*(?:먹|보|들|마시|해|하|읽|입|찾))";
