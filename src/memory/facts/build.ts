@@ -42,6 +42,8 @@ export interface Candidate {
   slot?: string | undefined;
   /** The clause, for categories whose value alone says too little (family, plan, health). */
   detail?: string | undefined;
+  /** A family member's name said with the relation ("준호를 남편이라고": members.ts). */
+  name?: string | undefined;
 }
 
 export interface Retraction {

@@ -194,7 +194,7 @@ const KO_CONSEQUENCE = pattern(
 export const KO_HARM_AFTER = String.raw`(?:\S+\s+){0,2}?(?:큰일\s*나|죽어|죽을|두드러기|탈\s*나|배\s*아파|배가\s*아파|배탈|응급실|부어|가려워|가렵|토해|토하|체해|숨이?\s*막|알레르기|난리\s*나)`;
 /**
  * "땅콩 먹으면 큰일 나요": a conditional about eating with what it does is a statement about
- * the user, not a hypothetical; it is kept whole (extract-ko-life.ts reads it).
+ * the user, not a hypothetical; it is kept whole (rules-ko.ts reads it).
  */
 const KO_HARM = pattern(
   String.raw`(?:먹|마시)(?:으면|면)\s+${KO_HARM_AFTER}`,
@@ -259,7 +259,7 @@ export function isQuestion(clause: Clause): boolean {
 
 /**
  * "If I eat peanuts I end up in the ER", "if I have dairy I get sick": what eating something
- * does to the user is a statement about them, not a hypothetical (extract-en-life.ts).
+ * does to the user is a statement about them, not a hypothetical (rules-en.ts reads it).
  */
 export const EN_HARM = pattern(
   String.raw`\bif\s+i\s+(?:eat|have|drink|touch)\s+(?!(?:too|so|a\s+lot|late|fast|quickly|anything|something|that|this|it|them)\b)([a-z][\w\s'-]{0,40}?),?\s+(?:i\s+)?(?:get\s+(?:sick|hives|a\s+rash|really\s+sick)|break\s+out|throw\s+up|end\s+up\s+in|swell\s+up|can(?:'t|not)\s+breathe|my\s+(?:throat|face|lips|stomach))`,
@@ -269,7 +269,7 @@ export const EN_HARM = pattern(
 
 /**
  * "I could eat dumplings every single day", "I could listen to jazz all day": a "could" that
- * says how much the user likes something, not a hypothetical (extract-en-life.ts reads it).
+ * says how much the user likes something, not a hypothetical (rules-en.ts reads it).
  */
 export const EN_COULD_FOREVER = pattern(
   String.raw`\b(?:i|we)\s+could\s+(?:honestly\s+|literally\s+|happily\s+|probably\s+|easily\s+)?(?:eat|drink|live\s+on|listen\s+to|watch|read|play)\s+([a-z][\w'-]*(?:\s+[\w'-]+){0,3}?)\s+(?:every\s+(?:single\s+)?(?:day|night|meal|week)|all\s+day|forever|for\s+days|on\s+repeat)\b`,

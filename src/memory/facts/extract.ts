@@ -24,13 +24,17 @@
 import { type Candidate, type Retraction, toFact } from "./build.ts";
 import { type Clause, isHypothetical, isQuestion, splitClauses } from "./clauses.ts";
 import { filledClause, topicOf } from "./ellipsis.ts";
-import { extractEn, retractionsEn } from "./extract-en.ts";
-import { extractKo, retractionsKo } from "./extract-ko.ts";
+import { englishClause, FIRST_PERSON } from "./english.ts";
 import { fitsSlot, isBarePhrase, isRequest } from "./fit.ts";
-import { NOT_NAMES_EN } from "./lexicon.ts";
-import { membersOf } from "./members.ts";
-import { phraseFacts } from "./phrases.ts";
+import { EN_LANGUAGE_GATE, KO_LANGUAGE_GATE, open } from "./gates.ts";
+import { subjectOfKo, tokensOf } from "./korean.ts";
+import { languagesEn, languagesKo } from "./languages.ts";
+import { NOT_NAMES_EN, PET_RELATIONS, RELATIONS_KO } from "./lexicon.ts";
+import { memberFact, membersOf } from "./members.ts";
 import { pattern } from "./regex.ts";
+import { runRetractions, runRules } from "./rules.ts";
+import { RULES_EN } from "./rules-en.ts";
+import { HEARSAY, RULES_KO } from "./rules-ko.ts";
 import { cleanText, type Fact, hasHangul, valueKey } from "./types.ts";
 
 export type { Retraction } from "./build.ts";
@@ -76,6 +80,48 @@ function statements(text: unknown): Clause[] {
 }
 
 const LATIN = pattern(String.raw`[A-Za-z]{2}|\b[Ii]\b`);
+
+/** The English rows on a clause, and the languages the speaker speaks (languages.ts). */
+function extractEn(raw: string): Candidate[] {
+  const text = englishClause(raw);
+  const self = FIRST_PERSON.test(text);
+  const found = runRules(RULES_EN, self ? text : text.trim(), self);
+  return self && open(EN_LANGUAGE_GATE, text.toLowerCase())
+    ? [...found, ...languagesEn(text)]
+    : found;
+}
+
+/**
+ * The Korean rows on a clause: the rows for the user need the user as the clause's subject
+ * (subjectOfKo); a family member as the subject is that member; the languages the user speaks.
+ */
+function extractKo(text: string): Candidate[] {
+  let subject = subjectOfKo(tokensOf(text));
+  // A pet named without 우리/제 ("강아지는 좋아해요") is a topic, not a family member talking.
+  if (subject.kind === "family" && !subject.owned && PET_RELATIONS.has(subject.relation)) {
+    subject = { kind: "self" };
+  }
+  const self = subject.kind === "self";
+  const found = runRules(RULES_KO, text, self);
+  if (subject.kind === "family" && !HEARSAY.test(text)) {
+    const relation = RELATIONS_KO[subject.word];
+    if (relation !== undefined) {
+      found.push({
+        category: "family",
+        value: subject.word,
+        lang: "ko",
+        key: relation,
+        detail: text,
+      });
+    }
+  }
+  return self && open(KO_LANGUAGE_GATE, text) ? [...found, ...languagesKo(text)] : found;
+}
+
+function retractionsEn(raw: string): Retraction[] {
+  const text = englishClause(raw);
+  return FIRST_PERSON.test(text) ? runRetractions(RULES_EN, text) : [];
+}
 
 /** English rules need a Latin word ("I", "my", "we" …); Korean rules need Hangul. */
 function candidatesOf(clause: Clause): Candidate[] {
@@ -220,15 +266,14 @@ function factsOf(clauses: readonly Clause[], text: string, options?: ExtractOpti
         : candidates;
     member = candidates.some((c) => c.category === "family") || (member && subjectless);
     for (const candidate of kept) {
-      const fact = toFact(candidate, source, turn);
+      const base = toFact(candidate, source, turn);
+      const fact =
+        candidate.name === undefined
+          ? base
+          : memberFact(base, candidate.value, { name: candidate.name });
       if (fact.value === "" || valueKey(fact.value) === "") continue;
       if (!fitsSlot(fact, clause.text)) continue;
       facts.push(fact);
-    }
-    for (const fact of phraseFacts(clause.text, source, turn)) {
-      if (valueKey(fact.value) === "" || !fitsSlot(fact, clause.text)) continue;
-      facts.push(fact);
-      if (fact.category === "family") member = true;
     }
   }
   const found = dedupe(facts);
@@ -244,7 +289,7 @@ function retractionsOf(clauses: readonly Clause[]): Retraction[] {
   const out: Retraction[] = [];
   for (const clause of clauses) {
     if (LATIN.test(clause.text)) out.push(...retractionsEn(clause.text));
-    if (hasHangul(clause.text)) out.push(...retractionsKo(clause.text));
+    if (hasHangul(clause.text)) out.push(...runRetractions(RULES_KO, clause.text));
   }
   return out;
 }

@@ -171,7 +171,7 @@ export const RELATIONS_EN: Readonly<Record<string, string>> = {
 
 /**
  * Dog breeds named by their last part: greyhound, bloodhound, labradoodle, goldendoodle.
- * Word formation rather than a list of every breed (extract-en-shared.ts relationOf).
+ * Word formation rather than a list of every breed (values.ts relationOf).
  */
 export const BREED_SUFFIXES: readonly (readonly [string, string])[] = [
   ["hound", "dog"],
@@ -366,7 +366,7 @@ export const JOBS_KO: ReadonlySet<string> = new Set([
 
 /** Job-looking tokens that are not jobs. */
 export const NOT_JOBS_KO: ReadonlySet<string> = new Set([
-  // Pet-owner slang (a cat's "butler"), not an occupation: extract-ko-life.ts reads the pet.
+  // Pet-owner slang (a cat's "butler"), not an occupation: rules-ko.ts reads the pet.
   "집사",
   "냥집사",
   "멍집사",

@@ -14,7 +14,8 @@ import {
   recallFacts,
   SINGLE_VALUED,
 } from "../../../../src/memory/facts/index.ts";
-import { PHRASES } from "../../../../src/memory/facts/phrases.ts";
+import { RULES_EN } from "../../../../src/memory/facts/rules-en.ts";
+import { RULES_KO } from "../../../../src/memory/facts/rules-ko.ts";
 import { SLOTS, slotOf } from "../../../../src/memory/facts/slots.ts";
 import { talk } from "./talk.ts";
 
@@ -230,12 +231,19 @@ describe("R8.2 the slot table", () => {
   });
 });
 
-describe("R8.2 phrase rows: cue patterns as data", () => {
-  it("R8.2 every row reads its own example", () => {
-    for (const row of PHRASES) {
-      const [clause, gives] = row.example;
+describe("R8.2 cue rows: cue patterns as data", () => {
+  it("R8.2 every row's example, said to the agent, stores what the row reads", () => {
+    for (const row of [...RULES_EN, ...RULES_KO]) {
+      if (row.retract === true) continue;
+      const [clause, ...gives] = row.example;
       const found = extractFacts(clause).map((f) => `${f.category}=${f.value}`);
-      for (const fact of gives) expect(found, clause).toContain(fact);
+      // A member's value takes the name said with it ("family=아내" → "family=아내 지수").
+      for (const fact of gives) {
+        expect(
+          found.some((f) => f === fact || f.startsWith(`${fact} `)),
+          `${clause}: ${found.join(", ")}`,
+        ).toBe(true);
+      }
     }
   });
 

@@ -1,9 +1,9 @@
 /**
- * What the Korean rules of the heuristic extractor share (extract-ko.ts): adverb and token
- * patterns, the relation words, and the helpers that find the noun a rule is about (its head
- * before a particle, a list of them, a copula's noun).
+ * Parts of the rule engine (rules.ts) that read a Korean value: the adverbs and token start
+ * the rows' patterns use, the relation words, and the helpers that find the noun a row is
+ * about (its head before a particle, a list of them, a copula's noun, an organisation, a job
+ * word, a name).
  */
-import type { Candidate } from "./build.ts";
 import {
   isContentWord,
   isPlaceKo,
@@ -11,6 +11,7 @@ import {
   STOP_KO,
   splitParticle,
   stripCopula,
+  stripParticle,
   tokensOf,
 } from "./korean.ts";
 import {
@@ -18,14 +19,13 @@ import {
   JOBS_KO,
   NATIONALITIES,
   NOT_JOBS_KO,
+  ORG_KO,
   PET_RELATIONS,
   RELATIONS_KO,
   TIME_KO,
 } from "./lexicon.ts";
 import { type Pattern, pattern } from "./regex.ts";
-import { finalConsonantOf } from "./types.ts";
-
-export type Found = Candidate[];
+import { finalConsonantOf, hasBatchim } from "./types.ts";
 
 export const ADV =
   "(?:정말|진짜|너무|엄청|완전|되게|아주|많이|특히|제일|가장|젤|좀|조금|더|꽤|무척|매우|정말로|진짜로|항상|늘|원래|요즘|지금|현재|계속|쭉|오래|혼자|같이|함께|가족이랑|가족과|부모님이랑|부모님과|잘|굉장히|별로|살짝|약간|심하게|심한|아직도|아직|여전히|전혀|아예|되게|평소에|주로|보통|자주|다|하나|한\\s*대|한\\s*개)";
@@ -45,6 +45,7 @@ export const SPEAKER_WORDS_KO: readonly string[] = [
   "내가",
 ];
 
+/** A global pattern (a row reads every match). */
 export function rx(source: string, need?: string): Pattern {
   return pattern(source, "g", need);
 }
@@ -269,4 +270,73 @@ export function isNameLike(word: string): boolean {
   if (word.length >= 3 && word.endsWith("파")) return false;
   if (IS_NAME_LIKE_RE2.test(word)) return !IS_NAME_LIKE_RE1.test(word);
   return IS_NAME_LIKE_RE3.test(word);
+}
+
+/**
+ * "여름은 너무 더워서 싫어요", "고양이는 귀여워서 좋아해요": a reason (…서) sits between the
+ * thing and the verb; the thing is the clause's opening topic (X은/는).
+ */
+export function reasonTopic(
+  text: string,
+  token: string | undefined,
+): { value: string; particle: string } | undefined {
+  if (token === undefined || !token.endsWith("서")) return undefined;
+  const first = tokensOf(text)[0] ?? "";
+  const [stem, particle] = splitParticle(first, ["은", "는"]);
+  if (particle === "" || !isContentWord(stem) || first === token) return undefined;
+  return { value: stem, particle };
+}
+
+/**
+ * The connective copula "(이)라" ("초등학교 교사라 방학에도 …", "공무원이라 …"): being X, so ….
+ * Only for a job word (the caller checks): many nouns end in 라 (카메라, 드라마).
+ */
+export function connectiveCopula(token: string): string | undefined {
+  if (!token.endsWith("라") || token.length < 3) return undefined;
+  const withI = token.endsWith("이라") ? token.slice(0, -2) : undefined;
+  if (withI !== undefined && hasBatchim(withI) === true) return withI;
+  const bare = token.slice(0, -1);
+  return hasBatchim(bare) === false ? bare : undefined;
+}
+
+const ORG_NAMES_KO = pattern(
+  "^(?:삼성|현대|엘지|LG|SK|에스케이|카카오|네이버|쿠팡|롯데|한화|포스코|CJ|GS|KT|신한|국민|하나|우리은행|기아|배민|토스|당근|라인|넥슨|엔씨|넷마블|크래프톤|하이닉스|셀트리온|아모레|대한항공|아시아나|농협|기업은행)",
+  "",
+  "CJ|GS|KT|LG|SK|국민|기아|기업은행|네이버|넥슨|넷마블|농협|당근|대한항공|라인|롯데|배민|삼성|셀트리온|신한|아모레|아시아나|에스케이|엔씨|엘지|우리은행|카카오|쿠팡|크래프톤|토스|포스코|하나|하이닉스|한화|현대",
+);
+const IS_ORG_KO_RE1 = pattern(
+  "(?:자동차|모터스|전자|화학|중공업|바이오)$",
+  "",
+  "모터스|바이오|자동차|전자|중공업|화학",
+);
+const IS_ORG_KO_RE2 = pattern("^[A-Z][A-Za-z0-9&.-]*$");
+const IS_ORG_KO_RE3 = pattern("^[A-Z]{2,}");
+
+/** An organisation: its last word a company suffix or name ("카카오", "현대자동차"). */
+export function isOrgKo(value: string): boolean {
+  const last = tokensOf(value).at(-1) ?? value;
+  return (
+    ORG_KO.test(last) ||
+    ORG_NAMES_KO.test(last) ||
+    IS_ORG_KO_RE1.test(last) ||
+    IS_ORG_KO_RE2.test(last) ||
+    IS_ORG_KO_RE3.test(last)
+  );
+}
+
+const LOCATED_KO = pattern(
+  String.raw`^(\S+(?:\s\S+)??)(?:에|쪽에)\s*있(?:어요|어|습니다|음|고|는데)`,
+  "",
+  "있고|있는데|있습니다|있어|있음&에",
+);
+
+/**
+ * The value of a topic sentence ("회사는 판교에 있어요" → 판교, located; "집은 부산이에요" →
+ * 부산), or undefined.
+ */
+export function topicValue(rest: string): { value: string; located: boolean } | undefined {
+  const located = LOCATED_KO.exec(rest);
+  if (located !== null) return { value: stripParticle(located[1] ?? ""), located: true };
+  const value = copulaRest(rest);
+  return value === undefined ? undefined : { value, located: false };
 }

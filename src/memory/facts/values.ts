@@ -1,13 +1,11 @@
 /**
- * What the English rules of the heuristic extractor share (extract-en.ts): cutting a value
- * out of the rest of a clause, lists of items, and the relation words.
+ * Parts of the rule engine (rules.ts) that read a value out of a clause: cutting it at the
+ * words that end a place, a thing or a plan, splitting a list of items, and the English
+ * relation words a member value ends with.
  */
 import { hasLetter } from "../letters.ts";
-import type { Candidate } from "./build.ts";
 import { BREED_SUFFIXES, PET_RELATIONS, RELATIONS_EN, RELATIONS_KO } from "./lexicon.ts";
 import { type Pattern, pattern } from "./regex.ts";
-
-export type Found = Candidate[];
 
 /** Words that end a place/organisation value ("Busan now", "Google since 2020"). */
 export const PLACE_STOP = pattern(
@@ -17,7 +15,7 @@ export const PLACE_STOP = pattern(
 );
 
 /** Words that end a liked/disliked thing; "and"/"or" split lists instead. */
-const THING_STOP = pattern(
+export const THING_STOP = pattern(
   String.raw`\s+(?:but|because|so|though|although|since|when|which|who|if|too|lol|haha|btw|actually|anymore|any more|a lot|so much|very much|more than|than|these days|lately|nowadays|right now|now|honestly|though|either|as well)\b|\s+-\s+|[,;!?()"]|\.(?=\s|$)`,
   "i",
   '!|"|(|)|,|-|.|;|?|a lot|actually|any more|anymore|as well|because|btw|but|either|haha|honestly|if|lately|lol|now|nowadays|right now|since|so|than|these days|though|too|very much|when|which|who',
@@ -128,3 +126,31 @@ export function relationOf(word: string): string | undefined {
 export const I_AM = "(?:i'm|i am|im)";
 export const ADVERBS =
   "(?:really\\s+|absolutely\\s+|just\\s+|also\\s+|totally\\s+|kinda\\s+|kind of\\s+|do\\s+|still\\s+|genuinely\\s+|honestly\\s+|truly\\s+|definitely\\s+|actually\\s+|so\\s+|super\\s+|very\\s+|now\\s+|currently\\s+|more\\s+|mostly\\s+|mainly\\s+|way\\s+)*";
+
+/** Words that end a plan value. */
+export const PLAN_STOP = pattern(
+  String.raw`\s+(?:tomorrow|tonight|today|next|this|on|in|at|for|with|soon|later|after|before|and|but|because|so|since|during|over|by)\b|[,;!?()"]|\.(?=\s|$)`,
+  "i",
+  '!|"|(|)|,|.|;|?|after|and|at|because|but|by|for|in|next|on|over|so|this|today|tomorrow|with',
+);
+
+/** Words that end a name given after "my name is". */
+export const NAME_STOP = pattern(
+  String.raw`\s+(?:and|but|by|btw|from|i|i'm|im|nice|but)\b|[,;.!?]`,
+  "i",
+  "!|,|.|;|?|and|btw|but|by|from|i",
+);
+
+/** Words that end a name given after "call me". */
+export const CALL_STOP = pattern(
+  String.raw`\s+(?:though|and|but|instead|please|everyone|if|since|because|for|lol)\b|[,;.!?]`,
+  "i",
+  "!|,|.|;|?|and|because|but|everyone|for|if|instead|lol|please|since|though",
+);
+
+/** Words that end a date ("my birthday is May 3rd, so …"). */
+export const DATE_STOP = pattern(
+  String.raw`\s+(?:so|and|but|btw)\b|[,;!?]|\.(?=\s|$)`,
+  "i",
+  "!|,|.|;|?|and|btw|but|so",
+);

@@ -1,0 +1,1289 @@
+/**
+ * English cue rows (the engine: rules.ts). Each row reads a clause whose contractions are
+ * expanded and whose dropped "I" is put back ("Just moved to Seattle" → "I moved to
+ * Seattle"; english.ts); every row needs the speaker as subject ("I", "my", "we") unless it
+ * says `subject: "none"`, so "My friend lives in Busan" gives no residence. Rows run in
+ * this order, kind by kind; within one utterance the last value of a slot wins.
+ */
+import { EN_COULD_FOREVER, EN_HARM } from "./clauses.ts";
+import {
+  CONDITIONS_EN,
+  DIET_EN,
+  EVENTS_EN,
+  PET_RELATIONS,
+  RELATIONS_EN,
+  TIME_EN,
+} from "./lexicon.ts";
+import { pattern as p } from "./regex.ts";
+import { EVENT_WORDS, type Rule } from "./rules.ts";
+import { ADVERBS, I_AM, REL_NEED_EN, REL_WORDS_EN } from "./values.ts";
+
+const EVENT_NEED = EVENT_WORDS.need as string;
+
+const PET_WORDS_EN = Object.entries(RELATIONS_EN)
+  .filter(([, relation]) => PET_RELATIONS.has(relation))
+  .map(([word]) => word)
+  .sort((a, b) => b.length - a.length)
+  .join("|");
+
+/** Adjectives before a member ("two little boys"). */
+const ADJECTIVES = p(
+  String.raw`^(?:little|young|adorable|beautiful|wonderful|grown|teenage|lovely|cute|sweet)\s+`,
+  "i",
+  "adorable|beautiful|cute|grown|little|lovely|sweet|teenage|wonderful|young",
+);
+
+/** Values that are no home ("my team", "here"). */
+const NOT_HOME = [
+  p(
+    String.raw`\b(?:team|department|company|office|work|family)\b`,
+    "i",
+    "company|department|family|office|team|work",
+  ),
+  p(
+    "^(?:here|there|home|town|the city|a house|an apartment)$",
+    "i",
+    "a house|an apartment|here|home|the city|town",
+  ),
+];
+const NOT_WORKPLACE = [p("^(?:home|work|night|the moment)$", "i", "home|night|the moment|work")];
+/** "in Berlin": a workplace named by where it is. */
+const LOCATED = String.raw`(?<located>(?:in|at|located in|based in)\s+)?`;
+const located = { group: "located", form: "location", key: "location" } as const;
+
+export const RULES_EN: readonly Rule[] = [
+  // ── name ──
+  {
+    lang: "en",
+    kind: "name",
+    pattern: p(
+      String.raw`(?:\bmy name(?:'s|\s+is)|^(?:(?:hi|hey|hello)(?:\s+there)?[,!.]?\s+)?(?:the\s+)?name's)\s+`,
+      "gi",
+      "my name|name's",
+    ),
+    cut: ["name", 3],
+    reject: [
+      p(
+        String.raw`^(?:not|none|nothing|secret|private|irrelevant|unimportant|unknown|a|an|the|what|whatever|too|so|hard|long|weird|complicated)\b`,
+        "i",
+        "a|long|none|not|secret|so|the|too|unknown|weird",
+      ),
+    ],
+    checks: ["notFunctionWord"],
+    example: ["My name is Dana Lee", "name=Dana Lee"],
+  },
+  {
+    lang: "en",
+    kind: "name",
+    pattern: p(
+      String.raw`\b(?:you can call me|just call me|please call me|call me|people call me|everyone calls me|i go by)\s+`,
+      "gi",
+      "call me|everyone calls me|i go by",
+    ),
+    cut: ["call", 2],
+    reject: [
+      p(
+        String.raw`^(?:back|later|anytime|maybe|when|if|crazy|old)\b`,
+        "i",
+        "anytime|back|crazy|if|later|maybe|old|when",
+      ),
+    ],
+    form: "nickname",
+    example: ["Just call me Jo", "name=Jo"],
+  },
+  {
+    // "Hi, I'm Sam", "I'm Ana btw": a name that ends the clause or comes before an aside.
+    lang: "en",
+    kind: "name",
+    pattern: p(
+      String.raw`^(?:(?<greet>(?:[Hh]i|[Hh]ey|[Hh]ello|[Hh]iya|[Yy]o|[Gg]reetings|[Hh]owdy|[Hh]eya)(?:\s+there)?)[,!.]?\s+)?(?:[Ii]'m|[Ii] am|[Ii]m)\s+(?<value>[A-Za-z][A-Za-z'-]*(?:\s+[A-Z][a-z][A-Za-z'-]*)?)\s*(?=$|[,.!]|(?<aside>[Bb]tw|[Bb]y the way|[Hh]ere)\b|(?:[Ff]rom|[Aa]nd|[Nn]ice to meet you)\b)`,
+      "",
+      "I am|I'm|Im|i am|i'm|im",
+    ),
+    checks: ["notTaken", "introduced"],
+    example: ["Hi, I am Sam Park", "name=Sam Park"],
+  },
+  {
+    lang: "en",
+    kind: "name",
+    pattern: p(
+      String.raw`^(?:hi|hey|hello)[,!]?\s+(?:this is|it's)\s+(?<value>[A-Z][a-z]+)\b`,
+      "",
+      "it's|this is&hello|hey|hi",
+    ),
+    example: ["hello this is Mina and I live in Leeds", "name=Mina"],
+  },
+  {
+    // "Priya here!", "it's Tom btw": a casual introduction without "I".
+    lang: "en",
+    kind: "name",
+    subject: "none",
+    pattern: p(
+      String.raw`^(?:(?:hi|hey|hello|yo|hiya|heya)(?:\s+there)?[,!.]?\s+)?(?:(?:it's|it is|this is)\s+)?(?<value>[A-Z][a-z]+)\s+(?:here|btw|by the way)[!.]*$`,
+      "",
+      "btw|by the way|here",
+    ),
+    checks: ["notCommonWord"],
+    example: ["Priya here!", "name=Priya"],
+  },
+  {
+    // "hello this is Mina": a greeting, then "this is" and the name.
+    lang: "en",
+    kind: "name",
+    subject: "none",
+    pattern: p(
+      String.raw`^(?:hi|hey|hello|yo|hiya|heya)[,!.]?\s+(?:it's|it is|this is)\s+(?<value>[A-Z][a-z]+)[!.]*$`,
+      "",
+      "it is|it's|this is",
+    ),
+    checks: ["notCommonWord"],
+    example: ["hello this is Mina", "name=Mina"],
+  },
+  // ── residence ──
+  {
+    // "I'm in Chicago." said on its own: a named place that ends the sentence.
+    lang: "en",
+    kind: "residence",
+    pattern: p(
+      String.raw`\b(?:[Ii]'m|[Ii] am|[Ii]m)\s+in\s+(?<value>[A-Z][A-Za-z'.-]*(?:\s+[A-Z][A-Za-z'.-]*){0,2}?)\s*(?:[.!]+\s*|$)`,
+      "g",
+      "I am|I'm|Im|i am|i'm|im&in",
+    ),
+    drop: p("[.]+$", "", "."),
+    checks: ["notField", "notVisit"],
+    example: ["I'm in Chicago.", "residence=Chicago"],
+  },
+  {
+    lang: "en",
+    kind: "residence",
+    pattern: p(
+      String.raw`\b(?:i|we)\s+(?:currently\s+|now\s+|still\s+|actually\s+|also\s+|both\s+)?(?:live|reside|am living|'m living|are living|'re living|have lived|'ve lived|have been living|'ve been living)\s+(?:(?:alone|together|with\s+[\w\s]+?)\s+)?(?:in|near|at|on|outside(?:\s+of)?)\s+`,
+      "gi",
+      "'m living|'re living|'ve been living|am living|are living|have been living|live|reside&at|in|near|on|outside",
+    ),
+    cut: ["place", 5],
+    reject: NOT_HOME,
+    example: ["I live in Busan now", "residence=Busan"],
+  },
+  {
+    lang: "en",
+    kind: "residence",
+    pattern: p(
+      String.raw`\b(?:i|we)\s+(?:just\s+|recently\s+|finally\s+|actually\s+|already\s+)?(?:moved|relocated)\s+(?:back\s+)?(?:from\s+[\w.' -]+?\s+)?to\s+`,
+      "gi",
+      "moved|relocated&to",
+    ),
+    cut: ["place", 5],
+    reject: NOT_HOME,
+    example: ["We just moved from Ohio to Denver", "residence=Denver"],
+  },
+  {
+    // "I finally moved into my new place in Portland": a home named by where it is.
+    lang: "en",
+    kind: "residence",
+    pattern: p(
+      String.raw`\b(?:i|we)\s+(?:just\s+|recently\s+|finally\s+|already\s+)?moved\s+into\s+(?:my|our|a|the)\s+(?:new\s+|own\s+|first\s+)?(?:place|apartment|flat|house|home|condo|studio)\s+(?:in|near|outside(?:\s+of)?)\s+`,
+      "gi",
+      "moved&into",
+    ),
+    cut: ["place", 5],
+    reject: NOT_HOME,
+    example: ["I finally moved into my new place in Portland", "residence=Portland"],
+  },
+  {
+    lang: "en",
+    kind: "residence",
+    pattern: p(
+      String.raw`\b(?:i'm|i am|im|we're|we are)\s+(?:currently\s+|now\s+)?(?:based|located|living)\s+(?:in|out\s+of)\s+`,
+      "gi",
+      "based|living|located&i am|i'm|im|we are|we're&in|out",
+    ),
+    cut: ["place", 5],
+    reject: NOT_HOME,
+    example: ["I'm based in Lisbon", "residence=Lisbon"],
+  },
+  {
+    // "For now I'm stuck in Ohio", "we're settled in Leeds": a named place only.
+    lang: "en",
+    kind: "residence",
+    pattern: p(
+      String.raw`\b(?:[Ii]'m|[Ii] am|[Ii]m|[Ww]e're|[Ww]e are)\s+(?:(?:currently|now|still|kind of|kinda|pretty much)\s+)?(?:stuck|settled)\s+in\s+(?=[A-Z])`,
+      "g",
+      "settled|stuck&in",
+    ),
+    cut: ["place", 5],
+    reject: NOT_HOME,
+    example: ["For now I'm stuck in Ohio", "residence=Ohio"],
+  },
+  {
+    lang: "en",
+    kind: "residence",
+    pattern: p(
+      String.raw`\bmy\s+(?:home|place|apartment|house|flat)\s+is\s+in\s+`,
+      "gi",
+      "apartment|flat|home|house|place&in&is",
+    ),
+    cut: ["place", 5],
+    reject: NOT_HOME,
+    example: ["My apartment is in Queens", "residence=Queens"],
+  },
+  {
+    lang: "en",
+    kind: "residence",
+    pattern: p(
+      String.raw`\b(?:i|we)\s+(?:rent|own|have|share|am renting|are renting)\s+(?:a|an|my|our)\s+(?:[\w-]+\s+){0,2}?(?:apartment|studio|house|flat|place|room|condo|home)\s+(?:in|near)\s+`,
+      "gi",
+      "apartment|condo|flat|home|house|place|room|studio&have|own|rent|share&in|near",
+    ),
+    cut: ["place", 5],
+    reject: NOT_HOME,
+    example: ["I rent a small studio in Seoul", "residence=Seoul"],
+  },
+  {
+    lang: "en",
+    kind: "residence",
+    pattern: p(String.raw`\bmy\s+home\s*town\s+is\s+`, "gi", "home&town&is"),
+    cut: ["place", 5],
+    reject: NOT_HOME,
+    key: "hometown",
+    form: "hometown",
+    example: ["My hometown is Daegu", "residence=Daegu"],
+  },
+  {
+    lang: "en",
+    kind: "residence",
+    pattern: p(String.raw`\b(?:i'm|i am|im)\s+(?:originally\s+)?from\s+`, "gi", "from&i am|i'm|im"),
+    cut: ["place", 5],
+    reject: NOT_HOME,
+    key: "hometown",
+    form: "hometown",
+    example: ["I'm originally from Perth", "residence=Perth"],
+  },
+  {
+    lang: "en",
+    kind: "residence",
+    pattern: p(
+      String.raw`\bi\s+(?:grew up|was raised|was born and raised)\s+in\s+`,
+      "gi",
+      "grew up|was born and raised|was raised&in",
+    ),
+    cut: ["place", 5],
+    reject: NOT_HOME,
+    key: "hometown",
+    form: "hometown",
+    example: ["I grew up in Manila", "residence=Manila"],
+  },
+  {
+    lang: "en",
+    kind: "residence",
+    pattern: p(String.raw`\bi\s+was\s+born\s+in\s+(?=[A-Z])`, "g", "born&was&in"),
+    cut: ["place", 5],
+    reject: NOT_HOME,
+    key: "hometown",
+    form: "hometown",
+    example: ["i was born in Cairo", "residence=Cairo"],
+  },
+  {
+    lang: "en",
+    kind: "other",
+    pattern: p(
+      String.raw`\bi\s+live\s+(?:alone|by myself|on my own)\b`,
+      "i",
+      "alone|by myself|on my own&live",
+    ),
+    value: "alone",
+    key: "living",
+    slot: "living",
+    example: ["I live alone", "other=alone"],
+  },
+  // ── workplace ──
+  {
+    lang: "en",
+    kind: "workplace",
+    pattern: p(
+      String.raw`\b(?:i|we)\s+(?:currently\s+|now\s+|still\s+|also\s+|actually\s+)?(?:work|am working|'m working|'ve been working|have been working|teach|intern)\s+(?:at|for)\s+${LOCATED}`,
+      "gi",
+      "intern|teach|work&at|for",
+    ),
+    cut: ["place", 5],
+    reject: NOT_WORKPLACE,
+    formIf: located,
+    example: ["I work at Naver", "workplace=Naver"],
+  },
+  {
+    lang: "en",
+    kind: "workplace",
+    pattern: p(
+      String.raw`\b(?:i'm|i am|im)\s+(?:currently\s+)?(?:employed|working|interning)\s+(?:at|by|for|with)\s+${LOCATED}`,
+      "gi",
+      "employed|interning|working&i am|i'm|im&at|by|for|with",
+    ),
+    cut: ["place", 5],
+    reject: NOT_WORKPLACE,
+    formIf: located,
+    example: ["I'm employed by Siemens", "workplace=Siemens"],
+  },
+  {
+    lang: "en",
+    kind: "workplace",
+    pattern: p(
+      String.raw`\bi\s+(?:just\s+|recently\s+)?(?:joined|started\s+(?:a\s+new\s+job\s+|working\s+|my\s+new\s+job\s+|an\s+internship\s+)?at)\s+${LOCATED}`,
+      "gi",
+      "joined|started",
+    ),
+    cut: ["place", 5],
+    reject: NOT_WORKPLACE,
+    formIf: located,
+    example: ["I just started working at Kakao", "workplace=Kakao"],
+  },
+  {
+    // "I got the job at Spotify", "I just landed an internship with NASA".
+    lang: "en",
+    kind: "workplace",
+    pattern: p(
+      String.raw`\bi\s+(?:just\s+|finally\s+|recently\s+)?(?:got|landed|accepted)\s+(?:the|a|an)\s+(?:new\s+)?(?:job|position|role|internship|offer)\s+(?:at|with)\s+${LOCATED}`,
+      "gi",
+      "accepted|got|landed&internship|job|offer|position|role",
+    ),
+    cut: ["place", 5],
+    reject: NOT_WORKPLACE,
+    formIf: located,
+    example: ["I just landed an internship with NASA", "workplace=NASA"],
+  },
+  {
+    lang: "en",
+    kind: "workplace",
+    pattern: p(
+      String.raw`\bmy\s+(?:company|employer|workplace|firm)\s+is\s+${LOCATED}`,
+      "gi",
+      "company|employer|firm|workplace&is&my",
+    ),
+    cut: ["place", 5],
+    reject: NOT_WORKPLACE,
+    formIf: located,
+    example: ["My employer is Samsung", "workplace=Samsung"],
+  },
+  {
+    lang: "en",
+    kind: "workplace",
+    pattern: p(
+      String.raw`\bmy\s+(?:shift|shifts|job|internship|desk|work)\s+at\s+|\b(?:i|we)\s+(?:work|am working)\s+(?:the\s+)?(?:night|day|early|late)\s+shifts?\s+at\s+`,
+      "gi",
+      "desk|internship|job|shift|work",
+    ),
+    cut: ["place", 4],
+    example: ["I work the night shift at Mercy General", "workplace=Mercy General"],
+  },
+  {
+    lang: "en",
+    kind: "workplace",
+    pattern: p(
+      String.raw`\bmy\s+office\s+is\s+(?:in|at|located in|near)\s+`,
+      "gi",
+      "office&at|in|near&is",
+    ),
+    cut: ["place", 4],
+    key: "location",
+    form: "location",
+    example: ["My office is in Gangnam", "workplace=Gangnam"],
+  },
+  {
+    lang: "en",
+    kind: "workplace",
+    pattern: p(
+      String.raw`\bi\s+(?:mostly\s+|mainly\s+)?work\s+(?:from\s+home|remotely|at\s+home)\b`,
+      "i",
+      "from|home|remotely&work",
+    ),
+    value: "remote",
+    form: "remote",
+    example: ["I mostly work from home", "workplace=remote"],
+  },
+  {
+    // "I work in Pangyo" names a place; "I work in marketing" a field of work (the job).
+    lang: "en",
+    kind: "workplace",
+    pattern: p(String.raw`\bi\s+(?:currently\s+)?work\s+in\s+`, "gi", "work&in"),
+    cut: ["place", 4],
+    checks: ["capitalised"],
+    also: [{ kind: "job", cut: ["place", 4], checks: ["lowercase"] }],
+    example: ["I work in marketing", "job=marketing"],
+  },
+  // ── job ──
+  {
+    // "I'm a senior software engineer at Acme": the words up to the job head noun.
+    lang: "en",
+    kind: "job",
+    pattern: p(
+      `\\b${I_AM}\\s+(?:now\\s+|currently\\s+|also\\s+|actually\\s+|just\\s+|still\\s+)?(?:a|an)\\s+`,
+      "i",
+      "i am|i'm|im",
+    ),
+    read: "jobHead",
+    thenOrg: true,
+    example: [
+      "I'm a senior nurse at Mercy Hospital",
+      "job=senior nurse",
+      "workplace=Mercy Hospital",
+    ],
+  },
+  {
+    lang: "en",
+    kind: "job",
+    pattern: p(
+      String.raw`\b(?:i|we)\s+(?:currently\s+|now\s+|also\s+|just\s+|recently\s+)?(?:work|(?:am|'m)\s+(?:now\s+|currently\s+|also\s+)?working|'ve been working|have been working|started|start)\s+(?:(?:a\s+new\s+job\s+|working\s+)?(?:at|for)\s+[\w&.' -]+?\s+)?as\s+(?:a\s+|an\s+)?`,
+      "gi",
+      "start|work&as",
+    ),
+    cut: ["place", 4],
+    thenOrg: true,
+    example: ["I work as a pharmacist at CVS", "job=pharmacist", "workplace=CVS"],
+  },
+  {
+    lang: "en",
+    kind: "job",
+    pattern: p(
+      String.raw`\bmy\s+(?:job|profession|occupation|role|position|title)\s+is\s+(?:a\s+|an\s+|being\s+a\s+)?`,
+      "gi",
+      "job|occupation|position|profession|role|title&is&my",
+    ),
+    cut: ["place", 4],
+    example: ["My title is data analyst", "job=data analyst"],
+  },
+  {
+    lang: "en",
+    kind: "job",
+    pattern: p(
+      `\\b${I_AM}\\s+(?<value>retired|unemployed|self-employed|between jobs|a stay-at-home (?:mom|dad|parent)|job hunting)\\b`,
+      "i",
+      "a stay-at-home dad|a stay-at-home mom|a stay-at-home parent|between jobs|job hunting|retired|self-employed|unemployed&i am|i'm|im",
+    ),
+    example: ["I'm retired", "job=retired"],
+  },
+  {
+    lang: "en",
+    kind: "job",
+    pattern: p(
+      String.raw`\bi\s+(?:currently\s+|now\s+|still\s+)?teach\b(?!\s+(?:myself|yourself|him|her|them|my\s+(?:kids|son|daughter|dog)))`,
+      "i",
+      "teach",
+    ),
+    value: "teacher",
+    example: ["I teach high school math", "job=teacher"],
+  },
+  {
+    lang: "en",
+    kind: "job",
+    pattern: p(String.raw`\bi\s+do\s+(?<value>.+?)\s+for\s+a\s+living\b`, "i", "living&for&do"),
+    example: ["I do graphic design for a living", "job=graphic design"],
+  },
+  // ── family ──
+  {
+    // "my sister is…", "our dog Biscuit turned ten", "my tabby, Oscar": a member named before
+    // what they do or are; also at the end of the clause ("we kept my cat").
+    lang: "en",
+    kind: "family",
+    pattern: p(
+      `(?:^|[\\s,;])(?:my|our)\\s+(?:(?:older|younger|little|big|baby|twin|eldest|oldest|youngest|step|new|\\d+-year-old)\\s+)?(?<value>${REL_WORDS_EN})s?(?=(?:'s|\\s+(?:[A-Z][a-z]+\\s+)?(?:is|are|was born|just|named|called|and\\s+i\\b|and\\s+me\\b|will|got|can|cannot|[a-z]+s|[a-z]+ed)\\b|,\\s+[A-Z][a-z]+(?:,|$)|\\s+[A-Z][a-z]+\\s*$|\\s*$))`,
+      "gi",
+      `${REL_NEED_EN}&my|our`,
+    ),
+    map: "member",
+    detail: true,
+    example: ["My sister is a lawyer", "family=sister"],
+  },
+  {
+    // "I have two cats and a parrot": every member of the list.
+    lang: "en",
+    kind: "family",
+    pattern: p(
+      `\\b(?:i|we)\\s+(?:also\\s+|now\\s+)?(?:have|'ve got|have got|got|adopted|own|just adopted|have had|'ve had|are fostering|am fostering|foster)\\s+(?:a|an|one|two|three|four|five|\\d+|our|my)\\s+(?<value>(?:[\\w-]+\\s+){0,3}?(?:${REL_WORDS_EN})s?)(?!\\w)`,
+      "gi",
+      `${REL_NEED_EN}&'ve had|adopted|foster|got|have|own`,
+    ),
+    drop: ADJECTIVES,
+    map: "member",
+    detail: true,
+    more: p(
+      `^\\s*(?:,\\s*and|,|and)\\s+(?:a|an|one|two|three|four|\\d+)\\s+(?<value>(?:[\\w-]+\\s+){0,2}?(?:${REL_WORDS_EN})s?)\\b`,
+      "i",
+      REL_NEED_EN,
+    ),
+    example: ["I have two cats and a parrot", "family=cats", "family=parrot"],
+  },
+  {
+    // "then I had to walk the dog": caring for a pet at home says the user has one.
+    lang: "en",
+    kind: "family",
+    pattern: p(
+      `\\b(?:i|we)\\s+(?:(?:had|have|has|need|needed|got|gotta)\\s+to\\s+|just\\s+|still\\s+|always\\s+|usually\\s+)*(?:walk|walked|feed|fed|groom|groomed)\\s+(?:the|my|our)\\s+(?<value>${PET_WORDS_EN})s?\\b(?!\\s+(?:for|of)\\s+(?:my|a|the|our|her|his|their|some)\\b)`,
+      "gi",
+      "feed|fed|groom|walk&my|our|the",
+    ),
+    map: "member",
+    detail: true,
+    example: ["then I had to walk the dog", "family=dog"],
+  },
+  {
+    lang: "en",
+    kind: "family",
+    pattern: p(`\\bwith\\s+my\\s+(?<value>${REL_WORDS_EN})\\b`, "gi", "with&my"),
+    when: [p(String.raw`\b(?:live|living|moved|stay|staying)\b`, "i", "live|living|moved|stay")],
+    map: "member",
+    detail: true,
+    example: ["I live with my grandma", "family=grandma"],
+  },
+  {
+    // "I've been seeing someone new": a partner (members.ts names them).
+    lang: "en",
+    kind: "family",
+    pattern: p(
+      String.raw`\b(?:i|we)(?:'ve|'m|\s+have|\s+am)?\s+(?:been\s+)?(?:seeing|dating)\s+someone\b`,
+      "i",
+      "dating|seeing&someone",
+    ),
+    value: "someone",
+    key: "partner",
+    detail: true,
+    example: ["I've been seeing someone", "family=someone"],
+  },
+  {
+    lang: "en",
+    kind: "family",
+    pattern: p(
+      `\\b${I_AM}\\s+(?:happily\\s+)?(?<value>married|engaged)\\b`,
+      "i",
+      "engaged|married&i am|i'm|im",
+    ),
+    key: "spouse",
+    detail: true,
+    example: ["I'm happily married", "family=married"],
+  },
+  {
+    lang: "en",
+    kind: "family",
+    pattern: p(
+      `\\b${I_AM}\\s+a\\s+(?:single\\s+|new\\s+|first-time\\s+|proud\\s+|stay-at-home\\s+|working\\s+)?(?:mom|mother|dad|father|parent)\\b`,
+      "i",
+      "dad|father|mom|mother|parent&i am|i'm|im",
+    ),
+    value: "children",
+    key: "children",
+    detail: true,
+    example: ["I'm a single mom", "family=children"],
+  },
+  // ── preference and dislike ──
+  {
+    // "I could eat dumplings every single day": a taste, not a hypothetical.
+    lang: "en",
+    kind: "preference",
+    pattern: EN_COULD_FOREVER,
+    group: 1,
+    list: true,
+    example: ["I could eat dumplings every single day", "preference=dumplings"],
+  },
+  {
+    // What the user habitually listens to, watches, reads or drinks.
+    lang: "en",
+    kind: "preference",
+    pattern: p(
+      String.raw`\b(?:i|we)\s+(?:(?:mostly|mainly|usually|always|often|only|just)\s+)+(?:listen\s+to|watch|read|drink)\s+(?!(?:before|after|at|in|on|when|while|during|every|for|a\s+lot|too)\b)`,
+      "i",
+      "drink|listen|read|watch&always|just|mainly|mostly|often|only|usually",
+    ),
+    list: true,
+    example: ["I mostly listen to jazz", "preference=jazz"],
+  },
+  {
+    // "Lately I've switched to coffee": what they switched to lately.
+    lang: "en",
+    kind: "preference",
+    pattern: p(
+      String.raw`\b(?:i|we)\s+(?:have\s+|just\s+|recently\s+)*switched\s+(?:over\s+)?to\s+`,
+      "i",
+      "switched",
+    ),
+    when: [p(String.raw`\b(?:lately|these\s+days|nowadays|now)\b`, "i", "lately|now|these")],
+    list: true,
+    example: ["Lately I've switched to green tea", "preference=green tea"],
+  },
+  {
+    // "I'd rather have ramen": what the user prefers.
+    lang: "en",
+    kind: "preference",
+    pattern: p(
+      String.raw`\b(?:i|we)(?:'d|\s+would)\s+(?:much\s+)?rather\s+(?:have|eat|drink|watch|play|read|do|listen\s+to|go\s+for)\s+(?!not\b)`,
+      "i",
+      "rather",
+    ),
+    list: true,
+    example: ["I'd rather have ramen", "preference=ramen"],
+  },
+  {
+    lang: "en",
+    kind: "preference",
+    pattern: p(
+      `\\b(?:i|we)\\s+${ADVERBS}(?:like|love|adore|enjoy|prefer|dig)\\s+`,
+      "i",
+      "adore|dig|enjoy|like|love|prefer",
+    ),
+    list: true,
+    example: ["I really love sushi and ramen", "preference=sushi", "preference=ramen"],
+  },
+  {
+    lang: "en",
+    kind: "preference",
+    pattern: p(
+      `\\b${I_AM}\\s+${ADVERBS}(?:into|a\\s+(?:big\\s+|huge\\s+|massive\\s+|great\\s+)?fan\\s+of|fan\\s+of|obsessed\\s+with|crazy\\s+about|passionate\\s+about|addicted\\s+to)\\s+`,
+      "i",
+      "addicted|crazy|fan|into|obsessed|passionate&i am|i'm|im",
+    ),
+    list: true,
+    example: ["I'm a huge fan of K-dramas", "preference=K-dramas"],
+  },
+  {
+    // "My favorite color is green": a favorite, keyed by what it is the favorite of.
+    lang: "en",
+    kind: "preference",
+    pattern: p(
+      String.raw`\bmy\s+(?:absolute\s+|all-time\s+|current\s+|new\s+)?favou?rite\s+(?<slot>(?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:is|are|has to be)\s+`,
+      "gi",
+      "favorite|favourite&are|has to be|is&my",
+    ),
+    drop: p(String.raw`\s+now\b.*$`, "i", "now"),
+    list: true,
+    key: "favorite",
+    form: "favorite",
+    example: ["My favorite color is green", "preference=green"],
+  },
+  {
+    lang: "en",
+    kind: "preference",
+    pattern: p(
+      String.raw`^(?:(?:and|but|also|honestly|oh)\s+)?(?<value>[\w' -]{2,40}?)\s+(?:is|are)\s+(?:totally\s+|definitely\s+|so\s+|really\s+)?my\s+(?:absolute\s+)?(?:favou?rite(?:\s+thing)?|jam|thing|jam though|weakness|guilty pleasure|comfort food)\b`,
+      "i",
+      "comfort food|favorite|favourite|guilty pleasure|jam|thing|weakness&are|is&my",
+    ),
+    article: true,
+    example: ["Spicy ramen is my comfort food", "preference=Spicy ramen"],
+  },
+  {
+    // "I'm learning guitar": what the speaker is learning is a hobby (a language is its own fact).
+    lang: "en",
+    kind: "preference",
+    pattern: p(
+      String.raw`\b(?:i'm|i am|im|i've been|i have been)\s+(?:(?:also|still|currently|now|slowly)\s+)?(?:learning|taking up|practicing|practising)\s+(?:to\s+play\s+|how\s+to\s+|to\s+)?`,
+      "gi",
+      "learning|practicing|practising|taking up",
+    ),
+    cut: ["place", 4],
+    checks: ["noLanguageWord"],
+    form: "hobby",
+    example: ["I'm learning guitar", "preference=guitar"],
+  },
+  {
+    // "I'm more of a coffee person": the X of "an X person" is a taste.
+    lang: "en",
+    kind: "preference",
+    pattern: p(
+      String.raw`\b(?:i'm|i am|im)\s+(?:(?:more|much more|definitely|totally|really|kind of|kinda)\s+)?(?:of\s+)?an?\s+(?<value>[a-z]+(?:\s+[a-z]+)?)\s+person\b`,
+      "i",
+      "person&i am|i'm|im",
+    ),
+    reject: [p("^people$", "i", "people")],
+    example: ["I'm more of a coffee person", "preference=coffee"],
+  },
+  {
+    // "I play the violin": what the speaker plays is a hobby.
+    lang: "en",
+    kind: "preference",
+    pattern: p(
+      String.raw`\b(?:i|we)\s+(?:also\s+|still\s+|usually\s+|often\s+|sometimes\s+)?play\s+(?:the\s+)?(?!with\b|for\b|at\b|in\b|on\b|around\b|it\b|along\b)`,
+      "gi",
+      "play",
+    ),
+    cut: ["place", 3],
+    form: "hobby",
+    example: ["I play tennis on Sundays", "preference=tennis"],
+  },
+  {
+    // "I only drink tea": having only one thing is a taste.
+    lang: "en",
+    kind: "preference",
+    pattern: p(
+      String.raw`\b(?:i|we)\s+(?:now\s+)?(?:only|mostly|usually|just)\s+(?:drink|eat)\s+`,
+      "gi",
+      "drink|eat&just|mostly|only|usually",
+    ),
+    list: true,
+    example: ["I only drink tea", "preference=tea"],
+  },
+  {
+    lang: "en",
+    kind: "preference",
+    pattern: p(
+      String.raw`\bmy\s+hobb(?:y|ies)\s+(?:is|are|include)\s+`,
+      "gi",
+      "hobbies|hobby&are|include|is&my",
+    ),
+    list: true,
+    form: "hobby",
+    example: ["My hobbies are hiking and baking", "preference=hiking", "preference=baking"],
+  },
+  {
+    // "Cilantro tastes like soap to me": what the user finds awful.
+    lang: "en",
+    kind: "dislike",
+    pattern: p(
+      String.raw`^(?:honestly,?\s+|personally,?\s+)?(?<value>[A-Za-z][\w'-]*(?:\s+[\w'-]+){0,2}?)\s+(?:tastes|smells)\s+(?:like\s+(?:soap|dirt|garbage|trash|feet|cardboard|medicine|nothing)|(?:so\s+|really\s+|just\s+)?(?:awful|gross|disgusting|terrible|horrible|nasty|weird|bad))\b`,
+      "i",
+      "smells|tastes",
+    ),
+    article: true,
+    lower: true,
+    reject: [
+      p(
+        "^(?:it|this|that|everything|something|food)$",
+        "i",
+        "everything|food|it|something|that|this",
+      ),
+    ],
+    example: ["Cilantro tastes like soap to me", "dislike=cilantro"],
+  },
+  {
+    lang: "en",
+    kind: "dislike",
+    pattern: p(
+      `\\b(?:i|we)\\s+${ADVERBS}(?:hate|dislike|detest|loathe|despise|can't stand|cannot stand|can not stand|can't bear|cant stand|have gone off(?!\\s+to\\b)|'ve gone off(?!\\s+to\\b)|am sick of|'m sick of)\\s+`,
+      "i",
+      "am sick of|can not stand|can't bear|can't stand|cannot stand|cant stand|despise|detest|dislike|gone off|hate|loathe|m sick of",
+    ),
+    list: true,
+    example: ["I hate olives", "dislike=olives"],
+  },
+  {
+    lang: "en",
+    kind: "dislike",
+    pattern: p(
+      String.raw`\b(?:i|we)\s+(?:really\s+|just\s+|honestly\s+)?(?:don't|do not|dont|never)\s+(?:really\s+|particularly\s+|much\s+)?(?:like|enjoy|care for)\s+`,
+      "gi",
+      "care for|enjoy|like&do not|don't|dont|never",
+    ),
+    list: true,
+    example: ["I don't really like horror movies", "dislike=horror movies"],
+  },
+  {
+    lang: "en",
+    kind: "dislike",
+    pattern: p(
+      `(?:\\b${I_AM}\\s+|^(?:honestly,?\\s+)?)not\\s+(?:a\\s+(?:big\\s+|huge\\s+)?fan\\s+of|really\\s+into|into|crazy about)\\s+`,
+      "i",
+      "crazy about|fan|into|really&not",
+    ),
+    list: true,
+    example: ["I'm not a big fan of cilantro", "dislike=cilantro"],
+  },
+  // ── allergy and health ──
+  {
+    lang: "en",
+    kind: "allergy",
+    pattern: p(
+      `\\b${I_AM}\\s+${ADVERBS}(?:severely\\s+|mildly\\s+|deathly\\s+|a\\s+(?:bit|little)\\s+)?allergic\\s+to\\s+`,
+      "i",
+      "allergic&i am|i'm|im&to",
+    ),
+    list: true,
+    example: ["I'm allergic to peanuts and shellfish", "allergy=peanuts", "allergy=shellfish"],
+  },
+  {
+    lang: "en",
+    kind: "allergy",
+    pattern: p(
+      String.raw`\b(?:i|we)\s+(?:have|'ve got|have got|got)\s+(?:a|an)?\s*(?:severe\s+|mild\s+|bad\s+|serious\s+)?(?<value>[\w -]+?)\s+allerg(?:y|ies)\b`,
+      "gi",
+      "allergies|allergy&got|have",
+    ),
+    article: true,
+    example: ["I have a severe nut allergy", "allergy=nut"],
+  },
+  {
+    lang: "en",
+    kind: "allergy",
+    pattern: p(
+      String.raw`\bi\s+(?:can't|cannot|can not|cant)\s+(?:eat|have|drink|digest)\s+`,
+      "gi",
+      "can not|can't|cannot|cant&digest|drink|eat|have",
+    ),
+    list: true,
+    form: "cant-eat",
+    example: ["I can't eat gluten", "allergy=gluten"],
+  },
+  {
+    // "If I eat shrimp, I get hives": what a food does to the user.
+    lang: "en",
+    kind: "allergy",
+    pattern: EN_HARM,
+    group: 1,
+    article: true,
+    form: "cant-eat",
+    example: ["if I eat shrimp I get hives", "allergy=shrimp"],
+  },
+  {
+    // "Shellfish makes my throat close up": the food as the subject, a bodily reaction.
+    lang: "en",
+    kind: "allergy",
+    pattern: p(
+      String.raw`^(?:even\s+)?(?<value>[a-z][\w'-]*(?:\s+[\w'-]+){0,2}?)\s+(?:makes?|gives?|made|gave)\s+(?:me\s+(?:break\s+out|hives|a\s+rash|swell\s+up|itchy|wheezy)|my\s+(?:throat|face|lips|tongue|mouth|skin|eyes)\s+(?:close|swell|itch|tingle|burn|break\s+out))`,
+      "i",
+      "gave|give|gives|made|make|makes",
+    ),
+    article: true,
+    form: "cant-eat",
+    example: ["Shellfish makes my throat close up", "allergy=Shellfish"],
+  },
+  {
+    lang: "en",
+    kind: "health",
+    pattern: p(
+      `\\b(?:i|we)\\s+(?:have|'ve got|have got|was diagnosed with|suffer from|live with|struggle with|deal with)\\s+(?:a\\s+|an\\s+)?(?:mild\\s+|severe\\s+|chronic\\s+|bad\\s+)?(?<value>${CONDITIONS_EN})\\b`,
+      "gi",
+      "'ve got|deal with|have|live with|struggle with|suffer from|was diagnosed with",
+    ),
+    detail: true,
+    example: ["I have asthma", "health=asthma"],
+  },
+  {
+    lang: "en",
+    kind: "health",
+    pattern: p(
+      `\\b(?:i'm|i am|im|i've been|i have been|ive been)\\s+(?:a\\s+|an\\s+)?(?:strict\\s+|full\\s+|also\\s+|now\\s+|type\\s+[12]\\s+)?(?<value>${DIET_EN})\\b`,
+      "gi",
+      "asthmatic|celiac|colorblind|colourblind|deaf|diabetic|gluten free|gluten intolerant|gluten-free|gluten-intolerant|halal|hard of hearing|in recovery|keto|kosher|lactose intolerant|lactose-intolerant|on a diet|on a low carb diet|on a low-carb diet|on medication|pescatarian|pregnant|sober|teetotal|vegan|vegetarian&i am|i have been|i'm|i've been|im|ive been",
+    ),
+    detail: true,
+    example: ["I'm vegetarian", "health=vegetarian"],
+  },
+  {
+    lang: "en",
+    kind: "health",
+    pattern: p(
+      String.raw`\bi\s+(?:don't|do not|never)\s+(?<value>drink(?:\s+alcohol)?|smoke|eat\s+(?:meat|pork|beef|red meat|dairy|gluten|sugar|fish))\b`,
+      "gi",
+      "do not|don't|never",
+    ),
+    map: "abstain",
+    form: "avoid",
+    detail: true,
+    example: ["I don't eat pork", "health=no pork"],
+  },
+  // ── plan ──
+  {
+    lang: "en",
+    kind: "plan",
+    pattern: p(
+      String.raw`\b(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:going|heading|flying|driving|traveling|travelling|moving|off|taking a trip|going on a trip|taking the kids)\s+to\s+`,
+      "gi",
+      "driving|flying|going|heading|moving|off|taking a trip|taking the kids|traveling|travelling&'m|'re|am|are&to",
+    ),
+    when: [TIME_EN],
+    cut: ["plan", 5],
+    detail: true,
+    example: ["I'm flying to Tokyo next Friday", "plan=Tokyo"],
+  },
+  {
+    lang: "en",
+    kind: "plan",
+    pattern: p(
+      String.raw`\b(?:i|we)(?:'m|'re|\s+am|\s+are)\s+going\s+(?<value>camping|hiking|skiing|fishing|surfing|shopping|backpacking|diving)\b(?:\s+(?:in|at|to)\s+(?<where>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*))?`,
+      "gi",
+      "backpacking|camping|diving|fishing|hiking|shopping|skiing|surfing&going&'m|'re|am|are",
+    ),
+    when: [TIME_EN],
+    suffix: { group: "where", join: " in " },
+    article: true,
+    detail: true,
+    example: ["Next week we're going camping at Yosemite", "plan=camping in Yosemite"],
+  },
+  {
+    lang: "en",
+    kind: "plan",
+    pattern: p(
+      String.raw`\b(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?<verb>visiting|attending|hosting|renovating|expecting|running|starting|getting married|having|adopting|buying|getting|picking up|launching|opening|training for|preparing for|studying for|competing in|flying out for)\b\s*(?<object>[^,.;!?]*)`,
+      "gi",
+      "adopting|attending|buying|competing in|expecting|flying out for|getting|having|hosting|launching|opening|picking up|preparing for|renovating|running|starting|studying for|training for|visiting&'m|'re|am|are",
+    ),
+    when: [TIME_EN],
+    read: "planVerb",
+    article: true,
+    detail: true,
+    example: ["I'm hosting a party on Saturday", "plan=hosting party"],
+  },
+  {
+    lang: "en",
+    kind: "plan",
+    pattern: p(
+      `\\b(?:i|we)\\s+(?:have|'ve got|have got|got)\\s+(?:a|an|my|our)\\s+(?<value>(?:[\\w-]+\\s+){0,2}?(?:${EVENTS_EN}))\\b`,
+      "gi",
+      `${EVENT_NEED}&got|have`,
+    ),
+    when: [TIME_EN],
+    article: true,
+    detail: true,
+    example: ["I have a dentist appointment tomorrow", "plan=dentist appointment"],
+  },
+  {
+    lang: "en",
+    kind: "plan",
+    pattern: p(
+      String.raw`\b(?:i|we)(?:'ll|\s+will)\s+be\s+(?:in|at|visiting)\s+(?<value>[^,.;!?]+)`,
+      "gi",
+      "'ll|will&be&at|in",
+    ),
+    when: [TIME_EN],
+    cut: ["plan", 4],
+    detail: true,
+    example: ["I'll be in Paris next week", "plan=Paris"],
+  },
+  {
+    lang: "en",
+    kind: "plan",
+    pattern: p(
+      `\\bmy\\s+(?<value>(?:[\\w-]+\\s+){0,2}?(?:${EVENTS_EN}))\\s+is\\s+(?:on|at|next|this|tomorrow|in|coming up|scheduled|tonight|today)\\b`,
+      "gi",
+      `${EVENT_NEED}&my`,
+    ),
+    article: true,
+    detail: true,
+    example: ["My job interview is on Monday", "plan=job interview"],
+  },
+  {
+    lang: "en",
+    kind: "plan",
+    pattern: p(
+      String.raw`\b(?:i|we)(?:'m|'re|\s+am|\s+are)?\s+(?:planning|plan|scheduled|booked|set)\s+to\s+`,
+      "gi",
+      "booked|plan|scheduled|set&to",
+    ),
+    when: [
+      p(String.raw`\b(?:planning|plan|scheduled|booked)\s+to\b`, "i", "booked|plan|scheduled&to"),
+    ],
+    cut: ["plan", 5],
+    detail: true,
+    example: ["I'm planning to run a marathon", "plan=run a marathon"],
+  },
+  // ── possession ──
+  {
+    lang: "en",
+    kind: "possession",
+    pattern: p(
+      String.raw`\b(?:i|we)\s+(?:also\s+|still\s+|now\s+|do\s+|just\s+|recently\s+|finally\s+)*(?<verb>have|own|drive|ride|use|got|bought|picked up|'ve got|have got|am driving|'m driving)\s+(?:(?:an|a|the|my|two|\d+)\s+)?(?:new\s+|used\s+|old\s+|brand[- ]new\s+|second-hand\s+|little\s+)?`,
+      "gi",
+      "'m driving|am driving|bought|drive|got|have|own|picked up|ride|use",
+    ),
+    cut: ["place", 4],
+    checks: ["notMember", "notEvent", "notCondition", "notLanguage"],
+    map: "possession",
+    example: ["I drive a Vespa", "possession=Vespa"],
+  },
+  {
+    lang: "en",
+    kind: "possession",
+    pattern: p(
+      String.raw`\bmy\s+(?<thing>car|phone|laptop|computer|bike|tablet|camera|watch|ride|cell|mobile)\s+is\s+(?:a\s+|an\s+)?(?<value>[^,.;!?]+)`,
+      "gi",
+      "bike|camera|car|cell|computer|laptop|mobile|phone|ride|tablet|watch&is&my",
+    ),
+    cut: ["place", 4],
+    map: "possession",
+    example: ["My car is a Hyundai Avante", "possession=Hyundai Avante"],
+  },
+  // ── other: age, birthday, nationality, major ──
+  {
+    lang: "en",
+    kind: "other",
+    pattern: p(
+      `\\b${I_AM}\\s+(?<value>\\d{1,3})(?:\\s*(?:years?\\s*old|yrs?\\s*old|y\\/o|yo))?(?=\\s*$|\\s*[,.!]|\\s+(?:and|but|years?|yrs?|y\\/o|yo|now)\\b)`,
+      "i",
+      "i am|i'm|im",
+    ),
+    key: "age",
+    slot: "age",
+    example: ["I'm 34 years old", "other=34"],
+  },
+  {
+    lang: "en",
+    kind: "other",
+    pattern: p(String.raw`\bi\s+(?:just\s+)?turned\s+(?<value>\d{1,3})\b`, "i", "turned"),
+    key: "age",
+    slot: "age",
+    example: ["I just turned 40", "other=40"],
+  },
+  {
+    lang: "en",
+    kind: "other",
+    pattern: p(String.raw`\bmy\s+age\s+is\s+(?<value>\d{1,3})\b`, "i", "age&is&my"),
+    key: "age",
+    slot: "age",
+    example: ["my age is 27", "other=27"],
+  },
+  {
+    lang: "en",
+    kind: "other",
+    pattern: p(String.raw`\bmy\s+birthday\s+is\s+(?:on\s+)?`, "gi", "birthday&is&my"),
+    cut: ["date", 4],
+    key: "birthday",
+    slot: "birthday",
+    example: ["My birthday is on May 3rd", "other=May 3rd"],
+  },
+  {
+    lang: "en",
+    kind: "other",
+    pattern: p(String.raw`\bi\s+was\s+born\s+on\s+(?<value>[^,.;!?]+)`, "i", "born&was&on"),
+    key: "birthday",
+    slot: "birthday",
+    example: ["I was born on March 3", "other=March 3"],
+  },
+  {
+    lang: "en",
+    kind: "other",
+    pattern: p(
+      `\\b${I_AM}\\s+(?:originally\\s+|half\\s+|also\\s+|proudly\\s+)?(?<value>[A-Za-z]+)(?=\\s*$|\\s*[,.!]|\\s+(?:and|but|btw)\\b)`,
+      "i",
+      "i am|i'm|im",
+    ),
+    map: "nationality",
+    key: "nationality",
+    slot: "nationality",
+    example: ["I'm Korean", "other=Korean"],
+  },
+  {
+    lang: "en",
+    kind: "other",
+    pattern: p(
+      String.raw`\b(?:i\s+major|i'm\s+majoring|i\s+am\s+majoring|im\s+majoring)\s+in\s+|\bmy\s+major\s+is\s+`,
+      "gi",
+      "major",
+    ),
+    cut: ["place", 4],
+    key: "major",
+    slot: "major",
+    example: ["I'm majoring in biology", "other=biology"],
+  },
+  // ── ways of saying a job, a workplace or a home in one phrase ──
+  {
+    // "I start next week as a recruiter at Mercy Hospital", "starting Monday as a PM at Fernwood".
+    lang: "en",
+    kind: "job",
+    subject: "any",
+    pattern: p(
+      String.raw`\b(?:i\s+(?:start|'ll start|will start|am starting|'m starting)|starting)\s+(?:(?:next|this|on)\s+)?(?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|today)?\s*as\s+(?:a|an)\s+(?<value>[a-z][a-z -]{1,40}?)\s+(?:at|for|with)\s+(?<org>[A-Z][\w&.' -]{1,60})`,
+      "i",
+      "start",
+    ),
+    cut: ["place", 5],
+    also: [{ kind: "workplace", group: "org", cut: ["place", 5] }],
+    example: [
+      "Good news! I start next week as a recruiter at Mercy Hospital",
+      "job=recruiter",
+      "workplace=Mercy Hospital",
+    ],
+  },
+  {
+    // "I got promoted to senior engineer": the new title is the job.
+    lang: "en",
+    kind: "job",
+    pattern: p(
+      String.raw`\b(?:i|i've|i have|i just|i finally)\s+(?:just\s+|finally\s+)?(?:got|was|been|have been)\s+promoted\s+to\s+(?:a\s+|an\s+)?(?<value>[a-z][a-z -]{1,40})`,
+      "i",
+      "promoted",
+    ),
+    cut: ["place", 5],
+    example: ["I got promoted to senior engineer last month", "job=senior engineer"],
+  },
+  {
+    // "I just joined Stripe as a designer": the workplace and the job.
+    lang: "en",
+    kind: "job",
+    pattern: p(
+      String.raw`\b[Ii](?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?joined\s+(?<org>[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3})\s+as\s+(?:a|an)\s+(?<value>[a-z][a-z -]{1,40})`,
+      "",
+      "joined",
+    ),
+    cut: ["place", 5],
+    also: [{ kind: "workplace", group: "org", cut: ["place", 5] }],
+    example: ["I just joined Stripe as a designer", "job=designer", "workplace=Stripe"],
+  },
+  {
+    // "I got a job as a barista at Blue Bottle": the job, and the workplace when named.
+    lang: "en",
+    kind: "job",
+    pattern: p(
+      String.raw`\b[Ii](?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?(?:got|landed|accepted|took)\s+(?:a|an|the)\s+(?:new\s+)?(?:job|position|role|offer)\s+as\s+(?:a|an)\s+(?<value>[a-z][a-z -]{1,40}?)(?:\s+(?:at|with|for)\s+(?<org>[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3})|[.!,]|$)`,
+      "",
+      "accepted|got|landed|took&job|offer|position|role&as",
+    ),
+    cut: ["place", 5],
+    also: [{ kind: "workplace", group: "org", cut: ["place", 5] }],
+    example: ["I got a job as a barista at Blue Bottle", "job=barista", "workplace=Blue Bottle"],
+  },
+  {
+    // "I became a nurse last year": the job the user has now.
+    lang: "en",
+    kind: "job",
+    pattern: p(
+      String.raw`\b[Ii]\s+(?:just\s+|finally\s+|recently\s+)?became\s+(?:a|an)\s+(?<value>[a-z][a-z -]{1,40})`,
+      "",
+      "became",
+    ),
+    cut: ["place", 5],
+    example: ["I became a nurse last year", "job=nurse"],
+  },
+  {
+    // "We signed a lease in Oakland": a home the user lives in (not one "for my parents").
+    lang: "en",
+    kind: "residence",
+    pattern: p(
+      String.raw`\b(?:[Ww]e|I)\s+(?:just\s+|finally\s+)?(?:rented|signed)\s+(?:a|an|our|my)\s+(?:new\s+)?(?:house|home|apartment|flat|condo|lease)\s+in\s+(?<value>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})(?!\s+for\b)(?![\w'-])`,
+      "",
+      "rented|signed&apartment|condo|flat|home|house|lease&in",
+    ),
+    example: ["We just signed a lease in Oakland", "residence=Oakland"],
+  },
+  // ── retractions: what a clause takes back ──
+  {
+    lang: "en",
+    kind: "residence",
+    retract: true,
+    id: "residence",
+    bare: true,
+    pattern: p(
+      String.raw`\bi\s+(?:don't|do not|dont|no longer)\s+live\s+(?:in|at)\s+`,
+      "gi",
+      "do not|don't|dont|no longer&live&at|in",
+    ),
+    cut: ["place", 4],
+    example: ["I don't live in Seattle anymore", "-residence=Seattle"],
+  },
+  {
+    lang: "en",
+    kind: "residence",
+    retract: true,
+    id: "residence",
+    pattern: p(
+      String.raw`\bi\s+(?:moved|moved away)\s+(?:out of|away from)\s+`,
+      "gi",
+      "away from|out of&moved",
+    ),
+    cut: ["place", 4],
+    example: ["I moved out of Boston", "-residence=Boston"],
+  },
+  {
+    lang: "en",
+    kind: "workplace",
+    retract: true,
+    id: "workplace",
+    pattern: p(
+      String.raw`\bi\s+(?:just\s+)?(?:quit|left)\s+(?:my\s+job|my\s+company|work|last|this|my\s+position)\b|\bi\s+(?:just\s+)?quit\b`,
+      "i",
+      "left|quit",
+    ),
+    value: "",
+    example: ["I just quit", "-workplace"],
+  },
+  {
+    lang: "en",
+    kind: "workplace",
+    retract: true,
+    id: "workplace",
+    bare: true,
+    pattern: p(
+      String.raw`\bi\s+(?:don't|do not|no longer)\s+work\s+(?:at|for)\s+`,
+      "gi",
+      "do not|don't|no longer&work&at|for",
+    ),
+    cut: ["place", 4],
+    example: ["I no longer work at Google", "-workplace=Google"],
+  },
+  {
+    lang: "en",
+    kind: "job",
+    retract: true,
+    id: "job",
+    pattern: p(`\\b${I_AM}\\s+(?:no longer|not)\\s+(?:a|an)\\s+`, "i", "no longer|not&i am|i'm|im"),
+    cut: ["place", 4],
+    example: ["I'm no longer a teacher", "-job=teacher"],
+  },
+  {
+    lang: "en",
+    kind: "possession",
+    retract: true,
+    pattern: p(
+      String.raw`\bi\s+(?:sold|got rid of|crashed|totaled|totalled|lost)\s+my\s+`,
+      "gi",
+      "crashed|got rid of|lost|sold|totaled|totalled&my",
+    ),
+    cut: ["place", 3],
+    map: "possessionSlot",
+    example: ["I sold my car", "-possession:car"],
+  },
+  {
+    lang: "en",
+    kind: "possession",
+    retract: true,
+    pattern: p(
+      String.raw`\bi\s+(?:don't|do not|no longer)\s+(?:have|own)\s+(?:a|an|my)\s+`,
+      "gi",
+      "do not|don't|no longer&have|own",
+    ),
+    cut: ["place", 3],
+    map: "possessionSlot",
+    example: ["I don't have a bike anymore", "-possession:bike"],
+  },
+  {
+    lang: "en",
+    kind: "allergy",
+    retract: true,
+    pattern: p(
+      `\\b${I_AM}\\s+(?:no longer|not)\\s+allergic\\s+to\\s+`,
+      "i",
+      "allergic&no longer|not&i am|i'm|im",
+    ),
+    list: true,
+    example: ["I'm not allergic to cats anymore", "-allergy=cats"],
+  },
+  {
+    lang: "en",
+    kind: "plan",
+    retract: true,
+    pattern: p(
+      String.raw`\b(?:my|the|our)\s+(?<value>[\w\s-]+?)\s+(?:was|got|has been|is)\s+(?:cancell?ed|postponed|called off)\b`,
+      "gi",
+      "called off|canceled|cancelled|postponed&got|has been|is|was&my|our|the",
+    ),
+    example: ["My trip to Rome got cancelled", "-plan=trip to Rome"],
+  },
+  {
+    lang: "en",
+    kind: "plan",
+    retract: true,
+    pattern: p(
+      String.raw`\bi\s+(?:cancell?ed|called off|postponed)\s+(?:my|the|our)\s+`,
+      "gi",
+      "called off|canceled|cancelled|postponed&my|our|the",
+    ),
+    cut: ["place", 3],
+    example: ["I cancelled my dentist appointment", "-plan=dentist appointment"],
+  },
+  {
+    lang: "en",
+    kind: "preference",
+    retract: true,
+    pattern: p(
+      String.raw`\bi\s+(?:no longer|don't|do not)\s+(?:like|love|enjoy)\s+(?<value>.+?)\s+(?:anymore|any more)\b`,
+      "gi",
+      "any more|anymore&do not|don't|no longer&enjoy|like|love",
+    ),
+    article: true,
+    example: ["I don't like coffee anymore", "-preference=coffee"],
+  },
+];
