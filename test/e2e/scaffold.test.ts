@@ -69,6 +69,53 @@ function ptySession(command: string, cwd: string) {
   };
   return { child, exited, waitFor, screen };
 }
+/**
+ * An npm (for `npm_execpath`) whose `install` writes its pid and never ends by itself, so a
+ * signal or a key surely comes while it runs; `stillRunning` reads its state (a zombie no one
+ * has reaped yet counts as ended), `kill` makes sure it is gone.
+ */
+async function hangingNpm(cwd: string) {
+  const npmCli = join(cwd, "npm-cli.js");
+  const pidFile = join(cwd, "npm.pid");
+  await writeFile(
+    npmCli,
+    `if (process.argv[2] === "install") {
+  require("node:fs").writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));
+  setInterval(() => {}, 1000);
+}
+`,
+  );
+  const pid = () => (existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8")) : undefined);
+  const stillRunning = () => {
+    const npm = pid();
+    if (npm === undefined) return false;
+    try {
+      const state = readFileSync(`/proc/${npm}/stat`, "utf8").split(") ")[1]?.[0];
+      return state !== undefined && state !== "Z";
+    } catch {
+      return false;
+    }
+  };
+  const kill = () => {
+    const npm = pid();
+    try {
+      if (npm !== undefined) process.kill(npm, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  };
+  return { npmCli, pidFile, stillRunning, kill };
+}
+
+/** Resolves once `done()` holds; fails after `ms` with what `what()` says then. */
+async function waitUntil(what: () => string, done: () => boolean, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`no ${what()} within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** The packed llamon's CLI (installed by npx from the tarball). */
 const CLI = inject("llamonCli");
 const ENV = { CI: "1", PATH: pinnedNodePath() };
@@ -420,16 +467,7 @@ describe("llamon agent / flow (scaffold)", () => {
       const cwd = join(root, "pty-install");
       await mkdir(cwd);
       // An npm whose install never ends on its own, so the key surely comes while it runs.
-      const npmCli = join(cwd, "npm-cli.js");
-      const pidFile = join(cwd, "npm.pid");
-      await writeFile(
-        npmCli,
-        `if (process.argv[2] === "install") {
-  require("node:fs").writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));
-  setInterval(() => {}, 1000);
-}
-`,
-      );
+      const { npmCli, pidFile, stillRunning, kill } = await hangingNpm(cwd);
       const args = ["agent", "spin-agent", "--template", "agent-general", "--memory", "off"];
       const command = [CLI, ...args, "--llamon", `file:${REPO}`]
         .map((a) => `'${a.replaceAll("'", "'\\''")}'`)
@@ -472,29 +510,14 @@ describe("llamon agent / flow (scaffold)", () => {
       try {
         await until("npm install", () => existsSync(pidFile));
         await until("spinner", () => screen().includes("installing dependencies"));
-        const npmPid = Number(await readFile(pidFile, "utf8"));
         child.stdin.write("\x03");
         await until("exit code", () => /llamon exited \d+/.test(screen()));
         expect(screen()).toContain("llamon exited 130");
         expect(screen()).toContain("cancelled: installing dependencies");
-        // Ended, or a zombie no one has reaped yet: either way not running.
-        const state = () => {
-          try {
-            return readFileSync(`/proc/${npmPid}/stat`, "utf8").split(") ")[1]?.[0];
-          } catch {
-            return undefined;
-          }
-        };
-        await until(`npm ${npmPid} ending`, () => state() === undefined || state() === "Z", 5_000);
+        await until("npm ending", () => !stillRunning(), 5_000);
       } finally {
         if (child.exitCode === null) child.kill("SIGKILL");
-        if (existsSync(pidFile)) {
-          try {
-            process.kill(Number(readFileSync(pidFile, "utf8")), "SIGKILL");
-          } catch {
-            // already gone
-          }
-        }
+        kill();
       }
     },
     60_000,
@@ -509,17 +532,7 @@ describe("llamon agent / flow (scaffold)", () => {
     async (signal, code) => {
       const cwd = join(root, `signal-install-${signal}`);
       await mkdir(cwd);
-      // An npm whose install never ends on its own and ignores nothing.
-      const npmCli = join(cwd, "npm-cli.js");
-      const pidFile = join(cwd, "npm.pid");
-      await writeFile(
-        npmCli,
-        `if (process.argv[2] === "install") {
-  require("node:fs").writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));
-  setInterval(() => {}, 1000);
-}
-`,
-      );
+      const { npmCli, pidFile, stillRunning, kill } = await hangingNpm(cwd);
       const args = ["agent", "sig-agent", "--template", "agent-general", "--memory", "off"];
       const child = spawn(CLI, [...args, "--llamon", `file:${REPO}`], {
         cwd,
@@ -534,40 +547,24 @@ describe("llamon agent / flow (scaffold)", () => {
         output += d;
       });
       const exited = once(child, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
-      let npmPid: number | undefined;
       try {
-        const deadline = Date.now() + 30_000;
-        while (!existsSync(pidFile)) {
-          if (Date.now() > deadline) throw new Error(`npm install never started:\n${output}`);
-          await new Promise((r) => setTimeout(r, 50));
-        }
-        npmPid = Number(await readFile(pidFile, "utf8"));
+        await waitUntil(
+          () => `npm install:\n${output}`,
+          () => existsSync(pidFile),
+          30_000,
+        );
         child.kill(signal);
         const [exitCode] = await exited;
         expect(exitCode, output).toBe(code);
         expect(output).toContain("cancelled");
-        // Ended, or a zombie no one has reaped yet: either way not running.
-        const state = () => {
-          try {
-            return readFileSync(`/proc/${npmPid}/stat`, "utf8").split(") ")[1]?.[0];
-          } catch {
-            return undefined;
-          }
-        };
-        const npmDeadline = Date.now() + 5_000;
-        while (state() !== undefined && state() !== "Z") {
-          if (Date.now() > npmDeadline) throw new Error(`npm ${npmPid} still runs:\n${output}`);
-          await new Promise((r) => setTimeout(r, 50));
-        }
+        await waitUntil(
+          () => `end of npm:\n${output}`,
+          () => !stillRunning(),
+          5_000,
+        );
       } finally {
         if (child.exitCode === null) child.kill("SIGKILL");
-        if (npmPid !== undefined) {
-          try {
-            process.kill(npmPid, "SIGKILL");
-          } catch {
-            // already gone
-          }
-        }
+        kill();
       }
     },
     60_000,
