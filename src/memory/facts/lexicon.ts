@@ -714,8 +714,19 @@ export function possessionKind(value: string): string | undefined {
 export const CONDITIONS_KO =
   "당뇨병|당뇨|고혈압|저혈압|고지혈증|천식|비염|아토피|위염|장염|역류성 식도염|식도염|허리 디스크|디스크|관절염|통풍|빈혈|편두통|두통|불면증|우울증|공황장애|공황|ADHD|갑상선|심장병|부정맥|유당불내증|과민성 대장|과민성대장증후군|지방간|탈모|이명|녹내장|백내장|대상포진|암|고관절|척추측만증|거북목|안구건조증|생리통|수면무호흡";
 
+/** Job titles said short, and what they stand for (an ambiguous short form is not here). */
+export const JOB_ABBREVIATIONS_EN: Readonly<Record<string, string>> = {
+  pm: "product manager",
+  swe: "software engineer",
+  sde: "software engineer",
+  rn: "registered nurse",
+  lpn: "licensed practical nurse",
+  cpa: "accountant",
+  ux: "UX designer",
+};
+
 export const CONDITIONS_EN =
-  "type [12] diabetes|diabetes|prediabetes|high blood pressure|low blood pressure|hypertension|high cholesterol|asthma|allergies|celiac disease|celiac|ibs|crohn's disease|crohn's|migraines?|arthritis|a bad back|back pain|a bad knee|insomnia|depression|anxiety|adhd|epilepsy|a heart condition|heart disease|gout|eczema|psoriasis|lactose intolerance|gluten intolerance|sleep apnea|acid reflux|gerd|cancer|hypothyroidism|thyroid issues|tinnitus|glaucoma|a herniated disc|scoliosis|anemia|pcos|long covid|chronic pain|fibromyalgia|lupus|multiple sclerosis|ms|autism|dyslexia";
+  "type [12] diabetes|diabetes|prediabetes|high blood pressure|low blood pressure|hypertension|high cholesterol|asthma|allergies|celiac disease|celiac|ibs|crohn's disease|crohn's|migraines?|arthritis|a bad back|back pain|a bad knee|insomnia|depression|anxiety|adhd|epilepsy|a heart condition|heart disease|gout|eczema|psoriasis|lactose intolerance|gluten intolerance|sleep apnea|acid reflux|gerd|cancer|hypothyroidism|thyroid issues|tinnitus|glaucoma|a herniated disc|scoliosis|anemia|pcos|long covid|chronic pain|fibromyalgia|lupus|multiple sclerosis|ms|autism|dyslexia|heart palpitations|palpitations";
 
 export const DIET_EN =
   "vegetarian|vegan|pescatarian|diabetic|pregnant|lactose[- ]intolerant|gluten[- ]intolerant|gluten[- ]free|celiac|asthmatic|sober|on a diet|on a low[- ]carb diet|on keto|on medication|in recovery|colou?rblind|deaf|hard of hearing|keto|halal|kosher|teetotal";
