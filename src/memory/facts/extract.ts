@@ -154,10 +154,25 @@ const CURRENT_ONLY = new Set(["residence", "workplace", "job"]);
 
 const NARROWABLE = new Set(["preference", "dislike", "allergy", "health", "plan", "possession"]);
 
-/** Within one utterance: one fact per id (the last), and "부산 여행" wins over "부산". */
+/** A member said by the relation word alone ("딸"), without a name or an age. */
+const BARE_MEMBER = pattern(String.raw`^[^\s,\d]+$`);
+
+/**
+ * Within one utterance: one fact per id (the last, unless it is a bare mention of a member an
+ * earlier clause gave: "My daughter just turned 5 딸이 …" keeps the daughter said first, whose
+ * age is read from her clause),
+ * and "부산 여행" wins over "부산".
+ */
 function dedupe(facts: readonly Fact[]): Fact[] {
   const byId = new Map<string, Fact>();
   for (const fact of facts) {
+    const before = byId.get(fact.id);
+    if (
+      before !== undefined &&
+      fact.category === "family" &&
+      BARE_MEMBER.test(fact.value)
+    )
+      continue;
     byId.delete(fact.id);
     byId.set(fact.id, fact);
   }

@@ -85,3 +85,41 @@ describe("R8.3 a change said in passing replaces the old value", () => {
     }
   });
 });
+
+describe("R8.2 Korean ways of saying a change", () => {
+  it("R8.2 a check-up finding and an injury are health facts", () => {
+    expect(current(remember(["건강검진에서 빈혈 나와서 고기 좀 먹으래요."]))).toContain("health=빈혈");
+    expect(current(remember(["검사에서 간 수치가 높게 나왔어요."]))).toContain("health=간 수치");
+    expect(current(remember(["발목 인대가 늘어나서 쉬고 있어요."]))).toContain(
+      "health=발목 인대",
+    );
+    expect(current(remember(["건강검진에서 아무것도 안 나왔어요."]))).toEqual([]);
+  });
+
+  it("R8.3 what replaces a taste ('대신 …') is the taste a drink question recalls", () => {
+    for (const change of ["대신 요즘은 탄산수에 레몬 넣어서 마셔요.", "대신 탄산수를 마시고 있어요."]) {
+      const facts = remember(["저 맥주 진짜 좋아해요.", "그래서 술 끊었어요.", change]);
+      expect(current(facts), change).toContain("preference=탄산수");
+    }
+  });
+
+  it("R8.2 a bare kin word opening a clause is the user's family, never over a fuller mention", () => {
+    expect(current(remember(["언니가 어제 집에 놀러 왔어요."]))).toContain("family=언니");
+    expect(current(remember(["치즈는 이제 동생네서 살아요."]))).toContain("family=동생");
+    expect(current(remember(["My daughter just turned 5 딸이 공주 인형을 좋아해요"]))).toContain(
+      "family=daughter, 5",
+    );
+    // A friend or a teacher's 애들 is no kin.
+    expect(current(remember(["친구가 사진 보내 줬어요."]))).toEqual([]);
+  });
+
+  it("R8.3 a move said with 도 ('이사도 했어요') is the new home", () => {
+    const facts = remember(["저는 서울 살아요.", "대전으로 이사도 했어요."]);
+    expect(current(facts)).toContain("residence=대전");
+    expect(current(facts)).not.toContain("residence=서울");
+  });
+
+  it("R8.2 a time said with 마다 is no taste ('주말마다 놀러 가요')", () => {
+    expect(current(remember(["주말마다 놀러 가요."]))).toEqual([]);
+  });
+});
