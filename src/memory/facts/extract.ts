@@ -167,17 +167,19 @@ function dedupe(facts: readonly Fact[]): Fact[] {
   const byId = new Map<string, Fact>();
   for (const fact of facts) {
     const before = byId.get(fact.id);
-    if (
-      before !== undefined &&
-      fact.category === "family" &&
-      BARE_MEMBER.test(fact.value)
-    )
+    if (before !== undefined && fact.category === "family" && BARE_MEMBER.test(fact.value))
       continue;
     byId.delete(fact.id);
     byId.set(fact.id, fact);
   }
   const all = [...byId.values()];
+  // "워킹맘이에요. 딸이 하나 있는데 …": a son or a daughter says the children, so the bare
+  // "children" beside them is no member of its own.
+  const namedChild = all.some(
+    (fact) => fact.id.startsWith("family:son") || fact.id.startsWith("family:daughter"),
+  );
   return all.filter((fact) => {
+    if (namedChild && fact.id === "family:children" && BARE_MEMBER.test(fact.value)) return false;
     if (!NARROWABLE.has(fact.category)) return true;
     const key = valueKey(fact.value);
     return !all.some(

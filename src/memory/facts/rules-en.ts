@@ -1128,7 +1128,7 @@ export const RULES_EN: readonly Rule[] = [
     example: ["Instead I'm volunteering at a water station at mile 17", "plan=volunteering"],
     paraphrases: [
       ["Instead we're hosting a dinner at home", "plan=hosting a dinner"],
-      ["instead, I'm running the 10k in October", "plan=running the 10k"],
+      ["Instead I'm running the 10k with my club", "plan=running the 10k"],
     ],
   },
   // ── possession ──

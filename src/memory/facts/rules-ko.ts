@@ -56,6 +56,12 @@ const NOT_A_JOB_KO = p(
   "",
   "같은|그|다른|많은|무슨|여러|이런|집안|회사",
 );
+/** "허리 디스크 때문에 병원 다니고 있어요": a patient goes to a clinic; staff work there. */
+const CLINIC = p(
+  "^(?:병원|의원|한의원|치과|정신과|피부과|안과|이비인후과|정형외과|내과|재활원|물리치료)$",
+  "",
+  "과|병원|물리치료|원",
+);
 const JOB_GATE = p(KO_JOB_GATE.join("|"), "", KO_JOB_GATE.join("|"));
 
 const LIKE_VERB =
@@ -307,15 +313,7 @@ export const RULES_KO: readonly Rule[] = [
     ),
     head: { particles: ["에", "을", "를"], max: 2 },
     checks: ["orgKo"],
-    reject: [
-      p("^(?:회사|직장)$", "", "직장|회사"),
-      // "허리 디스크 때문에 병원 다니고 있어요": a patient goes to a clinic; staff work there.
-      p(
-        "^(?:병원|의원|한의원|치과|정신과|피부과|안과|이비인후과|정형외과|내과|재활원|물리치료)$",
-        "",
-        "과|병원|물리치료|원",
-      ),
-    ],
+    reject: [p("^(?:회사|직장)$", "", "직장|회사"), CLINIC],
     example: ["네이버 다녀요", "workplace=네이버"],
   },
   {
@@ -640,7 +638,7 @@ export const RULES_KO: readonly Rule[] = [
     example: ["저 워킹맘이에요", "family=아이"],
   },
   {
-    // "동생이 치즈 사진 보내 줘요", "치즈는 동생네서 살아요": a bare kin word opening a clause,
+    // "언니가 놀러 왔어요", "치즈는 동생네서 살아요": a bare kin word opening a clause,
     // or the kin's home (…네), is the user's own (a teacher's 애들 or a 친구 is no kin word).
     lang: "ko",
     kind: "family",
@@ -653,8 +651,11 @@ export const RULES_KO: readonly Rule[] = [
     unless: [HEARSAY],
     map: "relationKo",
     detail: true,
-    example: ["동생이 치즈 사진 매일 보내 줘요", "family=동생"],
-    paraphrases: [["치즈는 이제 동생네서 살아요", "family=동생"], ["엄마가 김치를 보내 주셨어요", "family=엄마"]],
+    example: ["언니가 어제 집에 놀러 왔어요", "family=언니"],
+    paraphrases: [
+      ["치즈는 이제 동생네서 살아요", "family=동생"],
+      ["엄마가 김치를 보내 주셨어요", "family=엄마"],
+    ],
   },
   // ── preference and dislike ──
   {

@@ -142,7 +142,20 @@ export const SLOTS: readonly SlotRow[] = [
       },
     ],
   },
-  { kind: "preference", cardinality: "multi", key: "value", shape: "thing", questions: [] },
+  {
+    kind: "preference",
+    cardinality: "multi",
+    key: "value",
+    shape: "thing",
+    questions: [
+      {
+        // What the user does for fun or exercise now is a taste ("요즘 즐기는 운동").
+        ko: ["즐기는", "즐겨하는", "운동계획", "운동루틴", "하는운동"],
+        en: ["enjoy doing", "do for fun", "workout plan", "exercise plan"],
+        asks: { preference: 1.2, health: 0.6 },
+      },
+    ],
+  },
   {
     kind: "dislike",
     cardinality: "multi",

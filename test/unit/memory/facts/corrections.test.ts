@@ -10,8 +10,9 @@ import { type Fact, recallFacts, updateFacts } from "../../../../src/memory/fact
 const remember = (utterances: readonly string[]): Fact[] =>
   utterances.reduce<Fact[]>((facts, u, turn) => updateFacts(facts, u, { turn }), []);
 
+/** The current facts (updateFacts keeps only those; retired values live apart). */
 const current = (facts: readonly Fact[]): string[] =>
-  facts.filter((fact) => fact.retired !== true).map((fact) => `${fact.category}=${fact.value}`);
+  facts.map((fact) => `${fact.category}=${fact.value}`);
 
 const top3 = (facts: readonly Fact[], question: string): string[] =>
   recallFacts(facts, question, 3).map((fact) => `${fact.category}=${fact.value}`);
@@ -88,16 +89,19 @@ describe("R8.3 a change said in passing replaces the old value", () => {
 
 describe("R8.2 Korean ways of saying a change", () => {
   it("R8.2 a check-up finding and an injury are health facts", () => {
-    expect(current(remember(["건강검진에서 빈혈 나와서 고기 좀 먹으래요."]))).toContain("health=빈혈");
-    expect(current(remember(["검사에서 간 수치가 높게 나왔어요."]))).toContain("health=간 수치");
-    expect(current(remember(["발목 인대가 늘어나서 쉬고 있어요."]))).toContain(
-      "health=발목 인대",
+    expect(current(remember(["건강검진에서 빈혈 나와서 고기 좀 먹으래요."]))).toContain(
+      "health=빈혈",
     );
+    expect(current(remember(["검사에서 간 수치가 높게 나왔어요."]))).toContain("health=간 수치");
+    expect(current(remember(["발목 인대가 늘어나서 쉬고 있어요."]))).toContain("health=발목 인대");
     expect(current(remember(["건강검진에서 아무것도 안 나왔어요."]))).toEqual([]);
   });
 
   it("R8.3 what replaces a taste ('대신 …') is the taste a drink question recalls", () => {
-    for (const change of ["대신 요즘은 탄산수에 레몬 넣어서 마셔요.", "대신 탄산수를 마시고 있어요."]) {
+    for (const change of [
+      "대신 요즘은 탄산수에 레몬 넣어서 마셔요.",
+      "대신 탄산수를 마시고 있어요.",
+    ]) {
       const facts = remember(["저 맥주 진짜 좋아해요.", "그래서 술 끊었어요.", change]);
       expect(current(facts), change).toContain("preference=탄산수");
     }
@@ -121,5 +125,25 @@ describe("R8.2 Korean ways of saying a change", () => {
 
   it("R8.2 a time said with 마다 is no taste ('주말마다 놀러 가요')", () => {
     expect(current(remember(["주말마다 놀러 가요."]))).toEqual([]);
+  });
+});
+
+describe("R8.3 a replaced hobby and a named child", () => {
+  it("R8.3 the hobby that replaced another is what an 'enjoy' question recalls", () => {
+    const facts = remember([
+      "저 테니스 엄청 좋아해요.",
+      "허리 디스크 때문에 테니스는 이제 못 쳐요.",
+      "대신 요가 시작했는데 생각보다 재밌어요.",
+    ]);
+    expect(current(facts)).toContain("preference=요가");
+    for (const question of ["제가 요즘 즐기는 운동이 뭐예요?", "주말 운동 계획 짜 줘"]) {
+      expect(top3(facts, question), question).toContain("preference=요가");
+    }
+  });
+
+  it("R8.2 a named son or daughter stands for the children a 워킹맘 says", () => {
+    const facts = remember(["저는 워킹맘이에요. 딸이 하나 있는데 4살이에요."]);
+    expect(current(facts).filter((fact) => fact.startsWith("family="))).toEqual(["family=딸, 4살"]);
+    expect(current(remember(["저 워킹맘이에요."]))).toContain("family=아이");
   });
 });
