@@ -29,13 +29,14 @@ import { fitsSlot, isBarePhrase, isRequest } from "./fit.ts";
 import { EN_LANGUAGE_GATE, KO_LANGUAGE_GATE, open } from "./gates.ts";
 import { subjectOfKo, tokensOf } from "./korean.ts";
 import { languagesEn, languagesKo } from "./languages.ts";
-import { NOT_NAMES_EN, PET_RELATIONS, RELATIONS_KO } from "./lexicon.ts";
+import { BUSINESSES_EN, NOT_NAMES_EN, PET_RELATIONS, RELATIONS_KO } from "./lexicon.ts";
 import { memberFact, membersOf } from "./members.ts";
 import { pattern } from "./regex.ts";
 import { runRetractions, runRules } from "./rules.ts";
 import { RULES_EN } from "./rules-en.ts";
 import { HEARSAY, RULES_KO } from "./rules-ko.ts";
 import { cleanText, type Fact, hasHangul, valueKey } from "./types.ts";
+import { OWN_BUSINESS_NAME } from "./values.ts";
 
 export type { Retraction } from "./build.ts";
 
@@ -50,6 +51,26 @@ export interface ExtractOptions {
    * subject-less first clause ("이름은 두부야") is about them (see factsOf).
    */
   afterMember?: boolean | undefined;
+  /**
+   * Businesses the user already owns ("bakery" of the job "bakery owner"): "the bakery opened,
+   * it's called Flour & Bloom" names the user's workplace (see ownBusiness).
+   */
+  ownBusinesses?: readonly string[] | undefined;
+}
+
+/** A business the clause says is the user's own ("my bakery", "we opened a cafe"). */
+const OWN_BUSINESS = pattern(
+  `\\b(?:(?:my|our)\\s+(?:own\\s+)?(?:new\\s+|little\\s+|small\\s+)?|(?:i|we)\\s+(?:just\\s+|finally\\s+)?(?:opened|run|own|started|launched)\\s+(?:a|an|my|our)\\s+(?:own\\s+)?(?:new\\s+|little\\s+|small\\s+)?)(?:${BUSINESSES_EN})\\b`,
+  "i",
+  `${BUSINESSES_EN.replace("café", "caf")}`,
+);
+const BUSINESS = pattern(`\\b(?:${BUSINESSES_EN})\\b`, "gi", BUSINESSES_EN.replace("café", "caf"));
+
+/** Whether a clause names a business of the user's: said as theirs, or one they own already. */
+function ownBusiness(text: string, owned: readonly string[] | undefined): boolean {
+  if (OWN_BUSINESS.test(text)) return true;
+  if (owned === undefined || owned.length === 0) return false;
+  return (BUSINESS.matchAll(text) ?? []).some((word) => owned.includes(word.toLowerCase()));
 }
 
 /**
@@ -251,9 +272,16 @@ function factsOf(clauses: readonly Clause[], text: string, options?: ExtractOpti
   let member = options?.afterMember === true;
   let topic: string | undefined;
   let reason = false;
+  let business = false;
   const named = mentionsOwnName(source);
   for (const [at, clause] of clauses.entries()) {
     let candidates = candidatesOf(clause);
+    // "it's called Flour & Bloom": a workplace only after a clause that named the user's business.
+    const owns = ownBusiness(clause.text, options?.ownBusinesses);
+    candidates = candidates.flatMap((c) =>
+      c.key !== OWN_BUSINESS_NAME ? [c] : business || owns ? [{ ...c, key: undefined }] : [],
+    );
+    business = owns;
     // "Sam, by the way.": the comma split the casual introduction in two.
     if (at === 0 && candidates.length === 0 && BY_THE_WAY_INTRO.test(source)) {
       const joined = { ...clause, text: `${clause.text} by the way` };

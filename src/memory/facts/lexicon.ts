@@ -738,6 +738,10 @@ export const DIET_KO =
 export const EVENTS_KO =
   "건강검진|생일파티|결혼식|상견례|돌잔치|집들이|졸업식|입학식|소개팅|신혼여행|면접|시험|결혼|회의|미팅|발표|수술|출장|여행|이사|약속|데이트|공연|콘서트|파티|예약|마라톤|대회|검사|진료|휴가|캠핑|워크숍|세미나|컨퍼런스|시합|경기|오디션|수업|레슨|등산|모임|동창회|송별회|회식|야유회|전시회|페스티벌|축제|비행기";
 
+/** Businesses a person opens, runs or owns (their owner's job; their name a workplace). */
+export const BUSINESSES_EN =
+  "bakery|cafe|café|coffee shop|restaurant|bookstore|bookshop|flower shop|salon|food truck|boutique|gym|bar|pub|bistro|deli|pizzeria|brewery|winery|farm|florist";
+
 export const EVENTS_EN =
   "appointment|interview|exam|test|meeting|flight|wedding|surgery|operation|trip|vacation|holiday|concert|party|presentation|deadline|date|game|match|race|marathon|checkup|check-up|conference|hearing|recital|reservation|audition|graduation|ceremony|move|visit|class|lesson|camping trip|hike|tournament|show|performance|dinner|lunch|birthday party|baby shower|reunion";
 

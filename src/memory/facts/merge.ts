@@ -117,7 +117,15 @@ export function updateFacts(
   const last = existing.at(-1);
   const afterMember =
     last?.category === "family" && options?.turn !== undefined && last.turn === options.turn - 1;
-  const { facts, retractions } = analyseUtterance(utterance, { turn: options?.turn, afterMember });
+  // "bakery owner": the bakery is the user's, so "the bakery … it's called X" is their workplace.
+  const ownBusinesses = existing
+    .filter((f) => f.category === "job" && f.value.endsWith(" owner"))
+    .map((f) => f.value.slice(0, -" owner".length).toLowerCase());
+  const { facts, retractions } = analyseUtterance(utterance, {
+    turn: options?.turn,
+    afterMember,
+    ownBusinesses,
+  });
   const corrected = correctionsOf(existing, utterance, sameValue, options?.turn);
   // The corrected-away value is not stated again by this utterance.
   const stated = facts.filter(

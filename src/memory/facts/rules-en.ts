@@ -7,6 +7,7 @@
  */
 import { EN_COULD_FOREVER, EN_HARM } from "./clauses.ts";
 import {
+  BUSINESSES_EN,
   CONDITIONS_EN,
   DIET_EN,
   EVENTS_EN,
@@ -16,7 +17,7 @@ import {
 } from "./lexicon.ts";
 import { pattern as p } from "./regex.ts";
 import { EVENT_WORDS, type Rule } from "./rules.ts";
-import { ADVERBS, I_AM, REL_NEED_EN, REL_WORDS_EN } from "./values.ts";
+import { ADVERBS, I_AM, OWN_BUSINESS_NAME, REL_NEED_EN, REL_WORDS_EN } from "./values.ts";
 
 const EVENT_NEED = EVENT_WORDS.need as string;
 
@@ -429,6 +430,19 @@ export const RULES_EN: readonly Rule[] = [
       ["I work for a nonprofit named Open Harbor now", "workplace=Open Harbor"],
     ],
   },
+  {
+    // "My bakery opened last week, | it's called Flour & Bloom": the name of a business the
+    // clause before named, kept only when that business is the user's own (extract.ts).
+    lang: "en",
+    kind: "workplace",
+    subject: "any",
+    pattern: p(String.raw`\b(?:it's|it is|it was)\s+(?:called|named)\s+`, "gi", "called|named&it"),
+    cut: ["place", 5],
+    checks: ["capitalised"],
+    key: OWN_BUSINESS_NAME,
+    example: ["My bakery opened last week, it's called Flour & Bloom", "workplace=Flour & Bloom"],
+    paraphrases: [["We opened a cafe downtown, it is called Bean There", "workplace=Bean There"]],
+  },
   // ── job ──
   {
     // "I'm a senior software engineer at Acme": the words up to the job head noun.
@@ -520,7 +534,7 @@ export const RULES_EN: readonly Rule[] = [
     lang: "en",
     kind: "job",
     pattern: p(
-      String.raw`\b(?:i|we)\s+(?:(?:am|are|'m|'re)\s+(?:now\s+|finally\s+)?(?:opening|starting|launching|running)|(?:just\s+|finally\s+|recently\s+)?(?:opened|own|run))\s+(?:a|an|my|our)\s+(?:own\s+)?(?:little\s+|small\s+|new\s+|tiny\s+)?(?<value>bakery|cafe|café|coffee shop|restaurant|bookstore|bookshop|flower shop|salon|food truck|boutique|gym|bar|pub|bistro|deli|pizzeria|brewery|winery|farm|florist)\b`,
+      String.raw`\b(?:i|we)\s+(?:(?:am|are|'m|'re)\s+(?:now\s+|finally\s+)?(?:opening|starting|launching|running)|(?:just\s+|finally\s+|recently\s+)?(?:opened|own|run))\s+(?:a|an|my|our)\s+(?:own\s+)?(?:little\s+|small\s+|new\s+|tiny\s+)?(?<value>${BUSINESSES_EN})\b`,
       "gi",
       "bakery|bar|bistro|bookshop|bookstore|boutique|brewery|caf|coffee shop|deli|farm|florist|flower shop|food truck|gym|pizzeria|pub|restaurant|salon|winery&launching|opened|opening|own|run|starting",
     ),

@@ -147,3 +147,26 @@ describe("R8.3 a replaced hobby and a named child", () => {
     expect(current(remember(["저 워킹맘이에요."]))).toContain("family=아이");
   });
 });
+
+describe("R8.3 a workplace said over two messages", () => {
+  it("R8.3 the name of the business the user opened, given in a later message, is the workplace", () => {
+    const facts = remember([
+      "I teach third grade at Lincoln Elementary.",
+      "I'm not a teacher anymore. I'm opening a bakery with my husband!",
+      "The bakery opened last week, it's called Flour & Bloom.",
+    ]);
+    expect(current(facts)).toContain("workplace=Flour & Bloom");
+    expect(current(facts)).toContain("job=bakery owner");
+    expect(top3(facts, "Where do I work?")).toContain("workplace=Flour & Bloom");
+  });
+
+  it("R8.2 a name given to someone else's business or to a thing is no workplace", () => {
+    for (const line of [
+      "The bakery opened last week, it's called Flour & Bloom.",
+      "My friend's shop opened, it's called Nook.",
+      "The movie was great, it's called Dune.",
+    ]) {
+      expect(current(remember([line])).filter((f) => f.startsWith("workplace="))).toEqual([]);
+    }
+  });
+});
