@@ -92,12 +92,29 @@ function statements(text: unknown): Clause[] {
       return { ...clause, text: space > 0 ? cut.slice(0, space) : cut };
     })
     .slice(0, MAX_CLAUSES)
+    .flatMap(reasonOfRequest)
     .filter((clause, at, all) => {
       if (isQuestion(clause) || isHypothetical(clause) || isRequest(clause.text)) return false;
       // "Suggest a trip for me | and my kids": a bare noun phrase goes on with the request.
       const before = all[at - 1];
       return !(before !== undefined && isBarePhrase(clause.text) && isRequest(before.text));
     });
+}
+
+/**
+ * "제가 비건이라 고기 빼 주세요": the reason a request gives is a statement of its own (the
+ * user is vegan), the request is not.
+ */
+const REQUEST_REASON_KO = pattern(
+  String.raw`^(?<reason>.+?(?:이라서|이라|라서|이니까|니까|때문에|이어서|여서))\s+\S`,
+  "",
+  "니까|때문에|라서|여서|이라|이어서",
+);
+
+function reasonOfRequest(clause: Clause): Clause[] {
+  if (!isRequest(clause.text)) return [clause];
+  const reason = REQUEST_REASON_KO.exec(clause.text)?.groups?.reason;
+  return reason === undefined ? [clause] : [{ ...clause, text: reason }, clause];
 }
 
 const LATIN = pattern(String.raw`[A-Za-z]{2}|\b[Ii]\b`);

@@ -833,13 +833,14 @@ export const RULES_KO: readonly Rule[] = [
     lang: "ko",
     kind: "allergy",
     pattern: rx(
-      `${T}(?<value>\\S+?)\\s*${ADVS}${ALLERGY}(?:가|이|도|는)?\\s*${ADVS}(?:있어|있습|있음|있고|있는|있다|있거든|있어서|있구요|심해|심하)`,
+      `${T}(?<value>\\S+?)\\s*${ADVS}${ALLERGY}(?:가|이|도|는)?\\s*${ADVS}(?:있어|있습|있음|있고|있는|있다|있거든|있어서|있으니|있구요|심해|심하)`,
       "알러지|알레르기|알레지|알르레기|앨러지",
     ),
     checks: ["tokenNotAllergy"],
     head: { particles: ["에", "에도", "도", "에는"], max: 2 },
     list: "before",
     example: ["땅콩 알레르기가 있어요", "allergy=땅콩"],
+    paraphrases: [["땅콩 알레르기가 있으니까", "allergy=땅콩"]],
   },
   {
     lang: "ko",

@@ -170,3 +170,13 @@ describe("R8.3 a workplace said over two messages", () => {
     }
   });
 });
+
+describe("R8.2 the reason a request gives is kept, the request is not", () => {
+  it("R8.2 '제가 비건이라 고기 빼 주세요' keeps the diet, never the request", () => {
+    expect(current(remember(["제가 비건이라 고기 빼 주세요"]))).toEqual(["health=비건"]);
+    expect(current(remember(["땅콩 알레르기가 있으니까 땅콩 빼 주세요"]))).toEqual([
+      "allergy=땅콩",
+    ]);
+    expect(current(remember(["오늘 비가 와서 우산 챙겨 주세요"]))).toEqual([]);
+  });
+});
