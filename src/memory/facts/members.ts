@@ -132,6 +132,22 @@ const KO_NAME_AT =
 const KO_NAME_AGE =
   /^\s+([가-힣]{1,4}?)(?:이는|이가|는|가)\s+(?:[^\s.!?]+\s+){0,2}?(?:\d{1,3}|한|두|세|네|다섯|여섯|일곱|여덟|아홉|열)\s*살/;
 
+/** Two or more of the relation ("고양이 두 마리", "아들 둘"): names that follow are a list. */
+const KO_COUNT = /^(?:이|가|는|은|도)?\s*(?:(?:두|세|네|[2-9])\s*(?:마리|명)|둘|셋|넷)/;
+/** "미소랑 두부예요", "이름은 하나, 두리예요": the names of the members just counted. */
+const KO_NAME_LIST =
+  /(?:^|[\s.!?~])(?:이름은\s*)?([가-힣]{1,4}(?:\s*(?:이랑|랑|하고|,)\s*[가-힣]{1,4})+)(?:이에요|예요|에요|이야|야|입니다|이고)(?=$|[\s.!?~])/;
+const KO_LIST_SEPARATOR = /\s*(?:이랑|랑|하고|,)\s*/;
+
+/** The names a Korean segment lists after a count of the relation, or none. */
+function koNames(segment: string): string[] {
+  if (!KO_COUNT.test(segment)) return [];
+  const list = KO_NAME_LIST.exec(segment)?.[1];
+  if (list === undefined) return [];
+  const names = list.split(KO_LIST_SEPARATOR).map((word) => nameKo(word));
+  return names.every((name) => name !== undefined) ? (names as string[]) : [];
+}
+
 /** The age a Korean segment gives right after the relation ("이 하나 있는데 4살이에요"). */
 function koAge(segment: string): number | undefined {
   const m = KO_AGE.exec(segment);
@@ -157,6 +173,8 @@ export function membersOf(fact: Fact, utterance: string, sole: boolean): Fact[] 
   if (at < 0) return [fact];
   const segment = utterance.slice(at + written.length);
   if (fact.lang === "ko") {
+    const names = koNames(segment);
+    if (names.length >= 2) return names.map((name) => memberFact(fact, written, { name }));
     const nameMatch =
       KO_NAME_AT.exec(segment) ??
       KO_NAME_AGE.exec(segment) ??

@@ -180,3 +180,23 @@ describe("R8.2 the reason a request gives is kept, the request is not", () => {
     expect(current(remember(["오늘 비가 와서 우산 챙겨 주세요"]))).toEqual([]);
   });
 });
+
+describe("R8.3 members listed by name", () => {
+  it("R8.3 two cats named in a list are two members, in Korean as in English", () => {
+    for (const said of [
+      ["고양이 두 마리 키워요. 미소랑 두부예요."],
+      ["고양이 두 마리 키워요. 이름은 미소랑 두부예요."],
+    ]) {
+      expect(current(remember(said)), said[0]).toEqual([
+        "family=고양이 미소",
+        "family=고양이 두부",
+      ]);
+    }
+    expect(current(remember(["I have two cats, Miso and Tofu."]))).toEqual([
+      "family=cat Miso",
+      "family=cat Tofu",
+    ]);
+    // Without names the count stays one fact.
+    expect(current(remember(["고양이 두 마리 키워요. 너무 귀여워요."]))).toEqual(["family=고양이"]);
+  });
+});
