@@ -56,6 +56,31 @@ export interface ExtractOptions {
    * it's called Flour & Bloom" names the user's workplace (see ownBusiness).
    */
   ownBusinesses?: readonly string[] | undefined;
+  /**
+   * Names of the user's family members and pets ("보리"): a clause whose topic is one of them
+   * ("보리는 … 산책을 좋아해요") is about the member, and so are the subjectless clauses after it.
+   */
+  memberNames?: readonly string[] | undefined;
+}
+
+const SPEAKER_INSIDE = pattern(
+  String.raw`\s(?:저는|전|나는|난|제가|내가)\s`,
+  "",
+  "나는|난|내가|저는|전|제가",
+);
+
+/** The clause opens with a member's name as its topic or subject ("보리는", "Biscuit is"). */
+function opensWithMember(text: string, names: readonly string[] | undefined): boolean {
+  if (names === undefined || names.length === 0) return false;
+  const first = (text.trim().split(/\s+/, 1)[0] ?? "").toLowerCase();
+  // "보리는 산책 좋아하고 저는 등산을 좋아해요": the speaker comes in within the clause.
+  if (SPEAKER_INSIDE.test(text)) return false;
+  return names.some(
+    (name) =>
+      first === name ||
+      (first.startsWith(name) &&
+        /^(?:이)?(?:는|은|가|이|도|랑|'s)$/.test(first.slice(name.length))),
+  );
 }
 
 /** A business the clause says is the user's own ("my bakery", "we opened a cafe"). */
@@ -290,6 +315,7 @@ function factsOf(clauses: readonly Clause[], text: string, options?: ExtractOpti
   let topic: string | undefined;
   let reason = false;
   let business = false;
+  let aboutNamed = false;
   const named = mentionsOwnName(source);
   for (const [at, clause] of clauses.entries()) {
     let candidates = candidatesOf(clause);
@@ -322,8 +348,11 @@ function factsOf(clauses: readonly Clause[], text: string, options?: ExtractOpti
       candidates.some((c) => c.category === "allergy" && c.form !== "cant-eat");
     topic = topicOf(clause.text);
     const subjectless = !SELF_SUBJECT.test(clause.text);
-    const kept =
-      member && subjectless
+    // "보리는 두 살 된 믹스견인데 | 산책을 좋아해요": what follows a member's name is theirs.
+    aboutNamed = opensWithMember(clause.text, options?.memberNames) || (aboutNamed && subjectless);
+    const kept = aboutNamed
+      ? candidates.filter((c) => c.category === "family")
+      : member && subjectless
         ? candidates.filter((c) => !ABOUT_MEMBER.has(c.category) || c.slot === "language")
         : candidates;
     member = candidates.some((c) => c.category === "family") || (member && subjectless);

@@ -121,10 +121,16 @@ export function updateFacts(
   const ownBusinesses = existing
     .filter((f) => f.category === "job" && f.value.endsWith(" owner"))
     .map((f) => f.value.slice(0, -" owner".length).toLowerCase());
+  // "family:dog:보리": the members' names, so "보리는 산책을 좋아해요" is the dog's taste.
+  const memberNames = existing
+    .filter((f) => f.category === "family")
+    .map((f) => f.id.split(":")[2])
+    .filter((name): name is string => name !== undefined && name.length >= 2);
   const { facts, retractions } = analyseUtterance(utterance, {
     turn: options?.turn,
     afterMember,
     ownBusinesses,
+    memberNames,
   });
   const corrected = correctionsOf(existing, utterance, sameValue, options?.turn);
   // The corrected-away value is not stated again by this utterance.

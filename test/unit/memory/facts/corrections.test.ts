@@ -200,3 +200,27 @@ describe("R8.3 members listed by name", () => {
     expect(current(remember(["고양이 두 마리 키워요. 너무 귀여워요."]))).toEqual(["family=고양이"]);
   });
 });
+
+describe("R8.2 what a member's name opens is the member's", () => {
+  it("R8.2 '보리는 … 산책을 좋아해요' is the dog's taste, not the user's", () => {
+    const facts = remember([
+      "저 유기견 입양했어요! 이름은 보리예요.",
+      "보리는 두 살 된 믹스견인데 산책을 엄청 좋아해요.",
+    ]);
+    expect(current(facts).filter((f) => !f.startsWith("family="))).toEqual([]);
+    // The user's own clause after it is the user's again.
+    const mine = remember([
+      "저 유기견 입양했어요! 이름은 보리예요.",
+      "보리는 산책을 좋아해요. 저는 등산을 좋아해요.",
+    ]);
+    expect(current(mine)).toContain("preference=등산");
+  });
+});
+
+it("R8.2 the speaker coming in within a member's clause keeps the user's own taste", () => {
+  const facts = remember([
+    "저 유기견 입양했어요! 이름은 보리예요.",
+    "보리는 산책 좋아하고 저는 등산을 좋아해요.",
+  ]);
+  expect(current(facts)).toContain("preference=등산");
+});
