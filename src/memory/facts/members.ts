@@ -339,15 +339,43 @@ function married(members: readonly Fact[], utterance: string): { from: Fact; to:
  * states, before they are merged (merge.ts). Returns the stored facts to drop and the facts
  * to merge in their place.
  */
+/** A message that opens by naming someone ("이름은 서연이에요", "Her name is Luna"). */
+const NAMED_KO =
+  /^\s*(?:이름은|이름이)\s*["']?([가-힣]{1,5}?)(?:이에요|예요|에요|이야|야|입니다|이고|이래요|래요)(?=$|[\s.!~,])/;
+const NAMED_EN = /^\s*(?:her|his|its|their)\s+name(?:'s|\s+is)\s+([A-Z][a-z]+)\b/i;
+
+/**
+ * The name a message gives to the member the message before introduced without one
+ * ("딸이 하나 있어요" | "이름은 서연이에요"), or undefined.
+ */
+function namedAfter(member: Fact | undefined, utterance: string): Fact | undefined {
+  if (member === undefined || member.category !== "family" || memberKey(member) !== undefined)
+    return undefined;
+  const ko = NAMED_KO.exec(utterance);
+  const name = ko !== null ? nameKo(ko[1]) : nameEn(NAMED_EN.exec(utterance)?.[1]);
+  if (name === undefined) return undefined;
+  const info = infoOf(member);
+  return memberFact(member, info.word, { name, age: info.age });
+}
+
 export function reviseMembers(
   existing: readonly Fact[],
   incoming: readonly Fact[],
   utterance: string,
+  after?: Fact,
 ): { remove: Fact[]; add: Fact[] } {
   const remove: Fact[] = [];
   const add: Fact[] = [];
   const members = existing.filter((f) => f.category === "family");
   if (members.length === 0) return { remove, add: [...incoming] };
+  // "딸이 하나 있어요" | "이름은 서연이에요": the member just introduced gets the name.
+  const renamed = incoming.some((f) => f.category === "family" || f.category === "name")
+    ? undefined
+    : namedAfter(after, utterance);
+  if (renamed !== undefined && after !== undefined) {
+    remove.push(after);
+    add.push(renamed);
+  }
   // "We got married", "결혼식 끝났어요": the partner is a spouse now.
   for (const { from, to } of married(members, utterance)) {
     remove.push(from);

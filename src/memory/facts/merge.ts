@@ -149,7 +149,12 @@ export function updateFacts(
   }
   const kept = applyRetractions(existing, retractions).filter((f) => !corrected.remove.includes(f));
   // Members of the family are slots of their own: a new age, a name (members.ts).
-  const members = reviseMembers(kept, [...corrected.add, ...stated], utterance);
+  const members = reviseMembers(
+    kept,
+    [...corrected.add, ...stated],
+    utterance,
+    afterMember && last !== undefined && kept.includes(last) ? last : undefined,
+  );
   const left = kept.filter((f) => !members.remove.includes(f));
   return mergeFacts(left, members.add, options);
 }

@@ -224,3 +224,19 @@ it("R8.2 the speaker coming in within a member's clause keeps the user's own tas
   ]);
   expect(current(facts)).toContain("preference=등산");
 });
+
+describe("R8.3 a member named in the next message", () => {
+  it("R8.3 '딸이 하나 있어요' then '이름은 서연이에요' names the daughter, without an age", () => {
+    expect(current(remember(["딸이 하나 있어요.", "이름은 서연이에요"]))).toEqual([
+      "family=딸 서연",
+    ]);
+    expect(current(remember(["I just adopted a puppy!", "Her name is Luna."]))).toEqual([
+      "family=puppy Luna",
+    ]);
+    // The user's own name is not the member's.
+    expect(current(remember(["딸이 하나 있어요.", "제 이름은 민지예요"]))).toEqual([
+      "family=딸",
+      "name=민지",
+    ]);
+  });
+});
