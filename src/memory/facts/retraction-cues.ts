@@ -308,6 +308,14 @@ export const VALUE_CUES: readonly ValueCue[] = [
     categories: TASTES,
   },
   {
+    // "Change of plans, flights to Japan got too expensive, so we're doing Portugal instead":
+    // a plan the sentence names is replaced (the new one is added after).
+    lang: "en",
+    need: ["instead", "change of plans", "called off", "cancelled", "canceled"],
+    pattern: /\b(?:instead|change of plans|called off|cancell?ed)\b/,
+    categories: ["plan"],
+  },
+  {
     lang: "en",
     need: ["born", "arrived", "is here", "'s here", "gave birth"],
     pattern: /\b(?:was born|were born|arrived|is here|'s here|gave birth)\b/,

@@ -1110,6 +1110,23 @@ export const RULES_EN: readonly Rule[] = [
     example: ["I'm planning to run a marathon", "plan=run a marathon"],
   },
   {
+    // "I'm planning a trip to Japan in April": where a trip being planned goes.
+    lang: "en",
+    kind: "plan",
+    pattern: p(
+      String.raw`\b(?:i|we)\s+(?:am|are|'m|'re)\s+(?:planning|booking|taking|going on)\s+(?:a|an|our|my)\s+(?:[\w-]+\s+)?(?:trip|vacation|holiday|getaway|honeymoon)\s+to\s+`,
+      "gi",
+      "getaway|holiday|honeymoon|trip|vacation&booking|going on|planning|taking",
+    ),
+    cut: ["plan", 4],
+    detail: true,
+    example: ["I'm planning a trip to Japan in April with my sister", "plan=Japan"],
+    paraphrases: [
+      ["We're booking a family vacation to Costa Rica", "plan=Costa Rica"],
+      ["I'm taking a quick trip to Chicago next week", "plan=Chicago"],
+    ],
+  },
+  {
     // "we're doing Portugal instead": the place that replaces a trip is the plan now.
     lang: "en",
     kind: "plan",

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { type Fact, recallFacts, updateFacts } from "../../../../src/memory/facts/index.ts";
+import { talk } from "./talk.ts";
 
 const remember = (utterances: readonly string[]): Fact[] =>
   utterances.reduce<Fact[]>((facts, u, turn) => updateFacts(facts, u, { turn }), []);
@@ -238,5 +239,28 @@ describe("R8.3 a member named in the next message", () => {
       "family=딸",
       "name=민지",
     ]);
+  });
+});
+
+describe("R8.3 a trip replaced 'instead' retires the trip the message names", () => {
+  it("R8.3 Japan is retired when Portugal is done instead; a coworker's Japan trip changes nothing", () => {
+    const state = talk([
+      "I'm planning a trip to Japan in April with my sister.",
+      "Change of plans, flights to Japan got way too expensive, so we're doing Portugal instead.",
+      "My coworker just got back from Japan and showed me a thousand photos.",
+    ]);
+    expect(state.facts.map((f) => `${f.category}=${f.value}`)).toContain("plan=Portugal");
+    expect(state.facts.map((f) => f.value)).not.toContain("Japan");
+    expect(state.retired.map((f) => `${f.category}=${f.value}`)).toContain("plan=Japan");
+  });
+
+  it("R8.3 a plan called off is retired, one the message does not name stays", () => {
+    const state = talk([
+      "I'm taking a quick trip to Chicago next week.",
+      "We're booking a family vacation to Costa Rica.",
+      "The Chicago trip got cancelled.",
+    ]);
+    const plans = state.facts.filter((f) => f.category === "plan").map((f) => f.value);
+    expect(plans).toEqual(["Costa Rica"]);
   });
 });
