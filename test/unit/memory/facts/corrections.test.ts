@@ -264,3 +264,28 @@ describe("R8.3 a trip replaced 'instead' retires the trip the message names", ()
     expect(plans).toEqual(["Costa Rica"]);
   });
 });
+
+describe("R8.3 a plan given up is retired", () => {
+  it("R8.3 'not running the marathon anymore' and '마라톤은 안 나가기로 했어요' retire the race", () => {
+    const en = talk([
+      "I'm training for the Boston Marathon in April.",
+      "I'm not running the marathon anymore, my doctor said no.",
+    ]);
+    expect(en.facts.filter((f) => f.category === "plan")).toEqual([]);
+    expect(en.retired.map((f) => f.value)).toContain("Boston Marathon");
+    const ko = talk([
+      "4월에 서울 마라톤 나가기로 했어요.",
+      "발목 인대가 늘어나서 마라톤은 안 나가기로 했어요.",
+      "대신 가을에 10km 대회 나가려고요.",
+    ]);
+    expect(ko.facts.filter((f) => f.category === "plan").map((f) => f.value)).toEqual([
+      "10km 대회",
+    ]);
+    // Someone else's change of plans retires nothing.
+    const other = talk([
+      "I'm training for the Boston Marathon in April.",
+      "My friend won't run the marathon.",
+    ]);
+    expect(other.facts.map((f) => f.value)).toContain("Boston Marathon");
+  });
+});
