@@ -1110,6 +1110,34 @@ export const RULES_EN: readonly Rule[] = [
     example: ["I'm planning to run a marathon", "plan=run a marathon"],
   },
   {
+    // "I signed up for the Boston Marathon in April": what the user signed up for is a plan.
+    lang: "en",
+    kind: "plan",
+    pattern: p(
+      String.raw`\b(?:i|we)\s+(?:just\s+|finally\s+|already\s+)?(?:signed up|registered|enrolled)\s+(?:for|in)\s+`,
+      "gi",
+      "enrolled|registered|signed up&for|in",
+    ),
+    cut: ["plan", 5],
+    article: true,
+    reject: [
+      p(
+        "^(?:it|this|that|them|a newsletter|the newsletter|an account)$",
+        "i",
+        "a newsletter|an account|it|the newsletter|them|that|this",
+      ),
+    ],
+    detail: true,
+    example: [
+      "I signed up for the Boston Marathon in April, my first one!",
+      "plan=Boston Marathon",
+    ],
+    paraphrases: [
+      ["We just registered for the half marathon in May", "plan=half marathon"],
+      ["I enrolled in a pottery class", "plan=pottery class"],
+    ],
+  },
+  {
     // "I'm planning a trip to Japan in April": where a trip being planned goes.
     lang: "en",
     kind: "plan",
