@@ -137,9 +137,9 @@ const REQUEST_REASON_KO = pattern(
 );
 
 function reasonOfRequest(clause: Clause): Clause[] {
-  if (!isRequest(clause.text)) return [clause];
   const reason = REQUEST_REASON_KO.exec(clause.text)?.groups?.reason;
-  return reason === undefined ? [clause] : [{ ...clause, text: reason }, clause];
+  if (reason === undefined || !isRequest(clause.text)) return [clause];
+  return [{ ...clause, text: reason }, clause];
 }
 
 const LATIN = pattern(String.raw`[A-Za-z]{2}|\b[Ii]\b`);
