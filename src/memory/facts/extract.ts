@@ -117,7 +117,13 @@ function statements(text: unknown): Clause[] {
       return { ...clause, text: space > 0 ? cut.slice(0, space) : cut };
     })
     .slice(0, MAX_CLAUSES)
-    .flatMap(reasonOfRequest)
+    .reduce<Clause[]>((out, clause) => {
+      // "제가 비건이라 고기 빼 주세요": the reason goes before the request it gives.
+      const reason = reasonOfRequest(clause);
+      if (reason !== undefined) out.push(reason);
+      out.push(clause);
+      return out;
+    }, [])
     .filter((clause, at, all) => {
       if (isQuestion(clause) || isHypothetical(clause) || isRequest(clause.text)) return false;
       // "Suggest a trip for me | and my kids": a bare noun phrase goes on with the request.
@@ -136,10 +142,10 @@ const REQUEST_REASON_KO = pattern(
   "니까|때문에|라서|여서|이라|이어서",
 );
 
-function reasonOfRequest(clause: Clause): Clause[] {
+function reasonOfRequest(clause: Clause): Clause | undefined {
   const reason = REQUEST_REASON_KO.exec(clause.text)?.groups?.reason;
-  if (reason === undefined || !isRequest(clause.text)) return [clause];
-  return [{ ...clause, text: reason }, clause];
+  if (reason === undefined || !isRequest(clause.text)) return undefined;
+  return { ...clause, text: reason };
 }
 
 const LATIN = pattern(String.raw`[A-Za-z]{2}|\b[Ii]\b`);
@@ -314,17 +320,21 @@ function factsOf(clauses: readonly Clause[], text: string, options?: ExtractOpti
   let member = options?.afterMember === true;
   let topic: string | undefined;
   let reason = false;
-  let business = false;
   let aboutNamed = false;
   const named = mentionsOwnName(source);
   for (const [at, clause] of clauses.entries()) {
     let candidates = candidatesOf(clause);
-    // "it's called Flour & Bloom": a workplace only after a clause that named the user's business.
-    const owns = ownBusiness(clause.text, options?.ownBusinesses);
-    candidates = candidates.flatMap((c) =>
-      c.key !== OWN_BUSINESS_NAME ? [c] : business || owns ? [{ ...c, key: undefined }] : [],
-    );
-    business = owns;
+    // "it's called Flour & Bloom": a workplace only when this clause or the one before named
+    // the user's business.
+    if (candidates.some((c) => c.key === OWN_BUSINESS_NAME)) {
+      const before = clauses[at - 1]?.text;
+      const owns =
+        ownBusiness(clause.text, options?.ownBusinesses) ||
+        (before !== undefined && ownBusiness(before, options?.ownBusinesses));
+      candidates = candidates.flatMap((c) =>
+        c.key !== OWN_BUSINESS_NAME ? [c] : owns ? [{ ...c, key: undefined }] : [],
+      );
+    }
     // "Sam, by the way.": the comma split the casual introduction in two.
     if (at === 0 && candidates.length === 0 && BY_THE_WAY_INTRO.test(source)) {
       const joined = { ...clause, text: `${clause.text} by the way` };
