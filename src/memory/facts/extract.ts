@@ -72,16 +72,20 @@ const SPEAKER_INSIDE = pattern(
 /** The clause opens with a member's name as its topic or subject ("보리는", "Biscuit is"). */
 function opensWithMember(text: string, names: readonly string[] | undefined): boolean {
   if (names === undefined || names.length === 0) return false;
-  const first = (text.trim().split(/\s+/, 1)[0] ?? "").toLowerCase();
+  const head = text.trimStart().slice(0, 24).toLowerCase();
+  const opens = names.some((name) => {
+    if (!head.startsWith(name)) return false;
+    const rest = head.slice(name.length).split(" ", 1)[0] ?? "";
+    return rest === "" || MEMBER_PARTICLE.has(rest);
+  });
   // "보리는 산책 좋아하고 저는 등산을 좋아해요": the speaker comes in within the clause.
-  if (SPEAKER_INSIDE.test(text)) return false;
-  return names.some(
-    (name) =>
-      first === name ||
-      (first.startsWith(name) &&
-        /^(?:이)?(?:는|은|가|이|도|랑|'s)$/.test(first.slice(name.length))),
-  );
+  return opens && !SPEAKER_INSIDE.test(text);
 }
+
+/** What may follow a member's name that opens a clause ("보리는", "서연이가", "Leo's"). */
+const MEMBER_PARTICLE: ReadonlySet<string> = new Set(
+  "는 은 가 이 도 랑 이는 이가 이도 이랑 's".split(" "),
+);
 
 /** A business the clause says is the user's own ("my bakery", "we opened a cafe"). */
 const OWN_BUSINESS = pattern(
