@@ -29,13 +29,14 @@ import { fitsSlot, isBarePhrase, isRequest } from "./fit.ts";
 import { EN_LANGUAGE_GATE, KO_LANGUAGE_GATE, open } from "./gates.ts";
 import { subjectOfKo, tokensOf } from "./korean.ts";
 import { languagesEn, languagesKo } from "./languages.ts";
-import { NOT_NAMES_EN, PET_RELATIONS, RELATIONS_KO } from "./lexicon.ts";
+import { BUSINESSES_EN, NOT_NAMES_EN, PET_RELATIONS, RELATIONS_KO } from "./lexicon.ts";
 import { memberFact, membersOf } from "./members.ts";
 import { pattern } from "./regex.ts";
 import { runRetractions, runRules } from "./rules.ts";
 import { RULES_EN } from "./rules-en.ts";
 import { HEARSAY, RULES_KO } from "./rules-ko.ts";
 import { cleanText, type Fact, hasHangul, valueKey } from "./types.ts";
+import { OWN_BUSINESS_NAME } from "./values.ts";
 
 export type { Retraction } from "./build.ts";
 
@@ -50,6 +51,55 @@ export interface ExtractOptions {
    * subject-less first clause ("이름은 두부야") is about them (see factsOf).
    */
   afterMember?: boolean | undefined;
+  /**
+   * Businesses the user already owns ("bakery" of the job "bakery owner"): "the bakery opened,
+   * it's called Flour & Bloom" names the user's workplace (see ownBusiness).
+   */
+  ownBusinesses?: readonly string[] | undefined;
+  /**
+   * Names of the user's family members and pets ("보리"): a clause whose topic is one of them
+   * ("보리는 … 산책을 좋아해요") is about the member, and so are the subjectless clauses after it.
+   */
+  memberNames?: readonly string[] | undefined;
+}
+
+const SPEAKER_INSIDE = pattern(
+  String.raw`\s(?:저는|전|나는|난|제가|내가)\s`,
+  "",
+  "나는|난|내가|저는|전|제가",
+);
+
+/** The clause opens with a member's name as its topic or subject ("보리는", "Biscuit is"). */
+function opensWithMember(text: string, names: readonly string[] | undefined): boolean {
+  if (names === undefined || names.length === 0) return false;
+  const head = text.trimStart().slice(0, 24).toLowerCase();
+  const opens = names.some((name) => {
+    if (!head.startsWith(name)) return false;
+    const rest = head.slice(name.length).split(" ", 1)[0] ?? "";
+    return rest === "" || MEMBER_PARTICLE.has(rest);
+  });
+  // "보리는 산책 좋아하고 저는 등산을 좋아해요": the speaker comes in within the clause.
+  return opens && !SPEAKER_INSIDE.test(text);
+}
+
+/** What may follow a member's name that opens a clause ("보리는", "서연이가", "Leo's"). */
+const MEMBER_PARTICLE: ReadonlySet<string> = new Set(
+  "는 은 가 이 도 랑 이는 이가 이도 이랑 's".split(" "),
+);
+
+/** A business the clause says is the user's own ("my bakery", "we opened a cafe"). */
+const OWN_BUSINESS = pattern(
+  `\\b(?:(?:my|our)\\s+(?:own\\s+)?(?:new\\s+|little\\s+|small\\s+)?|(?:i|we)\\s+(?:just\\s+|finally\\s+)?(?:opened|run|own|started|launched)\\s+(?:a|an|my|our)\\s+(?:own\\s+)?(?:new\\s+|little\\s+|small\\s+)?)(?:${BUSINESSES_EN})\\b`,
+  "i",
+  `${BUSINESSES_EN.replace("café", "caf")}`,
+);
+const BUSINESS = pattern(`\\b(?:${BUSINESSES_EN})\\b`, "gi", BUSINESSES_EN.replace("café", "caf"));
+
+/** Whether a clause names a business of the user's: said as theirs, or one they own already. */
+function ownBusiness(text: string, owned: readonly string[] | undefined): boolean {
+  if (OWN_BUSINESS.test(text)) return true;
+  if (owned === undefined || owned.length === 0) return false;
+  return (BUSINESS.matchAll(text) ?? []).some((word) => owned.includes(word.toLowerCase()));
 }
 
 /**
@@ -71,12 +121,35 @@ function statements(text: unknown): Clause[] {
       return { ...clause, text: space > 0 ? cut.slice(0, space) : cut };
     })
     .slice(0, MAX_CLAUSES)
+    .reduce<Clause[]>((out, clause) => {
+      // "제가 비건이라 고기 빼 주세요": the reason goes before the request it gives.
+      const reason = reasonOfRequest(clause);
+      if (reason !== undefined) out.push(reason);
+      out.push(clause);
+      return out;
+    }, [])
     .filter((clause, at, all) => {
       if (isQuestion(clause) || isHypothetical(clause) || isRequest(clause.text)) return false;
       // "Suggest a trip for me | and my kids": a bare noun phrase goes on with the request.
       const before = all[at - 1];
       return !(before !== undefined && isBarePhrase(clause.text) && isRequest(before.text));
     });
+}
+
+/**
+ * "제가 비건이라 고기 빼 주세요": the reason a request gives is a statement of its own (the
+ * user is vegan), the request is not.
+ */
+const REQUEST_REASON_KO = pattern(
+  String.raw`^(?<reason>.+?(?:이라서|이라|라서|이니까|니까|때문에|이어서|여서))\s+\S`,
+  "",
+  "니까|때문에|라서|여서|이라|이어서",
+);
+
+function reasonOfRequest(clause: Clause): Clause | undefined {
+  const reason = REQUEST_REASON_KO.exec(clause.text)?.groups?.reason;
+  if (reason === undefined || !isRequest(clause.text)) return undefined;
+  return { ...clause, text: reason };
 }
 
 const LATIN = pattern(String.raw`[A-Za-z]{2}|\b[Ii]\b`);
@@ -154,15 +227,32 @@ const CURRENT_ONLY = new Set(["residence", "workplace", "job"]);
 
 const NARROWABLE = new Set(["preference", "dislike", "allergy", "health", "plan", "possession"]);
 
-/** Within one utterance: one fact per id (the last), and "부산 여행" wins over "부산". */
+/** A member said by the relation word alone ("딸"), without a name or an age. */
+const BARE_MEMBER = pattern(String.raw`^[^\s,\d]+$`);
+
+/**
+ * Within one utterance: one fact per id (the last, unless it is a bare mention of a member an
+ * earlier clause gave: "My daughter just turned 5 딸이 …" keeps the daughter said first, whose
+ * age is read from her clause),
+ * and "부산 여행" wins over "부산".
+ */
 function dedupe(facts: readonly Fact[]): Fact[] {
   const byId = new Map<string, Fact>();
   for (const fact of facts) {
+    const before = byId.get(fact.id);
+    if (before !== undefined && fact.category === "family" && BARE_MEMBER.test(fact.value))
+      continue;
     byId.delete(fact.id);
     byId.set(fact.id, fact);
   }
   const all = [...byId.values()];
+  // "워킹맘이에요. 딸이 하나 있는데 …": a son or a daughter says the children, so the bare
+  // "children" beside them is no member of its own.
+  const namedChild = all.some(
+    (fact) => fact.id.startsWith("family:son") || fact.id.startsWith("family:daughter"),
+  );
   return all.filter((fact) => {
+    if (namedChild && fact.id === "family:children" && BARE_MEMBER.test(fact.value)) return false;
     if (!NARROWABLE.has(fact.category)) return true;
     const key = valueKey(fact.value);
     return !all.some(
@@ -234,9 +324,21 @@ function factsOf(clauses: readonly Clause[], text: string, options?: ExtractOpti
   let member = options?.afterMember === true;
   let topic: string | undefined;
   let reason = false;
+  let aboutNamed = false;
   const named = mentionsOwnName(source);
   for (const [at, clause] of clauses.entries()) {
     let candidates = candidatesOf(clause);
+    // "it's called Flour & Bloom": a workplace only when this clause or the one before named
+    // the user's business.
+    if (candidates.some((c) => c.key === OWN_BUSINESS_NAME)) {
+      const before = clauses[at - 1]?.text;
+      const owns =
+        ownBusiness(clause.text, options?.ownBusinesses) ||
+        (before !== undefined && ownBusiness(before, options?.ownBusinesses));
+      candidates = candidates.flatMap((c) =>
+        c.key !== OWN_BUSINESS_NAME ? [c] : owns ? [{ ...c, key: undefined }] : [],
+      );
+    }
     // "Sam, by the way.": the comma split the casual introduction in two.
     if (at === 0 && candidates.length === 0 && BY_THE_WAY_INTRO.test(source)) {
       const joined = { ...clause, text: `${clause.text} by the way` };
@@ -260,8 +362,11 @@ function factsOf(clauses: readonly Clause[], text: string, options?: ExtractOpti
       candidates.some((c) => c.category === "allergy" && c.form !== "cant-eat");
     topic = topicOf(clause.text);
     const subjectless = !SELF_SUBJECT.test(clause.text);
-    const kept =
-      member && subjectless
+    // "보리는 두 살 된 믹스견인데 | 산책을 좋아해요": what follows a member's name is theirs.
+    aboutNamed = opensWithMember(clause.text, options?.memberNames) || (aboutNamed && subjectless);
+    const kept = aboutNamed
+      ? candidates.filter((c) => c.category === "family")
+      : member && subjectless
         ? candidates.filter((c) => !ABOUT_MEMBER.has(c.category) || c.slot === "language")
         : candidates;
     member = candidates.some((c) => c.category === "family") || (member && subjectless);

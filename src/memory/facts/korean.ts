@@ -174,6 +174,8 @@ const TIME_STOP = new Set(["오늘", "내일", "모레", "주말", "다음", "�
 /** True for time words ("내일", "다음주에", "금요일에", "11월"), never the value of a fact. */
 export function isTimeWord(token: string): boolean {
   const stem = stripParticle(token);
+  // "주말마다", "아침마다": every such time is a time word too.
+  if (stem.length > 2 && stem.endsWith("마다")) return isTimeWord(stem.slice(0, -2));
   if (TIME_STOP.has(stem)) return true;
   if (STOP_KO.has(stem)) return false;
   const match = TIME_KO.exec(stem);

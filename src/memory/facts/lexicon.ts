@@ -714,8 +714,19 @@ export function possessionKind(value: string): string | undefined {
 export const CONDITIONS_KO =
   "당뇨병|당뇨|고혈압|저혈압|고지혈증|천식|비염|아토피|위염|장염|역류성 식도염|식도염|허리 디스크|디스크|관절염|통풍|빈혈|편두통|두통|불면증|우울증|공황장애|공황|ADHD|갑상선|심장병|부정맥|유당불내증|과민성 대장|과민성대장증후군|지방간|탈모|이명|녹내장|백내장|대상포진|암|고관절|척추측만증|거북목|안구건조증|생리통|수면무호흡";
 
+/** Job titles said short, and what they stand for (an ambiguous short form is not here). */
+export const JOB_ABBREVIATIONS_EN: Readonly<Record<string, string>> = {
+  pm: "product manager",
+  swe: "software engineer",
+  sde: "software engineer",
+  rn: "registered nurse",
+  lpn: "licensed practical nurse",
+  cpa: "accountant",
+  ux: "UX designer",
+};
+
 export const CONDITIONS_EN =
-  "type [12] diabetes|diabetes|prediabetes|high blood pressure|low blood pressure|hypertension|high cholesterol|asthma|allergies|celiac disease|celiac|ibs|crohn's disease|crohn's|migraines?|arthritis|a bad back|back pain|a bad knee|insomnia|depression|anxiety|adhd|epilepsy|a heart condition|heart disease|gout|eczema|psoriasis|lactose intolerance|gluten intolerance|sleep apnea|acid reflux|gerd|cancer|hypothyroidism|thyroid issues|tinnitus|glaucoma|a herniated disc|scoliosis|anemia|pcos|long covid|chronic pain|fibromyalgia|lupus|multiple sclerosis|ms|autism|dyslexia";
+  "type [12] diabetes|diabetes|prediabetes|high blood pressure|low blood pressure|hypertension|high cholesterol|asthma|allergies|celiac disease|celiac|ibs|crohn's disease|crohn's|migraines?|arthritis|a bad back|back pain|a bad knee|insomnia|depression|anxiety|adhd|epilepsy|a heart condition|heart disease|gout|eczema|psoriasis|lactose intolerance|gluten intolerance|sleep apnea|acid reflux|gerd|cancer|hypothyroidism|thyroid issues|tinnitus|glaucoma|a herniated disc|scoliosis|anemia|pcos|long covid|chronic pain|fibromyalgia|lupus|multiple sclerosis|ms|autism|dyslexia|heart palpitations|palpitations";
 
 export const DIET_EN =
   "vegetarian|vegan|pescatarian|diabetic|pregnant|lactose[- ]intolerant|gluten[- ]intolerant|gluten[- ]free|celiac|asthmatic|sober|on a diet|on a low[- ]carb diet|on keto|on medication|in recovery|colou?rblind|deaf|hard of hearing|keto|halal|kosher|teetotal";
@@ -726,6 +737,10 @@ export const DIET_KO =
 /** Event nouns of plans. */
 export const EVENTS_KO =
   "건강검진|생일파티|결혼식|상견례|돌잔치|집들이|졸업식|입학식|소개팅|신혼여행|면접|시험|결혼|회의|미팅|발표|수술|출장|여행|이사|약속|데이트|공연|콘서트|파티|예약|마라톤|대회|검사|진료|휴가|캠핑|워크숍|세미나|컨퍼런스|시합|경기|오디션|수업|레슨|등산|모임|동창회|송별회|회식|야유회|전시회|페스티벌|축제|비행기";
+
+/** Businesses a person opens, runs or owns (their owner's job; their name a workplace). */
+export const BUSINESSES_EN =
+  "bakery|cafe|café|coffee shop|restaurant|bookstore|bookshop|flower shop|salon|food truck|boutique|gym|bar|pub|bistro|deli|pizzeria|brewery|winery|farm|florist";
 
 export const EVENTS_EN =
   "appointment|interview|exam|test|meeting|flight|wedding|surgery|operation|trip|vacation|holiday|concert|party|presentation|deadline|date|game|match|race|marathon|checkup|check-up|conference|hearing|recital|reservation|audition|graduation|ceremony|move|visit|class|lesson|camping trip|hike|tournament|show|performance|dinner|lunch|birthday party|baby shower|reunion";

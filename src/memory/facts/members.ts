@@ -132,6 +132,22 @@ const KO_NAME_AT =
 const KO_NAME_AGE =
   /^\s+([가-힣]{1,4}?)(?:이는|이가|는|가)\s+(?:[^\s.!?]+\s+){0,2}?(?:\d{1,3}|한|두|세|네|다섯|여섯|일곱|여덟|아홉|열)\s*살/;
 
+/** Two or more of the relation ("고양이 두 마리", "아들 둘"): names that follow are a list. */
+const KO_COUNT = /^(?:이|가|는|은|도)?\s*(?:(?:두|세|네|[2-9])\s*(?:마리|명)|둘|셋|넷)/;
+/** "미소랑 두부예요", "이름은 하나, 두리예요": the names of the members just counted. */
+const KO_NAME_LIST =
+  /(?:^|[\s.!?~])(?:이름은\s*)?([가-힣]{1,4}(?:\s*(?:이랑|랑|하고|,)\s*[가-힣]{1,4})+)(?:이에요|예요|에요|이야|야|입니다|이고)(?=$|[\s.!?~])/;
+const KO_LIST_SEPARATOR = /\s*(?:이랑|랑|하고|,)\s*/;
+
+/** The names a Korean segment lists after a count of the relation, or none. */
+function koNames(segment: string): string[] {
+  if (!KO_COUNT.test(segment)) return [];
+  const list = KO_NAME_LIST.exec(segment)?.[1];
+  if (list === undefined) return [];
+  const names = list.split(KO_LIST_SEPARATOR).map((word) => nameKo(word));
+  return names.every((name) => name !== undefined) ? (names as string[]) : [];
+}
+
 /** The age a Korean segment gives right after the relation ("이 하나 있는데 4살이에요"). */
 function koAge(segment: string): number | undefined {
   const m = KO_AGE.exec(segment);
@@ -157,6 +173,8 @@ export function membersOf(fact: Fact, utterance: string, sole: boolean): Fact[] 
   if (at < 0) return [fact];
   const segment = utterance.slice(at + written.length);
   if (fact.lang === "ko") {
+    const names = koNames(segment);
+    if (names.length >= 2) return names.map((name) => memberFact(fact, written, { name }));
     const nameMatch =
       KO_NAME_AT.exec(segment) ??
       KO_NAME_AGE.exec(segment) ??
@@ -321,15 +339,43 @@ function married(members: readonly Fact[], utterance: string): { from: Fact; to:
  * states, before they are merged (merge.ts). Returns the stored facts to drop and the facts
  * to merge in their place.
  */
+/** A message that opens by naming someone ("이름은 서연이에요", "Her name is Luna"). */
+const NAMED_KO =
+  /^\s*(?:이름은|이름이)\s*["']?([가-힣]{1,5}?)(?:이에요|예요|에요|이야|야|입니다|이고|이래요|래요)(?=$|[\s.!~,])/;
+const NAMED_EN = /^\s*(?:her|his|its|their)\s+name(?:'s|\s+is)\s+([A-Z][a-z]+)\b/i;
+
+/**
+ * The name a message gives to the member the message before introduced without one
+ * ("딸이 하나 있어요" | "이름은 서연이에요"), or undefined.
+ */
+function namedAfter(member: Fact | undefined, utterance: string): Fact | undefined {
+  if (member === undefined || member.category !== "family" || memberKey(member) !== undefined)
+    return undefined;
+  const ko = NAMED_KO.exec(utterance);
+  const name = ko !== null ? nameKo(ko[1]) : nameEn(NAMED_EN.exec(utterance)?.[1]);
+  if (name === undefined) return undefined;
+  const info = infoOf(member);
+  return memberFact(member, info.word, { name, age: info.age });
+}
+
 export function reviseMembers(
   existing: readonly Fact[],
   incoming: readonly Fact[],
   utterance: string,
+  after?: Fact,
 ): { remove: Fact[]; add: Fact[] } {
   const remove: Fact[] = [];
   const add: Fact[] = [];
   const members = existing.filter((f) => f.category === "family");
   if (members.length === 0) return { remove, add: [...incoming] };
+  // "딸이 하나 있어요" | "이름은 서연이에요": the member just introduced gets the name.
+  const renamed = incoming.some((f) => f.category === "family" || f.category === "name")
+    ? undefined
+    : namedAfter(after, utterance);
+  if (renamed !== undefined && after !== undefined) {
+    remove.push(after);
+    add.push(renamed);
+  }
   // "We got married", "결혼식 끝났어요": the partner is a spouse now.
   for (const { from, to } of married(members, utterance)) {
     remove.push(from);

@@ -117,7 +117,21 @@ export function updateFacts(
   const last = existing.at(-1);
   const afterMember =
     last?.category === "family" && options?.turn !== undefined && last.turn === options.turn - 1;
-  const { facts, retractions } = analyseUtterance(utterance, { turn: options?.turn, afterMember });
+  // "bakery owner": the bakery is the user's, so "the bakery … it's called X" is their workplace.
+  const ownBusinesses = existing
+    .filter((f) => f.category === "job" && f.value.endsWith(" owner"))
+    .map((f) => f.value.slice(0, -" owner".length).toLowerCase());
+  // "family:dog:보리": the members' names, so "보리는 산책을 좋아해요" is the dog's taste.
+  const memberNames = existing
+    .filter((f) => f.category === "family")
+    .map((f) => f.id.split(":")[2])
+    .filter((name): name is string => name !== undefined && name.length >= 2);
+  const { facts, retractions } = analyseUtterance(utterance, {
+    turn: options?.turn,
+    afterMember,
+    ownBusinesses,
+    memberNames,
+  });
   const corrected = correctionsOf(existing, utterance, sameValue, options?.turn);
   // The corrected-away value is not stated again by this utterance.
   const stated = facts.filter(
@@ -135,7 +149,12 @@ export function updateFacts(
   }
   const kept = applyRetractions(existing, retractions).filter((f) => !corrected.remove.includes(f));
   // Members of the family are slots of their own: a new age, a name (members.ts).
-  const members = reviseMembers(kept, [...corrected.add, ...stated], utterance);
+  const members = reviseMembers(
+    kept,
+    [...corrected.add, ...stated],
+    utterance,
+    afterMember && last !== undefined && kept.includes(last) ? last : undefined,
+  );
   const left = kept.filter((f) => !members.remove.includes(f));
   return mergeFacts(left, members.add, options);
 }

@@ -308,6 +308,40 @@ export const VALUE_CUES: readonly ValueCue[] = [
     categories: TASTES,
   },
   {
+    // "Change of plans, flights to Japan got too expensive, so we're doing Portugal instead":
+    // a plan the sentence names is replaced (the new one is added after).
+    lang: "en",
+    need: ["instead", "change of plans", "called off", "cancelled", "canceled"],
+    pattern: /\b(?:instead|change of plans|called off|cancell?ed)\b/,
+    categories: ["plan"],
+  },
+  {
+    // "I'm not running the marathon anymore", "I dropped out of the race": the plan it names.
+    lang: "en",
+    need: [
+      "not running",
+      "not doing",
+      "not going to",
+      "not attending",
+      "not entering",
+      "not taking",
+      "won't",
+      "dropped out",
+      "pulled out",
+    ],
+    pattern:
+      /\b(?:not\s+(?:running|doing|going to|attending|entering|taking|joining|hosting)(?:\s+in)?|won't\s+(?:run|do|attend|enter|take|join|make it to)|(?:dropped|pulled)\s+out\s+of)\s+((?:[\w'-]+\s*){1,3})/,
+    categories: ["plan"],
+  },
+  {
+    // "마라톤은 안 나가기로 했어요", "여행은 취소했어요": the plan named before the change.
+    lang: "ko",
+    need: ["기로", "포기", "접었", "취소"],
+    pattern:
+      /(\S+?)(?:은|는|을|를|도)?\s*(?:(?:안|못)\s*(?:나가|가|하|보)기로|포기했|접었|취소했|취소됐|취소되었)/,
+    categories: ["plan"],
+  },
+  {
     lang: "en",
     need: ["born", "arrived", "is here", "'s here", "gave birth"],
     pattern: /\b(?:was born|were born|arrived|is here|'s here|gave birth)\b/,

@@ -7,6 +7,7 @@
  */
 import { EN_COULD_FOREVER, EN_HARM } from "./clauses.ts";
 import {
+  BUSINESSES_EN,
   CONDITIONS_EN,
   DIET_EN,
   EVENTS_EN,
@@ -16,7 +17,7 @@ import {
 } from "./lexicon.ts";
 import { pattern as p } from "./regex.ts";
 import { EVENT_WORDS, type Rule } from "./rules.ts";
-import { ADVERBS, I_AM, REL_NEED_EN, REL_WORDS_EN } from "./values.ts";
+import { ADVERBS, I_AM, OWN_BUSINESS_NAME, REL_NEED_EN, REL_WORDS_EN } from "./values.ts";
 
 const EVENT_NEED = EVENT_WORDS.need as string;
 
@@ -409,6 +410,39 @@ export const RULES_EN: readonly Rule[] = [
     also: [{ kind: "job", cut: ["place", 4], checks: ["lowercase"] }],
     example: ["I work in marketing", "job=marketing"],
   },
+  {
+    // "I'm at a tiny climate startup called Fernwood": the name a workplace is given.
+    lang: "en",
+    kind: "workplace",
+    pattern: p(
+      String.raw`\b(?:i|we)\s+(?:(?:am|are|'m|'re)\s+(?:now\s+)?(?:at|with|joining|working\s+(?:at|for))|(?:just\s+|recently\s+|now\s+)?(?:joined|work\s+(?:at|for)|started\s+at))\s+(?:a|an)\s+(?:[\w-]+\s+){0,4}?(?:startup|start-up|company|firm|agency|studio|lab|nonprofit|non-profit|bank|school|hospital|clinic|bakery|cafe|restaurant|shop|store|consultancy|publisher|charity)\s+(?:called|named)\s+`,
+      "gi",
+      "called|named&agency|bakery|bank|cafe|charity|clinic|company|consultancy|firm|hospital|lab|nonprofit|non-profit|publisher|restaurant|school|shop|start-up|startup|store|studio",
+    ),
+    cut: ["place", 5],
+    reject: NOT_WORKPLACE,
+    example: [
+      "Starting Monday I'm at a tiny climate startup called Fernwood, still as a PM",
+      "workplace=Fernwood",
+    ],
+    paraphrases: [
+      ["I just joined a small design agency called Brightside", "workplace=Brightside"],
+      ["I work for a nonprofit named Open Harbor now", "workplace=Open Harbor"],
+    ],
+  },
+  {
+    // "My bakery opened last week, | it's called Flour & Bloom": the name of a business the
+    // clause before named, kept only when that business is the user's own (extract.ts).
+    lang: "en",
+    kind: "workplace",
+    subject: "any",
+    pattern: p(String.raw`\b(?:it's|it is|it was)\s+(?:called|named)\s+`, "gi", "called|named&it"),
+    cut: ["place", 5],
+    checks: ["capitalised"],
+    key: OWN_BUSINESS_NAME,
+    example: ["My bakery opened last week, it's called Flour & Bloom", "workplace=Flour & Bloom"],
+    paraphrases: [["We opened a cafe downtown, it is called Bean There", "workplace=Bean There"]],
+  },
   // ── job ──
   {
     // "I'm a senior software engineer at Acme": the words up to the job head noun.
@@ -476,6 +510,40 @@ export const RULES_EN: readonly Rule[] = [
     kind: "job",
     pattern: p(String.raw`\bi\s+do\s+(?<value>.+?)\s+for\s+a\s+living\b`, "i", "living&for&do"),
     example: ["I do graphic design for a living", "job=graphic design"],
+  },
+  {
+    // "…, still as a PM", "now as a nurse": the role a move keeps or takes.
+    lang: "en",
+    kind: "job",
+    subject: "any",
+    pattern: p(
+      String.raw`(?:^|[,;]\s*|\s)(?:still|now|again|this time)\s+as\s+(?:a|an|the)\s+(?<value>[A-Za-z][A-Za-z -]{1,40}?)\s*(?=$|[,.;!?]|\s+(?:at|for|with|but|and|so)\b)`,
+      "g",
+      "again|now|still|this time&as",
+    ),
+    cut: ["place", 4],
+    map: "jobTitle",
+    example: ["I'm at a climate startup called Fernwood, still as a PM", "job=product manager"],
+    paraphrases: [
+      ["I moved to the Denver office, still as a designer", "job=designer"],
+      ["I'm back at the hospital, now as a charge nurse", "job=charge nurse"],
+    ],
+  },
+  {
+    // "I'm opening a bakery", "I run a small cafe": the business one runs says the job.
+    lang: "en",
+    kind: "job",
+    pattern: p(
+      String.raw`\b(?:i|we)\s+(?:(?:am|are|'m|'re)\s+(?:now\s+|finally\s+)?(?:opening|starting|launching|running)|(?:just\s+|finally\s+|recently\s+)?(?:opened|own|run))\s+(?:a|an|my|our)\s+(?:own\s+)?(?:little\s+|small\s+|new\s+|tiny\s+)?(?<value>${BUSINESSES_EN})\b`,
+      "gi",
+      "bakery|bar|bistro|bookshop|bookstore|boutique|brewery|caf|coffee shop|deli|farm|florist|flower shop|food truck|gym|pizzeria|pub|restaurant|salon|winery&launching|opened|opening|own|run|starting",
+    ),
+    map: "owner",
+    example: ["I'm opening a bakery with my husband!", "job=bakery owner"],
+    paraphrases: [
+      ["We just opened a little coffee shop downtown", "job=coffee shop owner"],
+      ["I run a food truck on weekends", "job=food truck owner"],
+    ],
   },
   // ── family ──
   {
@@ -595,7 +663,8 @@ export const RULES_EN: readonly Rule[] = [
     example: ["I mostly listen to jazz", "preference=jazz"],
   },
   {
-    // "Lately I've switched to coffee": what they switched to lately.
+    // "Lately I've switched to coffee", "I switched to rooibos tea": what they drink, eat or
+    // use now (a switch said after "no more coffee" is a clause of its own).
     lang: "en",
     kind: "preference",
     pattern: p(
@@ -603,9 +672,22 @@ export const RULES_EN: readonly Rule[] = [
       "i",
       "switched",
     ),
-    when: [p(String.raw`\b(?:lately|these\s+days|nowadays|now)\b`, "i", "lately|now|these")],
+    drop: p(String.raw`\s+instead\b.*$`, "i", "instead"),
+    // A switch of work or schedule is no taste ("I switched to night shifts").
+    reject: [
+      p(
+        String.raw`\b(?:shifts?|team|department|role|position|job|part[- ]time|full[- ]time|schedule|office|class|classes|major|school|manager|plan|mode|account)\b`,
+        "i",
+        "account|class|department|full time|full-time|job|major|manager|mode|office|part time|part-time|plan|position|role|schedule|school|shift|team",
+      ),
+    ],
     list: true,
     example: ["Lately I've switched to green tea", "preference=green tea"],
+    paraphrases: [
+      ["So no more coffee for me, I switched to rooibos tea", "preference=rooibos tea"],
+      ["Coffee was wrecking my sleep, so I switched to decaf instead", "preference=decaf"],
+      ["I switched to night shifts"],
+    ],
   },
   {
     // "I'd rather have ramen": what the user prefers.
@@ -876,6 +958,62 @@ export const RULES_EN: readonly Rule[] = [
     detail: true,
     example: ["I don't eat pork", "health=no pork"],
   },
+  {
+    // "my iron is low", "my blood pressure was high": a test result the user names is a
+    // health fact, said as the level and the measure ("low iron").
+    lang: "en",
+    kind: "health",
+    pattern: p(
+      String.raw`\bmy\s+(?<thing>iron|ferritin|blood pressure|blood sugar|cholesterol|vitamin d|vitamin b12|b12|thyroid|potassium|hemoglobin|haemoglobin|liver enzymes|platelets?)(?:\s+(?:levels?|counts?|numbers))?\s+(?:is|are|was|were|came back|came out|has been|have been|tested)\s+(?:really\s+|very\s+|too\s+|a bit\s+|a little\s+|pretty\s+|quite\s+|super\s+|kind of\s+|kinda\s+)?(?<value>low|high|elevated)\b`,
+      "gi",
+      "b12|blood pressure|blood sugar|cholesterol|ferritin|haemoglobin|hemoglobin|iron|liver enzymes|platelet|potassium|thyroid|vitamin d&elevated|high|low",
+    ),
+    suffix: { group: "thing", join: " " },
+    detail: true,
+    example: ["My doctor said my iron is low", "health=low iron"],
+    paraphrases: [
+      ["My blood pressure was really high at the checkup", "health=high blood pressure"],
+      ["my vitamin D levels came back low", "health=low vitamin D"],
+    ],
+  },
+  {
+    // "I sprained my ankle", "I tore my ACL": an injury is a health fact while it heals.
+    lang: "en",
+    kind: "health",
+    pattern: p(
+      String.raw`\b(?:i|we)\s+(?:just\s+|recently\s+|badly\s+|accidentally\s+)?(?<value>sprained|broke|twisted|fractured|tore|injured|hurt|pulled|dislocated|strained)\s+my\s+(?:left\s+|right\s+)?(?<part>ankle|wrist|knee|back|shoulder|arm|leg|foot|hand|finger|toe|hip|neck|elbow|acl|hamstring|calf|ribs?|collarbone|achilles)\b`,
+      "gi",
+      "broke|dislocated|fractured|hurt|injured|pulled|sprained|strained|tore|twisted&my",
+    ),
+    suffix: { group: "part", join: " " },
+    detail: true,
+    example: ["Bad news, I sprained my ankle pretty badly on a trail run", "health=sprained ankle"],
+    paraphrases: [
+      ["I broke my wrist skiing last week", "health=broke wrist"],
+      ["I tore my ACL playing soccer", "health=tore ACL"],
+    ],
+  },
+  {
+    // "My doctor told me to cut caffeine because of heart palpitations": a condition given as
+    // the reason of something the user does (not another person's: "her migraines").
+    lang: "en",
+    kind: "health",
+    pattern: p(
+      `\\b(?:because of|due to)\\s+(?:my\\s+)?(?:a\\s+|an\\s+)?(?:mild\\s+|severe\\s+|chronic\\s+|bad\\s+)?(?<value>${CONDITIONS_EN})\\b`,
+      "gi",
+      "because of|due to",
+    ),
+    when: [p(String.raw`\b(?:i|me)\b`, "i", "i|me")],
+    detail: true,
+    example: [
+      "My doctor told me to cut caffeine because of heart palpitations",
+      "health=heart palpitations",
+    ],
+    paraphrases: [
+      ["I had to stop running because of my asthma", "health=asthma"],
+      ["I skip dessert due to diabetes", "health=diabetes"],
+    ],
+  },
   // ── plan ──
   {
     lang: "en",
@@ -970,6 +1108,87 @@ export const RULES_EN: readonly Rule[] = [
     cut: ["plan", 5],
     detail: true,
     example: ["I'm planning to run a marathon", "plan=run a marathon"],
+  },
+  {
+    // "I signed up for the Boston Marathon in April": what the user signed up for is a plan.
+    lang: "en",
+    kind: "plan",
+    pattern: p(
+      String.raw`\b(?:i|we)\s+(?:just\s+|finally\s+|already\s+)?(?:signed up|registered|enrolled)\s+(?:for|in)\s+`,
+      "gi",
+      "enrolled|registered|signed up&for|in",
+    ),
+    cut: ["plan", 5],
+    article: true,
+    reject: [
+      p(
+        "^(?:it|this|that|them|a newsletter|the newsletter|an account)$",
+        "i",
+        "a newsletter|an account|it|the newsletter|them|that|this",
+      ),
+    ],
+    detail: true,
+    example: [
+      "I signed up for the Boston Marathon in April, my first one!",
+      "plan=Boston Marathon",
+    ],
+    paraphrases: [
+      ["We just registered for the half marathon in May", "plan=half marathon"],
+      ["I enrolled in a pottery class", "plan=pottery class"],
+    ],
+  },
+  {
+    // "I'm planning a trip to Japan in April": where a trip being planned goes.
+    lang: "en",
+    kind: "plan",
+    pattern: p(
+      String.raw`\b(?:i|we)\s+(?:am|are|'m|'re)\s+(?:planning|booking|taking|going on)\s+(?:a|an|our|my)\s+(?:[\w-]+\s+)?(?:trip|vacation|holiday|getaway|honeymoon)\s+to\s+`,
+      "gi",
+      "getaway|holiday|honeymoon|trip|vacation&booking|going on|planning|taking",
+    ),
+    cut: ["plan", 4],
+    detail: true,
+    example: ["I'm planning a trip to Japan in April with my sister", "plan=Japan"],
+    paraphrases: [
+      ["We're booking a family vacation to Costa Rica", "plan=Costa Rica"],
+      ["I'm taking a quick trip to Chicago next week", "plan=Chicago"],
+    ],
+  },
+  {
+    // "we're doing Portugal instead": the place that replaces a trip is the plan now.
+    lang: "en",
+    kind: "plan",
+    pattern: p(
+      String.raw`\b(?:[Ii]|[Ww]e)\s+(?:am|are|'m|'re)\s+(?:now\s+)?(?:doing|going to|visiting|picking|choosing|going with|heading to|flying to)\s+(?<value>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)\s+instead\b`,
+      "g",
+      "instead",
+    ),
+    detail: true,
+    example: [
+      "Change of plans, flights got too expensive, so we're doing Portugal instead",
+      "plan=Portugal",
+    ],
+    paraphrases: [
+      ["We're going to Mexico City instead", "plan=Mexico City"],
+      ["I'm visiting Kyoto instead this year", "plan=Kyoto"],
+    ],
+  },
+  {
+    // "Instead I'm volunteering at a water station": what replaces a dropped plan.
+    lang: "en",
+    kind: "plan",
+    pattern: p(
+      String.raw`\binstead,?\s+(?:i|we)\s+(?:am|are|'m|'re|will be|'ll be)\s+(?:now\s+)?(?<value>(?:volunteering|running|doing|taking|visiting|hosting|joining|signing up for|training for|going to|entering|competing in|walking|cycling|riding)\b[^,.;!?]*)`,
+      "gi",
+      "instead",
+    ),
+    cut: ["plan", 5],
+    detail: true,
+    example: ["Instead I'm volunteering at a water station at mile 17", "plan=volunteering"],
+    paraphrases: [
+      ["Instead we're hosting a dinner at home", "plan=hosting a dinner"],
+      ["Instead I'm running the 10k with my club", "plan=running the 10k"],
+    ],
   },
   // ── possession ──
   {
@@ -1183,12 +1402,14 @@ export const RULES_EN: readonly Rule[] = [
     retract: true,
     id: "workplace",
     pattern: p(
-      String.raw`\bi\s+(?:just\s+)?(?:quit|left)\s+(?:my\s+job|my\s+company|work|last|this|my\s+position)\b|\bi\s+(?:just\s+)?quit\b`,
+      // Quitting a drink or a habit is no leaving of a job.
+      String.raw`\bi\s+(?:just\s+)?(?:quit|left)\s+(?:my\s+job|my\s+company|work|last|this|my\s+position)\b|\bi\s+(?:just\s+)?quit\b(?!\s+(?:coffee|caffeine|smoking|drinking|alcohol|booze|sugar|soda|vaping|cigarettes|meat|dairy|gluten|social media|caffeinated|energy drinks|cold turkey)\b)`,
       "i",
       "left|quit",
     ),
     value: "",
     example: ["I just quit", "-workplace"],
+    paraphrases: [["I quit coffee last month"], ["I finally quit smoking"]],
   },
   {
     lang: "en",

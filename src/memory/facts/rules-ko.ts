@@ -56,6 +56,12 @@ const NOT_A_JOB_KO = p(
   "",
   "같은|그|다른|많은|무슨|여러|이런|집안|회사",
 );
+/** "허리 디스크 때문에 병원 다니고 있어요": a patient goes to a clinic; staff work there. */
+const CLINIC = p(
+  "^(?:병원|의원|한의원|치과|정신과|피부과|안과|이비인후과|정형외과|내과|재활원|물리치료)$",
+  "",
+  "과|병원|물리치료|원",
+);
 const JOB_GATE = p(KO_JOB_GATE.join("|"), "", KO_JOB_GATE.join("|"));
 
 const LIKE_VERB =
@@ -195,12 +201,13 @@ export const RULES_KO: readonly Rule[] = [
     lang: "ko",
     kind: "residence",
     pattern: rx(
-      `${T}(?<value>\\S+)\\s+${ADVS}(?:이사\\s*(?:를\\s*)?(?:했|왔|갔|와서|온\\s*지|온지|함|했습)|(?:올라|내려|넘어|이사)\\s*(?:왔|갔|와서|온\\s*지))`,
+      `${T}(?<value>\\S+)\\s+${ADVS}(?:이사\\s*(?:를\\s*|도\\s*|까지\\s*)?(?:했|왔|갔|와서|온\\s*지|온지|함|했습)|(?:올라|내려|넘어|이사)\\s*(?:왔|갔|와서|온\\s*지))`,
       "내려|넘어|올라|이사",
     ),
     unless: [WORKPLACE_MOVED],
     head: { particles: ["으로", "로"], max: 2, bare: "no" },
     example: ["작년에 부산으로 이사 왔어요", "residence=부산"],
+    paraphrases: [["대전으로 이사도 했어요", "residence=대전"], ["부산까지 이사까지 했어요"]],
   },
   {
     lang: "ko",
@@ -306,15 +313,7 @@ export const RULES_KO: readonly Rule[] = [
     ),
     head: { particles: ["에", "을", "를"], max: 2 },
     checks: ["orgKo"],
-    reject: [
-      p("^(?:회사|직장)$", "", "직장|회사"),
-      // "허리 디스크 때문에 병원 다니고 있어요": a patient goes to a clinic; staff work there.
-      p(
-        "^(?:병원|의원|한의원|치과|정신과|피부과|안과|이비인후과|정형외과|내과|재활원|물리치료)$",
-        "",
-        "과|병원|물리치료|원",
-      ),
-    ],
+    reject: [p("^(?:회사|직장)$", "", "직장|회사"), CLINIC],
     example: ["네이버 다녀요", "workplace=네이버"],
   },
   {
@@ -638,6 +637,26 @@ export const RULES_KO: readonly Rule[] = [
     detail: true,
     example: ["저 워킹맘이에요", "family=아이"],
   },
+  {
+    // "언니가 놀러 왔어요", "치즈는 동생네서 살아요": a bare kin word opening a clause,
+    // or the kin's home (…네), is the user's own (a teacher's 애들 or a 친구 is no kin word).
+    lang: "ko",
+    kind: "family",
+    subject: "any",
+    pattern: p(
+      String.raw`(?<![^\s])(?<value>동생|여동생|남동생|언니|오빠|누나|형|엄마|아빠|어머니|아버지|할머니|할아버지|남편|아내|와이프|딸|아들)(?:(?:이|가|는|은|도)(?=\s)|네(?:서|에서|에|로|집)?(?=\s|$))`,
+      "",
+      "남동생|남편|누나|동생|딸|아내|아들|아버지|아빠|어머니|언니|엄마|여동생|오빠|와이프|할머니|할아버지|형",
+    ),
+    unless: [HEARSAY],
+    map: "relationKo",
+    detail: true,
+    example: ["언니가 어제 집에 놀러 왔어요", "family=언니"],
+    paraphrases: [
+      ["치즈는 이제 동생네서 살아요", "family=동생"],
+      ["엄마가 김치를 보내 주셨어요", "family=엄마"],
+    ],
+  },
   // ── preference and dislike ──
   {
     lang: "ko",
@@ -814,13 +833,14 @@ export const RULES_KO: readonly Rule[] = [
     lang: "ko",
     kind: "allergy",
     pattern: rx(
-      `${T}(?<value>\\S+?)\\s*${ADVS}${ALLERGY}(?:가|이|도|는)?\\s*${ADVS}(?:있어|있습|있음|있고|있는|있다|있거든|있어서|있구요|심해|심하)`,
+      `${T}(?<value>\\S+?)\\s*${ADVS}${ALLERGY}(?:가|이|도|는)?\\s*${ADVS}(?:있어|있습|있음|있고|있는|있다|있거든|있어서|있으니|있구요|심해|심하)`,
       "알러지|알레르기|알레지|알르레기|앨러지",
     ),
     checks: ["tokenNotAllergy"],
     head: { particles: ["에", "에도", "도", "에는"], max: 2 },
     list: "before",
     example: ["땅콩 알레르기가 있어요", "allergy=땅콩"],
+    paraphrases: [["땅콩 알레르기가 있으니까", "allergy=땅콩"]],
   },
   {
     lang: "ko",
@@ -915,6 +935,42 @@ export const RULES_KO: readonly Rule[] = [
     detail: true,
     example: ["허리가 안 좋아요", "health=허리"],
   },
+  {
+    // "건강검진에서 빈혈 나왔어요", "검사에서 간 수치가 높게 나왔어요": what a check-up found.
+    lang: "ko",
+    kind: "health",
+    pattern: p(
+      String.raw`(?:건강검진|검진|피검사|혈액검사|검사)(?:에서|결과|결과에서)?\s+(?<value>[가-힣A-Za-z]+(?:\s+(?!(?:좀|많이|높게|낮게|조금|약간|심하게|안)(?:\s|$))[가-힣A-Za-z]+)?)\s+(?:(?:좀|많이|높게|낮게|조금|약간|심하게|안\s*좋게)\s+)*(?:나와|나왔|나옴|나온|떴)`,
+      "",
+      "검사|검진&나와|나왔|나옴|나온|떴",
+    ),
+    strip: ["이", "가", "도"],
+    checks: ["contentKo"],
+    reject: [p("^(?:결과|이상|문제|아무것도|별|뭐)", "", "결과|문제|별|뭐|아무것도|이상")],
+    detail: true,
+    example: ["건강검진에서 빈혈 나와서 의사 선생님이 고기 좀 먹으래요", "health=빈혈"],
+    paraphrases: [
+      ["건강검진에서 간 수치가 높게 나왔어요", "health=간 수치"],
+      ["피검사에서 콜레스테롤이 좀 높게 나왔어요", "health=콜레스테롤"],
+      ["건강검진에서 아무것도 안 나왔어요"],
+    ],
+  },
+  {
+    // "발목 인대가 늘어났어요", "손목을 삐었어요": an injury is a health fact while it heals.
+    lang: "ko",
+    kind: "health",
+    pattern: p(
+      String.raw`(?<![^\s])(?<value>(?:허리|무릎|발목|손목|어깨|목|팔|다리|발|손|허벅지|종아리|아킬레스건|갈비뼈|손가락|발가락)(?:\s*(?:인대|뼈|근육|힘줄|연골))?)(?:가|이|를|을|도)?\s+(?:좀\s+|살짝\s+|심하게\s+|크게\s+)?(?:늘어나|늘어났|다쳤|다쳐|삐었|삐어|삐끗|접질|부러졌|부러져|골절|나갔|끊어졌|파열)`,
+      "",
+      "골절|끊어졌|나갔|늘어나|늘어났|다쳐|다쳤|부러져|부러졌|삐끗|삐어|삐었|접질|파열",
+    ),
+    detail: true,
+    example: ["발목 인대가 늘어나서 마라톤은 안 나가기로 했어요", "health=발목 인대"],
+    paraphrases: [
+      ["축구하다가 손목을 삐었어요", "health=손목"],
+      ["무릎 연골이 좀 다쳤어요", "health=무릎 연골"],
+    ],
+  },
   // ── plan (or, said as a habit, a hobby) ──
   {
     lang: "ko",
@@ -957,6 +1013,47 @@ export const RULES_KO: readonly Rule[] = [
     read: "event",
     detail: true,
     example: ["다음 주에 면접이 있어요", "plan=면접"],
+  },
+  {
+    // "가을에 10km 대회 나가려고요": a competition the user means to enter.
+    lang: "ko",
+    kind: "plan",
+    pattern: rx(
+      `${T}(?<prefix>\\S*?)(?<value>대회|마라톤|시합|경기|오디션|콩쿠르|공모전)(?:에|을|를|도)?\\s+(?:나가|출전하|참가하|참여하)(?:려고|기로|려구|게\\s*됐)`,
+      "경기|공모전|대회|마라톤|시합|오디션|콩쿠르",
+    ),
+    read: "event",
+    detail: true,
+    example: ["대신 가을에 10km 대회 나가려고요", "plan=10km 대회"],
+    paraphrases: [
+      ["내년 봄에 하프 마라톤 출전하기로 했어요", "plan=하프 마라톤"],
+      ["마라톤은 안 나가기로 했어요"],
+    ],
+  },
+  {
+    // "대신 요가 시작했어요", "대신 요즘은 탄산수 마셔요": what replaces a taste or a hobby; the
+    // clause may end at a connective ("대신 탄산수에 레몬 넣어서 | 마셔요" is split there).
+    lang: "ko",
+    kind: "preference",
+    pattern: p(
+      String.raw`^대신(?:에)?\s+(?:(?:요즘|요새|이제|지금|요즘엔|요샌)(?:은|는)?\s+)?(?<value>[가-힣A-Za-z]+?)(?:을|를|에|만|이랑|하고)?\s+(?:\S+\s+){0,3}?(?:마셔|마시|마십|먹어|먹고|먹습|즐겨|시작했|시작해|시작한|배우|하고\s*있|\S+(?:어서|아서|여서)$)`,
+      "",
+      "마셔|마시|마십|먹고|먹습|먹어|배우|시작한|시작해|시작했|아서|어서|여서|즐겨|하고&대신",
+    ),
+    checks: ["contentKo", "notPlaceKo", "notJobKo"],
+    reject: [
+      p(
+        "^(?:일|공부|회사|학교|운동|다른|그냥|뭐|이거|그거|집|.+에서)$",
+        "",
+        "거|공부|그냥|다른|뭐|에서|운동|일|집|학교|회사",
+      ),
+    ],
+    example: ["대신 요가 시작했는데 생각보다 재밌어요", "preference=요가"],
+    paraphrases: [
+      ["대신 요즘은 탄산수에 레몬 넣어서 마셔요", "preference=탄산수"],
+      ["대신 보리차를 마시고 있어요", "preference=보리차"],
+      ["대신 집에서 쉬어서"],
+    ],
   },
   // ── possession ──
   {

@@ -50,6 +50,7 @@ import { languageCode } from "./languages.ts";
 import {
   CONDITIONS_EN,
   EVENTS_EN,
+  JOB_ABBREVIATIONS_EN,
   JOB_HEADS_EN,
   NATIONALITIES,
   NOT_NAMES_EN,
@@ -149,7 +150,11 @@ export type ValueMap =
   /** "한국 사람" → the nationality's country name when known. */
   | "nationalityKo"
   /** "볼링 치러": the purpose verb (…러) goes, the activity stays. */
-  | "activity";
+  | "activity"
+  /** "opening a bakery" → bakery owner: a business one opens or runs says the job. */
+  | "owner"
+  /** A job title said short ("PM" → product manager); other titles stay as said. */
+  | "jobTitle";
 
 /** Named readers for values with an inner structure. */
 export type Reader =
@@ -269,6 +274,8 @@ export interface Rule extends Take {
   readonly bare?: boolean;
   /** A clause the row reads and what it gives ("job=nurse"; "-residence=Seattle" for a retraction). */
   readonly example: readonly [string, ...string[]];
+  /** Close paraphrases of the example, each with what it gives (run by the unit test too). */
+  readonly paraphrases?: readonly (readonly [string, ...string[]])[];
 }
 
 let stopWords: ReadonlySet<string> | undefined;
@@ -303,7 +310,7 @@ export const EVENT_WORDS = pattern(`\\b(?:${EVENTS_EN})\\b`, "i", EVENT_NEED);
 const CONDITION = pattern(
   `^(?:${CONDITIONS_EN})$`,
   "i",
-  "a bad back|a bad knee|a heart condition|a herniated disc|acid reflux|adhd|allergies|anemia|anxiety|arthritis|asthma|autism|back pain|cancer|celiac|chronic pain|crohn's|depression|diabetes|dyslexia|eczema|epilepsy|fibromyalgia|gerd|glaucoma|gluten intolerance|gout|heart disease|high blood pressure|high cholesterol|hypertension|hypothyroidism|ibs|insomnia|lactose intolerance|long covid|low blood pressure|lupus|migraine|ms|multiple sclerosis|pcos|psoriasis|scoliosis|sleep apnea|thyroid issues|tinnitus",
+  "a bad back|a bad knee|a heart condition|a herniated disc|acid reflux|adhd|allergies|anemia|anxiety|arthritis|asthma|autism|back pain|cancer|celiac|chronic pain|crohn's|depression|diabetes|dyslexia|eczema|epilepsy|fibromyalgia|gerd|glaucoma|gluten intolerance|gout|heart disease|high blood pressure|high cholesterol|hypertension|hypothyroidism|ibs|insomnia|lactose intolerance|long covid|low blood pressure|lupus|migraine|ms|multiple sclerosis|palpitations|pcos|psoriasis|scoliosis|sleep apnea|thyroid issues|tinnitus",
 );
 const CAPITALISED = pattern("^[A-Z]");
 const NAME_CAPITAL = pattern("^[A-Z][a-z]");
@@ -454,6 +461,10 @@ function mapValue(
     }
     case "nationalityKo":
       return { value: NATIONALITIES[SPACES.replace(value, "")] ?? value };
+    case "owner":
+      return { value: `${value.toLowerCase()} owner` };
+    case "jobTitle":
+      return { value: JOB_ABBREVIATIONS_EN[value.toLowerCase()] ?? value };
     case "activity": {
       const words = tokensOf(value);
       const last = words.at(-1) ?? "";

@@ -114,7 +114,20 @@ export const SLOTS: readonly SlotRow[] = [
       },
     ],
   },
-  { kind: "job", cardinality: "single", key: "none", shape: "occupation", questions: [] },
+  {
+    kind: "job",
+    cardinality: "single",
+    key: "none",
+    shape: "occupation",
+    questions: [
+      {
+        // The role or title asks for the job, not the place.
+        ko: ["직책", "직함", "직급", "맡은일", "포지션"],
+        en: ["role", "my title", "job title", "my position"],
+        asks: { job: 1.2, workplace: 0.5 },
+      },
+    ],
+  },
   {
     kind: "family",
     cardinality: "multi",
@@ -129,7 +142,20 @@ export const SLOTS: readonly SlotRow[] = [
       },
     ],
   },
-  { kind: "preference", cardinality: "multi", key: "value", shape: "thing", questions: [] },
+  {
+    kind: "preference",
+    cardinality: "multi",
+    key: "value",
+    shape: "thing",
+    questions: [
+      {
+        // What the user does for fun or exercise now is a taste ("요즘 즐기는 운동").
+        ko: ["즐기는", "즐겨하는", "운동계획", "운동루틴", "하는운동"],
+        en: ["enjoy doing", "do for fun", "workout plan", "exercise plan"],
+        asks: { preference: 1.2, health: 0.6 },
+      },
+    ],
+  },
   {
     kind: "dislike",
     cardinality: "multi",
@@ -147,7 +173,20 @@ export const SLOTS: readonly SlotRow[] = [
   },
   { kind: "allergy", cardinality: "multi", key: "value", shape: "thing", questions: [] },
   { kind: "health", cardinality: "multi", key: "value", shape: "clause", questions: [] },
-  { kind: "plan", cardinality: "multi", key: "value", shape: "clause", questions: [] },
+  {
+    kind: "plan",
+    cardinality: "multi",
+    key: "value",
+    shape: "clause",
+    questions: [
+      {
+        // Where the user is going: a trip, in any form of the verb.
+        ko: ["어디가", "어디로가", "떠나"],
+        en: ["traveling", "travelling", "going to travel", "my plans", "plans for", "pack"],
+        asks: { plan: 1.2 },
+      },
+    ],
+  },
   { kind: "possession", cardinality: "multi", key: "sub", shape: "thing", questions: [] },
   { kind: "other", cardinality: "multi", key: "sub", shape: "clause", questions: [] },
 ];

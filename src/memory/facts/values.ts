@@ -154,3 +154,9 @@ export const DATE_STOP = pattern(
   "i",
   "!|,|.|;|?|and|btw|but|so",
 );
+
+/**
+ * The key of a workplace read from "it's called X": a name whose business the clause before
+ * must have named as the user's own (extract.ts), removed once that is so.
+ */
+export const OWN_BUSINESS_NAME = "own-business-name";

@@ -224,7 +224,9 @@ describe("corrections that name the corrected value", () => {
   });
 
   it("a pet introduced in the previous turn owns a bare '이름은 …' (not the user's name)", () => {
-    expect(factsAfter(["나 고양이 키워", "이름은 두부야"])).toEqual(["family:cat=고양이"]);
+    expect(factsAfter(["나 고양이 키워", "이름은 두부야"])).toEqual([
+      "family:cat:두부=고양이 두부",
+    ]);
     expect(factsAfter(["안녕", "이름은 두부야"])).toEqual(["name=두부"]);
   });
 

@@ -39,6 +39,18 @@ describe("R8.2 the cue rows", () => {
     }
   });
 
+  it("R8.2 every row gives what its paraphrases say, so a row reads a way of saying, not one sentence", () => {
+    const withParaphrases = ROWS.filter((rule) => rule.paraphrases !== undefined);
+    expect(withParaphrases.length).toBeGreaterThan(0);
+    for (const rule of withParaphrases) {
+      for (const [clause, ...expected] of rule.paraphrases ?? []) {
+        expect(gives(rule, clause), `${rule.lang} ${rule.kind} row on "${clause}"`).toEqual(
+          expected,
+        );
+      }
+    }
+  });
+
   it("R8.2 every row gives nothing on a clause without its need words", () => {
     for (const rule of ROWS) {
       const clause = rule.lang === "en" ? "Nothing much, thanks." : "그냥 그래요.";

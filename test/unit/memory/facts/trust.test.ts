@@ -232,17 +232,18 @@ describe("R8.2 the slot table", () => {
 });
 
 describe("R8.2 cue rows: cue patterns as data", () => {
-  it("R8.2 every row's example, said to the agent, stores what the row reads", () => {
+  it("R8.2 every row's example and paraphrases, said to the agent, store what the row reads", () => {
     for (const row of [...RULES_EN, ...RULES_KO]) {
       if (row.retract === true) continue;
-      const [clause, ...gives] = row.example;
-      const found = extractFacts(clause).map((f) => `${f.category}=${f.value}`);
-      // A member's value takes the name said with it ("family=아내" → "family=아내 지수").
-      for (const fact of gives) {
-        expect(
-          found.some((f) => f === fact || f.startsWith(`${fact} `)),
-          `${clause}: ${found.join(", ")}`,
-        ).toBe(true);
+      for (const [clause, ...gives] of [row.example, ...(row.paraphrases ?? [])]) {
+        const found = extractFacts(clause).map((f) => `${f.category}=${f.value}`);
+        // A member's value takes the name said with it ("family=아내" → "family=아내 지수").
+        for (const fact of gives) {
+          expect(
+            found.some((f) => f === fact || f.startsWith(`${fact} `)),
+            `${clause}: ${found.join(", ")}`,
+          ).toBe(true);
+        }
       }
     }
   });
