@@ -288,6 +288,14 @@ export const VALUE_CUES: readonly ValueCue[] = [
     categories: TASTES,
   },
   {
+    // "I'm off coffee these days", "I'm done with sweets", "I'm so over energy drinks".
+    lang: "en",
+    need: ["off", "done with", "over"],
+    pattern:
+      /\b(?:i'm|i am|im|we're|we are)\s+(?:(?:totally|completely|officially|so|kind of|kinda|mostly|pretty much)\s+)?(?:off|done with|over)\s+(?!to\b|work\b|today\b|tomorrow\b)((?:[\w'-]+\s*){1,3})/,
+    categories: TASTES,
+  },
+  {
     // "요즘은 커피 대신 차 마셔요": what comes before 대신 is no longer the taste.
     lang: "ko",
     need: ["대신"],

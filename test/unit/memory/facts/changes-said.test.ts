@@ -1,0 +1,50 @@
+/**
+ * Changes said the way people say them in chat, over several messages (R8.3): a taste
+ * dropped ("I'm off …"), a pet named by a pronoun, a quantity that is no taste.
+ */
+import { describe, expect, it } from "vitest";
+import { type FactState, recallFacts } from "../../../../src/memory/facts/index.ts";
+import { talk } from "./talk.ts";
+
+const current = (state: FactState) => state.facts.map((f) => `${f.id}=${f.value}`);
+const retiredIds = (state: FactState) => state.retired.map((f) => f.id);
+
+describe("R8.3 changes said in passing", () => {
+  it("R8.2 a quantity after a taste ('like three cans a day') is no taste of its own", () => {
+    expect(current(talk(["I'm a big cola person, like three cans a day."]))).toEqual([
+      "preference:cola=cola",
+    ]);
+  });
+
+  it("R8.3 'I'm off X' takes the taste X back; someone else being off it does not", () => {
+    const off = talk(["I love green tea.", "I'm off green tea for now, it keeps me up at night."]);
+    expect(current(off)).toEqual([]);
+    expect(retiredIds(off)).toEqual(["preference:greentea"]);
+    const other = talk(["I love green tea.", "My sister is off green tea these days."]);
+    expect(current(other)).toContain("preference:greentea=green tea");
+  });
+
+  it("R8.2 a pet named by a pronoun ('She's called Mabel') is that pet, in its message or the next", () => {
+    expect(current(talk(["I adopted a kitten last week! She's called Mabel."]))).toEqual([
+      "family:cat:mabel=kitten Mabel",
+    ]);
+    expect(current(talk(["We got a puppy.", "He's named Rufus."]))).toEqual([
+      "family:dog:rufus=puppy Rufus",
+    ]);
+  });
+});
+
+describe("R8.2 questions that ask for a slot without naming it", () => {
+  it("R8.2 'near my place' / 'near my house' asks where the user lives", () => {
+    const state = talk(["I live in Leeds.", "I'm a nurse."]);
+    for (const question of [
+      "Recommend a farmers market near my place",
+      "Any good bakeries near my house?",
+    ]) {
+      expect(
+        recallFacts(state.facts, question, 3).map((f) => f.id),
+        question,
+      ).toEqual(["residence"]);
+    }
+  });
+});
