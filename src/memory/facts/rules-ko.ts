@@ -187,6 +187,28 @@ export const RULES_KO: readonly Rule[] = [
     example: ["싱가포르 온 지 2주 됐어요", "residence=싱가포르"],
   },
   {
+    // "위례 와서 출퇴근 40분이에요": a commute since coming to a place is from a new home
+    // there ("부산 와서 회 먹었어요" is a visit: no commute, no home).
+    lang: "ko",
+    kind: "residence",
+    pattern: p(
+      String.raw`(?:^|\s)(?<value>[가-힣]{2,10}?)(?:으로|로|에)?\s*(?:이사\s*)?(?:와서|오니까|오니|오고\s*나서|온\s*(?:뒤|후)(?:로|에)?)\s`,
+      "",
+      "오고|오니|온|와서",
+    ),
+    when: [
+      p("출퇴근|통근|출근|퇴근|회사까지|직장까지", "", "출근|출퇴근|직장까지|통근|퇴근|회사까지"),
+    ],
+    checks: ["placeKo"],
+    example: ["위례 와서 출퇴근 40분이에요", "residence=위례"],
+    paraphrases: [
+      ["판교로 오니까 출근이 10분이면 돼요", "residence=판교"],
+      ["분당 온 뒤로 회사까지 걸어 다녀요", "residence=분당"],
+      ["부산 와서 회 먹었어요"],
+      ["회사 와서 출근 도장 찍었어요"],
+    ],
+  },
+  {
     lang: "ko",
     kind: "residence",
     pattern: rx(
@@ -196,6 +218,12 @@ export const RULES_KO: readonly Rule[] = [
     checks: ["tokenNotWith"],
     head: { particles: ["에서", "에"], max: 2, bare: "place" },
     example: ["저는 서울 마포구에 살아요", "residence=서울 마포구"],
+    paraphrases: [
+      ["저 지금 인천 부평 살아요", "residence=인천 부평"],
+      ["나 경기도 광명 살아", "residence=경기도 광명"],
+      ["저 서울 혼자 살아요", "residence=서울"],
+      ["저 그냥 혼자 살아요"],
+    ],
   },
   {
     lang: "ko",

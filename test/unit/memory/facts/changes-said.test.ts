@@ -48,3 +48,13 @@ describe("R8.2 questions that ask for a slot without naming it", () => {
     }
   });
 });
+
+describe("R8.2 Korean said casually", () => {
+  it("R8.2 '회사는 강남이라 …': a place before the reason ending 이라 is where the work is", () => {
+    expect(current(talk(["회사는 역삼이라 출퇴근만 왕복 두 시간이에요 ㅠ"]))).toEqual([
+      "workplace=역삼",
+    ]);
+    // 이라 after a vowel is no copula: "나라" stays one word.
+    expect(current(talk(["우리나라 음식이 최고예요"]))).not.toContain("workplace=우리나");
+  });
+});
