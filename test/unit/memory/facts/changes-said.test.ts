@@ -58,3 +58,25 @@ describe("R8.2 Korean said casually", () => {
     expect(current(talk(["우리나라 음식이 최고예요"]))).not.toContain("workplace=우리나");
   });
 });
+
+describe("R8.3 a pet sent to live elsewhere", () => {
+  it("R8.3 '몽이 부모님 집으로 보냈어' retires the pet it names; a parcel sent home retires nothing", () => {
+    const sent = talk([
+      "나 고양이 키워 이름은 탄이야",
+      "탄이 언니네로 보냈어요… 제가 해외 나가게 돼서",
+    ]);
+    expect(current(sent).filter((f) => f.startsWith("family:cat"))).toEqual([]);
+    expect(retiredIds(sent)).toContain("family:cat:탄");
+    const parcel = talk(["나 고양이 키워 이름은 탄이야", "택배를 집으로 보냈어요"]);
+    expect(current(parcel)).toContain("family:cat:탄=고양이 탄");
+  });
+});
+
+describe("R8.2 an adverb is no taste", () => {
+  it("R8.2 '… 오히려 좋아해' likes nothing called 오히려", () => {
+    expect(current(talk(["마당 있는 집이라 강아지는 오히려 좋아해"]))).not.toContain(
+      "preference:오히려=오히려",
+    );
+    expect(current(talk(["생각보다 의외로 좋아요"]))).toEqual([]);
+  });
+});
