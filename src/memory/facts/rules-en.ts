@@ -628,6 +628,27 @@ export const RULES_EN: readonly Rule[] = [
     example: ["I live with my grandma", "family=grandma"],
   },
   {
+    // "It's a girl!", "A little boy, we named him Theo.": a birth announced by the child
+    // alone, a whole clause ("A little boy asked me the way" is someone else's).
+    lang: "en",
+    kind: "family",
+    subject: "any",
+    pattern: p(
+      String.raw`^(?:it's\s+|it\s+is\s+)?an?\s+(?:(?:little|baby|healthy|beautiful|tiny|perfect)\s+)*(?<value>boy|girl)\s*[.!]*$`,
+      "i",
+      "boy|girl",
+    ),
+    map: "member",
+    detail: true,
+    example: ["It's a girl!", "family=girl"],
+    paraphrases: [
+      ["A little boy", "family=boy"],
+      ["a healthy baby girl!!", "family=girl"],
+      ["A little boy asked me for directions"],
+      ["It's a boy thing"],
+    ],
+  },
+  {
     // "I've been seeing someone new": a partner (members.ts names them).
     lang: "en",
     kind: "family",

@@ -80,3 +80,19 @@ describe("R8.2 an adverb is no taste", () => {
     expect(current(talk(["생각보다 의외로 좋아요"]))).toEqual([]);
   });
 });
+
+describe("R8.3 a birth announced by the child", () => {
+  it("R8.3 'A little boy, we named him Theo.' is a son named Theo beside the daughter", () => {
+    const state = talk([
+      "I have a daughter, Nora.",
+      "Baby #2 is here!! A little boy, we named him Arlo.",
+    ]);
+    expect(current(state)).toEqual([
+      "family:daughter:nora=daughter Nora",
+      "family:son:arlo=boy Arlo",
+    ]);
+    expect(current(talk(["It's a girl! We named her Ivy."]))).toEqual([
+      "family:daughter:ivy=girl Ivy",
+    ]);
+  });
+});
