@@ -723,7 +723,7 @@ export const RULES_EN: readonly Rule[] = [
     drop: p(
       String.raw`\s+(?:instead\b|and\s+(?:honestly|really|actually|frankly|i|it|so|now)\b).*$`,
       "i",
-      "and|instead",
+      "actually|frankly|honestly|i|now|really|so",
     ),
     // A switch of work or schedule is no taste ("I switched to night shifts").
     reject: [
