@@ -148,15 +148,15 @@ const N_FINAL = Array.from({ length: 399 }, (_, i) =>
 ).join("");
 
 /**
- * Korean connective endings (는데, 지만, 어서 …) end a clause; so do sentence-final endings
+ * Korean connective endings (는데, 지만, 어서, the reason 이라 of "회사는 강남이라 멀어요" …) end a clause; so do sentence-final endings
  * that only ever close a sentence (formal 습니다, plain past 었다/았다/했다/였다), which casual
  * writing runs on without a full stop: "처음 뵙겠습니다 저는 최유나라고 합니다", "잘못 말했다
  * 김도훈이야".
  */
 const KO_CONNECTIVE_SPLIT = pattern(
-  String.raw`(?:(?<=[가-힣A-Za-z0-9](?:는데|[${N_FINAL}]데|지만|니까|으니까|거든요|거든|고요|구요|어서|아서|해서|여서|라서|는데요|던데|습니다|었다|았다|했다|였다|겠다))|(?<=[가-힣](?:예요|에요|이야|어요|아요|해요|워요|와요|져요))(?=\s+[가-힣]))\s+`,
+  String.raw`(?:(?<=[가-힣A-Za-z0-9](?:는데|[${N_FINAL}]데|지만|니까|으니까|거든요|거든|고요|구요|어서|아서|해서|여서|라서|는데요|던데|습니다|었다|았다|했다|였다|겠다))|(?<=[가-힣](?:예요|에요|이야|이라|어요|아요|해요|워요|와요|져요))(?=\s+[가-힣]))\s+`,
   "",
-  "거든|고요|구요|니까|데|라서|아서|어서|여서|지만|해서|습니다|었다|았다|했다|였다|겠다|예요|에요|이야|어요|아요|해요|워요|와요|져요",
+  "거든|고요|구요|니까|데|라서|아서|어서|여서|지만|해서|습니다|었다|았다|했다|였다|겠다|예요|에요|이야|이라|어요|아요|해요|워요|와요|져요",
 );
 
 const SPLIT_SENTENCE_RE1 = pattern(String.raw`\s*[;,，、]\s*|\s+[-–—]\s+`, "", ",|-|;|–|—|、|，");

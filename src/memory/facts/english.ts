@@ -40,9 +40,9 @@ const FILLER = pattern(
 const DROPPED_I = [
   [
     pattern(
-      String.raw`^(?:(?:just|recently|finally|currently|also|still|now)\s+)*(?:moved|relocated|live|living|work|working|cannot eat|cannot have|have|got|drive|own|love|like|hate|grew up|started|joined|teach|major|majoring|adopted|rescued|bought|picked up)\b`,
+      String.raw`^(?:(?:just|recently|finally|currently|also|still|now)\s+)*(?:moved|relocated|live|living|work|working|cannot eat|cannot have|have|got|drive|own|love|like(?!\s+(?:\d|one|two|three|four|five|six|ten|twenty|half|twice|maybe|every|a\s+(?:few|couple|lot|day|week))\b)|hate|grew up|started|joined|teach|major|majoring|adopted|rescued|bought|picked up|switched)\b`,
       "i",
-      "adopted|bought|cannot eat|drive|got|grew up|hate|have|joined|like|live|living|love|major|moved|own|picked up|relocated|rescued|started|teach|work",
+      "adopted|bought|cannot eat|drive|got|grew up|hate|have|joined|like|live|living|love|major|moved|own|picked up|relocated|rescued|started|switched|teach|work",
     ),
     "I ",
   ],

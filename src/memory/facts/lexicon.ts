@@ -121,6 +121,7 @@ export const RELATIONS_EN: Readonly<Record<string, string>> = {
   granddaughter: "grandchild",
   boy: "son",
   boys: "son",
+  girl: "daughter",
   girls: "daughter",
   teen: "children",
   teens: "children",

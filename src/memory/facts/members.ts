@@ -53,6 +53,10 @@ const PLURAL_EN: Readonly<Record<string, string>> = {
 const PARTNER_BY_PRONOUN: Readonly<Record<string, string>> = {
   her: "girlfriend",
   his: "boyfriend",
+  she: "girlfriend",
+  "she's": "girlfriend",
+  he: "boyfriend",
+  "he's": "boyfriend",
 };
 
 const KO_NUMBERS: Readonly<Record<string, number>> = {
@@ -157,7 +161,9 @@ function koAge(segment: string): number | undefined {
 const EN_NAME_AT = /^(?:'s\s+name\s+is\s+|\s*,?\s*(?:named|called)\s+|\s*,?\s+)([A-Z][a-z]+)/;
 const EN_AGE_AT =
   /^(?:\s*,?\s*[A-Z][a-z]+)?(?:\s*,\s*|\s+(?:who's|who is|is|'s|just turned|turned|is now|who just turned|who turned)\s+)(?:now\s+)?(\d{1,2})\b(?!\s*(?:am|pm|%|:|kg|lb|lbs|minutes|hours|days|weeks|months|o'clock|percent|feet|ft|inches|cm|miles|km|points))/;
-const EN_NAME_ANY = /\b(?:[Hh]er|[Hh]is|[Ii]ts|[Tt]heir|[Tt]he)\s+name\s+is\s+([A-Z][a-z]+)/;
+/** "Her name is Juno", "She's called Juno", "we named him Theo": a name said by a pronoun. */
+const EN_NAME_ANY =
+  /\b(?:(?:[Hh]er|[Hh]is|[Ii]ts|[Tt]heir|[Tt]he)\s+name\s+is|(?:[Ss]he|[Hh]e|[Ii]t)(?:'s|\s+is)\s+(?:called|named)|[Ww]e\s+(?:named|called)\s+(?:her|him|it))\s+([A-Z][a-z]+)/;
 const EN_LIST_ITEM =
   /^(?:\s*(?:,|and\b|&|:|named\b|called\b))*\s*([A-Z][a-z]+)(?:(?:\s+who(?:'s|\s+is)|\s+is|\s*,)\s*(\d{1,2})\b(?!\s*(?:am|pm|%|:)))?/;
 
@@ -342,7 +348,8 @@ function married(members: readonly Fact[], utterance: string): { from: Fact; to:
 /** A message that opens by naming someone ("이름은 서연이에요", "Her name is Luna"). */
 const NAMED_KO =
   /^\s*(?:이름은|이름이)\s*["']?([가-힣]{1,5}?)(?:이에요|예요|에요|이야|야|입니다|이고|이래요|래요)(?=$|[\s.!~,])/;
-const NAMED_EN = /^\s*(?:her|his|its|their)\s+name(?:'s|\s+is)\s+([A-Z][a-z]+)\b/i;
+const NAMED_EN =
+  /^\s*(?:(?:her|his|its|their)\s+name(?:'s|\s+is)|(?:she|he|it)(?:'s|\s+is)\s+(?:called|named)|we\s+(?:named|called)\s+(?:her|him|it))\s+([A-Z][a-z]+)\b/i;
 
 /**
  * The name a message gives to the member the message before introduced without one

@@ -199,6 +199,15 @@ export const MEMBER_CUES: readonly MemberCue[] = [
     scope: "named",
   },
   {
+    // "몽이 부모님 집으로 보냈어", "언니네로 보냈어요": sent to live in someone's home. Only
+    // the pet it names ("택배를 집으로 보냈어요" names none).
+    lang: "ko",
+    need: ["보냈"],
+    pattern: /\S*(?:네|집|댁)(?:으로|로|에)\s*(?:\S+\s+)?보냈/,
+    relations: PETS,
+    scope: "named-only",
+  },
+  {
     lang: "ko",
     need: ["헤어졌", "헤어짐", "이별", "이혼", "파혼", "갈라섰"],
     pattern: /헤어졌|헤어짐|이별했|이혼(?:했|함|하게|하기로)|파혼|갈라섰/,
@@ -285,6 +294,14 @@ export const VALUE_CUES: readonly ValueCue[] = [
     need: ["gave up", "given up", "giving up", "cut out", "switched from", "instead of", "stopped"],
     pattern:
       /\b(?:(?:i|i've|i have|we)\s+(?:just\s+|finally\s+)?(?:gave up|given up|cut out|switched from|stopped (?:eating|drinking|playing|doing))|instead of)\s+((?:[\w'-]+\s*){1,3})/,
+    categories: TASTES,
+  },
+  {
+    // "I'm off coffee these days", "I'm done with sweets", "I'm so over energy drinks".
+    lang: "en",
+    need: ["off", "done with", "over"],
+    pattern:
+      /\b(?:i'm|i am|im|we're|we are)\s+(?:(?:totally|completely|officially|so|kind of|kinda|mostly|pretty much)\s+)?(?:off|done with|over)\s+(?!to\b|work\b|today\b|tomorrow\b)((?:[\w'-]+\s*){1,3})/,
     categories: TASTES,
   },
   {
@@ -462,7 +479,13 @@ function mentions(fact: Fact, text: string): boolean {
     .toLowerCase()
     .replace(/, \d{1,3}살?$/, "")
     .split(/\s+/)
-    .some((word) => word.length >= 2 && text.includes(word));
+    .some((word) => (word.length >= 2 ? text.includes(word) : calledKo(word, text)));
+}
+
+/** A one-syllable Korean name said with the 이 of calling ("탄" → "탄이 보냈어", "탄이는"). */
+function calledKo(name: string, text: string): boolean {
+  if (!/^[가-힣]$/.test(name)) return false;
+  return new RegExp(`(?:^|\\s)${name}이(?:가|는|를|도|랑)?(?=\\s|$)`).test(text);
 }
 
 /** The ids of the members of the family a message ends (see {@link MEMBER_CUES}). */

@@ -232,13 +232,39 @@ export const RULES_EN: readonly Rule[] = [
     lang: "en",
     kind: "residence",
     pattern: p(
-      String.raw`\b(?:i|we)\s+(?:rent|own|have|share|am renting|are renting)\s+(?:a|an|my|our)\s+(?:[\w-]+\s+){0,2}?(?:apartment|studio|house|flat|place|room|condo|home)\s+(?:in|near)\s+`,
+      String.raw`\b(?:i|we)\s+(?:rent|own|have|share|am renting|are renting)\s+(?:a|an|my|our)\s+(?:[\w-]+\s+){0,2}?(?:apartment|studio|house|flat|place|room|condo|home|townhouse|loft|(?:one|two|three|1|2|3)-bedroom)\s+(?:in|near)\s+`,
       "gi",
-      "apartment|condo|flat|home|house|place|room|studio&have|own|rent|share&in|near",
+      "apartment|bedroom|condo|flat|home|house|loft|place|room|studio|townhouse&have|own|rent|share&in|near",
     ),
     cut: ["place", 5],
     reject: NOT_HOME,
     example: ["I rent a small studio in Seoul", "residence=Seoul"],
+    paraphrases: [
+      ["I rent a tiny one-bedroom in Leeds right now", "residence=Leeds"],
+      ["we share a two-bedroom near Austin", "residence=Austin"],
+      ["I rent a car in Denver"],
+    ],
+  },
+  {
+    // "We finally closed on the house in Tampa": a purchase that is done and is the user's
+    // home; "we're closing on …" is still a plan, and "bought a house" alone is a possession.
+    lang: "en",
+    kind: "residence",
+    pattern: p(
+      String.raw`\b(?:i|we)\s+(?:just\s+|finally\s+|officially\s+|recently\s+)?(?:closed\s+on|got\s+the\s+keys\s+to)\s+(?:a|an|the|my|our)\s+(?:new\s+|first\s+|own\s+|little\s+)?(?:house|home|place|condo|apartment|flat|townhouse)\s+(?:in|near|outside(?:\s+of)?)\s+`,
+      "gi",
+      "apartment|condo|flat|home|house|place|townhouse&closed|keys",
+    ),
+    cut: ["place", 5],
+    reject: NOT_HOME,
+    example: ["We finally closed on the house in Tampa!!", "residence=Tampa"],
+    paraphrases: [
+      ["we closed on a condo in Reno last month", "residence=Reno"],
+      ["I just bought a condo in Reno"],
+      ["we got the keys to our first place in Bristol", "residence=Bristol"],
+      ["We're closing on the house in Tampa next week"],
+      ["My parents bought a house in Tampa"],
+    ],
   },
   {
     lang: "en",
@@ -602,6 +628,27 @@ export const RULES_EN: readonly Rule[] = [
     example: ["I live with my grandma", "family=grandma"],
   },
   {
+    // "It's a girl!", "A little boy, we named him Theo.": a birth announced by the child
+    // alone, a whole clause ("A little boy asked me the way" is someone else's).
+    lang: "en",
+    kind: "family",
+    subject: "any",
+    pattern: p(
+      String.raw`^(?:it's\s+|it\s+is\s+)?an?\s+(?:(?:little|baby|healthy|beautiful|tiny|perfect)\s+)*(?<value>boy|girl)\s*[.!]*$`,
+      "i",
+      "boy|girl",
+    ),
+    map: "member",
+    detail: true,
+    example: ["It's a girl!", "family=girl"],
+    paraphrases: [
+      ["A little boy", "family=boy"],
+      ["a healthy baby girl!!", "family=girl"],
+      ["A little boy asked me for directions"],
+      ["It's a boy thing"],
+    ],
+  },
+  {
     // "I've been seeing someone new": a partner (members.ts names them).
     lang: "en",
     kind: "family",
@@ -672,7 +719,12 @@ export const RULES_EN: readonly Rule[] = [
       "i",
       "switched",
     ),
-    drop: p(String.raw`\s+instead\b.*$`, "i", "instead"),
+    // "… and honestly I don't miss it": a new clause about the switch is no part of the value.
+    drop: p(
+      String.raw`\s+(?:instead\b|and\s+(?:honestly|really|actually|frankly|i|it|so|now)\b).*$`,
+      "i",
+      "actually|frankly|honestly|i|now|really|so",
+    ),
     // A switch of work or schedule is no taste ("I switched to night shifts").
     reject: [
       p(
@@ -687,6 +739,7 @@ export const RULES_EN: readonly Rule[] = [
       ["So no more coffee for me, I switched to rooibos tea", "preference=rooibos tea"],
       ["Coffee was wrecking my sleep, so I switched to decaf instead", "preference=decaf"],
       ["I switched to night shifts"],
+      ["Switched to oat milk and honestly I do not miss dairy", "preference=oat milk"],
     ],
   },
   {
@@ -772,8 +825,17 @@ export const RULES_EN: readonly Rule[] = [
       "i",
       "person&i am|i'm|im",
     ),
+    drop: p(
+      String.raw`^(?:huge|big|massive|total|real|true|hardcore|diehard|die-hard)\s+`,
+      "i",
+      "big|diehard|die-hard|hardcore|huge|massive|real|total|true",
+    ),
     reject: [p("^people$", "i", "people")],
     example: ["I'm more of a coffee person", "preference=coffee"],
+    paraphrases: [
+      ["I'm a huge tea person", "preference=tea"],
+      ["honestly I'm a total cat person", "preference=cat"],
+    ],
   },
   {
     // "I play the violin": what the speaker plays is a hobby.

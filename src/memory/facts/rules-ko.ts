@@ -17,9 +17,16 @@ const OBJECT = ["을", "를", "은", "는", "도", "이", "가"];
 
 /** Reported speech: "엄마가 그러는데 …" says nothing about the family member worth keeping. */
 export const HEARSAY = p(
-  String.raw`(?:그러는데|그러던데|그랬는데|그러시는데|말했|말하길|하셨는데|그러셨|한테서|전화|[았었였했봤갔왔샀]대(?:요)?(?=$|[\s.!?~])|이래(?:요)?(?=$|[\s.!?~]))`,
+  String.raw`(?:그러는데|그러던데|그랬는데|그러시는데|말했|말하길|하셨는데|그러셨|한테서|전화|[았었였했봤갔왔샀]대(?:요)?(?=$|[\s.!?~])|[았었였했봤갔왔샀]다(?:는데|던데)|이래(?:요)?(?=$|[\s.!?~]))`,
   "",
-  "갔대|그랬는데|그러는데|그러던데|그러셨|그러시는데|말하길|말했|봤대|샀대|았대|었대|였대|왔대|이래|전화|하셨는데|한테서|했대",
+  "갔대|그랬는데|그러는데|그러던데|그러셨|그러시는데|다는데|다던데|말하길|말했|봤대|샀대|았대|었대|였대|왔대|이래|전화|하셨는데|한테서|했대",
+);
+
+/** A clause about someone outside the family keeping something ("친구가 고양이 입양했어"). */
+const OTHER_KEEPER = p(
+  String.raw`(?:^|\s)(?:친구|동료|회사\s*동료|이웃|옆집(?:\s*사람)?|지인|룸메이트|선배|후배)(?:가|이|는|도|네|네서|네는)(?=\s)`,
+  "",
+  "동료|룸메이트|선배|옆집|이웃|지인|친구|회사|후배&가|네|는|도|이",
 );
 
 const GREETING = "(?:(?:안녕하세요|안녕하십니까|안녕|반가워요|반갑습니다)[.,!~]*\\s*)?";
@@ -187,6 +194,28 @@ export const RULES_KO: readonly Rule[] = [
     example: ["싱가포르 온 지 2주 됐어요", "residence=싱가포르"],
   },
   {
+    // "위례 와서 출퇴근 40분이에요": a commute since coming to a place is from a new home
+    // there ("부산 와서 회 먹었어요" is a visit: no commute, no home).
+    lang: "ko",
+    kind: "residence",
+    pattern: p(
+      String.raw`(?:^|\s)(?<value>[가-힣]{2,10}?)(?:으로|로|에)?\s*(?:이사\s*)?(?:와서|오고\s*나서|온\s*(?:뒤|후)(?:로|에)?)\s`,
+      "",
+      "오고|온|와서",
+    ),
+    when: [
+      p("출퇴근|통근|출근|퇴근|회사까지|직장까지", "", "출근|출퇴근|직장까지|통근|퇴근|회사까지"),
+    ],
+    checks: ["placeKo"],
+    example: ["위례 와서 출퇴근 40분이에요", "residence=위례"],
+    paraphrases: [
+      ["광교로 와서 출근길이 편해졌어요", "residence=광교"],
+      ["분당 온 뒤로 회사까지 걸어 다녀요", "residence=분당"],
+      ["부산 와서 회 먹었어요"],
+      ["회사 와서 출근 도장 찍었어요"],
+    ],
+  },
+  {
     lang: "ko",
     kind: "residence",
     pattern: rx(
@@ -196,6 +225,12 @@ export const RULES_KO: readonly Rule[] = [
     checks: ["tokenNotWith"],
     head: { particles: ["에서", "에"], max: 2, bare: "place" },
     example: ["저는 서울 마포구에 살아요", "residence=서울 마포구"],
+    paraphrases: [
+      ["저 지금 인천 부평 살아요", "residence=인천 부평"],
+      ["나 경기도 광명 살아", "residence=경기도 광명"],
+      ["저 서울 혼자 살아요", "residence=서울"],
+      ["저 그냥 혼자 살아요"],
+    ],
   },
   {
     lang: "ko",
@@ -512,9 +547,17 @@ export const RULES_KO: readonly Rule[] = [
       `${T}(?<value>${PET_WORDS})(?:를|을|도|는|은|랑|이랑)?\\s+(?:(?:한|두|세|네)\\s*마리\\s+|\\d+\\s*마리\\s+)?(?:키워|키우고|키웁|키움|길러|기르고|기릅|키우는\\s*중|키운\\s*지|들였|입양했|입양해\\s*왔|데려왔)`,
       "기르고|기릅|길러|데려왔|들였|입양해|입양했|키우고|키우는|키운|키움|키웁|키워",
     ),
+    // A friend's or a neighbour's pet, or one only heard about, is not the user's.
+    unless: [HEARSAY, OTHER_KEEPER],
     map: "relationKo",
     detail: true,
     example: ["고양이 두 마리 키워요", "family=고양이"],
+    paraphrases: [
+      ["저 작년에 고양이 입양했어요", "family=고양이"],
+      ["친구가 고양이 입양했다는데 너무 부럽다"],
+      ["옆집 사람이 강아지 키워요"],
+      ["회사 동료는 앵무새 키운대요"],
+    ],
   },
   {
     // "나 강아지 한 마리 키우는데 말티즈야": the connective needs the speaker in front.
@@ -644,9 +687,9 @@ export const RULES_KO: readonly Rule[] = [
     kind: "family",
     subject: "any",
     pattern: p(
-      String.raw`(?<![^\s])(?<value>동생|여동생|남동생|언니|오빠|누나|형|엄마|아빠|어머니|아버지|할머니|할아버지|남편|아내|와이프|딸|아들)(?:(?:이|가|는|은|도)(?=\s)|네(?:서|에서|에|로|집)?(?=\s|$))`,
+      String.raw`(?<![^\s])(?<!(?:친구|동료|지인|남친|여친|애인)의?\s)(?<value>동생|여동생|남동생|언니|오빠|누나|형|엄마|아빠|어머니|아버지|부모님|할머니|할아버지|남편|아내|와이프|딸|아들)(?:(?:이|가|는|은|도)(?=\s)|네(?:서|에서|에|로|집)?(?=\s|$)|\s*(?:댁|집)(?:으로|로|에서|에|이|은|는)?(?=\s|$))`,
       "",
-      "남동생|남편|누나|동생|딸|아내|아들|아버지|아빠|어머니|언니|엄마|여동생|오빠|와이프|할머니|할아버지|형",
+      "남동생|남편|누나|동생|딸|부모님|아내|아들|아버지|아빠|어머니|언니|엄마|여동생|오빠|와이프|할머니|할아버지|형",
     ),
     unless: [HEARSAY],
     map: "relationKo",
@@ -655,6 +698,9 @@ export const RULES_KO: readonly Rule[] = [
     paraphrases: [
       ["치즈는 이제 동생네서 살아요", "family=동생"],
       ["엄마가 김치를 보내 주셨어요", "family=엄마"],
+      ["강아지는 부모님 댁으로 보냈어", "family=부모님"],
+      ["주말엔 할머니 집에서 자요", "family=할머니"],
+      ["친구 부모님 댁에 인사드리러 갔어요"],
     ],
   },
   // ── preference and dislike ──

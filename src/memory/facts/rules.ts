@@ -654,7 +654,14 @@ function readHead(take: Take, at: Context): Read {
   if (head === undefined) return { values: [] };
   if (head.particle === "") {
     if (spec.bare === "no") return { values: [] };
-    if (spec.bare === "place" && !isPlaceKo(stripParticle(token))) return { values: [] };
+    // "인천 부평 살아요": a district no table knows, inside a city the table knows.
+    if (
+      spec.bare === "place" &&
+      !isPlaceKo(stripParticle(token)) &&
+      !isPlaceKo(head.value.split(/\s+/)[0] ?? "")
+    ) {
+      return { values: [] };
+    }
     if (spec.bare === "notHave" && at.match[0].slice(token.length).includes("있")) {
       return { values: [] };
     }
