@@ -241,6 +241,12 @@ function startWrangler(
     // Cron triggers never fire on their own locally; without this wrangler warns so on every
     // start. With it, /__scheduled (and /cdn-cgi/local/scheduled) runs the scheduled handler.
     "--test-scheduled",
+    // The devtools inspector listens on a port the system picks when it binds. Left to itself,
+    // wrangler probes for a free one from 9229 and binds it later, and two runs starting
+    // together (two projects, or parallel tests) could both pick the same one: the second
+    // failed with "Address already in use" on an internal socket.
+    "--inspector-port",
+    "0",
   ];
   if (stateDir !== undefined) args.push("--persist-to", resolve(stateDir));
   for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);
