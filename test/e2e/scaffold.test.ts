@@ -500,13 +500,8 @@ describe("llamon agent / flow (scaffold)", () => {
         drawn += d;
       });
       const screen = () => stripVTControlCharacters(drawn).replaceAll("\r", "");
-      const until = async (what: string, done: () => boolean, ms = 30_000) => {
-        const deadline = Date.now() + ms;
-        while (!done()) {
-          if (Date.now() > deadline) throw new Error(`no ${what}:\n${screen()}`);
-          await new Promise((r) => setTimeout(r, 50));
-        }
-      };
+      const until = (what: string, done: () => boolean, ms = 30_000) =>
+        waitUntil(() => `${what}:\n${screen()}`, done, ms);
       try {
         await until("npm install", () => existsSync(pidFile));
         await until("spinner", () => screen().includes("installing dependencies"));

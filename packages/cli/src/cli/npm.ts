@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ErrorCode, LlamonError } from "llamon/errors";
-import { SIGNAL_EXIT_CODES, warn } from "./output.ts";
+import { onStopSignals, warn } from "./output.ts";
 
 export interface NpmResult {
   readonly code: number;
@@ -51,17 +51,13 @@ function keepWhileRunning(child: ChildProcess, what: string): void {
     }
   });
   if (releaseGuards !== undefined) return;
-  const handlers = Object.entries(SIGNAL_EXIT_CODES).map(([signal, code]) => {
-    const handler = () => {
-      warn(`cancelled: npm ${what}`);
-      process.exit(code);
-    };
-    process.on(signal, handler);
-    return [signal, handler] as const;
+  const offSignals = onStopSignals((code) => {
+    warn(`cancelled: npm ${what}`);
+    process.exit(code);
   });
   process.on("exit", endRunning);
   releaseGuards = () => {
-    for (const [signal, handler] of handlers) process.off(signal, handler);
+    offSignals();
     process.off("exit", endRunning);
   };
 }

@@ -13,7 +13,22 @@ export function warn(line: string): void {
 export const CANCELLED_EXIT_CODE = 130;
 
 /** The signals that stop a command, and its exit code for each: 128 + the signal's number. */
-export const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+
+/**
+ * `stop` with the exit code of SIGINT, SIGTERM or SIGHUP when one comes (the spinner, npm
+ * children); returns the undo.
+ */
+export function onStopSignals(stop: (code: number) => void): () => void {
+  const offs = Object.entries(SIGNAL_EXIT_CODES).map(([signal, code]) => {
+    const handler = () => stop(code);
+    process.on(signal, handler);
+    return () => process.off(signal, handler);
+  });
+  return () => {
+    for (const off of offs) off();
+  };
+}
 
 /** Print an error the way a user can act on it, and return the exit code. */
 export function reportError(error: unknown): number {

@@ -10,7 +10,7 @@
  * would have (npm and other children stop too), and exits 130.
  */
 import type { Writable } from "node:stream";
-import { CANCELLED_EXIT_CODE, SIGNAL_EXIT_CODES } from "./output.ts";
+import { CANCELLED_EXIT_CODE, onStopSignals } from "./output.ts";
 
 /**
  * How the work ended, said on the last line: a text (✔), or `{ failed }` for work that
@@ -108,16 +108,4 @@ async function plainProgress<T>(
     out.write(`✖ ${current}\n`);
     throw error;
   }
-}
-
-/** `stop` with the exit code of SIGINT, SIGTERM or SIGHUP while the work runs; returns the undo. */
-function onStopSignals(stop: (code: number) => void): () => void {
-  const offs = Object.entries(SIGNAL_EXIT_CODES).map(([signal, code]) => {
-    const handler = () => stop(code);
-    process.on(signal, handler);
-    return () => process.off(signal, handler);
-  });
-  return () => {
-    for (const off of offs) off();
-  };
 }
