@@ -49,6 +49,17 @@ const PLURAL_EN: Readonly<Record<string, string>> = {
   cats: "cat",
 };
 
+/** How far along a partner is: dating, engaged, married (members.ts supersedes the earlier). */
+const PARTNER_STAGE: Readonly<Record<string, number>> = {
+  boyfriend: 1,
+  girlfriend: 1,
+  partner: 1,
+  fiance: 2,
+  spouse: 3,
+  wife: 3,
+  husband: 3,
+};
+
 /** A partner met without a relation word ("someone"), told apart by the pronoun. */
 const PARTNER_BY_PRONOUN: Readonly<Record<string, string>> = {
   her: "girlfriend",
@@ -414,6 +425,20 @@ export function reviseMembers(
           was !== undefined &&
           PARTNERS.has(was)
         ) {
+          remove.push(member);
+        }
+      }
+    }
+    // "He's my fiancé now!", "이제 와이프야": a partner at a later stage (boyfriend → fiancé
+    // → spouse) is the earlier one, unless both are named and the names differ.
+    const stage = PARTNER_STAGE[relation];
+    if (stage !== undefined) {
+      for (const member of members) {
+        const was = relationOf(member);
+        const before = was === undefined ? undefined : PARTNER_STAGE[was];
+        const other =
+          key !== undefined && memberKey(member) !== undefined && memberKey(member) !== key;
+        if (before !== undefined && before < stage && !other && !remove.includes(member)) {
           remove.push(member);
         }
       }

@@ -9,6 +9,7 @@
  * A cue retires; it never adds. A new value in the same utterance ("I moved to Busan") is
  * still stored by the extraction rules after the old one was retired.
  */
+import { stemmer } from "stemmer";
 import { PARTNER_RELATIONS, PET_MEMBER_RELATIONS } from "./slots.ts";
 import { type Fact, valueKey } from "./types.ts";
 
@@ -81,8 +82,9 @@ export const RETRACTION_CUES: readonly RetractionCue[] = [
   // Korean: leaving a job.
   {
     lang: "ko",
-    need: ["퇴사", "퇴직", "사직", "해고", "잘렸", "실직", "백수"],
-    pattern: /퇴사|퇴직|사직(?:했|서)|해고(?:됐|되었|당)|잘렸|실직|백수(?:예요|에요|가 됐|됐)/,
+    need: ["퇴사", "퇴직", "사직", "해고", "잘렸", "실직", "백수", "때려치"],
+    pattern:
+      /퇴사|퇴직|사직(?:했|서)|해고(?:됐|되었|당)|잘렸|실직|백수(?:예요|에요|야|임|이에요|가 됐|됐|생활)|(?:회사|직장|일)\s*(?:을|를|도)?\s*때려치/,
     slots: WORK,
   },
   {
@@ -121,7 +123,21 @@ export const RETRACTION_CUES: readonly RetractionCue[] = [
     slots: WORK,
     object: "workplace",
   },
+  {
+    // "손목이 너무 아파서 그만뒀어", "주방 일은 이제 안 해": the job, said with a reason or as 일.
+    lang: "ko",
+    need: ["그만", "일은", "일도"],
+    pattern:
+      /(?:서|고)\s+그만\s*(?:뒀|두었|둠|둬)|(?:^|\s)일(?:은|도)\s*(?:이제|더\s*이상)\s*안\s*(?:해|합)/,
+    slots: WORK,
+  },
   // Korean: leaving a home.
+  {
+    lang: "ko",
+    need: ["뺐"],
+    pattern: /(?:^|\s)(?:살던\s*)?(?:집|방|원룸|자취방)\s*(?:을|를|도)?\s*뺐/,
+    slots: HOME,
+  },
   {
     lang: "ko",
     need: ["이사"],
@@ -185,9 +201,9 @@ export const MEMBER_CUES: readonly MemberCue[] = [
   },
   {
     lang: "en",
-    need: ["rehome", "gave", "lives with", "living with"],
+    need: ["rehome", "gave", "lives with", "living with", "new home"],
     pattern:
-      /\brehom(?:e|ed|ing)\b|\bgave\s+(?:him|her|them|it)\s+(?:away|up)\b|\b(?:now\s+)?(?:lives|is living|stays)\s+with\s+my\s+\w+(?:\s+now)?\b/,
+      /\brehom(?:e|ed|ing)\b|\b(?:gave|found)\s+(?:\w+\s+){1,2}a new home\b|\bnew home for\b|\bgave\s+(?:him|her|them|it)\s+(?:away|up)\b|\b(?:now\s+)?(?:lives|is living|stays)\s+with\s+my\s+\w+(?:\s+now)?\b/,
     relations: PETS,
     scope: "named",
   },
@@ -252,6 +268,24 @@ export const MEMBER_CUES: readonly MemberCue[] = [
     scope: "named-only",
   },
   {
+    // "Jake and I aren't together anymore", "Emma and I split up": the partner it names.
+    lang: "en",
+    need: ["together", "split", "broke up", "quits", "separate ways"],
+    pattern:
+      /\b\w+\s+and\s+i\s+(?:are(?:n't| not| no longer)\s+together|(?:just\s+)?(?:split|broke up|called it quits|went our separate ways))\b|\bwe\s+(?:called it quits|went our separate ways)\b/,
+    relations: PARTNERS,
+    scope: "named-only",
+  },
+  {
+    // "지은이랑은 이제 연락 안 해요", "민수랑 끝났어": the partner it names.
+    lang: "ko",
+    need: ["연락 안", "연락 끊", "끝났", "끝냈", "정리했", "남남"],
+    pattern:
+      /(?:랑|하고|와|과)(?:은|는)?\s*(?:이제\s*|완전히\s*|결국\s*)?(?:연락\s*(?:안|끊)|끝났|끝냈|정리했|남남)/,
+    relations: PARTNERS,
+    scope: "named-only",
+  },
+  {
     lang: "ko",
     need: ["안 만나"],
     pattern: /(?:이제|더\s*이상)\s*(?:\S+\s+)?안\s*만나/,
@@ -270,22 +304,56 @@ export const MEMBER_CUES: readonly MemberCue[] = [
 
 /**
  * Cues that take back a value the message names: "I'm not vegetarian anymore", "테니스는
- * 이제 못 쳐요", "이제 맥주도 안 마셔요" (a stored value of `categories` named in the same
- * sentence is retired), and what a plan becomes once it happened ("Our daughter Ava was
- * born", "결혼식 무사히 끝났어요": a plan that names one of `plans` is retired).
+ * 이제 못 쳐요", "I moved on from Google", "삼성전자 나와서 …", "I'm not nursing anymore" (a
+ * stored value of `categories` named in the same sentence is retired), and what a plan
+ * becomes once it happened ("Our daughter Ava was born", "결혼식 무사히 끝났어요": a plan
+ * that holds one of `holds` is retired).
+ *
+ * These rows are general on purpose: the value the user named is the anchor, so a cue need
+ * not know how the fact was first said. A question, a hypothetical ("if I quit Google") and
+ * someone else's news never retire anything.
  */
 export interface ValueCue {
   readonly lang: "ko" | "en";
   readonly need: readonly string[];
   readonly pattern: RegExp;
   readonly categories: readonly string[];
-  /** Words a retired plan names instead of the value ("born" ends the plan "baby"). */
-  readonly plans?: readonly string[];
+  /**
+   * How the sentence must name the value: `loose` (default), any word of it that the value
+   * holds or that holds the value ("맥주도" names "맥주"); `head`, the whole value, its last
+   * word or a proper name in it, compared by stem ("nursing" names "nurse", "teaching"
+   * names "high school teacher", "간호 일" names "간호사"; "school" does not name "high
+   * school teacher").
+   */
+  readonly names?: "loose" | "head";
+  /** A sentence this matches is not a change of the fact ("I don't like Chicago anymore"). */
+  readonly unless?: RegExp;
+  /** Words the retired value holds instead of being named ("born" ends the plan "baby"). */
+  readonly holds?: readonly string[];
 }
 // A pattern with a group names its object there ("gave up coffee", "커피 대신"): only the
 // words of the group can name the value it retires.
 
 const TASTES = ["preference", "health", "possession", "other"] as const;
+/** The facts of a life that change by leaving them: the job, the workplace, the home. */
+const WORK_FACTS = ["job", "workplace"] as const;
+/** A feeling about a fact is not a change of it ("I don't enjoy my job anymore"). */
+const FEELING_EN =
+  /\b(?:like|love|enjoy|want|wanna|stand|bear|hate|miss|feel|think|sure|care|afford)\b/;
+/** A trip is not a move ("we left Boston for the weekend", "부산 여행 다녀왔어요"). */
+const TRIP_EN = /\b(?:trip|vacation|holiday|weekend|visit|visiting|for the day|for work|back to)\b/;
+const TRIP_KO = /여행|출장|놀러|다녀왔|다녀올|주말/;
+/** The diets a "back to eating meat" ends. */
+const DIETS = [
+  "vegetarian",
+  "vegan",
+  "pescatarian",
+  "flexitarian",
+  "채식",
+  "비건",
+  "페스코",
+  "락토",
+];
 
 export const VALUE_CUES: readonly ValueCue[] = [
   {
@@ -305,6 +373,21 @@ export const VALUE_CUES: readonly ValueCue[] = [
     categories: TASTES,
   },
   {
+    // "Lately ramen has replaced sushi as my favorite": what was replaced.
+    lang: "en",
+    need: ["replaced"],
+    pattern: /\breplaced\s+((?:[\w'-]+\s*){1,3})/,
+    categories: TASTES,
+  },
+  {
+    // "I've kind of outgrown Coldplay", "I went off spicy food".
+    lang: "en",
+    need: ["outgrown", "grew out of", "grown out of", "lost my taste", "went off"],
+    pattern:
+      /\b(?:outgrown|grew out of|grown out of|lost my taste for|went off)\s+((?:[\w'-]+\s*){1,3})/,
+    categories: TASTES,
+  },
+  {
     // "요즘은 커피 대신 차 마셔요": what comes before 대신 is no longer the taste.
     lang: "ko",
     need: ["대신"],
@@ -313,9 +396,59 @@ export const VALUE_CUES: readonly ValueCue[] = [
   },
   {
     lang: "en",
-    need: ["anymore", "no longer", "any more"],
-    pattern: /\b(?:anymore|any more|no longer)\b/,
+    need: ["anymore", "no longer", "any more", "no more", "used to"],
+    pattern: /\b(?:anymore|any more|no longer|no more|used to)\b/,
     categories: TASTES,
+  },
+  {
+    // "I'm not a nurse anymore", "I used to live in Chicago", "no more barista shifts".
+    lang: "en",
+    need: ["anymore", "no longer", "any more", "no more", "used to"],
+    pattern: /\b(?:anymore|any more|no longer|no more|used to)\b/,
+    categories: [...WORK_FACTS, "residence"],
+    names: "head",
+    unless: FEELING_EN,
+  },
+  {
+    // "I've moved on from Google", "my last day at the bank was Friday", "retired from teaching".
+    lang: "en",
+    need: [
+      "moved on",
+      "last day",
+      "retired",
+      "stepped down",
+      "left",
+      "quit",
+      "resigned",
+      "walked away",
+      "done",
+      "jumped ship",
+      "switched",
+    ],
+    pattern:
+      /\b(?:jumped ship(?: from)?|switched (?:jobs |companies |employers )?from|moved on from|last day (?:at|as|of|in)|retired (?:from|as)|stepped down (?:from|as)|left|quit|resigned (?:from|as)|walked away from|done (?:at|with|being))\b/,
+    categories: WORK_FACTS,
+    names: "head",
+    unless: FEELING_EN,
+  },
+  {
+    // "We moved away from Chicago", "Boston is behind me now", "I left Dayton in June".
+    lang: "en",
+    need: ["moved", "relocated", "left", "behind", "rearview", "rear-view", "rear view"],
+    pattern:
+      /\b(?:moved (?:away )?from|moved out of|relocated from|left|(?:is|are) behind (?:me|us)|in the rear[ -]?view)\b/,
+    categories: ["residence"],
+    names: "head",
+    unless: TRIP_EN,
+  },
+  {
+    // "I've gone back to eating meat": a vegetarian or vegan diet ended.
+    lang: "en",
+    need: ["meat", "everything", "chicken", "beef", "pork"],
+    pattern:
+      /\b(?:(?:eat|eating|ate)\s+(?:meat|chicken|beef|pork|everything)\s+again|back to eating (?:meat|chicken|everything)|(?:started|start) eating (?:meat|chicken|beef|pork)|eat(?:ing)? everything now)\b/,
+    categories: ["health"],
+    holds: DIETS,
   },
   {
     lang: "ko",
@@ -325,11 +458,103 @@ export const VALUE_CUES: readonly ValueCue[] = [
     categories: TASTES,
   },
   {
+    // "채식은 작년에 그만두고", "커피 끊고": a taste or a diet given up.
+    lang: "ko",
+    need: ["그만", "끊고", "끊었"],
+    pattern: /그만\s*(?:두|뒀|뒀|했|먹|마시)|끊고|끊었/,
+    categories: TASTES,
+  },
+  {
+    // "요즘 위가 안 좋아서 매운 건 못 먹어요", "요가는 요즘 안 해요".
+    lang: "ko",
+    need: ["안 ", "못 ", "거들떠"],
+    pattern:
+      /(?:안|못)\s*(?:먹어|먹고|먹음|마셔|마시고|해요|해|하고|치고|쳐요|타요|타고)|쳐다(?:도|보지도)\s*안\s*(?:봐|보)|거들떠(?:도|보지도)\s*안/,
+    categories: ["preference", "possession", "other"],
+    unless: /면\s|(?:없어|싫어|힘들어)서/,
+  },
+  {
+    // "개발자 생활 접고", "삼성전자 나와서", "이제 카카오 다니지 않아요", "간호 일 안 하고".
+    lang: "ko",
+    need: [
+      "그만",
+      "관두",
+      "관뒀",
+      "접",
+      "나와",
+      "나왔",
+      "퇴사",
+      "떠나",
+      "떠났",
+      "다니지",
+      "안 다",
+      "안 하",
+      "안하",
+      "쉬고",
+      "때려치",
+    ],
+    pattern:
+      /그만\s*(?:두|뒀|둔)|관두|관뒀|때려치|접(?:고|었|기로|은)|나와서|나왔|퇴사|떠나|떠났|다니지\s*않|안\s*다(?:니|녀)|안\s*하고|안\s*해요|쉬고\s*있/,
+    categories: WORK_FACTS,
+    names: "head",
+  },
+  {
+    // "대구 생활 정리하고", "서울 떠나서", "인천 살 때는", "이제 부산에 안 살아요".
+    lang: "ko",
+    need: [
+      "떠나",
+      "떠났",
+      "나와",
+      "나왔",
+      "정리",
+      "이사",
+      "안 살",
+      "안살",
+      "살았",
+      "살 때",
+      "살던",
+      "끝",
+      "뺐",
+    ],
+    pattern:
+      /떠나|떠났|나와서|나왔|정리하고|정리했|에서\s*이사|안\s*살|살았었|살았는데|살\s*때|살던|생활\s*(?:은\s*|도\s*)?끝|집\s*(?:을\s*|도\s*)?뺐/,
+    categories: ["residence"],
+    names: "head",
+    unless: TRIP_KO,
+  },
+  {
+    // "고기 다시 먹어요", "지금은 다 먹어요": a diet ended.
+    lang: "ko",
+    need: ["고기", "다 먹"],
+    pattern:
+      /고기\s*(?:를|도)?\s*다시\s*먹|다시\s*고기|(?:지금은|이제는?|요즘은?)\s*(?:\S+\s+)?다\s*먹어/,
+    categories: ["health"],
+    holds: DIETS,
+  },
+  {
     // "Change of plans, flights to Japan got too expensive, so we're doing Portugal instead":
     // a plan the sentence names is replaced (the new one is added after).
     lang: "en",
     need: ["instead", "change of plans", "called off", "cancelled", "canceled"],
     pattern: /\b(?:instead|change of plans|called off|cancell?ed)\b/,
+    categories: ["plan"],
+  },
+  {
+    // "I'll skip the marathon this year", "the move fell through", "the trip is on hold".
+    lang: "en",
+    need: [
+      "skip",
+      "scrapped",
+      "shelved",
+      "ditched",
+      "postponed",
+      "off",
+      "fell through",
+      "not happening",
+      "on hold",
+    ],
+    pattern:
+      /\b(?:skip|skipping|scrapped|shelved|ditched|postponed|(?:is|'s|are) off|fell through|not happening|on hold)\b/,
     categories: ["plan"],
   },
   {
@@ -359,38 +584,62 @@ export const VALUE_CUES: readonly ValueCue[] = [
     categories: ["plan"],
   },
   {
+    // "유럽 여행은 무산됐어요", "이사는 미뤘어요", "없던 일이 됐어요".
+    lang: "ko",
+    need: ["무산", "미뤘", "미루", "연기", "없던 일", "물거품", "보류"],
+    pattern: /무산|미뤘|미루기로|연기됐|연기했|없던\s*일|물거품|보류/,
+    categories: ["plan"],
+  },
+  {
     lang: "en",
     need: ["born", "arrived", "is here", "'s here", "gave birth"],
     pattern: /\b(?:was born|were born|arrived|is here|'s here|gave birth)\b/,
     categories: ["plan"],
-    plans: ["baby", "born", "birth", "expecting", "pregnan", "due"],
+    holds: ["baby", "born", "birth", "expecting", "pregnan", "due"],
   },
   {
     lang: "en",
     need: ["married", "wedding"],
     pattern: /\b(?:got married|we're married|we are married|wedding (?:was|went))\b/,
     categories: ["plan"],
-    plans: ["married", "wedding", "marry"],
+    holds: ["married", "wedding", "marry"],
   },
   {
     lang: "ko",
     need: ["태어났", "출산", "낳았"],
     pattern: /태어났|출산했|낳았/,
     categories: ["plan"],
-    plans: ["아기", "출산", "임신", "출산 예정", "baby"],
+    holds: ["아기", "출산", "임신", "출산 예정", "baby"],
   },
   {
     lang: "ko",
     need: ["결혼"],
     pattern: /결혼식\s*(?:을\s*)?(?:\S+\s+)?(?:끝났|마쳤|올렸|했)|결혼했/,
     categories: ["plan"],
-    plans: ["결혼", "결혼식"],
+    holds: ["결혼", "결혼식"],
   },
 ];
 
-/** The sentences of a message (cues that name a value look at one sentence at a time). */
-const sentencesOf = (text: string): string[] =>
-  text.split(/[.!?\n。]+/).filter((sentence) => sentence.trim() !== "");
+/**
+ * The statements of a message (cues that name a value look at one sentence at a time): its
+ * sentences less questions ("Should I quit Google?", "제가 회사 그만둘까요?") and
+ * hypotheticals ("if I left Boston", "만약 이사 가면"), which change nothing.
+ */
+function statementsOf(text: string): string[] {
+  const out: string[] = [];
+  for (const piece of text.match(/[^.!?\n。]+[.!?\n。]*/g) ?? []) {
+    const sentence = piece.replace(/[.!?\n。\s]+$/, "");
+    if (sentence.trim() === "" || piece.includes("?")) continue;
+    if (QUESTION_KO.test(sentence) || HYPOTHETICAL.test(sentence)) continue;
+    out.push(sentence);
+  }
+  return out;
+}
+
+/** A Korean question without its mark ("그만둘까요", "옮겨야 할지"); "만나요" is none. */
+const QUESTION_KO = /(?:까요?|는지요?|을지요?|할지)$/;
+const HYPOTHETICAL =
+  /\b(?:if|what if|should i|thinking (?:about|of)|considering|might|wonder(?:ing)?|maybe i'll)\b|만약|(?:으|하|가|두|나)면\s|할까|둘까|갈까|고민/;
 
 function valueRetiredIds(text: string, current: readonly Fact[], out: Set<string>): void {
   let sentences: string[] | undefined;
@@ -412,32 +661,64 @@ function valueRetiredIds(text: string, current: readonly Fact[], out: Set<string
     // A birth or a wedding is the family's news ("Our daughter Ava was born"): only people
     // outside it make the sentence someone else's.
     const other =
-      cue.plans !== undefined
+      cue.holds !== undefined
         ? cue.lang === "en"
           ? OTHER_MEMBER_EN
           : OTHER_MEMBER_KO
         : cue.lang === "en"
           ? OTHER_SUBJECT_EN
           : OTHER_SUBJECT_KO;
-    sentences ??= sentencesOf(text);
+    sentences ??= statementsOf(text);
     for (const sentence of sentences) {
       const match = cue.pattern.exec(sentence);
-      if (match === null || other.test(sentence)) continue;
+      if (match === null || other.test(sentence) || cue.unless?.test(sentence) === true) continue;
       const object = match[1] ?? sentence;
-      const said = object
-        .split(/[\s,;:]+/)
-        .filter(namingWord)
-        .map((word) => valueKey(stem(word)))
-        .filter((key) => key.length >= 2);
+      const words = object.split(/[\s,;:/-]+/).filter(namingWord);
+      const said = words.map((word) => valueKey(stem(word))).filter((key) => key.length >= 2);
       for (const fact of facts) {
         const named =
-          cue.plans !== undefined
-            ? cue.plans.some((word) => fact.value.toLowerCase().includes(word))
-            : said.some((key) => looselySame(keyOf(fact), key));
+          cue.holds !== undefined
+            ? cue.holds.some((word) => fact.value.toLowerCase().includes(word))
+            : cue.names === "head"
+              ? namesHead(fact.value, object, words)
+              : said.some((key) => looselySame(keyOf(fact), key));
         if (named) out.add(fact.id);
       }
     }
   }
+}
+
+/**
+ * The sentence names the value by its whole, its last word or a proper name in it, compared
+ * by stem: "nursing" names "nurse", "teaching" names "high school teacher", "간호" names
+ * "간호사", "google's" names "Google"; "school" does not name "high school teacher".
+ */
+function namesHead(value: string, sentence: string, words: readonly string[]): boolean {
+  const whole = valueKey(value);
+  if (whole.length >= 2 && valueKey(sentence).includes(whole)) return true;
+  const parts = value.split(/\s+/).filter((part) => part !== "");
+  const heads = new Set<string>();
+  const last = parts.at(-1);
+  if (last !== undefined) heads.add(last.toLowerCase());
+  for (const part of parts) if (/^[A-Z][\w'&-]{2,}/.test(part)) heads.add(part.toLowerCase());
+  for (const raw of words) {
+    const word = stem(raw.replace(/'s$/, ""));
+    for (const head of heads) {
+      if (/[가-힣]/.test(head)) {
+        if (word.length >= 2 && (head.startsWith(word) || word.startsWith(head))) return true;
+      } else if (word === head || (head.length >= 4 && rootOf(word) === rootOf(head))) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+/** An English word's root: its stem less an agent ending ("teacher" and "teaching" → teach). */
+function rootOf(word: string): string {
+  const stemmed = stemmer(word);
+  const agent = stemmed.replace(/(?:er|or|ist|ian)$/, "");
+  return agent.length >= 4 ? agent : stemmed;
 }
 
 /** merge.ts `sameValue` on keys already made: equal, or one holds the other (two or more letters). */
@@ -527,7 +808,9 @@ export function cueRetiredIds(
 ): Set<string> {
   const retired = new Set<string>();
   if (typeof utterance !== "string" || current.length === 0) return retired;
-  const text = utterance.normalize("NFC").toLowerCase().slice(0, 2000);
+  // Questions and hypotheticals ("If I left Google, …?") take nothing back.
+  const text = statementsOf(utterance.normalize("NFC").toLowerCase().slice(0, 2000)).join(". ");
+  if (text === "") return retired;
   const byId = new Map(current.map((fact) => [fact.id, fact]));
   const otherEn = OTHER_SUBJECT_EN.test(text);
   const otherKo = OTHER_SUBJECT_KO.test(text);

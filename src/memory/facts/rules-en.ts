@@ -142,6 +142,23 @@ export const RULES_EN: readonly Rule[] = [
   },
   // ── residence ──
   {
+    // "I'm back in my hometown of Leeds now", "we're settled in Austin": where the user lives
+    // after a move, said without "live".
+    lang: "en",
+    kind: "residence",
+    pattern: p(
+      String.raw`\b(?:[Ii]'m|[Ii] am|[Ww]e're|[Ww]e are|[Ii]'ve|[Ww]e've)\s+(?:now\s+|finally\s+|officially\s+|all\s+)?(?:back\s+in|settled\s+in|based\s+in)\s+(?:my\s+home\s*town\s+of\s+|our\s+home\s*town\s+of\s+)?(?<value>[A-Z][A-Za-z'.-]*(?:\s+[A-Z][A-Za-z'.-]*){0,2})`,
+      "g",
+      "back|based|settled",
+    ),
+    checks: ["notField", "notVisit"],
+    example: ["I'm back in my hometown of Leeds now.", "residence=Leeds"],
+    paraphrases: [
+      ["We're finally settled in Austin", "residence=Austin"],
+      ["I'm back in the office on Monday"],
+    ],
+  },
+  {
     // "I'm in Chicago." said on its own: a named place that ends the sentence.
     lang: "en",
     kind: "residence",
@@ -437,6 +454,28 @@ export const RULES_EN: readonly Rule[] = [
     example: ["I work in marketing", "job=marketing"],
   },
   {
+    // "Jumped ship from Target to Costco": the employer one switched to ("he jumped ship …"
+    // is someone else's).
+    lang: "en",
+    kind: "workplace",
+    subject: "any",
+    unless: [
+      p(String.raw`\b(?:he|she|they|my\s+\w+)\s+(?:jumped|switched)\b`, "i", "jumped|switched"),
+    ],
+    pattern: p(
+      String.raw`\b(?:[Jj]umped\s+ship|[Ss]witched\s+(?:jobs\s+|companies\s+|employers\s+)?)\s*from\s+[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3}\s+to\s+(?<value>[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3})`,
+      "g",
+      "from&Jumped|Switched|jumped|switched&to",
+    ),
+    checks: ["capitalised"],
+    reject: NOT_WORKPLACE,
+    example: ["Jumped ship from Target to Costco, the pay's way better.", "workplace=Costco"],
+    paraphrases: [
+      ["I switched jobs from Acme to Globex in May", "workplace=Globex"],
+      ["He jumped ship from Target to Costco"],
+    ],
+  },
+  {
     // "I'm at a tiny climate startup called Fernwood": the name a workplace is given.
     lang: "en",
     kind: "workplace",
@@ -485,6 +524,24 @@ export const RULES_EN: readonly Rule[] = [
       "I'm a senior nurse at Mercy Hospital",
       "job=senior nurse",
       "workplace=Mercy Hospital",
+    ],
+  },
+  {
+    // "I switched careers and became a software engineer": the job one became.
+    lang: "en",
+    kind: "job",
+    pattern: p(
+      String.raw`(?:^|\bi\s+|\bcareers\s+and\s+)(?:(?:just|finally|recently|officially)\s+)?became\s+(?:a|an)\s+`,
+      "i",
+      "became",
+    ),
+    subject: "any",
+    read: "jobHead",
+    thenOrg: true,
+    example: ["I switched careers and became a software engineer", "job=software engineer"],
+    paraphrases: [
+      ["I finally became a nurse last year", "job=nurse"],
+      ["My sister became a nurse"],
     ],
   },
   {
@@ -1005,6 +1062,7 @@ export const RULES_EN: readonly Rule[] = [
       "asthmatic|celiac|colorblind|colourblind|deaf|diabetic|gluten free|gluten intolerant|gluten-free|gluten-intolerant|halal|hard of hearing|in recovery|keto|kosher|lactose intolerant|lactose-intolerant|on a diet|on a low carb diet|on a low-carb diet|on medication|pescatarian|pregnant|sober|teetotal|vegan|vegetarian&i am|i have been|i'm|i've been|im|ive been",
     ),
     detail: true,
+    map: "diet",
     example: ["I'm vegetarian", "health=vegetarian"],
   },
   {

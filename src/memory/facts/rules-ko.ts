@@ -957,6 +957,7 @@ export const RULES_KO: readonly Rule[] = [
       "금연 중|금연중|금주 중|금주중|다이어트 중|다이어트중|당뇨 환자|락토|비건|임산부|임신 중|임신중|채식주의|페스코|할랄",
     ),
     detail: true,
+    map: "diet",
     example: ["저는 비건이에요", "health=비건"],
   },
   {

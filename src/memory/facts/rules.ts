@@ -154,7 +154,12 @@ export type ValueMap =
   /** "opening a bakery" → bakery owner: a business one opens or runs says the job. */
   | "owner"
   /** A job title said short ("PM" → product manager); other titles stay as said. */
-  | "jobTitle";
+  | "jobTitle"
+  /**
+   * A way of eating (vegan, vegetarian, 비건, 채식주의자) is one slot, `health:diet`: a new one
+   * replaces the old ("I'm pescatarian now" after "I'm vegan"). Other health words keep theirs.
+   */
+  | "diet";
 
 /** Named readers for values with an inner structure. */
 export type Reader =
@@ -409,6 +414,9 @@ const ALLERGY_FIRST = pattern(
 );
 const SPACES = pattern(String.raw`\s+`, "g");
 
+/** The ways of eating that share the `health:diet` slot. */
+const DIET =
+  /^(?:vegan|vegetarian|pescatarian|flexitarian|비건|채식주의자?|채식|페스코|락토(?:\s*오보)?)$/i;
 const BRAND_VERB = /^(?:drive|ride|own|bought|picked up|am driving)$/i;
 const ABSTAIN_VERB = pattern(String.raw`^(?:eat|drink)\s+`, "i", "drink|eat");
 
@@ -465,6 +473,8 @@ function mapValue(
       return { value: `${value.toLowerCase()} owner` };
     case "jobTitle":
       return { value: JOB_ABBREVIATIONS_EN[value.toLowerCase()] ?? value };
+    case "diet":
+      return DIET.test(value) ? { value, key: "diet" } : { value };
     case "activity": {
       const words = tokensOf(value);
       const last = words.at(-1) ?? "";

@@ -1,0 +1,96 @@
+/**
+ * A fact ended by naming it (R8.3): the user names the stored value and says it no longer
+ * holds, in words no row was written for ("I'm not nursing anymore", "삼성전자 나와서 …",
+ * "Jake and I aren't together anymore"). The stored value is the anchor; a question, a
+ * hypothetical, a feeling about the fact and someone else's news end nothing.
+ */
+import { describe, expect, it } from "vitest";
+import type { FactState } from "../../../../src/memory/facts/index.ts";
+import { talk } from "./talk.ts";
+
+const current = (state: FactState) => state.facts.map((f) => `${f.id}=${f.value}`);
+const retired = (state: FactState) => state.retired.map((f) => `${f.id}=${f.value}`);
+
+/** [what was said first, what ended it, the fact id that must be retired] */
+const ENDED: readonly (readonly [string, string, string])[] = [
+  ["I'm a nurse at St. Mary's hospital.", "These days I'm not nursing anymore.", "job"],
+  ["I'm a barista at a coffee shop.", "No more barista shifts for me.", "job"],
+  ["I work at Google as an engineer.", "I've since moved on from Google.", "workplace"],
+  ["I work at Target.", "Jumped ship from Target to Costco, the pay's way better.", "workplace"],
+  ["I'm a high school teacher in Ohio.", "I retired from teaching in June.", "job"],
+  ["I live in Boston.", "Boston is behind me now.", "residence"],
+  ["I live in Chicago.", "Chicago's in the rearview mirror now.", "residence"],
+  [
+    "I love running.",
+    "I used to love running, but my knees can't take it now.",
+    "preference:running",
+  ],
+  ["My favorite band is Coldplay.", "I've kind of outgrown Coldplay.", "preference:favorite:band"],
+  [
+    "I'm training for a marathon in October.",
+    "I've decided to skip the marathon this year.",
+    "plan:marathon",
+  ],
+  ["I'm planning to buy a house next year.", "Scrapped the house-buying plan.", "plan:buyahouse"],
+  ["I'm vegetarian.", "I've gone back to eating meat.", "health:diet"],
+  ["저는 간호사예요.", "요즘은 간호 일 안 하고 카페를 운영하고 있어요.", "job"],
+  ["저는 개발자예요.", "개발자 생활 접고 요리 학교 다니고 있어요.", "job"],
+  ["저는 삼성전자에 다녀요.", "지난달에 삼성전자 나와서 스타트업으로 옮겼어요.", "workplace"],
+  ["카카오에서 일해요.", "이제 카카오 다니지 않아요.", "workplace"],
+  ["저는 채식주의자예요.", "채식은 작년에 그만두고 지금은 다 먹어요.", "health:diet"],
+  ["저는 매운 음식을 좋아해요.", "요즘 위가 안 좋아서 매운 건 못 먹어요.", "preference:매운음식"],
+  ["나 부산 살아.", "부산 생활 끝!", "residence"],
+  ["나 인천에 살아.", "인천 집 뺐어.", "residence"],
+  ["저는 요리사예요.", "손목이 너무 아파서 그만뒀어.", "job"],
+];
+
+describe("R8.3 a fact ended by naming it", () => {
+  for (const [first, ending, id] of ENDED) {
+    it(`R8.3 "${ending}" retires ${id}`, () => {
+      const old = talk([first]).facts.find((f) => f.id === id);
+      expect(old, first).toBeDefined();
+      const after = talk([first, ending]);
+      expect(current(after)).not.toContain(`${id}=${old?.value}`);
+      expect(retired(after)).toContain(`${id}=${old?.value}`);
+    });
+  }
+
+  it("R8.3 a partner named with the end of the relationship is retired; one not named stays", () => {
+    const ended = talk(["My boyfriend Jake is a chef.", "Jake and I aren't together anymore."]);
+    expect(current(ended).filter((l) => l.startsWith("family:"))).toEqual([]);
+    const ko = talk(["남자친구 민수랑 주말마다 등산해요.", "민수랑은 이제 연락 안 해요."]);
+    expect(current(ko).filter((l) => l.startsWith("family:"))).toEqual([]);
+    const other = talk(["My boyfriend Jake is a chef.", "Sam and I aren't together anymore."]);
+    expect(current(other)).toContain("family:boyfriend:jake=boyfriend Jake");
+  });
+
+  it("R8.3 a partner at a later stage replaces the earlier one (boyfriend → fiancé)", () => {
+    const state = talk([
+      "I have a boyfriend, we've been together two years.",
+      "He's my fiancé now!",
+    ]);
+    expect(current(state).filter((l) => l.startsWith("family:"))).toEqual(["family:fiance=fiancé"]);
+  });
+
+  it("R8.3 a way of eating is one slot: a new one replaces the old", () => {
+    const state = talk(["I'm vegan.", "I started eating fish again, so I'm pescatarian now."]);
+    expect(current(state)).toEqual(["health:diet=pescatarian"]);
+    expect(retired(state)).toEqual(["health:diet=vegan"]);
+  });
+
+  it("R8.3 a question, a hypothetical, a feeling or someone else's news ends nothing", () => {
+    for (const [first, said] of [
+      ["I work at Google.", "Should I leave Google?"],
+      ["I work at Google.", "If I left Google, would I regret it?"],
+      ["I live in Chicago.", "I don't like Chicago anymore, the winters are brutal."],
+      ["I live in Boston.", "We left Boston for the weekend."],
+      ["I'm a nurse.", "My sister isn't nursing anymore."],
+      ["저는 삼성전자에 다녀요.", "삼성전자 그만둘까요?"],
+      ["저는 부산에 살아요.", "부산 여행 갔다가 주말에 나왔어요."],
+      ["I love running.", "My brother doesn't go running anymore."],
+    ] as const) {
+      const before = current(talk([first]));
+      expect(current(talk([first, said])), said).toEqual(expect.arrayContaining(before));
+    }
+  });
+});
