@@ -73,6 +73,7 @@ import {
   loadChanges,
   runThread,
 } from "./facts-changes.ts";
+import { endingsTable, evaluateEndings } from "./facts-endings.ts";
 import {
   type Dialogue,
   type DialogueResult,
@@ -458,7 +459,13 @@ async function main(argv: readonly string[]): Promise<number> {
   const facts = evaluated.report;
   const changes = await evaluateChanges(loadChanges());
   const targets = await factTargetsOf(dialogues, evaluated, changes);
-  const out: Record<string, unknown> = { facts, changes: changes.report, factTargets: targets };
+  const endings = await evaluateEndings();
+  const out: Record<string, unknown> = {
+    facts,
+    changes: changes.report,
+    endings,
+    factTargets: targets,
+  };
   if (!json) {
     console.log("== facts: the ko/en fact set (bench/facts-eval.ts)");
     for (const line of table(facts)) console.log(line);
@@ -468,6 +475,10 @@ async function main(argv: readonly string[]): Promise<number> {
       "\n== facts: changes and retractions over sessions (bench/facts-changes.ts; test/fixtures/facts/changes.json)",
     );
     for (const line of changesTable(changes.report)) console.log(line);
+    console.log(
+      "\n== facts: one message ends or changes a fact (bench/facts-endings.ts; test/fixtures/facts/endings.json)",
+    );
+    for (const line of endingsTable(endings)) console.log(line);
     console.log(
       "\n== facts targets: both sets, through the turn's facts step where a block is judged",
     );

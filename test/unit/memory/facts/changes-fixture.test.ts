@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CHANGE_KINDS, loadChanges, runChange } from "../../../../bench/facts-changes.ts";
+import { loadEndings } from "../../../../bench/facts-endings.ts";
 
 const dialogues = loadChanges();
 const dir = mkdtempSync(join(tmpdir(), "llamon-changes-"));
@@ -49,5 +50,18 @@ describe("the change and retraction set", () => {
     expect(r.followUps).toHaveLength(d.followUps.length);
     for (const f of r.followUps) expect(f.score3).toBeGreaterThanOrEqual(0);
     expect(r.facts.length).toBeGreaterThan(0);
+  });
+});
+
+describe("the one-message endings set", () => {
+  it("parses, and its held-out half comes from the writer who had not seen the engine", () => {
+    const items = loadEndings();
+    expect(items.length).toBeGreaterThanOrEqual(100);
+    const heldOut = items.filter((i) => i.split === "held-out");
+    expect(heldOut.length).toBeGreaterThanOrEqual(30);
+    expect(heldOut.every((i) => i.source === "helper")).toBe(true);
+    for (const lang of ["ko", "en"]) {
+      expect(heldOut.filter((i) => i.lang === lang).length).toBeGreaterThanOrEqual(15);
+    }
   });
 });

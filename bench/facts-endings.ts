@@ -1,0 +1,150 @@
+/**
+ * Facts ended or changed in one message, said in ways no row was written for
+ * (test/fixtures/facts/endings.json). Each item is two sessions: a plain statement of a fact
+ * ("I work at Target."), then weeks later a message that ends or changes it ("Jumped ship from
+ * Target to Costco"). Through the turn's facts step (bench/facts-changes.ts `runThread`):
+ * - stale: the old value still shown as current (the dangerous failure);
+ * - new missing: a new value the message gave is not stored;
+ * - ok: neither.
+ *
+ * The set was written in two batches: 41 phrasings by the engineer who wrote the general
+ * ending rows (`source: engineer`, all tuned), and 64 by a second writer who had not seen the
+ * engine or its fixtures (`source: helper`); of those, every other one was held out before
+ * any run and was never looked at while tuning. The held-out rows say how well the rows
+ * generalise to fresh phrasings; run with `--show` to list the failing tuned items only.
+ *
+ *   npx tsx bench/facts-endings.ts [--show] [--json]
+ */
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+import { FACT_CATEGORIES } from "../src/memory/facts/index.ts";
+import { runThread } from "./facts-changes.ts";
+
+export const ENDINGS_FIXTURE = fileURLToPath(
+  new URL("../test/fixtures/facts/endings.json", import.meta.url),
+);
+
+const want = z.object({ category: z.enum(FACT_CATEGORIES), value: z.string().min(1) }).strict();
+const itemSchema = z
+  .object({
+    lang: z.enum(["ko", "en"]),
+    split: z.enum(["tuned", "held-out"]),
+    source: z.enum(["engineer", "helper"]),
+    first: z.string().min(1),
+    said: z.string().min(1),
+    retired: want,
+    now: want.optional(),
+    question: z.string().min(1),
+  })
+  .strict();
+export type EndingItem = z.infer<typeof itemSchema>;
+
+export function loadEndings(path = ENDINGS_FIXTURE): EndingItem[] {
+  return z.array(itemSchema).parse(JSON.parse(readFileSync(path, "utf8")));
+}
+
+export interface EndingResult {
+  item: EndingItem;
+  stale: boolean;
+  newMissing: boolean;
+  facts: string[];
+}
+
+export async function runEnding(item: EndingItem): Promise<EndingResult> {
+  const now = item.now === undefined ? [] : [item.now];
+  const run = await runThread({
+    id: "ending",
+    sessions: [
+      { date: "2026-01-05", turns: [item.first] },
+      { date: "2026-03-05", turns: [item.said] },
+    ],
+    expectedFacts: now,
+    retired: [item.retired],
+    followUps: [{ question: item.question, expectedRecall: now }],
+  });
+  return {
+    item,
+    stale: run.stale.length > 0,
+    newMissing: run.missing.length > 0,
+    facts: run.facts.map((f) => `${f.category}=${f.value}`),
+  };
+}
+
+export interface EndingRow {
+  set: string;
+  n: number;
+  ok: number;
+  stale: number;
+  withNew: number;
+  newMissing: number;
+}
+
+function rowOf(set: string, results: readonly EndingResult[]): EndingRow {
+  return {
+    set,
+    n: results.length,
+    ok: results.filter((r) => !r.stale && !r.newMissing).length,
+    stale: results.filter((r) => r.stale).length,
+    withNew: results.filter((r) => r.item.now !== undefined).length,
+    newMissing: results.filter((r) => r.newMissing).length,
+  };
+}
+
+export async function evaluateEndings(items = loadEndings()): Promise<EndingRow[]> {
+  const results: EndingResult[] = [];
+  for (const item of items) results.push(await runEnding(item));
+  const of = (p: (r: EndingResult) => boolean) => results.filter(p);
+  return [
+    rowOf("overall", results),
+    rowOf(
+      "tuned",
+      of((r) => r.item.split === "tuned"),
+    ),
+    rowOf(
+      "held-out",
+      of((r) => r.item.split === "held-out"),
+    ),
+    rowOf(
+      "en",
+      of((r) => r.item.lang === "en"),
+    ),
+    rowOf(
+      "ko",
+      of((r) => r.item.lang === "ko"),
+    ),
+  ];
+}
+
+/** The table eval-memory.ts prints. */
+export function endingsTable(rows: readonly EndingRow[]): string[] {
+  return [
+    "set            n     ok  stale  new missing",
+    ...rows.map(
+      (r) =>
+        `${r.set.padEnd(12)} ${String(r.n).padStart(3)} ${String(r.ok).padStart(6)} ${String(r.stale).padStart(6)}  ${r.newMissing}/${r.withNew}`,
+    ),
+  ];
+}
+
+async function main(argv: readonly string[]): Promise<void> {
+  const items = loadEndings();
+  const rows = await evaluateEndings(items);
+  if (argv.includes("--json")) {
+    console.log(JSON.stringify(rows, null, 2));
+    return;
+  }
+  for (const line of endingsTable(rows)) console.log(line);
+  if (argv.includes("--show")) {
+    for (const item of items.filter((i) => i.split === "tuned")) {
+      const r = await runEnding(item);
+      if (!r.stale && !r.newMissing) continue;
+      const why = [r.stale ? "stale" : "", r.newMissing ? "new missing" : ""].filter(Boolean);
+      console.log(`- [${why.join(", ")}] ${item.said}\n    facts: ${r.facts.join("; ")}`);
+    }
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await main(process.argv.slice(2));
+}
