@@ -91,29 +91,32 @@ function rowOf(set: string, results: readonly EndingResult[]): EndingRow {
   };
 }
 
-export async function evaluateEndings(items = loadEndings()): Promise<EndingRow[]> {
+/** The rows of the table: every item, each split, each language. */
+const GROUPS: readonly (readonly [string, (item: EndingItem) => boolean])[] = [
+  ["overall", () => true],
+  ["tuned", (item) => item.split === "tuned"],
+  ["held-out", (item) => item.split === "held-out"],
+  ["en", (item) => item.lang === "en"],
+  ["ko", (item) => item.lang === "ko"],
+];
+
+export async function runEndings(items = loadEndings()): Promise<EndingResult[]> {
   const results: EndingResult[] = [];
   for (const item of items) results.push(await runEnding(item));
-  const of = (p: (r: EndingResult) => boolean) => results.filter(p);
-  return [
-    rowOf("overall", results),
+  return results;
+}
+
+export function endingRows(results: readonly EndingResult[]): EndingRow[] {
+  return GROUPS.map(([set, keep]) =>
     rowOf(
-      "tuned",
-      of((r) => r.item.split === "tuned"),
+      set,
+      results.filter((r) => keep(r.item)),
     ),
-    rowOf(
-      "held-out",
-      of((r) => r.item.split === "held-out"),
-    ),
-    rowOf(
-      "en",
-      of((r) => r.item.lang === "en"),
-    ),
-    rowOf(
-      "ko",
-      of((r) => r.item.lang === "ko"),
-    ),
-  ];
+  );
+}
+
+export async function evaluateEndings(items = loadEndings()): Promise<EndingRow[]> {
+  return endingRows(await runEndings(items));
 }
 
 /** The table eval-memory.ts prints. */
@@ -128,20 +131,19 @@ export function endingsTable(rows: readonly EndingRow[]): string[] {
 }
 
 async function main(argv: readonly string[]): Promise<void> {
-  const items = loadEndings();
-  const rows = await evaluateEndings(items);
+  const results = await runEndings();
+  const rows = endingRows(results);
   if (argv.includes("--json")) {
     console.log(JSON.stringify(rows, null, 2));
     return;
   }
   for (const line of endingsTable(rows)) console.log(line);
-  if (argv.includes("--show")) {
-    for (const item of items.filter((i) => i.split === "tuned")) {
-      const r = await runEnding(item);
-      if (!r.stale && !r.newMissing) continue;
-      const why = [r.stale ? "stale" : "", r.newMissing ? "new missing" : ""].filter(Boolean);
-      console.log(`- [${why.join(", ")}] ${item.said}\n    facts: ${r.facts.join("; ")}`);
-    }
+  if (!argv.includes("--show")) return;
+  // Only tuned items: the held-out ones are not looked at.
+  for (const r of results) {
+    if (r.item.split !== "tuned" || (!r.stale && !r.newMissing)) continue;
+    const why = [r.stale ? "stale" : "", r.newMissing ? "new missing" : ""].filter(Boolean);
+    console.log(`- [${why.join(", ")}] ${r.item.said}\n    facts: ${r.facts.join("; ")}`);
   }
 }
 
