@@ -416,6 +416,7 @@ export const JOB_HEADS_EN: ReadonlySet<string> = new Set([
   "engineer",
   "developer",
   "programmer",
+  "tester",
   "coder",
   "designer",
   "teacher",

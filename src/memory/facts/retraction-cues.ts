@@ -320,7 +320,8 @@ export interface ValueCue {
   readonly categories: readonly string[];
   /**
    * How the sentence must name the value: `loose` (default), any word of it that the value
-   * holds or that holds the value ("맥주도" names "맥주"); `head`, the whole value, its last
+   * holds or that holds the value ("맥주도" names "맥주"; a one-syllable value only as a word
+   * of its own: "회는" names "회", "회사" does not); `head`, the whole value, its last
    * word or a proper name in it, compared by stem ("nursing" names "nurse", "teaching"
    * names "high school teacher", "간호 일" names "간호사"; "school" does not name "high
    * school teacher").
@@ -673,7 +674,8 @@ function valueRetiredIds(text: string, current: readonly Fact[], out: Set<string
       const match = cue.pattern.exec(sentence);
       if (match === null || other.test(sentence) || cue.unless?.test(sentence) === true) continue;
       const object = match[1] ?? sentence;
-      const words = object.split(/[\s,;:/-]+/).filter(namingWord);
+      const raw = object.split(/[\s,;:/-]+/);
+      const words = raw.filter(namingWord);
       const said = words.map((word) => valueKey(stem(word))).filter((key) => key.length >= 2);
       for (const fact of facts) {
         const named =
@@ -681,7 +683,8 @@ function valueRetiredIds(text: string, current: readonly Fact[], out: Set<string
             ? cue.holds.some((word) => fact.value.toLowerCase().includes(word))
             : cue.names === "head"
               ? namesHead(fact.value, object, words)
-              : said.some((key) => looselySame(keyOf(fact), key));
+              : said.some((key) => looselySame(keyOf(fact), key)) ||
+                (/^[가-힣]$/.test(keyOf(fact)) && raw.some((word) => stem(word) === keyOf(fact)));
         if (named) out.add(fact.id);
       }
     }

@@ -528,6 +528,22 @@ export const RULES_KO: readonly Rule[] = [
     example: ["우리 남편은 요리를 잘해요", "family=남편"],
   },
   {
+    // "아들 벌써 네 살이야", "딸은 이제 여섯 살": a child's age said after the relation, with
+    // or without a particle.
+    lang: "ko",
+    kind: "family",
+    subject: "any",
+    pattern: rx(
+      `${T}(?<value>${REL_WORDS})(?:이|가|는|은)?\\s+(?:벌써\\s+|이제\\s+|올해\\s+|곧\\s+)?(?:\\d{1,2}|한|두|세|네|다섯|여섯|일곱|여덟|아홉|열|열한|열두|열세|열네|열다섯|열여섯|열일곱|열여덟|열아홉)\\s*살`,
+      "살",
+    ),
+    unless: [HEARSAY],
+    map: "relationKo",
+    detail: true,
+    example: ["아들 벌써 네 살이야", "family=아들"],
+    paraphrases: [["딸은 이제 여섯 살이에요", "family=딸"]],
+  },
+  {
     lang: "ko",
     kind: "family",
     subject: "any",

@@ -9,9 +9,9 @@ import { type Pattern, pattern } from "./regex.ts";
 
 /** Words that end a place/organisation value ("Busan now", "Google since 2020"). */
 export const PLACE_STOP = pattern(
-  String.raw`\s+(?:now|currently|these days|nowadays|since|with|and|but|because|so|which|where|who|when|though|although|as|anymore|any more|too|actually|btw|lol|haha|right now|at the moment|recently|last|next|this|ago|yesterday|today|tomorrow|tonight|for|from|in|on|at|by|every|each|lately|already|again|if|or|to|near|after|before|until|while|full[- ]time|part[- ]time|remotely|myself|though)\b|\s+-\s+|[,;!?()"]|(?<!\b(?:St|Dr|Mt|Ft|Jr|Sr|Inc|Co|Ltd|Corp))\.(?=\s|$)`,
+  String.raw`\s+(?:now|currently|these days|nowadays|since|with|and|but|because|so|which|where|who|when|though|although|as|anymore|any more|too|actually|btw|lol|haha|right now|at the moment|recently|last|next|this|ago|yesterday|today|tomorrow|tonight|for|from|in|on|at|by|every|each|lately|already|again|if|or|to|near|after|before|until|while|full[- ]time|part[- ]time|remotely|myself|though|downtown|uptown|nearby)\b|\s+-\s+|[,;!?()"]|(?<!\b(?:St|Dr|Mt|Ft|Jr|Sr|Inc|Co|Ltd|Corp))\.(?=\s|$)`,
   "i",
-  '!|"|(|)|,|-|.|;|?|actually|after|ago|already|and|as|at|because|btw|but|by|currently|each|every|from|full time|haha|if|in|lol|myself|near|next|now|on|or|part time|recently|remotely|so|these days|this|though|to|until|when|where|which|while|who|with|yesterday',
+  '!|"|(|)|,|-|.|;|?|actually|after|ago|already|and|as|at|because|btw|but|by|currently|downtown|each|every|from|full time|haha|if|in|lol|myself|near|nearby|next|now|on|or|part time|recently|remotely|so|these days|this|though|to|until|uptown|when|where|which|while|who|with|yesterday',
 );
 
 /** Words that end a liked/disliked thing; "and"/"or" split lists instead. */

@@ -42,6 +42,9 @@ const ENDED: readonly (readonly [string, string, string])[] = [
   ["나 부산 살아.", "부산 생활 끝!", "residence"],
   ["나 인천에 살아.", "인천 집 뺐어.", "residence"],
   ["저는 요리사예요.", "손목이 너무 아파서 그만뒀어.", "job"],
+  ["저 회 진짜 좋아해요.", "회 먹고 크게 탈 난 뒤로는 회 쳐다도 안 봐요.", "preference:회"],
+  ["I work at a bank downtown as a teller.", "My last day at the bank was Friday.", "workplace"],
+  ["우리 아들 세 살이야.", "아들 벌써 네 살이야.", "family:son"],
 ];
 
 describe("R8.3 a fact ended by naming it", () => {

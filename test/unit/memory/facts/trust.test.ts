@@ -237,10 +237,11 @@ describe("R8.2 cue rows: cue patterns as data", () => {
       if (row.retract === true) continue;
       for (const [clause, ...gives] of [row.example, ...(row.paraphrases ?? [])]) {
         const found = extractFacts(clause).map((f) => `${f.category}=${f.value}`);
-        // A member's value takes the name said with it ("family=아내" → "family=아내 지수").
+        // A member's value takes the name and age said with it ("family=아내" → "family=아내
+        // 지수", "family=아들" → "family=아들, 4살").
         for (const fact of gives) {
           expect(
-            found.some((f) => f === fact || f.startsWith(`${fact} `)),
+            found.some((f) => f === fact || f.startsWith(`${fact} `) || f.startsWith(`${fact}, `)),
             `${clause}: ${found.join(", ")}`,
           ).toBe(true);
         }
