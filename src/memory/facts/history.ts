@@ -12,6 +12,7 @@
  */
 import { LlamonError } from "../../errors.ts";
 import { DEFAULT_MAX_FACTS, sameValue } from "./merge.ts";
+import { replacementsOf } from "./replacement.ts";
 import { cueRetiredIds } from "./retraction-cues.ts";
 import type { Fact, RetiredFact } from "./types.ts";
 import { MAX_ID_CHARS, valueKey } from "./types.ts";
@@ -86,7 +87,10 @@ export function reviseFacts(
   const max = options?.max ?? DEFAULT_MAX_FACTS;
   const cued = cueRetiredIds(utterance, state.facts, sameValue);
   const remaining = state.facts.filter((fact) => !cued.has(fact.id));
-  const derived = derive(remaining);
+  const extracted = derive(remaining);
+  // The workplace or home the message ended, and where it went ("… to Costco").
+  const ended = state.facts.filter((fact) => cued.has(fact.id));
+  const derived = [...extracted, ...replacementsOf(utterance, ended, extracted)];
   const before = new Set(state.facts);
   const next = derived.map((fact) => {
     if (before.has(fact)) return fact;

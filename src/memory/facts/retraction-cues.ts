@@ -703,6 +703,9 @@ function namesHead(value: string, sentence: string, words: readonly string[]): b
   const heads = new Set<string>();
   const last = parts.at(-1);
   if (last !== undefined) heads.add(last.toLowerCase());
+  // A Korean organisation's first word is its name ("쿠팡 물류센터": 쿠팡).
+  const first = parts[0];
+  if (parts.length > 1 && first !== undefined && /^[가-힣]{2,}$/.test(first)) heads.add(first);
   for (const part of parts) if (/^[A-Z][\w'&-]{2,}/.test(part)) heads.add(part.toLowerCase());
   for (const raw of words) {
     const word = stem(raw.replace(/'s$/, ""));

@@ -454,6 +454,26 @@ export const RULES_EN: readonly Rule[] = [
     example: ["I work in marketing", "job=marketing"],
   },
   {
+    // "last day at Amazon was friday!! starting at Shopify next week": a new employer said
+    // without "I" ("She's starting at Shopify" is someone else's).
+    lang: "en",
+    kind: "workplace",
+    subject: "any",
+    unless: [p(String.raw`\b(?:he|she|they|my\s+\w+)\s+(?:is|'s|are|'re)?\s*start`, "i", "start")],
+    pattern: p(
+      String.raw`(?:^|\b(?:[Ii]'m|[Ii] am|[Ii]m|[Ii]|and)\s+)(?:[Ss]tarting|[Ss]tart|[Ss]tarted)\s+(?:a\s+new\s+job\s+|my\s+new\s+job\s+)?at\s+(?<value>[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3})`,
+      "g",
+      "Start|Started|Starting|start|started|starting&at",
+    ),
+    checks: ["capitalised"],
+    reject: NOT_WORKPLACE,
+    example: ["starting at Shopify next week", "workplace=Shopify"],
+    paraphrases: [
+      ["I'm starting a new job at Stripe on Monday", "workplace=Stripe"],
+      ["She's starting at Shopify next week"],
+    ],
+  },
+  {
     // "Jumped ship from Target to Costco": the employer one switched to ("he jumped ship …"
     // is someone else's).
     lang: "en",
@@ -463,15 +483,17 @@ export const RULES_EN: readonly Rule[] = [
       p(String.raw`\b(?:he|she|they|my\s+\w+)\s+(?:jumped|switched)\b`, "i", "jumped|switched"),
     ],
     pattern: p(
-      String.raw`\b(?:[Jj]umped\s+ship|[Ss]witched\s+(?:jobs\s+|companies\s+|employers\s+)?)\s*from\s+[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3}\s+to\s+(?<value>[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3})`,
+      String.raw`\b(?:[Jj]umped\s+ship|[Ss]witched\s+(?:jobs\s+|companies\s+|employers\s+)?|[Mm]oved\s+over)\s*from\s+[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3}\s+to\s+(?<value>[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3})`,
       "g",
-      "from&Jumped|Switched|jumped|switched&to",
+      "Jumped|Moved|Switched|jumped|moved|switched&from&to",
     ),
     checks: ["capitalised"],
     reject: NOT_WORKPLACE,
     example: ["Jumped ship from Target to Costco, the pay's way better.", "workplace=Costco"],
     paraphrases: [
       ["I switched jobs from Acme to Globex in May", "workplace=Globex"],
+      ["Moved over from Target to Costco, pay is way better", "workplace=Costco"],
+      ["We moved from Boston to Denver"],
       ["He jumped ship from Target to Costco"],
     ],
   },
@@ -745,6 +767,24 @@ export const RULES_EN: readonly Rule[] = [
     example: ["I'm a single mom", "family=children"],
   },
   // ── preference and dislike ──
+  {
+    // "Been swimming instead and loving it", "I'm cycling instead": the activity that took
+    // a taste's place ("I've been working instead" is no taste).
+    lang: "en",
+    kind: "preference",
+    subject: "any",
+    unless: [p(String.raw`\b(?:he|she|they|my\s+\w+)\s+(?:has|'s|is|have)?\s*been`, "i", "been")],
+    pattern: p(
+      String.raw`(?:^|\b(?:i've|i have|ive|i'm|i am|im)\s+)(?:been\s+)?(?<value>(?!(?:working|doing|going|trying|thinking|staying|sleeping|waiting|studying)\b)[a-z]+ing)\s+instead\b`,
+      "gi",
+      "instead",
+    ),
+    example: ["Been swimming instead and loving it", "preference=swimming"],
+    paraphrases: [
+      ["I'm cycling instead these days", "preference=cycling"],
+      ["I've been working instead"],
+    ],
+  },
   {
     // "I could eat dumplings every single day": a taste, not a hypothetical.
     lang: "en",

@@ -97,3 +97,59 @@ describe("R8.3 a fact ended by naming it", () => {
     }
   });
 });
+
+describe("R8.3 the new value of a slot the same message ended", () => {
+  const now = (state: FactState, id: string) =>
+    state.facts.filter((f) => f.id === id).map((f) => f.value);
+
+  it("R8.3 where the ended workplace or home went is its new value", () => {
+    for (const [first, said, id, value] of [
+      [
+        "I work at Amazon.",
+        "Last day at Amazon was friday!! starting at Shopify next week",
+        "workplace",
+        "Shopify",
+      ],
+      [
+        "I'm an auditor at Deloitte.",
+        "Switched jobs! Left Deloitte, I'm at KPMG now.",
+        "workplace",
+        "KPMG",
+      ],
+      [
+        "I work at Target.",
+        "Moved over from Target to Costco, pay is way better.",
+        "workplace",
+        "Costco",
+      ],
+      [
+        "저는 쿠팡 물류센터에서 일해요.",
+        "쿠팡 일 그만두고 마켓컬리로 옮겼어요.",
+        "workplace",
+        "마켓컬리",
+      ],
+      ["대구에 살고 있어요.", "대구 생활 정리하고 제주도로 내려왔어요.", "residence", "제주도"],
+      [
+        "I live in Boston.",
+        "Boston is behind me now, I'm settled in Austin.",
+        "residence",
+        "Austin",
+      ],
+    ] as const) {
+      expect(now(talk([first, said]), id), said).toEqual([value]);
+    }
+  });
+
+  it("R8.3 without an ending nothing is read, and a city is no workplace", () => {
+    // No workplace ended: "at Shopify" stays a visit.
+    expect(
+      now(talk(["I work at Amazon.", "Had lunch at Shopify's office today."]), "workplace"),
+    ).toEqual(["Amazon"]);
+    // The workplace ended, the home did not: Seattle is where the user moved, not where they work.
+    const moved = talk(["I work at Google.", "I left Google and moved to Seattle."]);
+    expect(now(moved, "workplace")).toEqual([]);
+    // A day is no place: "my last day at the bank was Friday".
+    const bank = talk(["I work at a bank downtown.", "My last day at the bank was Friday."]);
+    expect(now(bank, "workplace")).toEqual([]);
+  });
+});
