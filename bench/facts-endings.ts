@@ -30,7 +30,7 @@ const itemSchema = z
   .object({
     lang: z.enum(["ko", "en"]),
     split: z.enum(["tuned", "held-out"]),
-    source: z.enum(["engineer", "helper"]),
+    source: z.enum(["engineer", "helper", "helper-2"]),
     first: z.string().min(1),
     said: z.string().min(1),
     retired: want,
