@@ -140,6 +140,25 @@ describe("R8.3 the new value of a slot the same message ended", () => {
     }
   });
 
+  it("R8.3 what took an ended taste's place is a taste, in the same favourite slot", () => {
+    const ramen = talk([
+      "My favorite food is sushi.",
+      "Lately ramen has replaced sushi as my favorite.",
+    ]);
+    expect(now(ramen, "preference:favorite:food")).toEqual(["ramen"]);
+    const band = talk([
+      "My favorite band is Coldplay.",
+      "I've kind of outgrown Coldplay. These days it's all Phoebe Bridgers for me.",
+    ]);
+    expect(now(band, "preference:favorite:band")).toEqual(["Phoebe Bridgers"]);
+    const tea = talk([
+      "나 커피 엄청 좋아해.",
+      "요즘 커피 끊었어. 마시면 심장이 두근거려서 ㅠ 대신 보리차 마셔",
+    ]);
+    expect(tea.facts.map((f) => f.value)).toContain("보리차");
+    expect(tea.facts.map((f) => f.value)).not.toContain("커피");
+  });
+
   it("R8.3 without an ending nothing is read, and a city is no workplace", () => {
     // No workplace ended: "at Shopify" stays a visit.
     expect(
