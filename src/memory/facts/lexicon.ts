@@ -230,6 +230,12 @@ export const OTHER_PEOPLE_KO: ReadonlySet<string> = new Set([
 ]);
 
 export const JOBS_KO: ReadonlySet<string> = new Set([
+  "리서처",
+  "UX 리서처",
+  "정직원",
+  "계약직",
+  "정규직",
+  "에디터",
   "학생",
   "대학생",
   "고등학생",
@@ -417,6 +423,7 @@ export const JOB_HEADS_EN: ReadonlySet<string> = new Set([
   "developer",
   "programmer",
   "tester",
+  "agent",
   "coder",
   "designer",
   "teacher",

@@ -18,7 +18,7 @@ import { valueKey } from "./types.ts";
 
 interface ReplacementRow {
   readonly lang: "ko" | "en";
-  readonly slot: Extract<FactCategory, "workplace" | "residence" | "preference">;
+  readonly slot: Extract<FactCategory, "workplace" | "residence" | "preference" | "job" | "health">;
   /** Global; the group `value` is the new value. English rows see the message as written. */
   readonly pattern: RegExp;
 }
@@ -75,6 +75,25 @@ const ROWS: readonly ReplacementRow[] = [
     slot: "residence",
     pattern: new RegExp(String.raw`${WORD_KO}(?:에서|에|서)\s*(?:얹혀\s*)?(?:살|지내)`, "g"),
   },
+  // The job: "left teaching. I'm doing instructional design now".
+  {
+    lang: "en",
+    slot: "job",
+    pattern:
+      /\b(?:i'm|i am|im)\s+(?:now\s+)?doing\s+(?<value>[a-z]+(?:\s+[a-z]+){0,2}?)\s+(?:now|these days|full[- ]time|instead)\b/gi,
+  },
+  // A way of eating ended, and the one named with it ("started eating fish again, so
+  // pescatarian I guess").
+  {
+    lang: "en",
+    slot: "health",
+    pattern: /\b(?<value>vegan|vegetarian|pescatarian|flexitarian)\b/gi,
+  },
+  {
+    lang: "ko",
+    slot: "health",
+    pattern: /(?<value>비건|채식주의자|페스코|락토|플렉시테리언)/g,
+  },
   // Tastes: what took the old one's place.
   {
     lang: "en",
@@ -116,7 +135,8 @@ export function replacementsOf(
   const out: Fact[] = [];
   for (const old of ended) {
     const taste = old.category === "preference";
-    if (!taste && old.id !== old.category) continue;
+    const diet = old.id === "health:diet";
+    if (!taste && !diet && old.id !== old.category) continue;
     if (kept.some((fact) => fact.category === old.category)) continue;
     for (const row of ROWS) {
       if (row.slot !== old.category) continue;
@@ -146,6 +166,7 @@ function readRow(row: ReplacementRow, utterance: string, old: Fact): Fact | unde
     if (key === "" || key === oldKey || oldKey.includes(key) || key.includes(oldKey)) continue;
     if (row.slot === "preference" && NOT_A_TASTE.test(value)) continue;
     const candidate: Candidate = { category: row.slot, value, lang: row.lang };
+    if (row.slot === "health") candidate.key = "diet";
     // A favourite stays in its slot: "preference:favorite:band" → the new band.
     const favorite = /^preference:(favorite:(.+))$/.exec(old.id);
     if (favorite !== null) {

@@ -201,9 +201,18 @@ export const MEMBER_CUES: readonly MemberCue[] = [
   },
   {
     lang: "en",
-    need: ["rehome", "gave", "lives with", "living with", "new home"],
+    need: [
+      "rehome",
+      "gave",
+      "lives with",
+      "living with",
+      "lives on",
+      "lives at",
+      "new home",
+      "stays",
+    ],
     pattern:
-      /\brehom(?:e|ed|ing)\b|\b(?:gave|found)\s+(?:\w+\s+){1,2}a new home\b|\bnew home for\b|\bgave\s+(?:him|her|them|it)\s+(?:away|up)\b|\b(?:now\s+)?(?:lives|is living|stays)\s+with\s+my\s+\w+(?:\s+now)?\b/,
+      /\brehom(?:e|ed|ing)\b|\b(?:gave|found)\s+(?:\w+\s+){1,2}a new home\b|\bnew home for\b|\bgave\s+(?:him|her|them|it)\s+(?:away|up)\b|\b(?:now\s+)?(?:lives|is living|stays)\s+(?:with|on|at)\s+my\s+\w+(?:'s?\s+\w+)?(?:\s+now)?\b/,
     relations: PETS,
     scope: "named",
   },
@@ -218,8 +227,8 @@ export const MEMBER_CUES: readonly MemberCue[] = [
     // "몽이 부모님 집으로 보냈어", "언니네로 보냈어요": sent to live in someone's home. Only
     // the pet it names ("택배를 집으로 보냈어요" names none).
     lang: "ko",
-    need: ["보냈"],
-    pattern: /\S*(?:네|집|댁)(?:으로|로|에)\s*(?:\S+\s+)?보냈/,
+    need: ["보냈", "맡기", "맡겼"],
+    pattern: /\S*(?:네|집|댁|본가)(?:으로|로|에)\s*(?:\S+\s+)?(?:보냈|맡기고|맡겼)/,
     relations: PETS,
     scope: "named-only",
   },
@@ -445,9 +454,9 @@ export const VALUE_CUES: readonly ValueCue[] = [
   {
     // "I've gone back to eating meat": a vegetarian or vegan diet ended.
     lang: "en",
-    need: ["meat", "everything", "chicken", "beef", "pork"],
+    need: ["meat", "everything", "chicken", "beef", "pork", "fish", "seafood", "eggs", "dairy"],
     pattern:
-      /\b(?:(?:eat|eating|ate)\s+(?:meat|chicken|beef|pork|everything)\s+again|back to eating (?:meat|chicken|everything)|(?:started|start) eating (?:meat|chicken|beef|pork)|eat(?:ing)? everything now)\b/,
+      /\b(?:(?:eat|eating|ate)\s+(?:meat|chicken|beef|pork|fish|seafood|eggs|dairy|everything)\s+again|back to eating (?:meat|chicken|fish|everything)|(?:started|start) eating (?:meat|chicken|beef|pork|fish|seafood)|eat(?:ing)? everything now)\b/,
     categories: ["health"],
     holds: DIETS,
   },

@@ -159,6 +159,25 @@ export const RULES_EN: readonly Rule[] = [
     ],
   },
   {
+    // "been in Jersey City about a month now since the move": the home after a move.
+    lang: "en",
+    kind: "residence",
+    subject: "any",
+    when: [p(String.raw`\bmov(?:e|ed|ing)\b`, "i", "move|moved|moving")],
+    unless: [p(String.raw`\b(?:he|she|they|my\s+\w+)\s+(?:has|have|'s)\s+been\s+in`, "i", "been")],
+    pattern: p(
+      String.raw`(?:^|\b(?:[Ii]'ve|[Ii] have|[Ww]e've|[Ww]e have|[Ii]ve)\s+)been\s+in\s+(?<value>[A-Z][A-Za-z'.-]*(?:\s+[A-Z][A-Za-z'.-]*){0,2})\s+(?:for|about|almost|nearly|over|a|two|three|since)\b`,
+      "g",
+      "been&in",
+    ),
+    checks: ["notField", "notVisit"],
+    example: ["been in Jersey City about a month now since the move", "residence=Jersey City"],
+    paraphrases: [
+      ["We've been in Austin for a year since we moved", "residence=Austin"],
+      ["I've been in Paris for a week"],
+    ],
+  },
+  {
     // "I'm in Chicago." said on its own: a named place that ends the sentence.
     lang: "en",
     kind: "residence",
@@ -175,25 +194,30 @@ export const RULES_EN: readonly Rule[] = [
     lang: "en",
     kind: "residence",
     pattern: p(
-      String.raw`\b(?:i|we)\s+(?:currently\s+|now\s+|still\s+|actually\s+|also\s+|both\s+)?(?:live|reside|am living|'m living|are living|'re living|have lived|'ve lived|have been living|'ve been living)\s+(?:(?:alone|together|with\s+[\w\s]+?)\s+)?(?:in|near|at|on|outside(?:\s+of)?)\s+`,
+      String.raw`\b(?:i|we)\s+(?:currently\s+|now\s+|still\s+|actually\s+|also\s+|both\s+|officially\s+|finally\s+)?(?:live|reside|am living|'m living|are living|'re living|have lived|'ve lived|have been living|'ve been living)\s+(?:(?:alone|together|with\s+[\w\s]+?)\s+)?(?:in|near|at|on|outside(?:\s+of)?)\s+`,
       "gi",
       "'m living|'re living|'ve been living|am living|are living|have been living|live|reside&at|in|near|on|outside",
     ),
     cut: ["place", 5],
     reject: NOT_HOME,
     example: ["I live in Busan now", "residence=Busan"],
+    paraphrases: [["We officially live in Vancouver now", "residence=Vancouver"]],
   },
   {
     lang: "en",
     kind: "residence",
     pattern: p(
-      String.raw`\b(?:i|we)\s+(?:just\s+|recently\s+|finally\s+|actually\s+|already\s+)?(?:moved|relocated)\s+(?:back\s+)?(?:from\s+[\w.' -]+?\s+)?to\s+`,
+      String.raw`(?:^|\b(?:i|we|and)\s+)(?:just\s+|recently\s+|finally\s+|actually\s+|already\s+)?(?:moved|relocated)\s+(?:back\s+)?(?:home\s+)?(?:from\s+[\w.' -]+?\s+)?to\s+`,
       "gi",
       "moved|relocated&to",
     ),
     cut: ["place", 5],
     reject: NOT_HOME,
     example: ["We just moved from Ohio to Denver", "residence=Denver"],
+    paraphrases: [
+      ["moved back home to Manchester, rent here is so much cheaper", "residence=Manchester"],
+      ["My sister moved to Denver"],
+    ],
   },
   {
     // "I finally moved into my new place in Portland": a home named by where it is.
@@ -474,6 +498,31 @@ export const RULES_EN: readonly Rule[] = [
     ],
   },
   {
+    // "I got hired at Barnes & Noble", "landed a job at Stripe".
+    lang: "en",
+    kind: "workplace",
+    subject: "any",
+    unless: [
+      p(
+        String.raw`\b(?:he|she|they|my\s+\w+)\s+(?:got|just|was)\s+(?:hired|landed)`,
+        "i",
+        "hired|landed",
+      ),
+    ],
+    pattern: p(
+      String.raw`(?:^|\b(?:[Ii]|[Ii]'ve|and)\s+)(?:just\s+|finally\s+)?(?:[Gg]ot\s+hired\s+(?:at|by)|[Ww]as\s+hired\s+(?:at|by)|[Ll]anded\s+a\s+(?:new\s+)?job\s+(?:at|with)|[Gg]ot\s+a\s+(?:new\s+)?job\s+(?:at|with))\s+(?<value>[A-Z][\w&.'-]*(?:\s+(?:&\s+)?[A-Z][\w&.'-]*){0,3})`,
+      "g",
+      "Landed|hired|job|landed",
+    ),
+    checks: ["capitalised"],
+    reject: NOT_WORKPLACE,
+    example: [
+      "so the library job ended and I got hired at Barnes & Noble",
+      "workplace=Barnes & Noble",
+    ],
+    paraphrases: [["Landed a job at Stripe!", "workplace=Stripe"], ["He got hired at Stripe"]],
+  },
+  {
     // "Jumped ship from Target to Costco": the employer one switched to ("he jumped ship …"
     // is someone else's).
     lang: "en",
@@ -547,6 +596,28 @@ export const RULES_EN: readonly Rule[] = [
       "job=senior nurse",
       "workplace=Mercy Hospital",
     ],
+  },
+  {
+    // "I'm freelancing as a photographer full time", "working as a barista now".
+    lang: "en",
+    kind: "job",
+    subject: "any",
+    unless: [
+      p(
+        String.raw`\b(?:he|she|they|my\s+\w+)\s+(?:is|'s|are|was)\s+(?:freelancing|working|employed|hired)`,
+        "i",
+        "employed|freelancing|hired|working",
+      ),
+    ],
+    pattern: p(
+      String.raw`(?:^|\b(?:i'm|i am|im|i've been|i was|i got|i|and)\s+)(?:now\s+|currently\s+)?(?:freelancing|freelance|working|employed|hired|contracting)\s+as\s+(?:a|an)\s+`,
+      "i",
+      "contracting|employed|freelance|freelancing|hired|working&as",
+    ),
+    read: "jobHead",
+    thenOrg: true,
+    example: ["I quit and I'm freelancing as a photographer full time", "job=photographer"],
+    paraphrases: [["working as a nurse now", "job=nurse"], ["She's working as a nurse"]],
   },
   {
     // "I switched careers and became a software engineer": the job one became.
@@ -1104,6 +1175,61 @@ export const RULES_EN: readonly Rule[] = [
     detail: true,
     map: "diet",
     example: ["I'm vegetarian", "health=vegetarian"],
+  },
+  {
+    // "I've gone fully vegan now", "I went vegetarian in May", "switched to pescatarian".
+    lang: "en",
+    kind: "health",
+    pattern: p(
+      `\\b(?:gone|went|going|switched\\s+to|turned|became)\\s+(?:fully\\s+|full\\s+|completely\\s+|totally\\s+|100%\\s+)?(?<value>vegan|vegetarian|pescatarian|flexitarian)\\b`,
+      "gi",
+      "flexitarian|pescatarian|vegan|vegetarian&became|going|gone|switched|turned|went",
+    ),
+    unless: [
+      p(
+        String.raw`\b(?:he|she|they|my\s+\w+)\s+(?:has\s+|have\s+|just\s+)?(?:gone|went|going|switched|turned|became)`,
+        "i",
+        "became|going|gone|switched|turned|went",
+      ),
+    ],
+    detail: true,
+    map: "diet",
+    example: ["I've gone fully vegan now, no dairy or eggs either", "health=vegan"],
+    paraphrases: [["I went vegetarian in May", "health=vegetarian"], ["My sister went vegan"]],
+  },
+  {
+    // "cilantro grew on me", "olives have grown on me": a taste that came.
+    lang: "en",
+    kind: "preference",
+    subject: "any",
+    pattern: p(
+      String.raw`(?:^|\b(?:weirdly|honestly|actually|somehow|so|and|but)\s+)(?<value>(?!(?:weirdly|honestly|actually|somehow|so|and|but)\b)[a-z][\w'-]*(?:\s+(?!has\b|have\b)[a-z][\w'-]*)?)\s+(?:has\s+|have\s+|kinda\s+|really\s+|kind of\s+)?(?:grew|grown)\s+on\s+me\b`,
+      "gi",
+      "grew|grown&me&on",
+    ),
+    example: ["weirdly cilantro grew on me, I actually like it now", "preference=cilantro"],
+    paraphrases: [["olives have grown on me", "preference=olives"], ["it grew on me"]],
+    reject: [p("^(?:it|they|that|this|he|she|the\\s+\\w+)$", "i", "he|it|she|that|the|they|this")],
+  },
+  {
+    // "signed up for the Chicago Marathon in October": a plan the user entered.
+    lang: "en",
+    kind: "plan",
+    subject: "any",
+    unless: [p(String.raw`\b(?:he|she|they|my\s+\w+)\s+(?:just\s+)?signed\s+up`, "i", "signed")],
+    pattern: p(
+      String.raw`(?:^|[,;.!]\s*|\b(?:i|i've|i have|we|and|just)\s+)(?:just\s+|finally\s+)?signed\s+up\s+for\s+(?:the\s+|a\s+|an\s+)?(?<value>[A-Z][\w'-]*(?:\s+[A-Z0-9][\w'-]*){0,3})`,
+      "g",
+      "signed&for&up",
+    ),
+    example: [
+      "Not doing Boston anymore, signed up for the Chicago Marathon in October",
+      "plan=Chicago Marathon",
+    ],
+    paraphrases: [
+      ["I just signed up for the Berlin Half", "plan=Berlin Half"],
+      ["She signed up for the Chicago Marathon"],
+    ],
   },
   {
     lang: "en",

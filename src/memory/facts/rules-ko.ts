@@ -57,7 +57,7 @@ const ON_ONES_OWN = p("자취", "", "자취");
 const REMOTE = p(String.raw`재택\s*(?:근무|으로\s*일)`, "", "재택&근무|으로");
 /** Working there now, also as a duration ("일한 지 5년 됐어요"). */
 const WORK_VERB =
-  "(?:일해|일하고|일합니다|일하는\\s*중|일함|일한\\s*지|근무(?:해|하고|합니다|\\s*중|중|한\\s*지)|재직\\s*중|출근해|출근합니다)";
+  "(?:일해|일하고|일합니다|일하는데|일하는\\s*중|일함|일한\\s*지|근무(?:해|하고|합니다|\\s*중|중|한\\s*지)|재직\\s*중|출근해|출근합니다)";
 const NOT_A_JOB_KO = p(
   "^(?:회사|집안|많은|이런|그런|무슨|여러|같은|다른|그)$",
   "",
@@ -236,13 +236,17 @@ export const RULES_KO: readonly Rule[] = [
     lang: "ko",
     kind: "residence",
     pattern: rx(
-      `${T}(?<value>\\S+)\\s+${ADVS}(?:이사\\s*(?:를\\s*|도\\s*|까지\\s*)?(?:했|왔|갔|와서|온\\s*지|온지|함|했습)|(?:올라|내려|넘어|이사)\\s*(?:왔|갔|와서|온\\s*지))`,
+      `${T}(?<value>\\S+)\\s+${ADVS}(?:이사\\s*(?:를\\s*|도\\s*|까지\\s*)?(?:했|왔|갔|와서|온\\s*지|온지|함|했습|하느라|해서)|(?:올라|내려|넘어|이사)\\s*(?:왔|갔|와서|온\\s*지))`,
       "내려|넘어|올라|이사",
     ),
     unless: [WORKPLACE_MOVED],
     head: { particles: ["으로", "로"], max: 2, bare: "no" },
     example: ["작년에 부산으로 이사 왔어요", "residence=부산"],
-    paraphrases: [["대전으로 이사도 했어요", "residence=대전"], ["부산까지 이사까지 했어요"]],
+    paraphrases: [
+      ["대전으로 이사도 했어요", "residence=대전"],
+      ["부산까지 이사까지 했어요"],
+      ["울산으로 이사하느라 바빴어요", "residence=울산"],
+    ],
   },
   {
     lang: "ko",
@@ -526,6 +530,20 @@ export const RULES_KO: readonly Rule[] = [
     map: "relationKo",
     detail: true,
     example: ["우리 남편은 요리를 잘해요", "family=남편"],
+  },
+  {
+    // "이제 약혼녀야", "지금은 와이프예요": what the partner is now.
+    lang: "ko",
+    kind: "family",
+    subject: "any",
+    pattern: rx(
+      `(?:^|\\s)(?:이제|지금은|이젠)\\s+(?:제\\s+|내\\s+)?(?<value>약혼녀|약혼자|와이프|아내|남편|신랑|신부|예비신부|예비신랑)(?:예요|이에요|야|이야|임|입니다)`,
+      "이제|이젠|지금은",
+    ),
+    map: "relationKo",
+    detail: true,
+    example: ["어제 프러포즈 성공함 💍 이제 약혼녀야", "family=약혼녀"],
+    paraphrases: [["이제 와이프예요 ㅎㅎ", "family=와이프"]],
   },
   {
     // "아들 벌써 네 살이야", "딸은 이제 여섯 살": a child's age said after the relation, with
@@ -854,6 +872,8 @@ export const RULES_KO: readonly Rule[] = [
     ),
     when: ["recently"],
     checks: ["contentKo", "notPossession", "notPlaceKo", "notJobKo"],
+    // A way of eating switched to is a diet (the health row), not a taste.
+    reject: [p("^(?:비건|채식주의자|채식|페스코|락토)$", "", "락토|비건|채식|페스코")],
     example: ["요즘은 디카페인으로 바꿨어", "preference=디카페인"],
   },
   {
@@ -975,6 +995,31 @@ export const RULES_KO: readonly Rule[] = [
     detail: true,
     map: "diet",
     example: ["저는 비건이에요", "health=비건"],
+  },
+  {
+    // "요즘은 완전 비건으로 바꿨어요", "페스코로 바꿨어요": the way of eating switched to.
+    lang: "ko",
+    kind: "health",
+    pattern: rx(
+      `(?<value>비건|채식주의자|채식|페스코|락토|플렉시테리언)(?:으로|로)\\s*(?:\\S+\\s+)?(?:바꿨|바꿈|바꾸|전향|넘어갔|넘어왔|시작)`,
+      "넘어갔|넘어왔|바꾸|바꿈|바꿨|시작|전향&락토|비건|채식|페스코|플렉시테리언",
+    ),
+    detail: true,
+    map: "diet",
+    example: ["요즘은 완전 비건으로 바꿨어요", "health=비건"],
+    paraphrases: [["저 요즘 생선은 먹어요. 페스코로 바꿨어요", "health=페스코"]],
+  },
+  {
+    // "요즘 오이가 좋아졌어", "고수도 좋아졌어요": a taste that came.
+    lang: "ko",
+    kind: "preference",
+    pattern: rx(
+      `${T}(?<value>[가-힣A-Za-z]{1,10}?)(?:이|가|도|는|은)\\s*(?:점점\\s*|갑자기\\s*|이제\\s*|좀\\s*)?좋아졌`,
+      "좋아졌",
+    ),
+    checks: ["contentKo"],
+    example: ["신기하게 요즘 오이가 좋아졌어", "preference=오이"],
+    paraphrases: [["고수도 이제 좋아졌어요", "preference=고수"], ["날씨가 좋아졌어요"]],
   },
   {
     lang: "ko",

@@ -45,6 +45,12 @@ const ENDED: readonly (readonly [string, string, string])[] = [
   ["저 회 진짜 좋아해요.", "회 먹고 크게 탈 난 뒤로는 회 쳐다도 안 봐요.", "preference:회"],
   ["I work at a bank downtown as a teller.", "My last day at the bank was Friday.", "workplace"],
   ["우리 아들 세 살이야.", "아들 벌써 네 살이야.", "family:son"],
+  [
+    "I have a golden retriever named Max.",
+    "Max lives on my parents' farm now, he loves it there.",
+    "family:dog:max",
+  ],
+  ["저는 고양이 한 마리 키워요.", "고양이는 본가에 맡기고 지금은 강아지 키워요", "family:cat"],
 ];
 
 describe("R8.3 a fact ended by naming it", () => {
@@ -157,6 +163,19 @@ describe("R8.3 the new value of a slot the same message ended", () => {
     ]);
     expect(tea.facts.map((f) => f.value)).toContain("보리차");
     expect(tea.facts.map((f) => f.value)).not.toContain("커피");
+  });
+
+  it("R8.3 an ended job or diet and the one named with it", () => {
+    const diet = talk([
+      "I'm vegan.",
+      "update: I started eating fish again, so pescatarian I guess",
+    ]);
+    expect(now(diet, "health:diet")).toEqual(["pescatarian"]);
+    const job = talk([
+      "I work as a high school math teacher.",
+      "so I finally left teaching. I'm doing instructional design now, mostly remote",
+    ]);
+    expect(now(job, "job")).toEqual(["instructional design"]);
   });
 
   it("R8.3 without an ending nothing is read, and a city is no workplace", () => {
