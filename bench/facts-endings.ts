@@ -30,7 +30,7 @@ const itemSchema = z
   .object({
     lang: z.enum(["ko", "en"]),
     split: z.enum(["tuned", "held-out"]),
-    source: z.enum(["engineer", "helper", "helper-2"]),
+    source: z.enum(["engineer", "helper", "helper-2", "helper-3", "helper-4"]),
     first: z.string().min(1),
     said: z.string().min(1),
     retired: want,
@@ -98,6 +98,15 @@ const GROUPS: readonly (readonly [string, (item: EndingItem) => boolean])[] = [
   ["held-out", (item) => item.split === "held-out"],
   ["en", (item) => item.lang === "en"],
   ["ko", (item) => item.lang === "ko"],
+  // Each outside writer's held-out items apart: a batch's first run came before any row
+  // made from its tuned half.
+  ...(["helper", "helper-2", "helper-3", "helper-4"] as const).map(
+    (source) =>
+      [
+        `held-out ${source}`,
+        (item: EndingItem) => item.split === "held-out" && item.source === source,
+      ] as const,
+  ),
 ];
 
 export async function runEndings(items = loadEndings()): Promise<EndingResult[]> {
@@ -122,10 +131,10 @@ export async function evaluateEndings(items = loadEndings()): Promise<EndingRow[
 /** The table eval-memory.ts prints. */
 export function endingsTable(rows: readonly EndingRow[]): string[] {
   return [
-    "set            n     ok  stale  new missing",
+    "set                   n     ok  stale  new missing",
     ...rows.map(
       (r) =>
-        `${r.set.padEnd(12)} ${String(r.n).padStart(3)} ${String(r.ok).padStart(6)} ${String(r.stale).padStart(6)}  ${r.newMissing}/${r.withNew}`,
+        `${r.set.padEnd(19)} ${String(r.n).padStart(3)} ${String(r.ok).padStart(6)} ${String(r.stale).padStart(6)}  ${r.newMissing}/${r.withNew}`,
     ),
   ];
 }
