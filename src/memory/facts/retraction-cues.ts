@@ -17,6 +17,16 @@ import { type Fact, valueKey } from "./types.ts";
 const WORK = ["job", "workplace", "workplace:location"] as const;
 const HOME = ["residence"] as const;
 
+/**
+ * Leaving for a moment is not leaving ("I left Google early today", "we left Boston at 6am",
+ * "오늘 삼성전자 나와서 점심 먹었어요").
+ */
+const MOMENT_EN =
+  /\b(?:early|for (?:lunch|the day|a bit|an hour|a while)|at \d|\d\s*(?:am|pm)|tonight|this (?:morning|afternoon|evening))\b/;
+const MOMENT_KO = /오늘|잠깐|점심|저녁|퇴근|일찍|산책|커피|회식|야근|밥\s/;
+/** Either, for the rows whose verbs can mean a moment or a feeling as well as a change. */
+const either = (a: RegExp, b: RegExp): RegExp => new RegExp(`${a.source}|${b.source}`);
+
 export interface RetractionCue {
   readonly lang: "ko" | "en";
   /** Lower-case words one of which the utterance must contain; a cheap filter before the pattern. */
@@ -29,6 +39,8 @@ export interface RetractionCue {
    * without it the cue retires unconditionally.
    */
   readonly object?: string;
+  /** A message this matches is not a change ("I left work early today"). */
+  readonly unless?: RegExp;
 }
 
 /** The cue table. Patterns are tested on the lower-cased utterance. */
@@ -40,6 +52,7 @@ export const RETRACTION_CUES: readonly RetractionCue[] = [
     pattern:
       /\bi(?:'ve| have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:left|quit|resigned from|am leaving|'m leaving)\s+(?:my|the|that)\s+(?:job|position|company|employer|workplace|work)\b/,
     slots: WORK,
+    unless: MOMENT_EN,
   },
   {
     lang: "en",
@@ -62,6 +75,7 @@ export const RETRACTION_CUES: readonly RetractionCue[] = [
       /\bi(?:'ve| have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:left|quit|resigned from)\s+(?:the|my|that)?\s*([a-z][a-z'-]*(?:\s+[a-z][a-z'-]*){0,3})/,
     slots: WORK,
     object: "workplace",
+    unless: MOMENT_EN,
   },
   {
     lang: "en",
@@ -439,7 +453,7 @@ export const VALUE_CUES: readonly ValueCue[] = [
       /\b(?:jumped ship(?: from)?|switched (?:jobs |companies |employers )?from|moved on from|last day (?:at|as|of|in)|retired (?:from|as)|stepped down (?:from|as)|left|quit|resigned (?:from|as)|walked away from|done (?:at|with|being))\b/,
     categories: WORK_FACTS,
     names: "head",
-    unless: FEELING_EN,
+    unless: either(FEELING_EN, MOMENT_EN),
   },
   {
     // "We moved away from Chicago", "Boston is behind me now", "I left Dayton in June".
@@ -449,7 +463,7 @@ export const VALUE_CUES: readonly ValueCue[] = [
       /\b(?:moved (?:away )?from|moved out of|relocated from|left|(?:is|are) behind (?:me|us)|in the rear[ -]?view)\b/,
     categories: ["residence"],
     names: "head",
-    unless: TRIP_EN,
+    unless: either(TRIP_EN, MOMENT_EN),
   },
   {
     // "I've gone back to eating meat": a vegetarian or vegan diet ended.
@@ -507,6 +521,7 @@ export const VALUE_CUES: readonly ValueCue[] = [
       /그만\s*(?:두|뒀|둔)|관두|관뒀|때려치|접(?:고|었|기로|은)|나와서|나왔|퇴사|떠나|떠났|다니지\s*않|안\s*다(?:니|녀)|안\s*하고|안\s*해요|쉬고\s*있/,
     categories: WORK_FACTS,
     names: "head",
+    unless: MOMENT_KO,
   },
   {
     // "대구 생활 정리하고", "서울 떠나서", "인천 살 때는", "이제 부산에 안 살아요".
@@ -530,7 +545,7 @@ export const VALUE_CUES: readonly ValueCue[] = [
       /떠나|떠났|나와서|나왔|정리하고|정리했|에서\s*이사|안\s*살|살았었|살았는데|살\s*때|살던|생활\s*(?:은\s*|도\s*)?끝|집\s*(?:을\s*|도\s*)?뺐/,
     categories: ["residence"],
     names: "head",
-    unless: TRIP_KO,
+    unless: either(TRIP_KO, MOMENT_KO),
   },
   {
     // "고기 다시 먹어요", "지금은 다 먹어요": a diet ended.
@@ -834,7 +849,7 @@ export function cueRetiredIds(
     if (!hasAny(text, cue.need)) continue;
     if (cue.lang === "en" ? otherEn : otherKo) continue;
     const match = cue.pattern.exec(text);
-    if (match === null) continue;
+    if (match === null || cue.unless?.test(text) === true) continue;
     if (cue.object !== undefined) {
       const stored = byId.get(cue.object);
       const said = match[1]?.trim() ?? "";

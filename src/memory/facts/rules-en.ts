@@ -1693,9 +1693,21 @@ export const RULES_EN: readonly Rule[] = [
       "i",
       "left|quit",
     ),
+    // Leaving work for the day is no leaving of a job ("I left work early today").
+    unless: [
+      p(
+        String.raw`\b(?:early|for (?:lunch|the day|a bit|an hour)|at \d|\d\s*(?:am|pm)|tonight|this (?:morning|afternoon|evening))\b`,
+        "i",
+        "am|at|early|for|pm|this|tonight",
+      ),
+    ],
     value: "",
     example: ["I just quit", "-workplace"],
-    paraphrases: [["I quit coffee last month"], ["I finally quit smoking"]],
+    paraphrases: [
+      ["I quit coffee last month"],
+      ["I finally quit smoking"],
+      ["I left work early today, long shift"],
+    ],
   },
   {
     lang: "en",

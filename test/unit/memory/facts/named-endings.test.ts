@@ -16,6 +16,7 @@ const ENDED: readonly (readonly [string, string, string])[] = [
   ["I'm a nurse at St. Mary's hospital.", "These days I'm not nursing anymore.", "job"],
   ["I'm a barista at a coffee shop.", "No more barista shifts for me.", "job"],
   ["I work at Google as an engineer.", "I've since moved on from Google.", "workplace"],
+  ["I work at Google as an engineer.", "I left Google last week.", "workplace"],
   ["I work at Target.", "Jumped ship from Target to Costco, the pay's way better.", "workplace"],
   ["I'm a high school teacher in Ohio.", "I retired from teaching in June.", "job"],
   ["I live in Boston.", "Boston is behind me now.", "residence"],
@@ -97,6 +98,10 @@ describe("R8.3 a fact ended by naming it", () => {
       ["저는 삼성전자에 다녀요.", "삼성전자 그만둘까요?"],
       ["저는 부산에 살아요.", "부산 여행 갔다가 주말에 나왔어요."],
       ["I love running.", "My brother doesn't go running anymore."],
+      ["I work at Google.", "I left Google early today to pick up my kid."],
+      ["I'm a nurse at Mercy Hospital.", "I left work early today, long shift."],
+      ["I live in Boston.", "We left Boston at 6am to beat the traffic."],
+      ["저는 삼성전자에 다녀요.", "오늘 삼성전자 나와서 점심 먹었어요."],
     ] as const) {
       const before = current(talk([first]));
       expect(current(talk([first, said])), said).toEqual(expect.arrayContaining(before));
