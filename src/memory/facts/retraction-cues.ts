@@ -666,8 +666,37 @@ const QUESTION_KO = /(?:까요?|는지요?|을지요?|할지)$/;
 const HYPOTHETICAL =
   /\b(?:if|what if|should i|thinking (?:about|of)|considering|might|wonder(?:ing)?|maybe i'll)\b|만약|(?:으|하|가|두|나)면\s|할까|둘까|갈까|고민/;
 
-function valueRetiredIds(text: string, current: readonly Fact[], out: Set<string>): void {
-  let sentences: string[] | undefined;
+/** What a cue's object (or its sentence) offers to name a value with, made once per call. */
+interface Naming {
+  readonly text: string;
+  readonly raw: readonly string[];
+  /** The words that can name a value (namingWord). */
+  readonly words: readonly string[];
+  /** Their keys, particles off. */
+  readonly said: readonly string[];
+  /** The key of the whole text, made when first asked for. */
+  key?: string;
+}
+
+function namingOf(text: string, cache: Map<string, Naming>): Naming {
+  let naming = cache.get(text);
+  if (naming === undefined) {
+    const raw = text.split(/[\s,;:/-]+/);
+    const words = raw.filter(namingWord);
+    const said = words.map((word) => valueKey(stem(word))).filter((key) => key.length >= 2);
+    naming = { text, raw, words, said };
+    cache.set(text, naming);
+  }
+  return naming;
+}
+
+function valueRetiredIds(
+  text: string,
+  sentences: readonly string[],
+  current: readonly Fact[],
+  out: Set<string>,
+): void {
+  const objects = new Map<string, Naming>();
   const keys = new Map<Fact, string>();
   const keyOf = (fact: Fact): string => {
     let key = keys.get(fact);
@@ -693,22 +722,19 @@ function valueRetiredIds(text: string, current: readonly Fact[], out: Set<string
         : cue.lang === "en"
           ? OTHER_SUBJECT_EN
           : OTHER_SUBJECT_KO;
-    sentences ??= statementsOf(text);
     for (const sentence of sentences) {
       const match = cue.pattern.exec(sentence);
       if (match === null || other.test(sentence) || cue.unless?.test(sentence) === true) continue;
-      const object = match[1] ?? sentence;
-      const raw = object.split(/[\s,;:/-]+/);
-      const words = raw.filter(namingWord);
-      const said = words.map((word) => valueKey(stem(word))).filter((key) => key.length >= 2);
+      const object = namingOf(match[1] ?? sentence, objects);
       for (const fact of facts) {
         const named =
           cue.holds !== undefined
             ? cue.holds.some((word) => fact.value.toLowerCase().includes(word))
             : cue.names === "head"
-              ? namesHead(fact.value, object, words)
-              : said.some((key) => looselySame(keyOf(fact), key)) ||
-                (/^[가-힣]$/.test(keyOf(fact)) && raw.some((word) => stem(word) === keyOf(fact)));
+              ? namesHead(fact.value, object)
+              : object.said.some((key) => looselySame(keyOf(fact), key)) ||
+                (/^[가-힣]$/.test(keyOf(fact)) &&
+                  object.raw.some((word) => stem(word) === keyOf(fact)));
         if (named) out.add(fact.id);
       }
     }
@@ -720,9 +746,10 @@ function valueRetiredIds(text: string, current: readonly Fact[], out: Set<string
  * by stem: "nursing" names "nurse", "teaching" names "high school teacher", "간호" names
  * "간호사", "google's" names "Google"; "school" does not name "high school teacher".
  */
-function namesHead(value: string, sentence: string, words: readonly string[]): boolean {
+function namesHead(value: string, said: Naming): boolean {
   const whole = valueKey(value);
-  if (whole.length >= 2 && valueKey(sentence).includes(whole)) return true;
+  said.key ??= valueKey(said.text);
+  if (whole.length >= 2 && said.key.includes(whole)) return true;
   const parts = value.split(/\s+/).filter((part) => part !== "");
   const heads = new Set<string>();
   const last = parts.at(-1);
@@ -731,7 +758,7 @@ function namesHead(value: string, sentence: string, words: readonly string[]): b
   const first = parts[0];
   if (parts.length > 1 && first !== undefined && /^[가-힣]{2,}$/.test(first)) heads.add(first);
   for (const part of parts) if (/^[A-Z][\w'&-]{2,}/.test(part)) heads.add(part.toLowerCase());
-  for (const raw of words) {
+  for (const raw of said.words) {
     const word = stem(raw.replace(/'s$/, ""));
     for (const head of heads) {
       if (/[가-힣]/.test(head)) {
@@ -839,7 +866,8 @@ export function cueRetiredIds(
   const retired = new Set<string>();
   if (typeof utterance !== "string" || current.length === 0) return retired;
   // Questions and hypotheticals ("If I left Google, …?") take nothing back.
-  const text = statementsOf(utterance.normalize("NFC").toLowerCase().slice(0, 2000)).join(". ");
+  const statements = statementsOf(utterance.normalize("NFC").toLowerCase().slice(0, 2000));
+  const text = statements.join(". ");
   if (text === "") return retired;
   const byId = new Map(current.map((fact) => [fact.id, fact]));
   const otherEn = OTHER_SUBJECT_EN.test(text);
@@ -860,7 +888,7 @@ export function cueRetiredIds(
     for (const slot of cue.slots) if (byId.has(slot)) retired.add(slot);
   }
   memberRetiredIds(text, current, retired);
-  valueRetiredIds(text, current, retired);
+  valueRetiredIds(text, statements, current, retired);
   return retired;
 }
 
