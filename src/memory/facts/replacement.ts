@@ -18,7 +18,10 @@ import { valueKey } from "./types.ts";
 
 interface ReplacementRow {
   readonly lang: "ko" | "en";
-  readonly slot: Extract<FactCategory, "workplace" | "residence" | "preference" | "job" | "health">;
+  readonly slot: Extract<
+    FactCategory,
+    "workplace" | "residence" | "preference" | "job" | "health" | "plan"
+  >;
   /** Global; the group `value` is the new value. English rows see the message as written. */
   readonly pattern: RegExp;
 }
@@ -94,12 +97,20 @@ const ROWS: readonly ReplacementRow[] = [
     slot: "health",
     pattern: /(?<value>비건|채식주의자|페스코|락토|플렉시테리언)/g,
   },
+  // A plan given up and the one that took its place ("Not doing the marathon anymore … Gonna
+  // aim for a half marathon in the autumn instead").
+  {
+    lang: "en",
+    slot: "plan",
+    pattern:
+      /\b(?:aim(?:ing)? for|going for|go for|signing up for|switching to|doing)\s+(?:a|an|the)\s+(?<value>[\w'-]+(?:\s+[\w'-]+){0,4}?)\s+instead\b/gi,
+  },
   // Tastes: what took the old one's place.
   {
     lang: "en",
     slot: "preference",
     pattern:
-      /(?:^|[.!,;]\s*|\b(?:lately|now|these days|nowadays)\s+)(?<value>[\w'-]+(?:\s+[\w'-]+)?)\s+(?:has|have)\s+replaced\b|\breplaced\s+(?:it|them|\w+)\s+with\s+(?<value2>[\w'-]+(?:\s+[\w'-]+)?)|\b(?:it's|its)\s+all\s+(?<value3>[\w'-]+(?:\s+[\w'-]+){0,2}?)\s+(?:for me|now|these days|lately)\b|\b(?:i'm|i am)\s+(?:really\s+|more\s+)?into\s+(?<value4>[\w'-]+(?:\s+[\w'-]+)?)\s+(?:now|instead|these days|lately)\b/gi,
+      /(?:^|[.!,;]\s*|\b(?:lately|now|these days|nowadays)\s+)(?<value>[\w'-]+(?:\s+[\w'-]+)?)\s+(?:has|have)\s+replaced\b|\breplaced\s+(?:it|them|\w+)\s+with\s+(?<value2>[\w'-]+(?:\s+[\w'-]+)?)|\b(?:it's|its)\s+all\s+(?<value3>[\w'-]+(?:\s+[\w'-]+){0,2}?)\s+(?:for me|now|these days|lately)\b|\b(?:i'm|i am)\s+(?:really\s+|more\s+)?into\s+(?<value4>[\w'-]+(?:\s+[\w'-]+)?)\s+(?:now|instead|these days|lately)\b|\b(?:obsessed with|hooked on|addicted to)\s+(?<value5>(?:the\s+)?[\w'-]+(?:\s+[\w'-]+)?)\s+(?:now|instead|these days|lately)\b/gi,
   },
   {
     lang: "ko",
@@ -134,7 +145,7 @@ export function replacementsOf(
 ): Fact[] {
   const out: Fact[] = [];
   for (const old of ended) {
-    const taste = old.category === "preference";
+    const taste = old.category === "preference" || old.category === "plan";
     const diet = old.id === "health:diet";
     if (!taste && !diet && old.id !== old.category) continue;
     if (kept.some((fact) => fact.category === old.category)) continue;
@@ -157,7 +168,14 @@ function readRow(row: ReplacementRow, utterance: string, old: Fact): Fact | unde
   const oldKey = valueKey(old.value);
   for (const match of utterance.slice(0, 2000).matchAll(row.pattern)) {
     const groups = match.groups ?? {};
-    const value = (groups.value ?? groups.value2 ?? groups.value3 ?? groups.value4 ?? "")
+    const value = (
+      groups.value ??
+      groups.value2 ??
+      groups.value3 ??
+      groups.value4 ??
+      groups.value5 ??
+      ""
+    )
       .trim()
       .replace(LEAD_EN, "");
     if (value === "") continue;

@@ -55,10 +55,19 @@ export const RETRACTION_CUES: readonly RetractionCue[] = [
     unless: MOMENT_EN,
   },
   {
+    // "quit the coffee shop last friday", "I quit my job at the bank": quitting a place of
+    // work ("left the office" is also leaving for the day, so only "quit" says it).
     lang: "en",
-    need: ["resign", "laid off", "fired", "retired", "unemployed", "quit"],
+    need: ["quit"],
     pattern:
-      /\bi(?:'ve| have|'m| am)?\s+(?:just\s+|recently\s+|finally\s+)?(?:resigned|got laid off|was laid off|been laid off|got fired|was fired|retired|unemployed|quit)(?:\s*[.!,]|\s+(?:last|this|yesterday|today|recently|a few|two|three|in)\b|$)/,
+      /(?:^|[.!,;]\s*|\bi(?:'ve| have)?\s+|\band\s+)(?:just\s+|finally\s+|officially\s+)?quit\s+(?:my|the|that)\s+(?:[\w'-]+\s+)?(?:job|gig|position|company|shop|store|cafe|café|restaurant|bar|firm|agency|hospital|clinic|school|bank|startup|warehouse|salon|bakery)\b/,
+    slots: WORK,
+  },
+  {
+    lang: "en",
+    need: ["resign", "laid off", "let go", "fired", "retired", "unemployed", "quit"],
+    pattern:
+      /(?:^|[.!,;]\s*|\bi(?:'ve| have|'m| am)?\s+)(?:just\s+|recently\s+|finally\s+)?(?:resigned|got laid off|was laid off|been laid off|got let go|was let go|got fired|was fired|retired|unemployed|quit)(?:\s*[.!,]|\s+(?:last|this|yesterday|today|recently|a few|two|three|in)\b|$)/,
     slots: WORK,
   },
   {
@@ -193,7 +202,7 @@ export const MEMBER_CUES: readonly MemberCue[] = [
     lang: "en",
     need: ["broke up", "split up", "separated", "divorce", "called off", "dumped", "ended things"],
     pattern:
-      /\b(?:we|i)\s+(?:just\s+|finally\s+|recently\s+|officially\s+)?(?:broke up|split up|separated|got divorced|are divorced|divorced|are getting divorced|called off the (?:wedding|engagement)|ended things)\b|\bi\s+(?:broke up with|split up with|divorced|dumped)\b/,
+      /\b(?:we|i)\s+(?:just\s+|finally\s+|recently\s+|officially\s+)?(?:broke up|split up|separated|got divorced|are divorced|divorced|are getting divorced|called off the (?:wedding|engagement)|ended things)\b|\bi\s+(?:broke up with|split up with|divorced|dumped)\b|\b(?:the|my|our)\s+divorce\s+(?:was|is|got|has been)\s+(?:finali[sz]ed|final|through|done)\b/,
     relations: PARTNERS,
     scope: "all",
   },
@@ -207,9 +216,10 @@ export const MEMBER_CUES: readonly MemberCue[] = [
       "rainbow bridge",
       "lost our",
       "lost my",
+      "rip ",
     ],
     pattern:
-      /\b(?:passed away|died|was put down|put (?:him|her|it) down|put to sleep|crossed the rainbow bridge)\b/,
+      /\b(?:passed away|died|was put down|put (?:him|her|it) down|put to sleep|crossed the rainbow bridge)\b|(?:^|[.!,;]\s*)rip\s+\w+/,
     relations: [...PETS, ...PARTNERS],
     scope: "named",
   },
@@ -293,9 +303,18 @@ export const MEMBER_CUES: readonly MemberCue[] = [
   {
     // "Jake and I aren't together anymore", "Emma and I split up": the partner it names.
     lang: "en",
-    need: ["together", "split", "broke up", "quits", "separate ways"],
+    need: [
+      "together",
+      "split",
+      "broke up",
+      "quits",
+      "separate ways",
+      "are done",
+      "are over",
+      "ended things",
+    ],
     pattern:
-      /\b\w+\s+and\s+i\s+(?:are(?:n't| not| no longer)\s+together|(?:just\s+)?(?:split|broke up|called it quits|went our separate ways))\b|\bwe\s+(?:called it quits|went our separate ways)\b/,
+      /\b(?:\w+\s+and\s+(?:i|me)|(?:me|i)\s+and\s+\w+)\s+(?:are(?:n't| not| no longer)\s+together|are\s+(?:done|over|finished)|(?:just\s+)?(?:split|broke up|called it quits|went our separate ways))\b|\bwe\s+(?:called it quits|went our separate ways)\b|(?:^|[.!,;]\s*)(?:just\s+)?ended\s+things\s+with\s+\w+/,
     relations: PARTNERS,
     scope: "named-only",
   },
@@ -406,10 +425,17 @@ export const VALUE_CUES: readonly ValueCue[] = [
   {
     // "I've kind of outgrown Coldplay", "I went off spicy food".
     lang: "en",
-    need: ["outgrown", "grew out of", "grown out of", "lost my taste", "went off"],
+    need: ["outgrown", "grew out of", "grown out of", "lost my taste", "went off", "gone off"],
     pattern:
-      /\b(?:outgrown|grew out of|grown out of|lost my taste for|went off)\s+((?:[\w'-]+\s*){1,3})/,
+      /\b(?:outgrown|grew out of|grown out of|lost my taste for|went off|gone off)\s+((?:[\w'-]+\s*){1,3})/,
     categories: TASTES,
+  },
+  {
+    // "Don't mind spicy food these days": a dislike gone.
+    lang: "en",
+    need: ["don't mind", "do not mind", "dont mind"],
+    pattern: /\b(?:don'?t|do not)\s+mind\s+((?:[\w'-]+\s*){1,3})/,
+    categories: ["dislike"],
   },
   {
     // "요즘은 커피 대신 차 마셔요": what comes before 대신 is no longer the taste.
@@ -458,9 +484,9 @@ export const VALUE_CUES: readonly ValueCue[] = [
   {
     // "We moved away from Chicago", "Boston is behind me now", "I left Dayton in June".
     lang: "en",
-    need: ["moved", "relocated", "left", "behind", "rearview", "rear-view", "rear view"],
+    need: ["moved", "relocated", "left", "behind", "rearview", "rear-view", "rear view", "sold"],
     pattern:
-      /\b(?:moved (?:away )?from|moved out of|relocated from|left|(?:is|are) behind (?:me|us)|in the rear[ -]?view)\b/,
+      /\b(?:moved (?:away )?from|moved out of|relocated from|left|(?:is|are) behind (?:me|us)|in the rear[ -]?view|sold (?:the|our|my) (?:house|home|flat|place|apartment|condo))\b/,
     categories: ["residence"],
     names: "head",
     unless: either(TRIP_EN, MOMENT_EN),

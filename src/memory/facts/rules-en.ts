@@ -194,20 +194,23 @@ export const RULES_EN: readonly Rule[] = [
     lang: "en",
     kind: "residence",
     pattern: p(
-      String.raw`\b(?:i|we)\s+(?:currently\s+|now\s+|still\s+|actually\s+|also\s+|both\s+|officially\s+|finally\s+)?(?:live|reside|am living|'m living|are living|'re living|have lived|'ve lived|have been living|'ve been living)\s+(?:(?:alone|together|with\s+[\w\s]+?)\s+)?(?:in|near|at|on|outside(?:\s+of)?)\s+`,
+      String.raw`\b(?:i|we)\s+(?:currently\s+|now\s+|still\s+|actually\s+|also\s+|both\s+|officially\s+|finally\s+)?(?:live|reside|am living|'m living|are living|'re living|have lived|'ve lived|have been living|'ve been living|am renting|'m renting|are renting|'re renting)\s+(?:(?:alone|together|with\s+[\w\s]+?)\s+)?(?:in|near|at|on|outside(?:\s+of)?)\s+`,
       "gi",
-      "'m living|'re living|'ve been living|am living|are living|have been living|live|reside&at|in|near|on|outside",
+      "'m living|'m renting|'re living|'re renting|'ve been living|am living|am renting|are living|are renting|have been living|live|reside&at|in|near|on|outside",
     ),
     cut: ["place", 5],
     reject: NOT_HOME,
     example: ["I live in Busan now", "residence=Busan"],
-    paraphrases: [["We officially live in Vancouver now", "residence=Vancouver"]],
+    paraphrases: [
+      ["We officially live in Vancouver now", "residence=Vancouver"],
+      ["We're renting in Edinburgh now", "residence=Edinburgh"],
+    ],
   },
   {
     lang: "en",
     kind: "residence",
     pattern: p(
-      String.raw`(?:^|\b(?:i|we|and)\s+)(?:just\s+|recently\s+|finally\s+|actually\s+|already\s+)?(?:moved|relocated)\s+(?:back\s+)?(?:home\s+)?(?:from\s+[\w.' -]+?\s+)?to\s+`,
+      String.raw`(?:^|\b(?:i|we|and)\s+)(?:just\s+|recently\s+|finally\s+|actually\s+|already\s+)?(?:moved|relocated)\s+(?:back\s+|down\s+|up\s+|over\s+|out\s+)?(?:home\s+)?(?:from\s+[\w.' -]+?\s+)?to\s+`,
       "gi",
       "moved|relocated&to",
     ),
@@ -216,6 +219,7 @@ export const RULES_EN: readonly Rule[] = [
     example: ["We just moved from Ohio to Denver", "residence=Denver"],
     paraphrases: [
       ["moved back home to Manchester, rent here is so much cheaper", "residence=Manchester"],
+      ["finally moved down to London last weekend", "residence=London"],
       ["My sister moved to Denver"],
     ],
   },
@@ -476,6 +480,25 @@ export const RULES_EN: readonly Rule[] = [
     checks: ["capitalised"],
     also: [{ kind: "job", cut: ["place", 4], checks: ["lowercase"] }],
     example: ["I work in marketing", "job=marketing"],
+  },
+  {
+    // "guess who just joined Microsoft 😅", "just joined Stripe!": a new employer said
+    // without "I" ("He just joined Stripe" is someone else's).
+    lang: "en",
+    kind: "workplace",
+    subject: "any",
+    unless: [
+      p(String.raw`\b(?:he|she|they|my\s+\w+)\s+(?:just\s+|finally\s+)?joined`, "i", "joined"),
+    ],
+    pattern: p(
+      String.raw`(?:^|[.!,;]\s*|\bwho\s+|\b[Ii]\s+)(?:[Jj]ust\s+|[Ff]inally\s+)?(?:[Jj]oined)\s+(?<value>[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3})`,
+      "g",
+      "Joined|joined",
+    ),
+    checks: ["capitalised"],
+    reject: NOT_WORKPLACE,
+    example: ["guess who just joined Microsoft 😅 first week's been a blur", "workplace=Microsoft"],
+    paraphrases: [["Just joined Stripe!", "workplace=Stripe"], ["He just joined Stripe"]],
   },
   {
     // "last day at Amazon was friday!! starting at Shopify next week": a new employer said
@@ -1194,8 +1217,13 @@ export const RULES_EN: readonly Rule[] = [
     ],
     detail: true,
     map: "diet",
+    subject: "any",
     example: ["I've gone fully vegan now, no dairy or eggs either", "health=vegan"],
-    paraphrases: [["I went vegetarian in May", "health=vegetarian"], ["My sister went vegan"]],
+    paraphrases: [
+      ["I went vegetarian in May", "health=vegetarian"],
+      ["went fully vegan at the start of the month!", "health=vegan"],
+      ["My sister went vegan"],
+    ],
   },
   {
     // "cilantro grew on me", "olives have grown on me": a taste that came.
