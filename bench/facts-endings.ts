@@ -30,7 +30,7 @@ const itemSchema = z
   .object({
     lang: z.enum(["ko", "en"]),
     split: z.enum(["tuned", "held-out"]),
-    source: z.enum(["engineer", "helper", "helper-2", "helper-3", "helper-4"]),
+    source: z.enum(["engineer", "helper", "helper-2", "helper-3", "helper-4", "helper-5"]),
     first: z.string().min(1),
     said: z.string().min(1),
     retired: want,
@@ -100,7 +100,7 @@ const GROUPS: readonly (readonly [string, (item: EndingItem) => boolean])[] = [
   ["ko", (item) => item.lang === "ko"],
   // Each outside writer's held-out items apart: a batch's first run came before any row
   // made from its tuned half.
-  ...(["helper", "helper-2", "helper-3", "helper-4"] as const).map(
+  ...(["helper", "helper-2", "helper-3", "helper-4", "helper-5"] as const).map(
     (source) =>
       [
         `held-out ${source}`,

@@ -52,6 +52,35 @@ const ENDED: readonly (readonly [string, string, string])[] = [
     "family:dog:max",
   ],
   ["저는 고양이 한 마리 키워요.", "고양이는 본가에 맡기고 지금은 강아지 키워요", "family:cat"],
+  ["I'm a barista.", "quit the coffee shop last friday. honestly so relieved.", "job"],
+  ["I work as a graphic designer.", "Got laid off today. Whole design team got cut.", "job"],
+  [
+    "I have a girlfriend, Emma.",
+    "me and Emma broke up. it's been a rough week ngl",
+    "family:girlfriend:emma",
+  ],
+  [
+    "I've got a boyfriend, Tom.",
+    "Ended things with Tom. It wasn't going anywhere",
+    "family:boyfriend:tom",
+  ],
+  ["I have a boyfriend named Chris.", "So Chris and I are done.", "family:boyfriend:chris"],
+  [
+    "I'm married, my husband's name is Dave.",
+    "The divorce was finalised last week.",
+    "family:husband:dave",
+  ],
+  [
+    "I have a hamster named Nibbles.",
+    "RIP Nibbles 😔 found him this morning.",
+    "family:hamster:nibbles",
+  ],
+  ["I live in Leeds.", "Sold the house in Leeds. We're renting in Edinburgh now", "residence"],
+  [
+    "I hate spicy food.",
+    "Don't mind spicy food these days. Actually kinda love it",
+    "dislike:spicyfood",
+  ],
 ];
 
 describe("R8.3 a fact ended by naming it", () => {
@@ -168,6 +197,21 @@ describe("R8.3 the new value of a slot the same message ended", () => {
     ]);
     expect(tea.facts.map((f) => f.value)).toContain("보리차");
     expect(tea.facts.map((f) => f.value)).not.toContain("커피");
+  });
+
+  it("R8.3 a taste or a plan and the one that took its place", () => {
+    const show = talk([
+      "My favourite show is Grey's Anatomy.",
+      "I'm done with Grey's, it got so boring. Obsessed with The Bear now",
+    ]);
+    expect(now(show, "preference:favorite:show")).toEqual(["The Bear"]);
+    const plan = talk([
+      "I'm planning to run the Boston Marathon next spring.",
+      "Not doing the marathon anymore, tore my calf. Gonna aim for a half marathon in the autumn instead",
+    ]);
+    expect(plan.facts.filter((f) => f.category === "plan").map((f) => f.value)).toEqual([
+      "half marathon in the autumn",
+    ]);
   });
 
   it("R8.3 an ended job or diet and the one named with it", () => {
