@@ -520,7 +520,7 @@ export const VALUE_CUES: readonly ValueCue[] = [
     need: ["안 ", "못 ", "거들떠"],
     pattern:
       /(?:안|못)\s*(?:먹어|먹고|먹음|마셔|마시고|해요|해|하고|치고|쳐요|타요|타고)|쳐다(?:도|보지도)\s*안\s*(?:봐|보)|거들떠(?:도|보지도)\s*안/,
-    categories: ["preference", "possession", "other"],
+    categories: ["preference", "possession"],
     unless: /면\s|(?:없어|싫어|힘들어)서/,
   },
   {
