@@ -90,8 +90,9 @@ export function reviseFacts(
   const extracted = derive(remaining);
   // The workplace or home the message ended, and where it went ("… to Costco").
   const ended = state.facts.filter((fact) => cued.has(fact.id));
-  const derived = [...extracted, ...replacementsOf(utterance, ended, extracted)];
   const before = new Set(state.facts);
+  const said = extracted.filter((fact) => !before.has(fact));
+  const derived = [...extracted, ...replacementsOf(utterance, ended, said)];
   const next = derived.map((fact) => {
     if (before.has(fact)) return fact;
     const earlier = state.facts.find((old) => sameFact(old, fact));

@@ -134,16 +134,21 @@ const NOT_A_TASTE =
 const NOT_A_NAME_KO = /^(?:여기|거기|저기|이곳|그곳|저곳|어디|집|회사|직장|다른\S*|새|딴)$/;
 
 /**
- * The facts that replace the ended slots, read from the message that ended them. `ended`
- * are the facts a cue retired; `kept` the facts the message's own rows gave (a slot there is
- * not read again).
+ * The facts that replace the ended slots, read from the message that ended them (its
+ * questions left out: "I left Boston. Should I move to Denver?" says nothing of Denver).
+ * `ended` are the facts a cue retired; `kept` the facts the message's own rows gave (a kind
+ * there is not read again).
  */
 export function replacementsOf(
-  utterance: string,
+  message: string,
   ended: readonly Fact[],
   kept: readonly Fact[],
 ): Fact[] {
   const out: Fact[] = [];
+  if (ended.length === 0) return out;
+  const utterance = (message.slice(0, 2000).match(/[^.!?\n。]+[.!?\n。]*/g) ?? [])
+    .filter((sentence) => !sentence.includes("?"))
+    .join(" ");
   for (const old of ended) {
     const taste = old.category === "preference" || old.category === "plan";
     const diet = old.id === "health:diet";
@@ -166,7 +171,7 @@ function readRow(row: ReplacementRow, utterance: string, old: Fact): Fact | unde
     return undefined;
   }
   const oldKey = valueKey(old.value);
-  for (const match of utterance.slice(0, 2000).matchAll(row.pattern)) {
+  for (const match of utterance.matchAll(row.pattern)) {
     const groups = match.groups ?? {};
     const value = (
       groups.value ??

@@ -227,6 +227,17 @@ describe("R8.3 the new value of a slot the same message ended", () => {
     expect(now(job, "job")).toEqual(["instructional design"]);
   });
 
+  it("R8.3 another taste already stored does not stop the new one; a question gives nothing", () => {
+    const tea = talk([
+      "나 커피 엄청 좋아해.",
+      "등산도 좋아해.",
+      "요즘 커피 끊었어. 마시면 심장이 두근거려서 ㅠ 대신 보리차 마셔",
+    ]);
+    expect(tea.facts.map((f) => f.value)).toContain("보리차");
+    const asked = talk(["I live in Boston.", "I left Boston last month. Should I move to Denver?"]);
+    expect(now(asked, "residence")).toEqual([]);
+  });
+
   it("R8.3 without an ending nothing is read, and a city is no workplace", () => {
     // No workplace ended: "at Shopify" stays a visit.
     expect(
