@@ -15,7 +15,7 @@ import {
   RELATIONS_EN,
   TIME_EN,
 } from "./lexicon.ts";
-import { pattern as p } from "./regex.ts";
+import { type Pattern, pattern as p } from "./regex.ts";
 import { EVENT_WORDS, type Rule } from "./rules.ts";
 import { ADVERBS, I_AM, OWN_BUSINESS_NAME, REL_NEED_EN, REL_WORDS_EN } from "./values.ts";
 
@@ -47,6 +47,14 @@ const NOT_HOME = [
     "a house|an apartment|here|home|the city|town",
   ),
 ];
+/**
+ * A clause whose subject is someone else doing `rest` ("My sister went vegan", "He just
+ * joined Stripe"): the `unless` of a row that reads a clause without "I" ("just joined
+ * Microsoft"). `need` is the words `rest` needs.
+ */
+function someoneElse(rest: string, need: string): Pattern {
+  return p(String.raw`\b(?:he|she|they|my\s+\w+)\s+${rest}`, "i", need);
+}
 const NOT_WORKPLACE = [p("^(?:home|work|night|the moment)$", "i", "home|night|the moment|work")];
 /** "in Berlin": a workplace named by where it is. */
 const LOCATED = String.raw`(?<located>(?:in|at|located in|based in)\s+)?`;
@@ -164,7 +172,7 @@ export const RULES_EN: readonly Rule[] = [
     kind: "residence",
     subject: "any",
     when: [p(String.raw`\bmov(?:e|ed|ing)\b`, "i", "move|moved|moving")],
-    unless: [p(String.raw`\b(?:he|she|they|my\s+\w+)\s+(?:has|have|'s)\s+been\s+in`, "i", "been")],
+    unless: [someoneElse(String.raw`(?:has|have|'s)\s+been\s+in`, "been")],
     pattern: p(
       String.raw`(?:^|\b(?:[Ii]'ve|[Ii] have|[Ww]e've|[Ww]e have|[Ii]ve)\s+)been\s+in\s+(?<value>[A-Z][A-Za-z'.-]*(?:\s+[A-Z][A-Za-z'.-]*){0,2})\s+(?:for|about|almost|nearly|over|a|two|three|since)\b`,
       "g",
@@ -487,9 +495,7 @@ export const RULES_EN: readonly Rule[] = [
     lang: "en",
     kind: "workplace",
     subject: "any",
-    unless: [
-      p(String.raw`\b(?:he|she|they|my\s+\w+)\s+(?:just\s+|finally\s+)?joined`, "i", "joined"),
-    ],
+    unless: [someoneElse(String.raw`(?:just\s+|finally\s+)?joined`, "joined")],
     pattern: p(
       String.raw`(?:^|[.!,;]\s*|\bwho\s+|\b[Ii]\s+)(?:[Jj]ust\s+|[Ff]inally\s+)?(?:[Jj]oined)\s+(?<value>[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3})`,
       "g",
@@ -506,7 +512,7 @@ export const RULES_EN: readonly Rule[] = [
     lang: "en",
     kind: "workplace",
     subject: "any",
-    unless: [p(String.raw`\b(?:he|she|they|my\s+\w+)\s+(?:is|'s|are|'re)?\s*start`, "i", "start")],
+    unless: [someoneElse(String.raw`(?:is|'s|are|'re)?\s*start`, "start")],
     pattern: p(
       String.raw`(?:^|\b(?:[Ii]'m|[Ii] am|[Ii]m|[Ii]|and)\s+)(?:[Ss]tarting|[Ss]tart|[Ss]tarted)\s+(?:a\s+new\s+job\s+|my\s+new\s+job\s+)?at\s+(?<value>[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3})`,
       "g",
@@ -525,13 +531,7 @@ export const RULES_EN: readonly Rule[] = [
     lang: "en",
     kind: "workplace",
     subject: "any",
-    unless: [
-      p(
-        String.raw`\b(?:he|she|they|my\s+\w+)\s+(?:got|just|was)\s+(?:hired|landed)`,
-        "i",
-        "hired|landed",
-      ),
-    ],
+    unless: [someoneElse(String.raw`(?:got|just|was)\s+(?:hired|landed)`, "hired|landed")],
     pattern: p(
       String.raw`(?:^|\b(?:[Ii]|[Ii]'ve|and)\s+)(?:just\s+|finally\s+)?(?:[Gg]ot\s+hired\s+(?:at|by)|[Ww]as\s+hired\s+(?:at|by)|[Ll]anded\s+a\s+(?:new\s+)?job\s+(?:at|with)|[Gg]ot\s+a\s+(?:new\s+)?job\s+(?:at|with))\s+(?<value>[A-Z][\w&.'-]*(?:\s+(?:&\s+)?[A-Z][\w&.'-]*){0,3})`,
       "g",
@@ -551,9 +551,7 @@ export const RULES_EN: readonly Rule[] = [
     lang: "en",
     kind: "workplace",
     subject: "any",
-    unless: [
-      p(String.raw`\b(?:he|she|they|my\s+\w+)\s+(?:jumped|switched)\b`, "i", "jumped|switched"),
-    ],
+    unless: [someoneElse(String.raw`(?:jumped|switched)\b`, "jumped|switched")],
     pattern: p(
       String.raw`\b(?:[Jj]umped\s+ship|[Ss]witched\s+(?:jobs\s+|companies\s+|employers\s+)?|[Mm]oved\s+over)\s*from\s+[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3}\s+to\s+(?<value>[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3})`,
       "g",
@@ -626,9 +624,8 @@ export const RULES_EN: readonly Rule[] = [
     kind: "job",
     subject: "any",
     unless: [
-      p(
-        String.raw`\b(?:he|she|they|my\s+\w+)\s+(?:is|'s|are|was)\s+(?:freelancing|working|employed|hired)`,
-        "i",
+      someoneElse(
+        String.raw`(?:is|'s|are|was)\s+(?:freelancing|working|employed|hired)`,
         "employed|freelancing|hired|working",
       ),
     ],
@@ -867,7 +864,7 @@ export const RULES_EN: readonly Rule[] = [
     lang: "en",
     kind: "preference",
     subject: "any",
-    unless: [p(String.raw`\b(?:he|she|they|my\s+\w+)\s+(?:has|'s|is|have)?\s*been`, "i", "been")],
+    unless: [someoneElse(String.raw`(?:has|'s|is|have)?\s*been`, "been")],
     pattern: p(
       String.raw`(?:^|\b(?:i've|i have|ive|i'm|i am|im)\s+)(?:been\s+)?(?<value>(?!(?:working|doing|going|trying|thinking|staying|sleeping|waiting|studying)\b)[a-z]+ing)\s+instead\b`,
       "gi",
@@ -1209,9 +1206,8 @@ export const RULES_EN: readonly Rule[] = [
       "flexitarian|pescatarian|vegan|vegetarian&became|going|gone|switched|turned|went",
     ),
     unless: [
-      p(
-        String.raw`\b(?:he|she|they|my\s+\w+)\s+(?:has\s+|have\s+|just\s+)?(?:gone|went|going|switched|turned|became)`,
-        "i",
+      someoneElse(
+        String.raw`(?:has\s+|have\s+|just\s+)?(?:gone|went|going|switched|turned|became)`,
         "became|going|gone|switched|turned|went",
       ),
     ],
@@ -1244,7 +1240,7 @@ export const RULES_EN: readonly Rule[] = [
     lang: "en",
     kind: "plan",
     subject: "any",
-    unless: [p(String.raw`\b(?:he|she|they|my\s+\w+)\s+(?:just\s+)?signed\s+up`, "i", "signed")],
+    unless: [someoneElse(String.raw`(?:just\s+)?signed\s+up`, "signed")],
     pattern: p(
       String.raw`(?:^|[,;.!]\s*|\b(?:i|i've|i have|we|and|just)\s+)(?:just\s+|finally\s+)?signed\s+up\s+for\s+(?:the\s+|a\s+|an\s+)?(?<value>[A-Z][\w'-]*(?:\s+[A-Z0-9][\w'-]*){0,3})`,
       "g",
