@@ -13,6 +13,7 @@
  */
 import { type Candidate, toFact } from "./build.ts";
 import { fitsSlot } from "./fit.ts";
+import { statementsOf } from "./retraction-cues.ts";
 import type { Fact, FactCategory } from "./types.ts";
 import { valueKey } from "./types.ts";
 
@@ -134,8 +135,9 @@ const NOT_A_TASTE =
 const NOT_A_NAME_KO = /^(?:여기|거기|저기|이곳|그곳|저곳|어디|집|회사|직장|다른\S*|새|딴)$/;
 
 /**
- * The facts that replace the ended slots, read from the message that ended them (its
- * questions left out: "I left Boston. Should I move to Denver?" says nothing of Denver).
+ * The facts that replace the ended slots, read from the statements of the message that ended
+ * them (retraction-cues.ts `statementsOf`: "I left Boston. Should I move to Denver?" and
+ * "… If I moved to Denver I'd …" say nothing of Denver).
  * `ended` are the facts a cue retired; `kept` the facts the message's own rows gave (a kind
  * there is not read again).
  */
@@ -146,9 +148,7 @@ export function replacementsOf(
 ): Fact[] {
   const out: Fact[] = [];
   if (ended.length === 0) return out;
-  const utterance = (message.slice(0, 2000).match(/[^.!?\n。]+[.!?\n。]*/g) ?? [])
-    .filter((sentence) => !sentence.includes("?"))
-    .join(" ");
+  const utterance = statementsOf(message.slice(0, 2000)).join(". ");
   for (const old of ended) {
     const taste = old.category === "preference" || old.category === "plan";
     const diet = old.id === "health:diet";

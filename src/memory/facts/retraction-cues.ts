@@ -672,11 +672,12 @@ export const VALUE_CUES: readonly ValueCue[] = [
 ];
 
 /**
- * The statements of a message (cues that name a value look at one sentence at a time): its
- * sentences less questions ("Should I quit Google?", "제가 회사 그만둘까요?") and
- * hypotheticals ("if I left Boston", "만약 이사 가면"), which change nothing.
+ * The statements of a message (cues that name a value look at one sentence at a time, and
+ * replacement.ts reads where an ended fact went from them): its sentences less questions
+ * ("Should I quit Google?", "제가 회사 그만둘까요?") and hypotheticals ("If I left Boston",
+ * "만약 이사 가면"), which change nothing. Case is kept.
  */
-function statementsOf(text: string): string[] {
+export function statementsOf(text: string): string[] {
   const out: string[] = [];
   for (const piece of text.match(/[^.!?\n。]+[.!?\n。]*/g) ?? []) {
     const sentence = piece.replace(/[.!?\n。\s]+$/, "");
@@ -690,7 +691,7 @@ function statementsOf(text: string): string[] {
 /** A Korean question without its mark ("그만둘까요", "옮겨야 할지"); "만나요" is none. */
 const QUESTION_KO = /(?:까요?|는지요?|을지요?|할지)$/;
 const HYPOTHETICAL =
-  /\b(?:if|what if|should i|thinking (?:about|of)|considering|might|wonder(?:ing)?|maybe i'll)\b|만약|(?:으|하|가|두|나)면\s|할까|둘까|갈까|고민/;
+  /\b(?:if|what if|should i|thinking (?:about|of)|considering|might|wonder(?:ing)?|maybe i'll)\b|만약|(?:으|하|가|두|나)면\s|할까|둘까|갈까|고민/i;
 
 /** What a cue's object (or its sentence) offers to name a value with, made once per call. */
 interface Naming {

@@ -227,7 +227,7 @@ describe("R8.3 the new value of a slot the same message ended", () => {
     expect(now(job, "job")).toEqual(["instructional design"]);
   });
 
-  it("R8.3 another taste already stored does not stop the new one; a question gives nothing", () => {
+  it("R8.3 another taste already stored does not stop the new one; a question or a hypothetical gives nothing", () => {
     const tea = talk([
       "나 커피 엄청 좋아해.",
       "등산도 좋아해.",
@@ -236,6 +236,11 @@ describe("R8.3 the new value of a slot the same message ended", () => {
     expect(tea.facts.map((f) => f.value)).toContain("보리차");
     const asked = talk(["I live in Boston.", "I left Boston last month. Should I move to Denver?"]);
     expect(now(asked, "residence")).toEqual([]);
+    const wished = talk([
+      "I live in Boston.",
+      "I left Boston last month. If I moved to Denver I'd be closer to my sister.",
+    ]);
+    expect(now(wished, "residence")).toEqual([]);
   });
 
   it("R8.3 without an ending nothing is read, and a city is no workplace", () => {
