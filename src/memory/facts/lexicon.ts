@@ -737,6 +737,13 @@ export const JOB_ABBREVIATIONS_EN: Readonly<Record<string, string>> = {
 export const CONDITIONS_EN =
   "type [12] diabetes|diabetes|prediabetes|high blood pressure|low blood pressure|hypertension|high cholesterol|asthma|allergies|celiac disease|celiac|ibs|crohn's disease|crohn's|migraines?|arthritis|a bad back|back pain|a bad knee|insomnia|depression|anxiety|adhd|epilepsy|a heart condition|heart disease|gout|eczema|psoriasis|lactose intolerance|gluten intolerance|sleep apnea|acid reflux|gerd|cancer|hypothyroidism|thyroid issues|tinnitus|glaucoma|a herniated disc|scoliosis|anemia|pcos|long covid|chronic pain|fibromyalgia|lupus|multiple sclerosis|ms|autism|dyslexia|heart palpitations|palpitations";
 
+/**
+ * Leaving for a moment, not for good ("I left work early today", "we left Boston at 6am"):
+ * the retraction cues (retraction-cues.ts) and the "left work" retraction row (rules-en.ts)
+ * keep the job or the home when a message says it.
+ */
+export const MOMENT_EN = String.raw`\b(?:early|for (?:lunch|the day|a bit|an hour|a while)|at \d|\d\s*(?:am|pm)|tonight|this (?:morning|afternoon|evening))\b`;
+
 export const DIET_EN =
   "vegetarian|vegan|pescatarian|diabetic|pregnant|lactose[- ]intolerant|gluten[- ]intolerant|gluten[- ]free|celiac|asthmatic|sober|on a diet|on a low[- ]carb diet|on keto|on medication|in recovery|colou?rblind|deaf|hard of hearing|keto|halal|kosher|teetotal";
 

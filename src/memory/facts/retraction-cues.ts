@@ -10,6 +10,7 @@
  * still stored by the extraction rules after the old one was retired.
  */
 import { stemmer } from "stemmer";
+import { MOMENT_EN as MOMENT_EN_SOURCE } from "./lexicon.ts";
 import { PARTNER_RELATIONS, PET_MEMBER_RELATIONS } from "./slots.ts";
 import { type Fact, valueKey } from "./types.ts";
 
@@ -21,8 +22,7 @@ const HOME = ["residence"] as const;
  * Leaving for a moment is not leaving ("I left Google early today", "we left Boston at 6am",
  * "오늘 삼성전자 나와서 점심 먹었어요").
  */
-const MOMENT_EN =
-  /\b(?:early|for (?:lunch|the day|a bit|an hour|a while)|at \d|\d\s*(?:am|pm)|tonight|this (?:morning|afternoon|evening))\b/;
+const MOMENT_EN = new RegExp(MOMENT_EN_SOURCE);
 const MOMENT_KO = /오늘|잠깐|점심|저녁|퇴근|일찍|산책|커피|회식|야근|밥\s/;
 /** Either, for the rows whose verbs can mean a moment or a feeling as well as a change. */
 const either = (a: RegExp, b: RegExp): RegExp => new RegExp(`${a.source}|${b.source}`);

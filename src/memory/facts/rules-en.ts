@@ -11,6 +11,7 @@ import {
   CONDITIONS_EN,
   DIET_EN,
   EVENTS_EN,
+  MOMENT_EN,
   PET_RELATIONS,
   RELATIONS_EN,
   TIME_EN,
@@ -1718,13 +1719,7 @@ export const RULES_EN: readonly Rule[] = [
       "left|quit",
     ),
     // Leaving work for the day is no leaving of a job ("I left work early today").
-    unless: [
-      p(
-        String.raw`\b(?:early|for (?:lunch|the day|a bit|an hour)|at \d|\d\s*(?:am|pm)|tonight|this (?:morning|afternoon|evening))\b`,
-        "i",
-        "am|at|early|for|pm|this|tonight",
-      ),
-    ],
+    unless: [p(MOMENT_EN, "i", "am|at|early|for|pm|this|tonight")],
     value: "",
     example: ["I just quit", "-workplace"],
     paraphrases: [
