@@ -7,11 +7,12 @@
  * - new missing: a new value the message gave is not stored;
  * - ok: neither.
  *
- * The set was written in two batches: 41 phrasings by the engineer who wrote the general
- * ending rows (`source: engineer`, all tuned), and 64 by a second writer who had not seen the
- * engine or its fixtures (`source: helper`); of those, every other one was held out before
- * any run and was never looked at while tuning. The held-out rows say how well the rows
- * generalise to fresh phrasings; run with `--show` to list the failing tuned items only.
+ * Writers (`source`): `engineer` wrote the phrasings the general ending rows came from (all
+ * tuned); each `helper…` batch came from a writer who had seen neither the engine, its
+ * fixtures nor the earlier batches. Every other item of a helper batch was held out before
+ * its first run (`helper-4` is held out whole) and never looked at while tuning. The held-out
+ * rows say how well the rows generalise to fresh phrasings; `--show` lists the failing tuned
+ * items only.
  *
  *   npx tsx bench/facts-endings.ts [--show] [--json]
  */
@@ -25,12 +26,16 @@ export const ENDINGS_FIXTURE = fileURLToPath(
   new URL("../test/fixtures/facts/endings.json", import.meta.url),
 );
 
+/** Who wrote an item; every writer but the first is an outside one. */
+const WRITERS = ["engineer", "helper", "helper-2", "helper-3", "helper-4", "helper-5"] as const;
+const OUTSIDE_WRITERS = WRITERS.filter((writer) => writer !== "engineer");
+
 const want = z.object({ category: z.enum(FACT_CATEGORIES), value: z.string().min(1) }).strict();
 const itemSchema = z
   .object({
     lang: z.enum(["ko", "en"]),
     split: z.enum(["tuned", "held-out"]),
-    source: z.enum(["engineer", "helper", "helper-2", "helper-3", "helper-4", "helper-5"]),
+    source: z.enum(WRITERS),
     first: z.string().min(1),
     said: z.string().min(1),
     retired: want,
@@ -100,7 +105,7 @@ const GROUPS: readonly (readonly [string, (item: EndingItem) => boolean])[] = [
   ["ko", (item) => item.lang === "ko"],
   // Each outside writer's held-out items apart: a batch's first run came before any row
   // made from its tuned half.
-  ...(["helper", "helper-2", "helper-3", "helper-4", "helper-5"] as const).map(
+  ...OUTSIDE_WRITERS.map(
     (source) =>
       [
         `held-out ${source}`,
