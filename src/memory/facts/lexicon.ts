@@ -738,6 +738,14 @@ export const CONDITIONS_EN =
   "type [12] diabetes|diabetes|prediabetes|high blood pressure|low blood pressure|hypertension|high cholesterol|asthma|allergies|celiac disease|celiac|ibs|crohn's disease|crohn's|migraines?|arthritis|a bad back|back pain|a bad knee|insomnia|depression|anxiety|adhd|epilepsy|a heart condition|heart disease|gout|eczema|psoriasis|lactose intolerance|gluten intolerance|sleep apnea|acid reflux|gerd|cancer|hypothyroidism|thyroid issues|tinnitus|glaucoma|a herniated disc|scoliosis|anemia|pcos|long covid|chronic pain|fibromyalgia|lupus|multiple sclerosis|ms|autism|dyslexia|heart palpitations|palpitations";
 
 /**
+ * The ways of eating that are one slot, `health:diet` (rules.ts `diet` map): a new one
+ * replaces the old, "back to eating meat" ends any of them (retraction-cues.ts), and one
+ * named after an ended one is the new diet (replacement.ts).
+ */
+export const WAYS_OF_EATING_EN = "vegan|vegetarian|pescatarian|flexitarian";
+export const WAYS_OF_EATING_KO = "비건|채식주의자|채식|페스코|락토|플렉시테리언";
+
+/**
  * Leaving for a moment, not for good ("I left work early today", "we left Boston at 6am"):
  * the retraction cues (retraction-cues.ts) and the "left work" retraction row (rules-en.ts)
  * keep the job or the home when a message says it.

@@ -13,6 +13,7 @@
  */
 import { type Candidate, toFact } from "./build.ts";
 import { fitsSlot } from "./fit.ts";
+import { WAYS_OF_EATING_EN, WAYS_OF_EATING_KO } from "./lexicon.ts";
 import { statementsOf } from "./retraction-cues.ts";
 import type { Fact, FactCategory } from "./types.ts";
 import { valueKey } from "./types.ts";
@@ -91,12 +92,12 @@ const ROWS: readonly ReplacementRow[] = [
   {
     lang: "en",
     slot: "health",
-    pattern: /\b(?<value>vegan|vegetarian|pescatarian|flexitarian)\b/gi,
+    pattern: new RegExp(`\\b(?<value>${WAYS_OF_EATING_EN})\\b`, "gi"),
   },
   {
     lang: "ko",
     slot: "health",
-    pattern: /(?<value>비건|채식주의자|페스코|락토|플렉시테리언)/g,
+    pattern: new RegExp(`(?<value>${WAYS_OF_EATING_KO})`, "g"),
   },
   // A plan given up and the one that took its place ("Not doing the marathon anymore … Gonna
   // aim for a half marathon in the autumn instead").

@@ -10,7 +10,7 @@
  * still stored by the extraction rules after the old one was retired.
  */
 import { stemmer } from "stemmer";
-import { MOMENT_EN as MOMENT_EN_SOURCE } from "./lexicon.ts";
+import { MOMENT_EN as MOMENT_EN_SOURCE, WAYS_OF_EATING_EN, WAYS_OF_EATING_KO } from "./lexicon.ts";
 import { PARTNER_RELATIONS, PET_MEMBER_RELATIONS } from "./slots.ts";
 import { type Fact, valueKey } from "./types.ts";
 
@@ -387,16 +387,7 @@ const FEELING_EN =
 const TRIP_EN = /\b(?:trip|vacation|holiday|weekend|visit|visiting|for the day|for work|back to)\b/;
 const TRIP_KO = /여행|출장|놀러|다녀왔|다녀올|주말/;
 /** The diets a "back to eating meat" ends. */
-const DIETS = [
-  "vegetarian",
-  "vegan",
-  "pescatarian",
-  "flexitarian",
-  "채식",
-  "비건",
-  "페스코",
-  "락토",
-];
+const DIETS = `${WAYS_OF_EATING_EN}|${WAYS_OF_EATING_KO}`.split("|");
 
 export const VALUE_CUES: readonly ValueCue[] = [
   {

@@ -15,6 +15,7 @@ import {
   PET_RELATIONS,
   RELATIONS_EN,
   TIME_EN,
+  WAYS_OF_EATING_EN,
 } from "./lexicon.ts";
 import { type Pattern, pattern as p } from "./regex.ts";
 import { EVENT_WORDS, type Rule } from "./rules.ts";
@@ -1202,9 +1203,9 @@ export const RULES_EN: readonly Rule[] = [
     lang: "en",
     kind: "health",
     pattern: p(
-      `\\b(?:gone|went|going|switched\\s+to|turned|became)\\s+(?:fully\\s+|full\\s+|completely\\s+|totally\\s+|100%\\s+)?(?<value>vegan|vegetarian|pescatarian|flexitarian)\\b`,
+      `\\b(?:gone|went|going|switched\\s+to|turned|became)\\s+(?:fully\\s+|full\\s+|completely\\s+|totally\\s+|100%\\s+)?(?<value>${WAYS_OF_EATING_EN})\\b`,
       "gi",
-      "flexitarian|pescatarian|vegan|vegetarian&became|going|gone|switched|turned|went",
+      `${WAYS_OF_EATING_EN}&became|going|gone|switched|turned|went`,
     ),
     unless: [
       someoneElse(

@@ -9,7 +9,7 @@
 import { KO_HARM_AFTER } from "./clauses.ts";
 import { KO_JOB_GATE } from "./gates.ts";
 import { ADV, ADVS, PET_WORDS, REL_WORDS, rx, T } from "./korean-values.ts";
-import { CONDITIONS_KO, DIET_KO, EVENTS_KO, TIME_KO } from "./lexicon.ts";
+import { CONDITIONS_KO, DIET_KO, EVENTS_KO, TIME_KO, WAYS_OF_EATING_KO } from "./lexicon.ts";
 import { pattern as p } from "./regex.ts";
 import type { Rule } from "./rules.ts";
 
@@ -873,7 +873,7 @@ export const RULES_KO: readonly Rule[] = [
     when: ["recently"],
     checks: ["contentKo", "notPossession", "notPlaceKo", "notJobKo"],
     // A way of eating switched to is a diet (the health row), not a taste.
-    reject: [p("^(?:비건|채식주의자|채식|페스코|락토)$", "", "락토|비건|채식|페스코")],
+    reject: [p(`^(?:${WAYS_OF_EATING_KO})$`, "", WAYS_OF_EATING_KO)],
     example: ["요즘은 디카페인으로 바꿨어", "preference=디카페인"],
   },
   {
@@ -1001,8 +1001,8 @@ export const RULES_KO: readonly Rule[] = [
     lang: "ko",
     kind: "health",
     pattern: rx(
-      `(?<value>비건|채식주의자|채식|페스코|락토|플렉시테리언)(?:으로|로)\\s*(?:\\S+\\s+)?(?:바꿨|바꿈|바꾸|전향|넘어갔|넘어왔|시작)`,
-      "넘어갔|넘어왔|바꾸|바꿈|바꿨|시작|전향&락토|비건|채식|페스코|플렉시테리언",
+      `(?<value>${WAYS_OF_EATING_KO})(?:으로|로)\\s*(?:\\S+\\s+)?(?:바꿨|바꿈|바꾸|전향|넘어갔|넘어왔|시작)`,
+      `넘어갔|넘어왔|바꾸|바꿈|바꿨|시작|전향&${WAYS_OF_EATING_KO}`,
     ),
     detail: true,
     map: "diet",

@@ -56,6 +56,8 @@ import {
   NOT_NAMES_EN,
   possessionKind,
   RELATIONS_KO,
+  WAYS_OF_EATING_EN,
+  WAYS_OF_EATING_KO,
 } from "./lexicon.ts";
 import { NeedWords } from "./need-words.ts";
 import { type Pattern, pattern } from "./regex.ts";
@@ -414,9 +416,8 @@ const ALLERGY_FIRST = pattern(
 );
 const SPACES = pattern(String.raw`\s+`, "g");
 
-/** The ways of eating that share the `health:diet` slot. */
-const DIET =
-  /^(?:vegan|vegetarian|pescatarian|flexitarian|비건|채식주의자?|채식|페스코|락토(?:\s*오보)?)$/i;
+/** The ways of eating that share the `health:diet` slot ("락토 오보" is 락토). */
+const DIET = new RegExp(`^(?:${WAYS_OF_EATING_EN}|${WAYS_OF_EATING_KO}|락토\\s*오보)$`, "i");
 const BRAND_VERB = /^(?:drive|ride|own|bought|picked up|am driving)$/i;
 const ABSTAIN_VERB = pattern(String.raw`^(?:eat|drink)\s+`, "i", "drink|eat");
 
